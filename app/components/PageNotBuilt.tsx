@@ -1,0 +1,11 @@
+import { t } from '~/texts';
+
+/** A plain, honest page for screens whose issue is not done yet. */
+export function PageNotBuilt({ title }: { title: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <p className="notice">{t.notBuilt}</p>
+    </>
+  );
+}

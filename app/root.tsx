@@ -1,0 +1,100 @@
+// The document: language, theme, header and the back link around every page.
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { BackLink } from '~/components/BackLink';
+import stylesHref from '~/styles/app.css?url';
+import { t } from '~/texts';
+import { readTheme } from '~/utils/theme';
+import './load-context';
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesHref },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export const meta: MetaFunction = () => [{ title: t.appName }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const s = context.session;
+  return {
+    theme: readTheme(request.headers.get('cookie')),
+    user: s ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null } : null,
+  };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  const theme = data?.theme ?? 'dark';
+  return (
+    <html lang="sv" data-theme={theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === 'light' ? 'light' : 'dark'} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip" href="#main">
+          Hoppa till innehållet
+        </a>
+        <header className="header">
+          <Link className="brand" to="/">
+            {t.appName}
+          </Link>
+          <form method="post" action="/theme">
+            <input type="hidden" name="theme" value={theme === 'light' ? 'dark' : 'light'} />
+            <button className="btn btn-link" type="submit">
+              {theme === 'light' ? t.theme.dark : t.theme.light} tema
+            </button>
+          </form>
+        </header>
+        <main id="main" className="main">
+          <BackLink />
+          {children}
+        </main>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 403)) {
+    const text = error.status === 404 ? t.notFound : t.forbidden;
+    return (
+      <>
+        <h1>{text.title}</h1>
+        <p>{text.text}</p>
+        <p>
+          <Link to="/">{t.notFound.home}</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{t.error.title}</h1>
+      <p>{t.error.text}</p>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+// The explicit list of migrations, so a bundled or transpiled server never has to glob for them.
+// `npm run cli -- migration:create NAME` writes a new file and adds it here.
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122122237_initial } from './Migration20261122122237_initial.js';
+
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
+];

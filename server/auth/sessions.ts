@@ -1,0 +1,112 @@
+// Database-backed sessions: the cookie holds a random id, the table holds its SHA-256 and the user.
+// Deleting the row ends the session everywhere (logout, revocation).
+import { createHash, randomBytes } from 'node:crypto';
+import type { Em } from '../db/orm.js';
+import { Company, Session, User } from '../db/entities.js';
+
+export const IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
+// Writing lastSeenAt on every request costs a write per page; once a minute is enough for a 7-day idle timeout.
+const TOUCH_AFTER_MS = 60 * 1000;
+
+export type SessionInfo = {
+  id: string; // the hash, i.e. the row id
+  userId: number;
+  name: string;
+  email: string;
+  companyId: number; // the company the user acts for: the acting company for a super admin, else their own
+  ownCompanyId: number;
+  companyName: string;
+  actingCompanyId: number | null;
+  isSuperAdmin: boolean;
+  isCompanyOwner: boolean;
+};
+
+export function cookieName(secure: boolean): string {
+  return secure ? '__Host-sim_session' : 'sim_session';
+}
+
+export function hashSessionId(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+export function sessionCookie(raw: string, secure: boolean, maxAgeSeconds = ABSOLUTE_TIMEOUT_MS / 1000): string {
+  const parts = [`${cookieName(secure)}=${raw}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(maxAgeSeconds)}`];
+  if (secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return sessionCookie('', secure, 0);
+}
+
+export function readSessionCookie(cookieHeader: string | null | undefined, secure: boolean): string | null {
+  if (!cookieHeader) return null;
+  const name = cookieName(secure);
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+/** Creates a session row for the user and returns the raw id for the cookie. */
+export async function createSession(
+  em: Em,
+  userId: number,
+  opts: { actingCompanyId?: number | null; now?: Date } = {},
+): Promise<string> {
+  const raw = randomBytes(32).toString('base64url');
+  const now = opts.now ?? new Date();
+  em.create(Session, {
+    id: hashSessionId(raw),
+    user: em.getReference(User, userId),
+    actingCompany: opts.actingCompanyId ? em.getReference(Company, opts.actingCompanyId) : null,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS),
+  });
+  await em.flush();
+  return raw;
+}
+
+/** Looks up a live session; expired or idle ones are deleted and give null. */
+export async function findSession(em: Em, raw: string, now = new Date()): Promise<SessionInfo | null> {
+  const session = await em.findOne(
+    Session,
+    { id: hashSessionId(raw) },
+    { populate: ['user', 'user.company', 'actingCompany'] },
+  );
+  if (!session) return null;
+  const idle = now.getTime() - session.lastSeenAt.getTime() > IDLE_TIMEOUT_MS;
+  if (idle || session.expiresAt.getTime() <= now.getTime()) {
+    await em.nativeDelete(Session, { id: session.id });
+    return null;
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await em.nativeUpdate(Session, { id: session.id }, { lastSeenAt: now });
+  }
+  const user = session.user;
+  const acting = user.isSuperAdmin && session.actingCompany ? session.actingCompany : null;
+  const company = acting ?? user.company;
+  return {
+    id: session.id,
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    companyId: company.id,
+    ownCompanyId: user.company.id,
+    companyName: company.name,
+    actingCompanyId: acting ? acting.id : null,
+    isSuperAdmin: user.isSuperAdmin,
+    isCompanyOwner: user.isCompanyOwner,
+  };
+}
+
+export async function deleteSession(em: Em, id: string): Promise<void> {
+  await em.nativeDelete(Session, { id });
+}

@@ -1,0 +1,75 @@
+// Opens the database through MikroORM: PostgreSQL when DATABASE_URL is set, else embedded PGlite.
+// Both use the same PostgreSQL SQL stack, so one set of migrations serves both.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import type { MikroORM, Options } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { migrationsList } from '../../prisma-free-migrations/index.js';
+import { entities } from './entities.js';
+
+export type Orm = MikroORM & { em: SqlEntityManager };
+export type Em = SqlEntityManager;
+
+export type DbTarget =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string } // a folder, or 'memory://'
+  ;
+
+export function dbTargetFrom(config: { databaseUrl?: string; dataDir: string }): DbTarget {
+  if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl };
+  return { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') };
+}
+
+export const migrationsPath = path.resolve(import.meta.dirname, '../../prisma-free-migrations');
+
+export function ormOptions(target: DbTarget): Partial<Options> {
+  const common: Partial<Options> = {
+    entities,
+    extensions: [Migrator],
+    debug: false,
+    // Services fork the entity manager per request; the global one is never used for data.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: migrationsPath,
+      pathTs: migrationsPath,
+      glob: 'Migration*.{js,ts}',
+      migrationsList,
+      snapshot: true,
+      snapshotOnMigrate: false,
+      snapshotName: '.snapshot-sim-portal',
+      emit: 'ts',
+      silent: true,
+    },
+  };
+  if (target.kind === 'postgres') {
+    return { ...common, clientUrl: target.url, pool: { min: 0, max: 10 } } as Partial<Options>;
+  }
+  if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
+  return { ...common, dbName: target.dataDir } as Partial<Options>;
+}
+
+export async function initOrm(target: DbTarget): Promise<Orm> {
+  const options = ormOptions(target);
+  const orm = target.kind === 'postgres' ? await PostgresORM.init(options as never) : await PgliteORM.init(options as never);
+  return orm as unknown as Orm;
+}
+
+export async function migrate(orm: Orm): Promise<string[]> {
+  const done = await orm.migrator.up();
+  return done.map((m) => m.name);
+}
+
+/** True when the database answers a trivial query (used by /healthz). */
+export async function databaseIsUp(orm: Orm): Promise<boolean> {
+  try {
+    await orm.em.getConnection().execute('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('home page', () => {
+  for (const js of [true, false]) {
+    it(`shows the Swedish menu to a user (JS ${js ? 'on' : 'off'})`, async () => {
+      const ctx = await newContext(browser, { baseURL: server.url, js, cookie: await server.sessionCookie('anna@demo.se') });
+      const page = await ctx.newPage();
+      await page.goto('/');
+      expect(await page.getAttribute('html', 'lang')).toBe('sv');
+      expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+      const nav = page.getByRole('navigation', { name: 'Meny' });
+      for (const label of ['Aktivera SIM-kort', 'Visa befintliga SIM-kort', 'Exportera fakturaspecifikation till Excel', 'Lämna feedback']) {
+        await expect(nav.getByRole('link', { name: label }).isVisible()).resolves.toBe(true);
+      }
+      expect(await nav.getByRole('button', { name: 'Logga ut' }).isVisible()).toBe(true);
+      expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+      expect(await page.locator('.back').count()).toBe(0);
+      // Every other page has "< Backa" to its parent.
+      await nav.getByRole('link', { name: 'Visa befintliga SIM-kort' }).click();
+      await page.waitForURL('**/sims');
+      await page.getByRole('link', { name: '< Backa' }).click();
+      await page.waitForURL((u) => u.pathname === '/');
+      await ctx.close();
+    });
+  }
+
+  it('shows Admin (destructive style) only to a super admin', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, cookie: await server.sessionCookie('admin@demo.se') });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    const admin = page.getByRole('link', { name: 'Admin' });
+    expect(await admin.getAttribute('class')).toContain('btn-destructive');
+    await ctx.close();
+  });
+
+  it('fits a 390 px wide phone without horizontal scrolling', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, viewport: MOBILE, cookie: await server.sessionCookie('anna@demo.se') });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await page.screenshot({ path: 'test-results/home-390.png', fullPage: true });
+    await ctx.close();
+  });
+
+  it('switches to the light theme and back without JS', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, js: false, cookie: await server.sessionCookie('anna@demo.se') });
+    const page = await ctx.newPage();
+    await page.goto('/sims');
+    await page.getByRole('button', { name: /Ljust tema/ }).click();
+    await page.waitForURL('**/sims');
+    expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    await page.getByRole('button', { name: /Mörkt tema/ }).click();
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    await ctx.close();
+  });
+
+  it('answers /healthz and sends the login screen to an anonymous visitor', async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', db: 'ok' });
+    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const page = await ctx.newPage();
+    await page.goto('/sims');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.getByLabel('E-postadress').getAttribute('type')).toBe('email');
+    await ctx.close();
+  });
+
+  it('serves hashed assets with long immutable caching, compressed', async () => {
+    const html = await (await fetch(`${server.url}/login`)).text();
+    const css = html.match(/href="(\/assets\/[^"]+\.css)"/)![1]!;
+    const res = await fetch(`${server.url}${css}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('immutable');
+    expect(res.headers.get('cache-control')).toContain('max-age=31536000');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+});

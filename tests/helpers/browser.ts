@@ -1,0 +1,47 @@
+// A real Chromium for screen tests: Debian's /usr/bin/chromium when installed, else @sparticuz/chromium.
+// Never downloads a browser.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+async function executablePath(): Promise<string> {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const sparticuz = (await import('@sparticuz/chromium')).default;
+  return sparticuz.executablePath();
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: await executablePath(), headless: true, args: [...FLAGS, ...extraArgs] });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+export async function newContext(
+  browser: Browser,
+  opts: { baseURL: string; js?: boolean; viewport?: { width: number; height: number }; cookie?: string } = { baseURL: '' },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: opts.baseURL,
+    javaScriptEnabled: opts.js ?? true,
+    viewport: opts.viewport ?? DESKTOP,
+    locale: 'sv-SE',
+    acceptDownloads: true,
+  });
+  if (opts.cookie) {
+    const [name, value] = opts.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: opts.baseURL }]);
+  }
+  return context;
+}

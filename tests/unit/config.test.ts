@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+
+describe('config', () => {
+  it('has working defaults in development', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c.port).toBe(3000);
+    expect(c.appUrl).toBe('http://localhost:3000');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.secureCookies).toBe(false);
+    expect(c.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    // The generated secret is kept and reused.
+    expect(readFileSync(path.join(dir, 'session-secret'), 'utf8').trim()).toBe(c.sessionSecret);
+    expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(c.sessionSecret);
+  });
+
+  it('derives APP_URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), PORT: '8080' }).appUrl).toBe('http://localhost:8080');
+    const c = loadConfig({ DATA_DIR: tmp(), APP_URL: 'https://sim.example.se/' });
+    expect(c.appUrl).toBe('https://sim.example.se');
+    expect(c.secureCookies).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_URL: 'not a url' }, 'APP_URL'],
+    [{ APP_URL: 'ftp://x.se' }, 'APP_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ SUPPORT_EMAIL: 'nope' }, 'SUPPORT_EMAIL'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ NODE_ENV: 'production' }, 'SESSION_SECRET'],
+  ])('refuses %o naming %s', (env, name) => {
+    let error: unknown;
+    try {
+      loadConfig({ DATA_DIR: tmp(), ...env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain(name);
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('accepts a full production configuration', () => {
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '80',
+      APP_URL: 'https://sim.example.se',
+      DATABASE_URL: 'postgres://u:p@db:5432/sim',
+      SESSION_SECRET: 'x'.repeat(40),
+      SMTP_URL: 'smtp://mail:25',
+      MAIL_FROM: 'SIM <no-reply@example.se>',
+      SUPPORT_EMAIL: 'support@example.se',
+      DATA_DIR: tmp(),
+    });
+    expect(c.databaseUrl).toBe('postgres://u:p@db:5432/sim');
+    expect(c.smtpUrl).toBe('smtp://mail:25');
+    expect(c.supportEmail).toBe('support@example.se');
+    expect(c.mailFrom).toBe('SIM <no-reply@example.se>');
+  });
+});

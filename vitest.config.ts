@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run without the Remix plugin: the server under test is started from the built app.
+export default defineConfig({
+  resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    reporters: ['default', './tests/helpers/summary-reporter.ts'],
+  },
+});
