@@ -61,6 +61,14 @@ export function Layout({ children }: { children: ReactNode }) {
             </button>
           </form>
         </header>
+        {data?.user?.actingCompanyName ? (
+          <div className="banner" role="status">
+            <span>{t.acting.banner(data.user.actingCompanyName)}</span>
+            <form method="post" action="/auth/own-company">
+              <button className="btn" type="submit">{t.acting.back}</button>
+            </form>
+          </div>
+        ) : null}
         <main id="main" className="main">
           <BackLink />
           {children}

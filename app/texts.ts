@@ -25,6 +25,11 @@ export const t = {
     linkUsed: 'Inloggningslänken har redan använts. Begär en ny länk nedan.',
     emailInvalid: 'Ange en giltig e-postadress.',
   },
+  acting: {
+    banner: (company: string) => `Du agerar som ${company}`,
+    back: 'Tillbaka till eget företag',
+  },
+  crossSite: 'Förfrågan kom från en annan webbplats och avvisades.',
   pages: {
     add: 'Aktivera SIM-kort',
     sims: 'Aktiva SIM-kort',

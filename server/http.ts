@@ -39,13 +39,37 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   });
 
   // The event stream must reach the browser as it is written: never compress it.
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }));
+
+  // Cross-site requests never change state: a non-GET whose Origin or Sec-Fetch-Site shows another site
+  // is refused before any handler runs.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    const site = req.get('sec-fetch-site');
+    const origin = req.get('origin');
+    const ownOrigin = `${req.protocol}://${req.get('host')}`;
+    const appOrigin = new URL(services.config.appUrl).origin;
+    // Sec-Fetch-Site is set by the browser and cannot be forged by a page; where it is missing, the Origin
+    // decides (a page with Referrer-Policy: no-referrer posts with Origin "null" but same-origin).
+    const crossSite = site
+      ? site === 'cross-site' || site === 'same-site'
+      : origin !== undefined && origin !== appOrigin && origin !== ownOrigin;
+    if (!crossSite) {
+      // Remix refuses an Origin that differs from Host; "null" from our own no-referrer page is same-origin.
+      if (origin === 'null' && site === 'same-origin') delete req.headers.origin;
+      return next();
+    }
+    log.warn({ reqId: req.id, origin, site, path: req.path }, 'cross-site request refused');
+    res.status(403).json({ error: 'Förfrågan kom från en annan webbplats och avvisades.' });
+  });
+
+  app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
   app.get('/healthz', async (_req, res) => {
     const up = await databaseIsUp(services.orm);

@@ -2,11 +2,17 @@
 import type { Config } from './config.js';
 import { dbTargetFrom, initOrm, migrate, type DbTarget, type Orm } from './db/orm.js';
 import { createLogger, type Logger } from './log.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 
 export type Services = {
   config: Config;
   orm: Orm;
   log: Logger;
+  mailer: Mailer;
+  /** Runs work after the answer has gone out (mail); errors are logged, shutdown waits for it. */
+  background: (task: () => Promise<void>) => void;
+  /** Resolves when all background work started so far has finished (tests, shutdown). */
+  settled: () => Promise<void>;
 };
 
 export async function createServices(config: Config, opts: { log?: Logger; db?: DbTarget; migrate?: boolean } = {}): Promise<Services> {
@@ -16,9 +22,26 @@ export async function createServices(config: Config, opts: { log?: Logger; db?: 
     const applied = await migrate(orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
   }
-  return { config, orm, log };
+  const pending = new Set<Promise<void>>();
+  return {
+    config,
+    orm,
+    log,
+    mailer: createMailer(config, log),
+    background(task) {
+      const p = task()
+        .catch((err) => log.error({ err }, 'background task failed'))
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    async settled() {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.settled();
+  services.mailer.close();
   await services.orm.close(true);
 }

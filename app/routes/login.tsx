@@ -1,8 +1,12 @@
-// Login: one e-mail field; the link arrives by e-mail.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+// Login: one e-mail field; the link arrives by e-mail. Same notice whether or not the account exists.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useSearchParams } from '@remix-run/react';
+import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { requestLoginLink } from '../../server/auth/login';
 import { t } from '~/texts';
+import { clientIp } from '~/utils/http.server';
+import { readLoginInput } from '~/utils/login-input.server';
+import { safeRedirectTarget } from '~/utils/paths';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 
@@ -11,19 +15,59 @@ export async function loader({ context }: LoaderFunctionArgs) {
   return null;
 }
 
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { parsed, value } = await readLoginInput(request);
+  if (!parsed.success) return { error: t.login.emailInvalid, value };
+  const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '');
+  requestLoginLink(context.services, { email: parsed.data.destination, ip: clientIp(context), redirectTo: redirectTo || null });
+  return redirect('/login?sent=1');
+}
+
 export default function Login() {
   const [params] = useSearchParams();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const redirectTo = params.get('redirectTo');
+  const sent = params.get('sent') === '1';
+  const problem = params.get('link');
   return (
     <>
       <h1>{t.login.title}</h1>
-      <Form method="post" action={`/auth/login${params.get('redirectTo') ? `?redirectTo=${encodeURIComponent(params.get('redirectTo')!)}` : ''}`} className="card">
-        <div className="field">
-          <label htmlFor="destination">{t.login.email}</label>
-          <input id="destination" name="destination" type="email" autoComplete="email" required inputMode="email" />
-        </div>
-        <button className="btn btn-primary" type="submit">{t.login.submit}</button>
-      </Form>
+      {sent ? (
+        <p className="notice success" role="status">{t.login.sent}</p>
+      ) : null}
+      {problem === 'expired' || problem === 'used' || problem === 'invalid' ? (
+        <p className="notice error" role="alert">
+          {problem === 'expired' ? t.login.linkExpired : problem === 'used' ? t.login.linkUsed : t.login.linkInvalid}
+        </p>
+      ) : null}
+      <LoginForm redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
       <p className="muted">{t.login.register}</p>
     </>
+  );
+}
+
+export function LoginForm({ redirectTo, error, value, busy }: { redirectTo?: string | null; error?: string; value?: string; busy?: boolean }) {
+  return (
+    <Form method="post" action="/login" className="card" noValidate={false}>
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      <div className="field">
+        <label htmlFor="destination">{t.login.email}</label>
+        <input
+          id="destination"
+          name="destination"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={254}
+          defaultValue={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'destination-error' : undefined}
+        />
+        {error ? <p id="destination-error" className="error">{error}</p> : null}
+      </div>
+      <button className="btn btn-primary" type="submit" disabled={busy}>{t.login.submit}</button>
+    </Form>
   );
 }

@@ -110,3 +110,9 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
 export async function deleteSession(em: Em, id: string): Promise<void> {
   await em.nativeDelete(Session, { id });
 }
+
+/** A new session id for the same user (login, switching company): the old id stops working. */
+export async function rotateSession(em: Em, oldId: string, userId: number, actingCompanyId: number | null): Promise<string> {
+  await em.nativeDelete(Session, { id: oldId });
+  return createSession(em, userId, { actingCompanyId });
+}

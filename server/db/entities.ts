@@ -160,7 +160,19 @@ const AuditEventSchema = defineEntity({
 export class AuditEvent extends AuditEventSchema.class {}
 AuditEventSchema.setClass(AuditEvent);
 
+const RateLimitCounterSchema = defineEntity({
+  name: 'RateLimitCounter',
+  properties: {
+    key: p.string().length(300).primary(),
+    count: p.integer(),
+    windowStart: p.datetime(),
+  },
+});
+export class RateLimitCounter extends RateLimitCounterSchema.class {}
+RateLimitCounterSchema.setClass(RateLimitCounter);
+
 export const entities = [
+  RateLimitCounterSchema,
   CompanySchema,
   UserSchema,
   RatePlanSchema,

@@ -39,7 +39,7 @@ export function ormOptions(target: DbTarget): Partial<Options> {
       pathTs: migrationsPath,
       glob: 'Migration*.{js,ts}',
       migrationsList,
-      snapshot: true,
+      snapshot: false,
       snapshotOnMigrate: false,
       snapshotName: '.snapshot-sim-portal',
       emit: 'ts',

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/db.js';
 
 let dataDir: string;
-let env: Record<string, string>;
+let env: NodeJS.ProcessEnv;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'cli-'));
   const db = await freshDatabase();
   drop = db.drop;
-  env = { ...(process.env as Record<string, string>), DATA_DIR: dataDir };
+  env = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   if (db.target.kind === 'postgres') env.DATABASE_URL = db.target.url;
 });

@@ -1,0 +1,16 @@
+// POST /auth/logout: deletes the session row (an old cookie is then worthless) and goes to /login.
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { clearSessionCookie, deleteSession } from '../../server/auth/sessions';
+import { isFetchRequest } from '~/utils/http.server';
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (context.session) await deleteSession(context.ctx.em, context.session.id);
+  const headers = { 'Set-Cookie': clearSessionCookie(context.services.config.secureCookies) };
+  if (isFetchRequest(request)) return new Response(null, { status: 204, headers });
+  return redirect('/login', { headers });
+}
+
+export function loader() {
+  return Response.json({ error: 'Använd POST.' }, { status: 405, headers: { Allow: 'POST' } });
+}

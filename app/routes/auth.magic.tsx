@@ -1,0 +1,57 @@
+// The link from the mail. GET only shows a "Logga in" button (mail scanners that fetch links do not
+// use them up); the POST logs in. No referrer leaks the token to other sites.
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { checkLoginLink, consumeLoginLink, type LinkProblem } from '../../server/auth/login';
+import { sessionCookie } from '../../server/auth/sessions';
+import { t } from '~/texts';
+import { safeRedirectTarget } from '~/utils/paths';
+import { LoginForm } from './login';
+
+export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }, { name: 'referrer', content: 'no-referrer' }];
+export const headers: HeadersFunction = () => ({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' });
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get('token') ?? '';
+  const problem = await checkLoginLink(context.ctx.em, token);
+  return { token: problem ? '' : token, problem };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const token = String(form.get('token') ?? '');
+  const result = await consumeLoginLink(context.services, token);
+  if (!result.ok) return { problem: result.problem };
+  return redirect(safeRedirectTarget(result.redirectTo), {
+    headers: { 'Set-Cookie': sessionCookie(result.sessionId, context.services.config.secureCookies), 'Referrer-Policy': 'no-referrer' },
+  });
+}
+
+const messages: Record<LinkProblem, string> = { invalid: t.login.linkInvalid, expired: t.login.linkExpired, used: t.login.linkUsed };
+
+export default function Magic() {
+  const { token, problem: loadProblem } = useLoaderData<typeof loader>();
+  const acted = useActionData<typeof action>();
+  const problem = acted?.problem ?? loadProblem;
+  if (problem) {
+    return (
+      <>
+        <h1>{t.login.title}</h1>
+        <p className="notice error" role="alert">{messages[problem]}</p>
+        <LoginForm />
+        <p className="muted">{t.login.register}</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{t.login.confirmTitle}</h1>
+      <Form method="post" className="card" reloadDocument>
+        <p>{t.login.confirmText}</p>
+        <input type="hidden" name="token" value={token} />
+        <button className="btn btn-primary" type="submit">{t.login.confirmButton}</button>
+      </Form>
+    </>
+  );
+}

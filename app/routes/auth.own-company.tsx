@@ -1,0 +1,15 @@
+// POST /auth/own-company: a super admin stops acting as another company.
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { requireUser } from '~/utils/auth.server';
+import { procedureHeaders } from '~/utils/http.server';
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUser(request, context);
+  await context.trpc.auth.stopActing();
+  return redirect('/', { headers: procedureHeaders(context) });
+}
+
+export function loader() {
+  return redirect('/');
+}

@@ -1,0 +1,29 @@
+// "Log in as this company": a super admin acts for another company. Each switch rotates the session
+// and is written to the audit log with the real user.
+import { TRPCError } from '@trpc/server';
+import { AuditEvent, Company, User } from '../db/entities.js';
+import type { Em } from '../db/orm.js';
+import { rotateSession, type SessionInfo } from './sessions.js';
+
+export async function actAsCompany(em: Em, session: SessionInfo, companyId: number | null): Promise<string> {
+  return em.transactional(async (tx) => {
+    let company: Company | null = null;
+    if (companyId !== null) {
+      company = await tx.findOne(Company, { id: companyId });
+      if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Företaget finns inte.' });
+    }
+    // Acting as one's own company is the same as not acting.
+    const acting = company && company.id !== session.ownCompanyId ? company.id : null;
+    tx.create(AuditEvent, {
+      who: tx.getReference(User, session.userId),
+      actingCompany: acting ? tx.getReference(Company, acting) : null,
+      action: acting ? 'loginAsCompany' : 'stopActingAsCompany',
+      targetType: 'Company',
+      targetId: String(company?.id ?? session.ownCompanyId),
+      before: { actingCompanyId: session.actingCompanyId },
+      after: { actingCompanyId: acting },
+    });
+    await tx.flush();
+    return rotateSession(tx, session.id, session.userId, acting);
+  });
+}

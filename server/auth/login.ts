@@ -1,0 +1,155 @@
+// Login by e-mail link, on remix-auth's EmailLinkStrategy with what it lacks added here:
+// links built on APP_URL, sent only to known users, single use (a hash in login_token), rate limits,
+// and a confirm step (only a POST logs in, so mail scanners that GET the link do not use it up).
+import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import { createCookieSessionStorage } from '@remix-run/node';
+import { Authenticator } from 'remix-auth';
+import { EmailLinkStrategy } from 'remix-auth-email-link';
+import { LoginToken, User } from '../db/entities.js';
+import type { Em } from '../db/orm.js';
+import { escapeHtml } from '../mail/mailer.js';
+import type { Services } from '../services.js';
+import { normalizeEmail } from '../users/normalize.js';
+import { hit } from './rate-limit.js';
+import { createSession } from './sessions.js';
+
+export const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
+export const ADDRESS_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
+export const IP_LIMIT = { max: 30, windowMs: 15 * 60 * 1000 };
+const MAGIC_PATH = '/auth/magic';
+
+export type LinkProblem = 'invalid' | 'expired' | 'used';
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+type Verified = { user: User; redirectTo: string | null };
+
+function authenticatorFor(services: Services, em: Em, onLink: (email: string, link: string, user: User | null) => void) {
+  const { config } = services;
+  // The strategy keeps its link in a session; ours is only ever the server-made request below.
+  const storage = createCookieSessionStorage({ cookie: { name: 'sim_auth', secrets: [config.sessionSecret], httpOnly: true, sameSite: 'lax', path: '/auth' } });
+  const authenticator = new Authenticator<Verified>(storage);
+  authenticator.use(
+    new EmailLinkStrategy(
+      {
+        secret: config.sessionSecret,
+        emailField: 'destination',
+        callbackURL: MAGIC_PATH,
+        linkExpirationTime: LOGIN_LINK_TTL_MS,
+        validateSessionMagicLink: false,
+        verifyEmailAddress: async () => {},
+        sendEmail: async ({ emailAddress, magicLink, user }) => {
+          // Keep only the token; the origin is always APP_URL, whatever Host the request had.
+          const token = new URL(magicLink).searchParams.get('token') ?? '';
+          const link = new URL(MAGIC_PATH, config.appUrl + '/');
+          link.searchParams.set('token', token);
+          onLink(emailAddress, link.toString(), (user as Verified | null)?.user ?? null);
+        },
+      },
+      async ({ email, form }) => {
+        const user = await em.findOne(User, { email: normalizeEmail(email) }, { populate: ['company'] });
+        if (!user) throw new Error('unknown user');
+        const redirectTo = form.get('redirectTo');
+        return { user, redirectTo: typeof redirectTo === 'string' ? redirectTo : null };
+      },
+    ),
+    'email-link',
+  );
+  return authenticator;
+}
+
+function loginMail(link: string, name: string) {
+  const minutes = LOGIN_LINK_TTL_MS / 60000;
+  const text = `Hej ${name}!\n\nÖppna länken nedan och tryck på "Logga in" för att logga in i SIM-portalen:\n\n${link}\n\nLänken gäller i ${minutes} minuter och kan bara användas en gång.\nHar du inte bett om att logga in kan du bortse från det här meddelandet.\n`;
+  const html = `<p>Hej ${escapeHtml(name)}!</p><p>Öppna länken nedan och tryck på "Logga in" för att logga in i SIM-portalen:</p><p><a href="${escapeHtml(link)}">Logga in i SIM-portalen</a></p><p>Länken gäller i ${minutes} minuter och kan bara användas en gång.<br>Har du inte bett om att logga in kan du bortse från det här meddelandet.</p>`;
+  return { subject: 'Din inloggningslänk till SIM-portalen', text, html };
+}
+
+/**
+ * Sends a login link if the address belongs to a user and the rate limits allow it.
+ * Answers the same, at once, in every case: the lookup and the mail run after the answer.
+ */
+export function requestLoginLink(services: Services, input: { email: string; ip: string; redirectTo?: string | null }): void {
+  const { log } = services;
+  const email = normalizeEmail(input.email);
+  services.background(async () => {
+    const em = services.orm.em.fork();
+    const addressOk = await hit(em, `login:address:${email}`, ADDRESS_LIMIT);
+    const ipOk = await hit(em, `login:ip:${input.ip}`, IP_LIMIT);
+    if (!addressOk || !ipOk) {
+      log.warn({ email, ip: input.ip, limit: addressOk ? 'ip' : 'address' }, 'login link refused: rate limit');
+      return;
+    }
+    let sent: Promise<void> | null = null;
+    const authenticator = authenticatorFor(services, em, (to, link, user) => {
+      if (!user) return; // unknown address: no token, no mail
+      sent = (async () => {
+        const token = new URL(link).searchParams.get('token')!;
+        em.create(LoginToken, { tokenHash: hashToken(token), email: user.email, expiresAt: new Date(Date.now() + LOGIN_LINK_TTL_MS) });
+        await em.flush();
+        const mail = loginMail(link, user.name);
+        if (!services.config.smtpUrl) log.info({ to, link }, 'login link (development: no SMTP_URL)');
+        try {
+          await services.mailer.send({ to: user.email, ...mail });
+        } catch (err) {
+          log.error({ err, to: user.email }, 'login mail could not be sent');
+        }
+      })();
+    });
+    const body = new URLSearchParams({ destination: email });
+    if (input.redirectTo) body.set('redirectTo', input.redirectTo);
+    const request = new Request(new URL('/auth/login', services.config.appUrl + '/'), { method: 'POST', body, headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      // The strategy wants a host; it is ours, and sendEmail rebuilds the link on APP_URL anyway.
+      'x-forwarded-host': new URL(services.config.appUrl).host,
+    } });
+    try {
+      await authenticator.authenticate('email-link', request, { successRedirect: '/login' });
+    } catch (thrown) {
+      if (!(thrown instanceof Response)) throw thrown; // the strategy answers with a redirect
+    }
+    await sent;
+  });
+}
+
+/** What a link would do, without using it (for the confirm page). */
+export async function checkLoginLink(em: Em, token: string, now = new Date()): Promise<LinkProblem | null> {
+  if (!token) return 'invalid';
+  const row = await em.findOne(LoginToken, { tokenHash: hashToken(token) });
+  if (!row) return 'invalid';
+  if (row.usedAt) return 'used';
+  if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return null;
+}
+
+/** Uses a link: marks it used and creates the session in one transaction. */
+export async function consumeLoginLink(
+  services: Services,
+  token: string,
+): Promise<{ ok: true; sessionId: string; redirectTo: string | null } | { ok: false; problem: LinkProblem }> {
+  return services.orm.em.fork().transactional(async (tx) => {
+    const now = new Date();
+    if (!token) return { ok: false, problem: 'invalid' as const };
+    const row = await tx.findOne(LoginToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row) return { ok: false, problem: 'invalid' as const };
+    if (row.usedAt) return { ok: false, problem: 'used' as const };
+    if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, problem: 'expired' as const };
+    const authenticator = authenticatorFor(services, tx, () => {});
+    const url = new URL(MAGIC_PATH, services.config.appUrl + '/');
+    url.searchParams.set('token', token);
+    let verified: Verified;
+    try {
+      verified = await authenticator.authenticate('email-link', new Request(url), {});
+    } catch (e) {
+      const message = e instanceof Error ? e.message : '';
+      return { ok: false, problem: /expired/i.test(message) ? ('expired' as const) : ('invalid' as const) };
+    }
+    if (verified.user.email !== row.email) return { ok: false, problem: 'invalid' as const };
+    row.usedAt = now;
+    verified.user.lastLoginAt = now;
+    await tx.flush();
+    const sessionId = await createSession(tx, verified.user.id, { now });
+    return { ok: true as const, sessionId, redirectTo: verified.redirectTo };
+  });
+}

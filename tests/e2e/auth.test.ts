@@ -1,0 +1,243 @@
+// Login by e-mail link through the real doors: a browser, the HTTP server and a real SMTP server.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditEvent, Company, LoginToken } from '../../server/db/entities.js';
+import { launchBrowser, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { linkIn, startSmtp } from '../helpers/smtp.js';
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+
+async function requestLink(email: string): Promise<string> {
+  const before = smtp.to(email).length;
+  const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+  expect(res.status).toBe(200);
+  await server.services.settled();
+  const mails = smtp.to(email);
+  expect(mails.length).toBe(before + 1);
+  return linkIn(mails.at(-1)!.raw);
+}
+
+async function sessionOf(cookie?: string) {
+  const res = await fetch(server.url + '/auth/session', { headers: cookie ? { cookie } : {} });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('login by e-mail link', () => {
+  for (const js of [true, false]) {
+    it(`logs in through the mailed link and lands on the page asked for (JS ${js ? 'on' : 'off'})`, async () => {
+      const ctx = await newContext(browser, { baseURL: server.url, js });
+      const page = await ctx.newPage();
+      await page.goto('/sims');
+      expect(page.url()).toContain('/login?redirectTo=%2Fsims');
+      await expect(page.getByText('Kontakta supporten för att registrera ett konto')).toBeTruthy();
+      await page.getByLabel('E-postadress').fill('anna@demo.se');
+      await page.getByLabel('E-postadress').press('Enter');
+      await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
+      await server.services.settled();
+      const mail = smtp.to('anna@demo.se').at(-1)!;
+      expect(mail.raw).toContain('15 minuter');
+      const link = linkIn(mail.raw);
+      expect(link.startsWith(server.url + '/auth/magic?token=')).toBe(true);
+
+      const response = await page.goto(link);
+      expect(response!.headers()['referrer-policy']).toBe('no-referrer');
+      // The GET alone does not log in.
+      const cookiesAfterGet = await ctx.cookies();
+      expect(cookiesAfterGet.find((c) => c.name === 'sim_session')).toBeUndefined();
+      await page.getByRole('button', { name: 'Logga in' }).click();
+      await page.waitForURL((u) => u.pathname === '/sims');
+      const cookie = (await ctx.cookies()).find((c) => c.name === 'sim_session')!;
+      expect(cookie.httpOnly).toBe(true);
+      expect(cookie.sameSite).toBe('Lax');
+      expect(await sessionOf(`sim_session=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
+
+      // A second use of the same link fails with a clear message and the login form.
+      const other = await newContext(browser, { baseURL: server.url, js });
+      const page2 = await other.newPage();
+      await page2.goto(link);
+      await page2.getByText('Inloggningslänken har redan använts').waitFor();
+      expect(await page2.getByLabel('E-postadress').count()).toBe(1);
+      await other.close();
+      await ctx.close();
+    });
+  }
+
+  it('gives an unknown address the same answer and sends no mail', async () => {
+    const known = await post('/auth/login', { destination: 'anna@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+    const unknown = await post('/auth/login', { destination: 'nobody@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+    expect(unknown.status).toBe(known.status);
+    expect(await unknown.json()).toEqual(await known.json());
+    await server.services.settled();
+    expect(smtp.to('nobody@demo.se')).toHaveLength(0);
+    // A form post without JS answers with the same redirect.
+    const a = await post('/login', { destination: 'anna@demo.se' });
+    const b = await post('/login', { destination: 'nobody@demo.se' });
+    expect(a.status).toBe(302);
+    expect(b.headers.get('location')).toBe(a.headers.get('location'));
+  });
+
+  it('accepts JSON, and answers 400 with { error } for a bad address', async () => {
+    const res = await fetch(server.url + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ destination: 'inte-en-adress' }) });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error).toBe('Ange en giltig e-postadress.');
+    expect(body.issues[0].path).toEqual(['destination']);
+  });
+
+  it('refuses an expired link and a tampered link', async () => {
+    const link = await requestLink('admin@demo.se');
+    const em = server.services.orm.em.fork();
+    await em.nativeUpdate(LoginToken, { usedAt: null, email: 'admin@demo.se' }, { expiresAt: new Date(Date.now() - 1000) });
+    const expired = await (await fetch(link)).text();
+    expect(expired).toContain('Inloggningslänken har gått ut');
+    const link2 = await requestLink('admin@demo.se');
+    const url = new URL(link2);
+    const token = url.searchParams.get('token')!;
+    url.searchParams.set('token', token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11));
+    expect(await (await fetch(url)).text()).toContain('Inloggningslänken är ogiltig');
+    // A POST with the tampered token does not log in either.
+    const res = await post('/auth/magic?token=x', { token: url.searchParams.get('token')! });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+  });
+
+  it('builds the link from APP_URL, never from the Host header', async () => {
+    await post('/auth/login', { destination: 'anna@demo.se' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example', accept: 'application/json', 'sec-fetch-mode': 'cors' });
+    await server.services.settled();
+    const link = linkIn(smtp.to('anna@demo.se').at(-1)!.raw);
+    expect(link.startsWith(server.url)).toBe(true);
+  });
+
+  it('limits links per address: the sixth in 15 minutes gets the notice but no mail', async () => {
+    const email = 'limit@demo.se';
+    const em = server.services.orm.em.fork();
+    const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
+    em.create((await import('../../server/db/entities.js')).User, { email, name: 'Limit', company });
+    await em.flush();
+    for (let i = 0; i < 6; i++) {
+      const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+      expect(res.status).toBe(200);
+    }
+    await server.services.settled();
+    expect(smtp.to(email)).toHaveLength(5);
+  });
+
+  it('still answers with the notice when the SMTP server fails', async () => {
+    smtp.setFailing(true);
+    try {
+      const res = await post('/login', { destination: 'admin@demo.se' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/login?sent=1');
+      await server.services.settled();
+    } finally {
+      smtp.setFailing(false);
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('/auth/session answers for anonymous, user and super admin, never 401', async () => {
+    expect(await sessionOf()).toEqual({ authenticated: false, isSuperAdmin: false });
+    expect(await sessionOf(await server.sessionCookie('anna@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: false });
+    expect(await sessionOf(await server.sessionCookie('admin@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: true });
+    expect(await sessionOf('sim_session=forged-value-that-is-long-enough')).toEqual({ authenticated: false, isSuperAdmin: false });
+  });
+
+  it('logout deletes the session: replaying the old cookie is refused', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const ctx = await newContext(browser, { baseURL: server.url, js: false, cookie });
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Logga ut' }).click();
+    await page.waitForURL('**/login');
+    expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
+    const replay = await fetch(server.url + '/', { headers: { cookie }, redirect: 'manual' });
+    expect(replay.status).toBe(302);
+    expect(replay.headers.get('location')).toBe('/login');
+    // A fetch logout answers 204.
+    const cookie2 = await server.sessionCookie('anna@demo.se');
+    const res = await fetch(server.url + '/auth/logout', { method: 'POST', headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' } });
+    expect(res.status).toBe(204);
+    expect(await sessionOf(cookie2)).toEqual({ authenticated: false, isSuperAdmin: false });
+    await ctx.close();
+  });
+
+  it('refuses cross-site POSTs before any handler runs', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const attempts: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+    for (const headers of attempts) {
+      const res = await fetch(server.url + '/auth/logout', { method: 'POST', headers: { cookie, ...headers } });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toContain('annan webbplats');
+    }
+    expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
+    // The same request from the portal's own origin goes through.
+    const ok = await fetch(server.url + '/auth/logout', { method: 'POST', redirect: 'manual', headers: { cookie, origin: server.url } });
+    expect(ok.status).toBe(204);
+    expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
+  });
+
+  it('GET never logs out', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const res = await fetch(server.url + '/auth/logout', { headers: { cookie } });
+    expect(res.status).toBe(405);
+    expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
+  });
+});
+
+describe('log in as a company', () => {
+  it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
+    const em = server.services.orm.em.fork();
+    const other = em.create(Company, { name: 'Annat AB', customerNumber: 'A-200', invoiceNote: '', invoiceInterval: 'monthly' });
+    await em.flush();
+    const cookie = await server.sessionCookie('admin@demo.se');
+    const { createCaller } = await import('../../server/trpc/caller.js');
+    const { createContext } = await import('../../server/trpc/context.js');
+    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie }), requestId: 't', ip: '127.0.0.1' });
+    expect(await createCaller(ctx).admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
+    const newCookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
+    expect(newCookie).not.toBe(cookie);
+    expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
+
+    const bctx = await newContext(browser, { baseURL: server.url, js: false, cookie: newCookie });
+    const page = await bctx.newPage();
+    await page.goto('/');
+    await page.getByText('Du agerar som Annat AB').waitFor();
+    await page.getByRole('button', { name: 'Tillbaka till eget företag' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(await page.getByText('Du agerar som').count()).toBe(0);
+    const audits = await em.fork().find(AuditEvent, { action: { $in: ['loginAsCompany', 'stopActingAsCompany'] } }, { orderBy: { id: 'asc' }, populate: ['who'] });
+    expect(audits.map((a) => a.action)).toEqual(['loginAsCompany', 'stopActingAsCompany']);
+    expect(audits.every((a) => a.who?.email === 'admin@demo.se')).toBe(true);
+    await bctx.close();
+  });
+
+  it('is refused for a regular user (403) and for an unknown company (404)', async () => {
+    const { createCaller } = await import('../../server/trpc/caller.js');
+    const { createContext } = await import('../../server/trpc/context.js');
+    const userCtx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('anna@demo.se') }), requestId: 't', ip: '' });
+    await expect(createCaller(userCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const anonCtx = await createContext({ services: server.services, headers: new Headers(), requestId: 't', ip: '' });
+    await expect(createCaller(anonCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const adminCtx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '' });
+    await expect(createCaller(adminCtx).admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
