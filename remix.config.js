@@ -2,7 +2,8 @@
 /** @type {import('@remix-run/dev').VitePluginConfig} */
 export default {
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // BUILD_DIR lets several builds live side by side (parallel work); the server reads the same variable.
+  buildDirectory: process.env.BUILD_DIR ?? 'build',
   ignoredRouteFiles: ['**/*.test.*', '**/.*'],
   future: {
     v3_fetcherPersist: true,

@@ -12,7 +12,8 @@ import { createHttpApp, type BuildSource } from './http.js';
 import { closeServices, createServices, type Services } from './services.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const serverBuildFile = path.join(root, 'build/server/index.js');
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
+const serverBuildFile = path.join(buildDir, 'server/index.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -26,7 +27,7 @@ function newestMtime(dir: string): number {
 export function buildIsStale(): boolean {
   if (!existsSync(serverBuildFile)) return true;
   const built = statSync(serverBuildFile).mtimeMs;
-  return newestMtime(path.join(root, 'app')) > built;
+  return Math.max(newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'server'))) > built;
 }
 
 export function buildClient(): void {
@@ -56,7 +57,7 @@ export async function startServer(config: Config, opts: { dev?: boolean; seed?: 
   } else {
     source = { build: opts.build ?? (await loadProductionBuild()) };
   }
-  const app = createHttpApp(services, source, path.join(root, 'build/client'));
+  const app = createHttpApp(services, source, path.join(buildDir, 'client'));
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });

@@ -1,9 +1,8 @@
 // POST /auth/login { destination }: the API door of the login form (form-encoded or JSON).
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { requestLoginLink } from '../../server/auth/login';
 import { t } from '~/texts';
-import { clientIp, isFetchRequest } from '~/utils/http.server';
+import { isFetchRequest } from '~/utils/http.server';
 import { readLoginInput } from '~/utils/login-input.server';
 import { safeRedirectTarget } from '~/utils/paths';
 
@@ -15,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return Response.json({ error: t.login.emailInvalid, issues: [{ path: ['destination'], message: t.login.emailInvalid }] }, { status: 400 });
   }
   const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '') || null;
-  requestLoginLink(context.services, { email: parsed.data.destination, ip: clientIp(context), redirectTo });
+  await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo });
   if (!fetchRequest) return redirect('/login?sent=1');
   return Response.json({ success: true, message: t.login.sent });
 }

@@ -1,12 +1,11 @@
 // POST /auth/logout: deletes the session row (an old cookie is then worthless) and goes to /login.
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { clearSessionCookie, deleteSession } from '../../server/auth/sessions';
-import { isFetchRequest } from '~/utils/http.server';
+import { isFetchRequest, procedureHeaders } from '~/utils/http.server';
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (context.session) await deleteSession(context.ctx.em, context.session.id);
-  const headers = { 'Set-Cookie': clearSessionCookie(context.services.config.secureCookies) };
+  await context.trpc.auth.logout();
+  const headers = procedureHeaders(context);
   if (isFetchRequest(request)) return new Response(null, { status: 204, headers });
   return redirect('/login', { headers });
 }

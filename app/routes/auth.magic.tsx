@@ -3,9 +3,9 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import { checkLoginLink, consumeLoginLink, type LinkProblem } from '../../server/auth/login';
-import { sessionCookie } from '../../server/auth/sessions';
+import type { LinkProblem } from '../../server/auth/login';
 import { t } from '~/texts';
+import { procedureHeaders } from '~/utils/http.server';
 import { safeRedirectTarget } from '~/utils/paths';
 import { LoginForm } from './login';
 
@@ -14,18 +14,16 @@ export const headers: HeadersFunction = () => ({ 'Referrer-Policy': 'no-referrer
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get('token') ?? '';
-  const problem = await checkLoginLink(context.ctx.em, token);
+  const { problem } = await context.trpc.auth.checkLink({ token: token.slice(0, 2000) });
   return { token: problem ? '' : token, problem };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const token = String(form.get('token') ?? '');
-  const result = await consumeLoginLink(context.services, token);
-  if (!result.ok) return { problem: result.problem };
-  return redirect(safeRedirectTarget(result.redirectTo), {
-    headers: { 'Set-Cookie': sessionCookie(result.sessionId, context.services.config.secureCookies), 'Referrer-Policy': 'no-referrer' },
-  });
+  const result = await context.trpc.auth.consumeLink({ token: token.slice(0, 2000) });
+  if (result.problem) return { problem: result.problem };
+  return redirect(safeRedirectTarget(result.redirectTo), { headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }) });
 }
 
 const messages: Record<LinkProblem, string> = { invalid: t.login.linkInvalid, expired: t.login.linkExpired, used: t.login.linkUsed };

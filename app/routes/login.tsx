@@ -2,9 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
-import { requestLoginLink } from '../../server/auth/login';
 import { t } from '~/texts';
-import { clientIp } from '~/utils/http.server';
 import { readLoginInput } from '~/utils/login-input.server';
 import { safeRedirectTarget } from '~/utils/paths';
 
@@ -19,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { parsed, value } = await readLoginInput(request);
   if (!parsed.success) return { error: t.login.emailInvalid, value };
   const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '');
-  requestLoginLink(context.services, { email: parsed.data.destination, ip: clientIp(context), redirectTo: redirectTo || null });
+  await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo: redirectTo || null });
   return redirect('/login?sent=1');
 }
 

@@ -1,0 +1,52 @@
+// Session and acting-company procedures.
+import { z } from 'zod';
+import { actAsCompany } from '../../auth/acting.js';
+import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
+import { clearSessionCookie, deleteSession, sessionCookie } from '../../auth/sessions.js';
+import type { Context } from '../context.js';
+import { authedProcedure, publicProcedure, router } from '../trpc.js';
+
+export const success = z.object({ success: z.boolean() });
+
+export function setSessionCookie(ctx: Context, raw: string) {
+  ctx.resHeaders.append('Set-Cookie', sessionCookie(raw, ctx.services.config.secureCookies));
+}
+
+export const authRouter = router({
+  session: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/auth/session', tags: ['auth'] } })
+    .input(z.void())
+    .output(z.object({ authenticated: z.boolean(), isSuperAdmin: z.boolean() }))
+    .query(({ ctx }) => ({ authenticated: !!ctx.session, isSuperAdmin: !!ctx.session?.isSuperAdmin })),
+  /** Answers the same whether or not the address has an account; the mail goes out afterwards. */
+  requestLink: publicProcedure
+    .input(z.object({ destination: z.string().trim().max(254).pipe(z.email('Ange en giltig e-postadress.')), redirectTo: z.string().max(2000).nullish() }))
+    .output(success)
+    .mutation(({ ctx, input }) => {
+      requestLoginLink(ctx.services, { email: input.destination, ip: ctx.ip, redirectTo: input.redirectTo ?? null });
+      return { success: true };
+    }),
+  checkLink: publicProcedure
+    .input(z.object({ token: z.string().max(2000) }))
+    .output(z.object({ problem: z.enum(['invalid', 'expired', 'used']).nullable() }))
+    .query(async ({ ctx, input }) => ({ problem: await checkLoginLink(ctx.em, input.token) })),
+  /** Uses a login link once: marks it used and starts a session (Set-Cookie on the answer). */
+  consumeLink: publicProcedure
+    .input(z.object({ token: z.string().max(2000) }))
+    .output(z.object({ problem: z.enum(['invalid', 'expired', 'used']).nullable(), redirectTo: z.string().nullable() }))
+    .mutation(async ({ ctx, input }) => {
+      const result = await consumeLoginLink(ctx.services, input.token);
+      if (!result.ok) return { problem: result.problem, redirectTo: null };
+      setSessionCookie(ctx, result.sessionId);
+      return { problem: null, redirectTo: result.redirectTo };
+    }),
+  logout: publicProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
+    if (ctx.session) await deleteSession(ctx.em, ctx.session.id);
+    ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
+    return { success: true };
+  }),
+  stopActing: authedProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
+    setSessionCookie(ctx, await actAsCompany(ctx.em, ctx.session, null));
+    return { success: true };
+  }),
+});
