@@ -49,5 +49,9 @@ export const t = {
   },
   forbidden: { title: 'Åtkomst nekad', text: 'Du har inte behörighet att se den här sidan.' },
   error: { title: 'Något gick fel', text: 'Ett oväntat fel inträffade. Försök igen om en stund.' },
+  // @texts:sims (SIM screens)
+  // @texts:export (export screen)
+  // @texts:admin (admin screens)
+  // @texts:feedback (feedback screen)
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
 } as const;

@@ -4,6 +4,10 @@ import { databaseIsUp } from '../db/orm.js';
 import { publicProcedure, router } from './trpc.js';
 import { adminRouter } from './routers/admin.js';
 import { authRouter } from './routers/auth.js';
+import { exportRouter } from './routers/export.js';
+import { feedbackRouter } from './routers/feedback.js';
+import { plansRouter } from './routers/plans.js';
+import { simsRouter } from './routers/sims.js';
 
 export const appRouter = router({
   health: publicProcedure.output(z.object({ status: z.literal('ok'), db: z.enum(['ok', 'down']) })).query(async ({ ctx }) => ({
@@ -12,6 +16,10 @@ export const appRouter = router({
   })),
   auth: authRouter,
   admin: adminRouter,
+  plans: plansRouter,
+  sim: simsRouter,
+  export: exportRouter,
+  feedback: feedbackRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,4 @@
+// export procedures.
+import { router } from '../trpc.js';
+
+export const exportRouter = router({});

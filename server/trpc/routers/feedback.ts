@@ -1,0 +1,4 @@
+// feedback procedures.
+import { router } from '../trpc.js';
+
+export const feedbackRouter = router({});

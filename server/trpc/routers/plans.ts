@@ -1,0 +1,4 @@
+// plans procedures.
+import { router } from '../trpc.js';
+
+export const plansRouter = router({});

@@ -1,0 +1,4 @@
+// sims procedures.
+import { router } from '../trpc.js';
+
+export const simsRouter = router({});
