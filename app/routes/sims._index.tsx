@@ -1,13 +1,94 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { truncate } from '~/utils/text';
+
+export const PAGE_SIZE = 50;
+
+export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
-  return null;
+  const url = new URL(request.url);
+  const q = (url.searchParams.get('q') ?? '').slice(0, 200);
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
+  const { items, total } = await context.trpc.sim.page({ q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  return {
+    q,
+    page,
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    total,
+    sims: items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
+  };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.sims} />;
+function pageHref(q: string, page: number) {
+  const p = new URLSearchParams();
+  if (q) p.set('q', q);
+  if (page > 1) p.set('page', String(page));
+  const s = p.toString();
+  return s ? `?${s}` : '.';
+}
+
+export default function Sims() {
+  const { q, page, pages, total, sims } = useLoaderData<typeof loader>();
+  const submit = useSubmit();
+  const searching = useNavigation().state === 'loading';
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (input.current && input.current.value !== q) input.current.value = q;
+  }, [q]);
+  return (
+    <>
+      <h1>{t.pages.sims}</h1>
+      <Form method="get" role="search" className="search" onChange={(e) => {
+        const form = e.currentTarget;
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 250);
+      }}>
+        <label htmlFor="q" className="visually-hidden">{t.sims.searchLabel}</label>
+        <input ref={input} id="q" name="q" type="search" defaultValue={q} placeholder={t.sims.searchPlaceholder} maxLength={200} autoComplete="off" />
+        <button className="btn" type="submit">{t.sims.search}</button>
+      </Form>
+      <p className="muted" aria-live="polite">{searching ? '…' : t.sims.count(total)}</p>
+      {sims.length === 0 ? (
+        <p className="notice">
+          {q ? t.sims.emptySearch : t.sims.empty} {q ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
+        </p>
+      ) : (
+        <table className="sims">
+          <thead>
+            <tr>
+              <th scope="col">{t.sims.iccid}</th>
+              <th scope="col">{t.sims.mark}</th>
+              <th scope="col"><span className="visually-hidden">{t.sims.edit}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {sims.map((s) => (
+              <tr key={s.id}>
+                <td className="iccid" title={s.iccid}>
+                  <span className="hide-mobile">{s.iccid}</span>
+                  <span className="only-mobile" title={s.iccid}>{s.iccid.slice(-8)}</span>
+                </td>
+                <td title={s.mark}>{truncate(s.mark, 30)}</td>
+                <td><Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>{t.sims.edit}</Link></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pages > 1 ? (
+        <nav className="pager" aria-label={t.sims.page(page, pages)}>
+          {page > 1 ? <Link to={pageHref(q, page - 1)} rel="prev">{t.sims.previous}</Link> : <span />}
+          <span>{t.sims.page(page, pages)}</span>
+          {page < pages ? <Link to={pageHref(q, page + 1)} rel="next">{t.sims.next}</Link> : <span />}
+        </nav>
+      ) : null}
+    </>
+  );
 }

@@ -11,12 +11,17 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error }) {
       const zod = error.cause instanceof ZodError ? error.cause : null;
+      const field = (error.cause as { field?: string } | undefined)?.field;
       return {
         ...shape,
         data: {
           ...shape.data,
           stack: undefined,
-          issues: zod ? zod.issues.map((i) => ({ path: i.path.map(String), message: i.message })) : undefined,
+          issues: zod
+            ? zod.issues.map((i) => ({ path: i.path.map(String), message: i.message }))
+            : field
+              ? [{ path: [field], message: error.message }]
+              : undefined,
         },
       };
     },

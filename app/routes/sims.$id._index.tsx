@@ -1,0 +1,132 @@
+// Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useRef } from 'react';
+import { Field } from '~/components/Field';
+import { PlanSelector } from '~/components/PlanSelector';
+import { t } from '~/texts';
+import { requireUser } from '~/utils/auth.server';
+import { FORM_ERROR } from '~/utils/forms';
+import { attempt, formValues, pageError } from '~/utils/forms.server';
+import { procedureHeaders } from '~/utils/http.server';
+import { formatDateTime } from '~/utils/text';
+
+export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
+
+function simId(params: { id?: string }): number {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
+  return id;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requireUser(request, context);
+  const id = simId(params);
+  try {
+    const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
+    return { sim, plans };
+  } catch (e) {
+    pageError(e);
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const id = simId(params);
+  const values = await formValues(request);
+  const result = await attempt(() => context.trpc.sim.edit({ ...values, id } as never));
+  if (!result.ok) return { errors: result.fields, values, saved: false };
+  return redirect(`/sims/${id}?saved=${result.value.changed ? 1 : 0}`, { headers: procedureHeaders(context) });
+}
+
+export default function EditSim() {
+  const { sim, plans } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const dialog = useRef<HTMLDialogElement>(null);
+  const v = data?.values;
+  const e: Record<string, string> = data?.errors ?? {};
+  const legacy = sim.ratePlan.isLegacy;
+  const selection = v
+    ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms === 'true', roaming: v.roaming === 'true' }
+    : { dataLimit: sim.ratePlan.dataLimit, callAndSms: sim.ratePlan.call && sim.ratePlan.sms, roaming: sim.ratePlan.roaming };
+  return (
+    <>
+      <h1>{t.pages.sim}</h1>
+      {legacy ? <p className="notice error" role="status">{t.sims.legacy}</p> : null}
+      {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
+      <Form method="post" className="card" key={v ? JSON.stringify(v) : sim.id + sim.ratePlan.code + sim.invoiceLineMark}>
+        <div className="field">
+          <span id="iccid-label" className="label">{t.sims.iccid}</span>
+          <span aria-labelledby="iccid-label" className="readonly-value">{sim.iccid}</span>
+        </div>
+        <Field id="invoiceLineMark" label={t.sims.mark} error={e.invoiceLineMark} hint={legacy ? undefined : t.sims.marksHint}>
+          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
+        </Field>
+        <Field id="invoiceLineNote" label={t.sims.note} error={e.invoiceLineNote} hint={legacy ? undefined : t.sims.marksHint}>
+          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
+        </Field>
+        {legacy ? (
+          <div className="field">
+            <span className="label">{t.sims.plan}</span>
+            <span>{sim.ratePlan.description}</span>
+          </div>
+        ) : (
+          <PlanSelector plans={plans} initial={selection} errors={e} />
+        )}
+        {legacy ? null : (
+          <div className="actions">
+            <button className="btn btn-primary" type="submit" disabled={busy}>{t.sims.save}</button>
+            <Link
+              className="btn btn-destructive"
+              to={`/sims/${sim.id}/deactivate`}
+              onClick={(ev) => {
+                if (dialog.current?.showModal) {
+                  ev.preventDefault();
+                  dialog.current.showModal();
+                }
+              }}
+            >
+              {t.sims.deactivate}
+            </Link>
+          </div>
+        )}
+      </Form>
+      {legacy ? null : (
+        <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-text">
+          <h2 id="confirm-title">{t.sims.confirmTitle}</h2>
+          <p id="confirm-text">{t.sims.confirmText}</p>
+          <Form method="post" action={`/sims/${sim.id}/deactivate`} className="actions">
+            <button className="btn" type="button" autoFocus onClick={() => dialog.current?.close()}>{t.sims.cancel}</button>
+            <button className="btn btn-destructive" type="submit">{t.sims.continue}</button>
+          </Form>
+        </dialog>
+      )}
+      <h2>{t.sims.history}</h2>
+      <table className="history">
+        <thead>
+          <tr>
+            <th scope="col">{t.sims.historyWhen}</th>
+            <th scope="col">{t.sims.historyWhat}</th>
+            <th scope="col">{t.sims.historyWho}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sim.history.map((h, i) => (
+            <tr key={i}>
+              <td>{formatDateTime(h.at)}</td>
+              <td>
+                {t.sims.kinds[h.kind] ?? h.kind}
+                {h.after && h.kind !== 'activated' && h.kind !== 'deactivated' ? (
+                  <span className="muted"> ({Object.keys(h.after).map((k) => (k === 'ratePlan' ? t.sims.plan : k === 'invoiceLineMark' ? t.sims.mark : t.sims.note).toLowerCase()).join(', ')})</span>
+                ) : null}
+              </td>
+              <td>{h.by ?? '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

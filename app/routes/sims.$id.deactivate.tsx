@@ -1,0 +1,53 @@
+// Deactivate a SIM. Without JS the button on the edit page leads here: the same texts and a POST form.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { t } from '~/texts';
+import { requireUser } from '~/utils/auth.server';
+import { attempt, pageError } from '~/utils/forms.server';
+import { procedureHeaders } from '~/utils/http.server';
+
+export const meta: MetaFunction = () => [{ title: `${t.sims.confirmTitle} – ${t.appName}` }];
+
+function simId(params: { id?: string }): number {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
+  return id;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requireUser(request, context);
+  try {
+    const sim = await context.trpc.sim.byId({ id: simId(params) });
+    return { id: sim.id, iccid: sim.iccid };
+  } catch (e) {
+    pageError(e);
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const id = simId(params);
+  const result = await attempt(() => context.trpc.sim.deactivate({ id }));
+  if (!result.ok) return { error: Object.values(result.fields)[0] };
+  return redirect('/sims', { headers: procedureHeaders(context) });
+}
+
+export default function ConfirmDeactivate() {
+  const { id, iccid } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  return (
+    <>
+      <h1>{t.sims.confirmTitle}</h1>
+      {data?.error ? <p className="notice error" role="alert">{data.error}</p> : null}
+      <div className="card">
+        <p>{t.sims.confirmText}</p>
+        <p className="readonly-value">{iccid}</p>
+        <Form method="post" className="actions">
+          <Link className="btn" to={`/sims/${id}`}>{t.sims.cancel}</Link>
+          <button className="btn btn-destructive" type="submit">{t.sims.continue}</button>
+        </Form>
+      </div>
+    </>
+  );
+}

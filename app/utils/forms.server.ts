@@ -1,0 +1,68 @@
+import { FORM_ERROR } from './forms';
+
+export { FORM_ERROR };
+
+// Turning a procedure's refusal into what a form shows: a message per field (from the zod issues, also used
+// for a taken e-mail or customer number) and whether it was a refusal at all. Duck-typed, so app/ needs no
+// runtime import from server/.
+export type ProcedureProblem = { code: string; message: string; fields: Record<string, string> };
+
+export function procedureProblem(err: unknown): ProcedureProblem | null {
+  if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
+  const code = String((err as { code?: unknown }).code ?? '');
+  const fields: Record<string, string> = {};
+  const issues = (err.cause as { issues?: unknown } | undefined)?.issues;
+  if (Array.isArray(issues)) {
+    for (const issue of issues as Array<{ path?: unknown[]; message?: string }>) {
+      const key = String(issue.path?.[0] ?? '');
+      if (key && issue.message && !fields[key]) fields[key] = issue.message;
+    }
+  }
+  const field = (err.cause as { field?: unknown } | undefined)?.field;
+  if (typeof field === 'string' && !fields[field]) fields[field] = err.message;
+  return { code, message: err.message, fields };
+}
+
+/** Calls a procedure; a refusal for bad input (400, 409) comes back as field messages, anything else is thrown. */
+export async function attempt<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string> }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (err) {
+    const problem = procedureProblem(err);
+    if (problem && (problem.code === 'BAD_REQUEST' || problem.code === 'CONFLICT')) {
+      // A refusal that names no field (e.g. a legacy SIM) is shown for the whole form under FORM_ERROR.
+      const fields = Object.keys(problem.fields).length ? problem.fields : { [FORM_ERROR]: problem.message };
+      return { ok: false, fields };
+    }
+    if (problem?.code === 'NOT_FOUND') throw new Response('Not Found', { status: 404 });
+    if (problem?.code === 'FORBIDDEN') throw new Response('Forbidden', { status: 403 });
+    throw err;
+  }
+}
+
+
+/** In a loader: a refused read becomes the 404 or 403 page; anything else is rethrown. */
+export function pageError(err: unknown): never {
+  const problem = procedureProblem(err);
+  if (problem?.code === 'NOT_FOUND') throw new Response('Not Found', { status: 404 });
+  if (problem?.code === 'FORBIDDEN') throw new Response('Forbidden', { status: 403 });
+  throw err;
+}
+
+/** A form post as a plain object of its text values (entered values to send back on error). */
+export async function formValues(request: Request): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of await request.formData()) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export function formText(form: FormData, name: string): string {
+  const v = form.get(name);
+  return typeof v === 'string' ? v : '';
+}
+
+/** A positive whole number from a URL segment, or a 404 page. */
+export function idParam(value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new Response('Not Found', { status: 404 });
+  return Number(value);
+}

@@ -1,0 +1,187 @@
+// SIM screens in a real Chromium, JS on and off: activate, search, edit, deactivate, 390 px layout.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sim } from '../../server/db/entities.js';
+import { withCheckDigit } from '../../server/sims/iccid.js';
+import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let browser: Browser;
+let n = 0;
+const newIccid = () => withCheckDigit(`89467777${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e4).padStart(4, '0')}${String(n++).padStart(3, '0')}`);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function pageAs(email: string, js: boolean, viewport?: { width: number; height: number }): Promise<Page> {
+  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie(email) });
+  return ctx.newPage();
+}
+
+for (const js of [true, false]) {
+  describe(`SIM screens with JS ${js ? 'on' : 'off'}`, () => {
+    it('activates a SIM, keeping values and showing messages on bad input, then goes back', async () => {
+      const page = await pageAs('anna@demo.se', js);
+      await page.goto('/sims');
+      await page.goto('/add');
+      if (js) {
+        // With JS the rules apply live (after hydration): nothing but the amount before an amount is chosen.
+        await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+        expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+        expect(await page.getByLabel('Aktivera roaming').isDisabled()).toBe(true);
+        expect(await page.getByText('Du måste välja en datamängd för att kunna aktivera tal & SMS').count()).toBeGreaterThan(0);
+      }
+      const iccid = newIccid();
+      const bad = iccid.slice(0, 19) + String((Number(iccid[19]) + 1) % 10);
+      await page.getByLabel('ICCID').fill(bad);
+      await page.getByLabel('Fakturamärkning').fill('<b>Lager</b> "7"');
+      await page.getByLabel('Datamängd').selectOption({ label: '5 GB' });
+      await page.getByLabel('Aktivera tal & SMS').check();
+      await page.getByRole('button', { name: 'Aktivera' }).click();
+      await page.getByText('kontrollsiffra stämmer inte').waitFor();
+      expect(await page.getByLabel('ICCID').inputValue()).toBe(bad);
+      expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('<b>Lager</b> "7"');
+      expect(await page.getByLabel('Datamängd').inputValue()).toBe('5000');
+      expect(await page.getByLabel('Aktivera tal & SMS').isChecked()).toBe(true);
+      expect(await page.getByLabel('ICCID').getAttribute('aria-invalid')).toBe('true');
+
+      await page.getByLabel('ICCID').fill(iccid);
+      await page.getByRole('button', { name: 'Aktivera' }).click();
+      await page.waitForURL((u) => u.pathname === '/sims');
+      const row = page.getByRole('row').filter({ hasText: iccid });
+      await row.waitFor();
+      // User text is shown as text, never as markup.
+      expect(await row.innerText()).toContain('<b>Lager</b> "7"');
+      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
+      expect(sim.ratePlan.code).toBe('DATA-5000-TS');
+      await page.context().close();
+    });
+
+    it('refuses a combination without a plan with a clear message', async () => {
+      const page = await pageAs('anna@demo.se', js);
+      await page.goto('/add');
+      await page.getByLabel('ICCID').fill(newIccid());
+      if (js) await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+      await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+      if (js) {
+        expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+      } else {
+        await page.getByLabel('Aktivera tal & SMS').check();
+        await page.getByRole('button', { name: 'Aktivera' }).click();
+        await page.getByText('Tal & SMS går inte att aktivera för den valda datamängden.').waitFor();
+      }
+      await page.context().close();
+    });
+
+    it('searches on the server, edits a SIM and deactivates it', async () => {
+      const page = await pageAs('anna@demo.se', js);
+      const iccid = newIccid();
+      const caller = await import('../helpers/caller.js');
+      const anna = await caller.callerFor(server.services, 'anna@demo.se');
+      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' } as never);
+      await page.goto('/sims');
+      await page.getByLabel('Sök bland SIM-kort').fill(`sökbar ${js}`);
+      if (!js) await page.getByRole('button', { name: 'Sök' }).click();
+      await page.waitForURL((u) => u.searchParams.get('q') === `sökbar ${js}`);
+      await page.getByRole('row').filter({ hasText: iccid }).waitFor();
+      expect(await page.locator('tbody tr').count()).toBe(1);
+
+      await page.getByRole('link', { name: `Redigera SIM-kort ${iccid}` }).click();
+      await page.waitForURL(`**/sims/${id}`);
+      expect(await page.getByText(iccid).count()).toBeGreaterThan(0);
+      expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
+      await page.getByLabel('Fakturamärkning').fill('Ny märkning');
+      await page.getByLabel('Aktivera tal & SMS').check();
+      await page.getByRole('button', { name: 'Spara' }).click();
+      await page.getByRole('cell', { name: /Abonnemang ändrat/ }).waitFor();
+      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
+      expect(sim.invoiceLineMark).toBe('Ny märkning');
+      expect(sim.ratePlan.code).toBe('DATA-1000-TS');
+
+      await page.getByRole('link', { name: 'Avaktivera' }).click();
+      if (js) {
+        const dialog = page.getByRole('dialog', { name: 'Ta bort SIM-kort' });
+        await dialog.waitFor();
+        await dialog.getByRole('button', { name: 'Avbryt' }).click();
+        expect(await dialog.isVisible()).toBe(false);
+        await page.getByRole('link', { name: 'Avaktivera' }).click();
+        await dialog.getByRole('button', { name: 'Fortsätt' }).click();
+      } else {
+        await page.waitForURL(`**/sims/${id}/deactivate`);
+        await page.getByRole('heading', { name: 'Ta bort SIM-kort' }).waitFor();
+        await page.getByRole('button', { name: 'Fortsätt' }).click();
+      }
+      await page.waitForURL((u) => u.pathname === '/sims');
+      const after = await server.services.orm.em.fork().findOneOrFail(Sim, { id });
+      expect(after.status).toBe('deactivated');
+      await page.context().close();
+    });
+
+    it('shows a legacy SIM read-only with the support message', async () => {
+      const legacy = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+      const page = await pageAs('anna@demo.se', js);
+      await page.goto(`/sims/${legacy.id}`);
+      await page.getByText('kan inte redigeras här. Kontakta supporten').waitFor();
+      expect(await page.getByRole('button', { name: 'Spara' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Avaktivera' }).count()).toBe(0);
+      await page.context().close();
+    });
+  });
+}
+
+describe('SIM screens, other cases', () => {
+  it('answers a Swedish 404 for another company’s SIM and an unknown id', async () => {
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' });
+    const em = server.services.orm.em.fork();
+    const { Company, User } = await import('../../server/db/entities.js');
+    const other = em.create(Company, { name: 'Ett Annat AB', customerNumber: 'E-404', invoiceNote: '', invoiceInterval: 'monthly' });
+    em.create(User, { name: 'Eva', email: 'eva@annat.se', company: other });
+    await em.flush();
+    const cookie = await server.sessionCookie('eva@annat.se');
+    for (const path of [`/sims/${sim.id}`, '/sims/999999', '/sims/abc', `/sims/${sim.id}/deactivate`]) {
+      const res = await fetch(server.url + path, { headers: { cookie } });
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('Sidan finns inte');
+    }
+    const post = await fetch(`${server.url}/sims/${sim.id}/deactivate`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(post.status).toBe(404);
+    expect((await server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
+  });
+
+  it('shows the last 8 ICCID digits at 390 px and the whole ICCID on desktop', async () => {
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
+    const mobile = await pageAs('anna@demo.se', true, MOBILE);
+    await mobile.goto('/sims');
+    const cell = mobile.getByRole('cell', { name: sim.iccid.slice(-8), exact: true }).first();
+    expect(await cell.isVisible()).toBe(true);
+    expect(await mobile.getByText(sim.iccid, { exact: true }).isVisible()).toBe(false);
+    const widths = await mobile.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await mobile.screenshot({ path: 'test-results/sims-390.png', fullPage: true });
+    await mobile.goto('/add');
+    await mobile.screenshot({ path: 'test-results/add-390.png', fullPage: true });
+    const desktop = await pageAs('anna@demo.se', true);
+    await desktop.goto('/sims');
+    expect(await desktop.getByText(sim.iccid, { exact: true }).isVisible()).toBe(true);
+    await desktop.screenshot({ path: 'test-results/sims-desktop.png', fullPage: true });
+    await desktop.goto(`/sims/${sim.id}`);
+    await desktop.screenshot({ path: 'test-results/sim-desktop.png', fullPage: true });
+    await mobile.context().close();
+    await desktop.context().close();
+  });
+
+  it('says so when the list is empty and links to activation', async () => {
+    const page = await pageAs('eva@annat.se', false);
+    await page.goto('/sims');
+    await page.getByText('Det finns inga aktiva SIM-kort ännu.').waitFor();
+    expect(await page.getByRole('link', { name: 'Aktivera ett SIM-kort' }).getAttribute('href')).toBe('/add');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,37 @@
+// Procedures through createCaller, as a given user, on services with a fresh database (no HTTP).
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createSession, findSession } from '../../server/auth/sessions.js';
+import { loadConfig } from '../../server/config.js';
+import { User } from '../../server/db/entities.js';
+import { seedDemo } from '../../server/db/seed.js';
+import { closeServices, createServices, type Services } from '../../server/services.js';
+import { createCaller } from '../../server/trpc/caller.js';
+import { createContextInner } from '../../server/trpc/context.js';
+import { freshDatabase } from './db.js';
+
+export async function startServices(opts: { seed?: boolean; env?: Record<string, string> } = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-services-'));
+  const db = await freshDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
+  const services = await createServices(config, { db: db.target });
+  if (opts.seed !== false) await seedDemo(services.orm.em.fork());
+  return {
+    services,
+    async stop() {
+      await closeServices(services);
+      await db.drop();
+    },
+  };
+}
+
+/** A caller acting as the user with this e-mail (optionally acting as another company); null: anonymous. */
+export async function callerFor(services: Services, email: string | null, actingCompanyId?: number) {
+  if (!email) return createCaller(createContextInner({ services }));
+  const em = services.orm.em.fork();
+  const user = await em.findOneOrFail(User, { email });
+  const raw = await createSession(em, user.id, { actingCompanyId: actingCompanyId ?? null });
+  const session = await findSession(services.orm.em.fork(), raw);
+  return createCaller(createContextInner({ services, session }));
+}
