@@ -14,6 +14,7 @@ import {
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { BackLink } from '~/components/BackLink';
+import { Toaster } from '~/components/Toaster';
 import stylesHref from '~/styles/app.css?url';
 import { t } from '~/texts';
 import { readTheme } from '~/utils/theme';
@@ -28,7 +29,9 @@ export const meta: MetaFunction = () => [{ title: t.appName }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const s = context.session;
+  const flash = s?.flash ? await context.trpc.auth.takeFlash() : null;
   return {
+    flash,
     theme: readTheme(request.headers.get('cookie')),
     user: s ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null } : null,
   };
@@ -73,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <BackLink />
           {children}
         </main>
+        <Toaster flash={data?.flash ?? null} loggedIn={!!data?.user} />
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -110,7 +110,6 @@ export const t = {
     companiesButton: 'Hantera företag',
     failed: 'Något gick fel',
     failedReason: 'Något gick fel. Rätta det som är markerat och försök igen.',
-    saved: 'Sparat',
     save: 'Spara',
     edit: 'Redigera',
     editLabel: (name: string) => `Redigera ${name}`,
@@ -118,7 +117,6 @@ export const t = {
     next: 'Nästa ›',
     pageInfo: (from: number, to: number) => `Visar ${from}–${to}`,
     searchButton: 'Sök',
-    clearSearch: 'Rensa sökning',
     companies: {
       title: 'Företag',
       search: 'Sök företag',
@@ -159,7 +157,6 @@ export const t = {
       created: 'Användare skapad',
       updated: 'Användare uppdaterad',
       openCreated: 'Redigera användaren',
-      yes: 'Ja',
     },
   },
   // @texts:feedback (feedback screen)
@@ -173,7 +170,6 @@ export const t = {
     thanks: 'Tack för din feedback! Vi har tagit emot ditt meddelande.',
     failed: 'Något gick fel, försök igen senare',
     blank: 'Skriv ett meddelande innan du skickar.',
-    tooLong: (max: number) => `Meddelandet får vara högst ${max} tecken.`,
   },
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
 } as const;

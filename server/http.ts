@@ -5,6 +5,7 @@ import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { handleRest, handleTrpc, openApi } from './api/handlers.js';
 import { databaseIsUp } from './db/orm.js';
 import type { Services } from './services.js';
 import { createContext } from './trpc/context.js';
@@ -22,7 +23,25 @@ async function loadContextFor(services: Services, req: Request) {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
   const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '' });
-  return { services, ctx, trpc: createCaller(ctx), session: ctx.session, requestId: req.id };
+  ctx.flashToasts = true;
+  return {
+    services,
+    ctx,
+    trpc: createCaller(ctx),
+    session: ctx.session,
+    requestId: req.id,
+    api: {
+      // API callers get toasts over the event stream only, not as a flash for a next page.
+      rest: (request: globalThis.Request) => handleRest(services, Object.assign(ctx, { flashToasts: false }), request),
+      trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { flashToasts: false }), request),
+      /** GET /api/sse for this request's session (401 without one). */
+      events: (request: globalThis.Request) =>
+        ctx.session
+          ? services.streams.open(ctx.session, request.signal)
+          : Response.json({ error: 'Du är inte inloggad.', issues: [] }, { status: 401 }),
+      openapi: () => openApi(services),
+    },
+  };
 }
 
 export type BuildSource = { build: ServerBuild } | { dev: { middlewares: express.RequestHandler; loadBuild: () => Promise<ServerBuild> } };

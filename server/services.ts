@@ -2,6 +2,8 @@
 import type { Config } from './config.js';
 import { dbTargetFrom, initOrm, migrate, type DbTarget, type Orm } from './db/orm.js';
 import { createLogger, type Logger } from './log.js';
+import { createHub, type Hub } from './events/hub.js';
+import { createStreams, type Streams } from './events/sse.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 
 export type Services = {
@@ -9,6 +11,10 @@ export type Services = {
   orm: Orm;
   log: Logger;
   mailer: Mailer;
+  /** Events to the browser tabs (toasts, session ends), across server instances. */
+  hub: Hub;
+  /** The open event streams of this instance. */
+  streams: Streams;
   /** Runs work after the answer has gone out (mail); errors are logged, shutdown waits for it. */
   background: (task: () => Promise<void>) => void;
   /** Resolves when all background work started so far has finished (tests, shutdown). */
@@ -17,17 +23,21 @@ export type Services = {
 
 export async function createServices(config: Config, opts: { log?: Logger; db?: DbTarget; migrate?: boolean } = {}): Promise<Services> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const orm = await initOrm(opts.db ?? dbTargetFrom(config));
+  const target = opts.db ?? dbTargetFrom(config);
+  const orm = await initOrm(target);
   if (opts.migrate !== false) {
     const applied = await migrate(orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
   }
   const pending = new Set<Promise<void>>();
+  const hub = await createHub(orm, { databaseUrl: target.kind === 'postgres' ? target.url : undefined, log });
   return {
     config,
     orm,
     log,
     mailer: createMailer(config, log),
+    hub,
+    streams: createStreams(hub),
     background(task) {
       const p = task()
         .catch((err) => log.error({ err }, 'background task failed'))
@@ -41,7 +51,9 @@ export async function createServices(config: Config, opts: { log?: Logger; db?: 
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  services.streams.closeAll();
   await services.settled();
+  await services.hub.close();
   services.mailer.close();
   await services.orm.close(true);
 }

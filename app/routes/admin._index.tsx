@@ -1,13 +1,23 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// /admin: the admin menu (one button, to the companies).
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Link } from '@remix-run/react';
 import { t } from '~/texts';
 import { requireSuperAdmin } from '~/utils/auth.server';
+
+export const meta: MetaFunction = () => [{ title: `${t.admin.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
   return null;
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.admin} />;
+export default function AdminMenu() {
+  return (
+    <>
+      <h1>{t.admin.title}</h1>
+      <nav className="menu" aria-label={t.admin.title}>
+        <Link className="btn btn-primary" to="/admin/companies">{t.admin.companiesButton}</Link>
+      </nav>
+    </>
+  );
 }

@@ -1,13 +1,79 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, owner, super admin).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { TextField } from '~/components/TextField';
 import { t } from '~/texts';
+import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
+import { attempt, formText, idParam } from '~/utils/forms.server';
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
-  return null;
+  const companyId = idParam(params.companyId);
+  const id = idParam(params.userId);
+  // The company in the URL must be the user's: another company's user is "not found" here.
+  const found = await attempt(() => context.trpc.admin.getUser({ id, companyId }));
+  if (!found.ok) throw new Response('Not Found', { status: 404 });
+  return { user: found.value, updated: new URL(request.url).searchParams.get('notice') === 'updated' };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.user} />;
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  requireSuperAdmin(request, context);
+  const companyId = idParam(params.companyId);
+  const id = idParam(params.userId);
+  const form = await request.formData();
+  const values = {
+    name: formText(form, 'name'),
+    email: formText(form, 'email'),
+    isCompanyOwner: form.get('isCompanyOwner') === 'on',
+    isSuperAdmin: form.get('isSuperAdmin') === 'on',
+  };
+  const result = await attempt(() => context.trpc.admin.updateUser({ id, companyId, ...values }));
+  if (!result.ok) return { values, errors: result.fields };
+  return redirect(`/admin/companies/${companyId}/${id}?notice=updated`);
+}
+
+export default function UserEdit() {
+  const { user, updated } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const v = data?.values ?? user;
+  const e: Record<string, string | undefined> = data?.errors ?? {};
+  return (
+    <div className="admin">
+      <h1>{t.admin.user.title}</h1>
+      {updated && !data ? <p className="notice success" role="status">{t.admin.user.updated}</p> : null}
+      {data ? <p className="notice error" role="alert">{failure(e)}</p> : null}
+      <Form method="post" className="card" key={[user.name, user.email, user.isCompanyOwner, user.isSuperAdmin].join('|')}>
+        <input type="hidden" name="intent" value="updateUser" />
+        <TextField id="user-name" name="name" label={t.admin.user.name} required maxLength={200} autoComplete="off" defaultValue={v.name} error={e.name} />
+        <TextField id="user-email" name="email" label={t.admin.user.email} type="email" inputMode="email" required maxLength={254} autoComplete="off" defaultValue={v.email} error={e.email} />
+        <Check id="user-isCompanyOwner" name="isCompanyOwner" label={t.admin.user.isCompanyOwner} checked={v.isCompanyOwner} error={e.isCompanyOwner} />
+        <Check id="user-isSuperAdmin" name="isSuperAdmin" label={t.admin.user.isSuperAdmin} checked={v.isSuperAdmin} error={e.isSuperAdmin} hint={t.admin.user.isSuperAdminHint} />
+        <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.save}</button>
+      </Form>
+    </div>
+  );
+}
+
+function Check({ id, name, label, checked, error, hint }: { id: string; name: string; label: string; checked: boolean; error?: string; hint?: string }) {
+  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  return (
+    <div className="check-field">
+      <div className="check">
+        <input id={id} name={name} type="checkbox" defaultChecked={checked} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {hint ? <p id={`${id}-hint`} className="hint">{hint}</p> : null}
+      {error ? <p id={`${id}-error`} className="error">{error}</p> : null}
+    </div>
+  );
+}
+
+/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
+function failure(errors: Record<string, string | undefined>) {
+  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
 }

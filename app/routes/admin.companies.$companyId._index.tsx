@@ -1,13 +1,186 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// /admin/companies/{companyId}: edit the company, log in as it, search its users, add a user.
+// Three forms on one page, told apart by a hidden `intent`.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { TextField } from '~/components/TextField';
+import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
+import { attempt, formText, idParam } from '~/utils/forms.server';
+import { procedureHeaders } from '~/utils/http.server';
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+const PAGE_SIZE = 20;
+const INTERVALS = ['monthly', 'quarterly', 'biannually', 'annually'] as const;
+type Interval = (typeof INTERVALS)[number];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
-  return null;
+  const id = idParam(params.companyId);
+  const url = new URL(request.url);
+  const q = queryParam(url);
+  const page = pageParam(url);
+  const found = await attempt(() => context.trpc.admin.getCompany({ id, q: q || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }));
+  if (!found.ok) throw new Response('Not Found', { status: 404 });
+  const { users, ...company } = found.value;
+  const notice = url.searchParams.get('notice');
+  const createdUser = Number(url.searchParams.get('user'));
+  return {
+    company,
+    users: users.slice(0, PAGE_SIZE),
+    hasNext: users.length > PAGE_SIZE,
+    q,
+    page,
+    notice: notice === 'updated' || notice === 'userCreated' ? notice : null,
+    createdUserId: Number.isInteger(createdUser) && createdUser > 0 ? createdUser : null,
+  };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.company} />;
+type CompanyValues = { name: string; customerNumber: string; invoiceNote: string; invoiceInterval: string };
+type UserValues = { name: string; email: string };
+type ActionData =
+  | { intent: 'updateCompany'; values: CompanyValues; errors: Record<string, string> }
+  | { intent: 'createUser'; values: UserValues; errors: Record<string, string> };
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  requireSuperAdmin(request, context);
+  const id = idParam(params.companyId);
+  const form = await request.formData();
+  const intent = formText(form, 'intent');
+  if (intent === 'loginAs') {
+    await attempt(() => context.trpc.admin.loginAsCompany({ companyId: id }));
+    return redirect('/', { headers: procedureHeaders(context) });
+  }
+  if (intent === 'createUser') {
+    const values: UserValues = { name: formText(form, 'name'), email: formText(form, 'email') };
+    const result = await attempt(() => context.trpc.admin.createUser({ ...values, companyId: id }));
+    if (!result.ok) return { intent, values, errors: result.fields } satisfies ActionData;
+    return redirect(`/admin/companies/${id}?notice=userCreated&user=${result.value.newUser.id}`);
+  }
+  if (intent === 'updateCompany') {
+    const values: CompanyValues = {
+      name: formText(form, 'name'),
+      customerNumber: formText(form, 'customerNumber'),
+      invoiceNote: formText(form, 'invoiceNote'),
+      invoiceInterval: formText(form, 'invoiceInterval'),
+    };
+    const result = await attempt(() => context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: values.invoiceInterval as Interval }));
+    if (!result.ok) return { intent, values, errors: result.fields } satisfies ActionData;
+    return redirect(`/admin/companies/${id}?notice=updated`);
+  }
+  throw new Response('Bad Request', { status: 400 });
+}
+
+export default function CompanyEdit() {
+  const { company, users, hasNext, q, page, notice, createdUserId } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>() as ActionData | undefined;
+  const navigation = useNavigation();
+  const pendingIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
+  const companyData = data?.intent === 'updateCompany' ? data : null;
+  const userData = data?.intent === 'createUser' ? data : null;
+  const ce: Record<string, string | undefined> = companyData?.errors ?? {};
+  const ue: Record<string, string | undefined> = userData?.errors ?? {};
+  const cv = companyData?.values ?? company;
+  return (
+    <div className="admin">
+      <h1>{t.admin.company.title}</h1>
+      <p className="muted subtitle">{company.name} ({company.customerNumber})</p>
+      {notice === 'updated' && !data ? <p className="notice success" role="status">{t.admin.companies.updated}</p> : null}
+      {notice === 'userCreated' && !data ? (
+        <p className="notice success" role="status">
+          {t.admin.user.created}.{' '}
+          {createdUserId ? <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{t.admin.user.openCreated}</Link> : null}
+        </p>
+      ) : null}
+
+      <section className="card" aria-labelledby="company-form-title">
+        <h2 id="company-form-title" className="visually-hidden">{t.admin.company.title}</h2>
+        {companyData ? <p className="notice error" role="alert">{failure(ce)}</p> : null}
+        <Form method="post" key={[company.name, company.customerNumber, company.invoiceNote, company.invoiceInterval].join('|')}>
+          <input type="hidden" name="intent" value="updateCompany" />
+          <TextField id="company-name" name="name" label={t.admin.companies.name} required maxLength={200} autoComplete="organization" defaultValue={cv.name} error={ce.name} />
+          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} required maxLength={50} autoComplete="off" defaultValue={cv.customerNumber} error={ce.customerNumber} />
+          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} maxLength={200} autoComplete="off" defaultValue={cv.invoiceNote} error={ce.invoiceNote} />
+          <div className="field">
+            <label htmlFor="company-invoiceInterval">{t.admin.companies.invoiceInterval}</label>
+            <select
+              id="company-invoiceInterval"
+              name="invoiceInterval"
+              defaultValue={cv.invoiceInterval}
+              aria-invalid={ce.invoiceInterval ? true : undefined}
+              aria-describedby={ce.invoiceInterval ? 'company-invoiceInterval-error' : undefined}
+            >
+              {INTERVALS.map((i) => (
+                <option key={i} value={i}>{t.admin.intervals[i]}</option>
+              ))}
+            </select>
+            {ce.invoiceInterval ? <p id="company-invoiceInterval-error" className="error">{ce.invoiceInterval}</p> : null}
+          </div>
+          <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'updateCompany'}>{t.admin.save}</button>
+        </Form>
+      </section>
+
+      <Form method="post" className="login-as">
+        <input type="hidden" name="intent" value="loginAs" />
+        <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>{t.admin.company.loginAs}</button>
+        <p id="login-as-hint" className="muted">{t.admin.company.loginAsHint}</p>
+      </Form>
+
+      <section aria-labelledby="users-title">
+        <h2 id="users-title">{t.admin.company.usersTitle}</h2>
+        <SearchForm id="user-search" label={t.admin.company.searchUsers} hint={t.admin.company.searchUsersHint} q={q} />
+
+        <div className="card add-user">
+          <h3 id="add-user-title">{t.admin.company.addUserTitle}</h3>
+          {userData ? <p className="notice error" role="alert">{failure(ue)}</p> : null}
+          <Form method="post" className="inline-form" key={`user-${createdUserId ?? ''}`} aria-labelledby="add-user-title">
+            <input type="hidden" name="intent" value="createUser" />
+            <TextField id="user-name" name="name" label={t.admin.user.name} required maxLength={200} autoComplete="off" defaultValue={userData?.values.name} error={ue.name} />
+            <TextField id="user-email" name="email" label={t.admin.user.email} type="email" inputMode="email" required maxLength={254} autoComplete="off" defaultValue={userData?.values.email} error={ue.email} />
+            <div className="inline-submit">
+              <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>{t.admin.company.addUser}</button>
+            </div>
+          </Form>
+        </div>
+
+        {users.length === 0 ? (
+          <p className="muted">{q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">{t.admin.company.usersTitle}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.admin.user.name}</th>
+                  <th scope="col">{t.admin.user.email}</th>
+                  <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((u) => (
+                  <tr key={u.id}>
+                    <td><Truncated text={u.name} max={20} /></td>
+                    <td><Truncated text={u.email} max={20} /></td>
+                    <td className="edit-cell">
+                      <Link to={`/admin/companies/${company.id}/${u.id}`} aria-label={t.admin.editLabel(u.name)}>{t.admin.edit}</Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={t.admin.company.usersTitle} />
+      </section>
+    </div>
+  );
+}
+
+/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
+function failure(errors: Record<string, string | undefined>) {
+  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
 }

@@ -1,13 +1,107 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// /admin/companies: search (?q=), a server-rendered paginated table and the add form.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { TextField } from '~/components/TextField';
+import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
+import { attempt, formText } from '~/utils/forms.server';
+
+const PAGE_SIZE = 20;
+
+export const meta: MetaFunction = () => [{ title: `${t.admin.companies.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
-  return null;
+  const url = new URL(request.url);
+  const q = queryParam(url);
+  const page = pageParam(url);
+  const rows = await context.trpc.admin.getCompanies({ q: q || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  const createdId = Number(url.searchParams.get('created'));
+  return {
+    q,
+    page,
+    companies: rows.slice(0, PAGE_SIZE),
+    hasNext: rows.length > PAGE_SIZE,
+    createdId: Number.isInteger(createdId) && createdId > 0 ? createdId : null,
+  };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.companies} />;
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSuperAdmin(request, context);
+  const form = await request.formData();
+  const values = { name: formText(form, 'name'), customerNumber: formText(form, 'customerNumber'), invoiceNote: formText(form, 'invoiceNote') };
+  const result = await attempt(() => context.trpc.admin.createCompany(values));
+  if (!result.ok) return { values, errors: result.fields };
+  return redirect(`/admin/companies?created=${result.value.newCompany.id}`);
+}
+
+export default function Companies() {
+  const { q, page, companies, hasNext, createdId } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const errors: Record<string, string | undefined> = data?.errors ?? {};
+  return (
+    <div className="admin">
+      <h1>{t.admin.companies.title}</h1>
+      {createdId && !data ? (
+        <p className="notice success" role="status">
+          {t.admin.companies.created}. <Link to={`/admin/companies/${createdId}`}>{t.admin.companies.openCreated}</Link>
+        </p>
+      ) : null}
+
+      <SearchForm id="company-search" label={t.admin.companies.search} hint={t.admin.companies.searchHint} q={q} />
+
+      {companies.length === 0 ? (
+        <p className="muted">{q ? t.admin.companies.noneFor(q) : t.admin.companies.none}</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t.admin.companies.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.admin.companies.name}</th>
+                <th scope="col">{t.admin.companies.customerNumber}</th>
+                <th scope="col" className="hide-mobile">{t.admin.companies.invoiceNote}</th>
+                <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {companies.map((c) => (
+                <tr key={c.id}>
+                  <td><Truncated text={c.name} max={30} /></td>
+                  <td>{c.customerNumber}</td>
+                  <td className="hide-mobile"><Truncated text={c.invoiceNote} max={30} /></td>
+                  <td className="edit-cell">
+                    <Link to={`/admin/companies/${c.id}`} aria-label={t.admin.editLabel(c.name)}>{t.admin.edit}</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager q={q} page={page} hasNext={hasNext} shown={companies.length} pageSize={PAGE_SIZE} label={t.admin.companies.title} />
+
+      <section className="card" aria-labelledby="add-company-title">
+        <h2 id="add-company-title">{t.admin.companies.addTitle}</h2>
+        {data ? <p className="notice error" role="alert">{failure(errors)}</p> : null}
+        <Form method="post" key={createdId ?? 'new'}>
+          <input type="hidden" name="intent" value="createCompany" />
+          <TextField id="company-name" name="name" label={t.admin.companies.name} required maxLength={200} autoComplete="organization" defaultValue={data?.values.name} error={errors.name} />
+          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} required maxLength={50} autoComplete="off" defaultValue={data?.values.customerNumber} error={errors.customerNumber} />
+          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} maxLength={200} autoComplete="off" defaultValue={data?.values.invoiceNote} error={errors.invoiceNote} hint={t.admin.companies.intervalHint} />
+          <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.companies.add}</button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
+function failure(errors: Record<string, string | undefined>) {
+  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
 }

@@ -1,13 +1,81 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// /feedback: free text to support. Stored, then mailed; "Skicka" is disabled while the text is blank (with JS),
+// and the server refuses blank text either way.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { formText, procedureProblem } from '~/utils/forms.server';
+
+const MAX = 5000;
+
+export const meta: MetaFunction = () => [{ title: `${t.feedback.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
-  return null;
+  return { sent: new URL(request.url).searchParams.get('sent') === '1' };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.feedback} />;
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const message = formText(await request.formData(), 'message');
+  try {
+    await context.trpc.feedback.send({ message });
+  } catch (err) {
+    const problem = procedureProblem(err);
+    if (problem?.code === 'BAD_REQUEST') return { message, error: problem.fields.message ?? t.feedback.blank, failed: false };
+    context.services.log.error({ err, reqId: context.requestId }, 'feedback could not be saved');
+    return { message, error: null, failed: true };
+  }
+  return redirect('/feedback?sent=1');
+}
+
+export default function FeedbackPage() {
+  const { sent } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const { key } = useLocation();
+  return (
+    <div className="feedback">
+      <h1>{t.feedback.title}</h1>
+      {sent && !data ? <p className="notice success" role="status">{t.feedback.thanks}</p> : null}
+      {data?.failed ? <p className="notice error" role="alert">{t.feedback.failed}</p> : null}
+      <p className="muted">{t.feedback.intro}</p>
+      {/* A new location (after sending) starts an empty form; after a refusal the text comes back. */}
+      <FeedbackForm key={key} initial={data?.message ?? ''} error={data?.error ?? undefined} />
+    </div>
+  );
+}
+
+function FeedbackForm({ initial, error }: { initial: string; error?: string }) {
+  const [text, setText] = useState(initial);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const busy = useNavigation().state === 'submitting';
+  const blank = text.trim() === '';
+  const described = ['feedback-counter', error ? 'feedback-error' : null].filter(Boolean).join(' ');
+  return (
+    <Form method="post" action="/feedback" className="card">
+      <div className="field">
+        <label htmlFor="feedback-message">{t.feedback.label}</label>
+        <textarea
+          id="feedback-message"
+          name="message"
+          rows={8}
+          maxLength={MAX}
+          required
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
+        />
+        <p id="feedback-counter" className="hint counter">{t.feedback.counter(text.length, MAX)}</p>
+        {error ? <p id="feedback-error" className="error">{error}</p> : null}
+      </div>
+      {/* Disabled only once JS runs: without JS the button must stay usable and the server checks. */}
+      <button className="btn btn-primary" type="submit" disabled={busy || (hydrated && blank)}>
+        {busy ? t.feedback.sending : t.feedback.send}
+      </button>
+    </Form>
+  );
 }

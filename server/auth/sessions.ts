@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '../db/orm.js';
 import { Company, Session, User } from '../db/entities.js';
+import type { Toast } from '../events/hub.js';
 
 export const IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
@@ -20,6 +21,9 @@ export type SessionInfo = {
   actingCompanyId: number | null;
   isSuperAdmin: boolean;
   isCompanyOwner: boolean;
+  expiresAt: Date;
+  /** A toast to show once on the next page (set by an action before its redirect). */
+  flash: Toast | null;
 };
 
 export function cookieName(secure: boolean): string {
@@ -104,6 +108,8 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
     actingCompanyId: acting ? acting.id : null,
     isSuperAdmin: user.isSuperAdmin,
     isCompanyOwner: user.isCompanyOwner,
+    expiresAt: session.expiresAt,
+    flash: (session.data?.flash as Toast | undefined) ?? null,
   };
 }
 
@@ -115,4 +121,8 @@ export async function deleteSession(em: Em, id: string): Promise<void> {
 export async function rotateSession(em: Em, oldId: string, userId: number, actingCompanyId: number | null): Promise<string> {
   await em.nativeDelete(Session, { id: oldId });
   return createSession(em, userId, { actingCompanyId });
+}
+
+export async function setFlash(em: Em, id: string, toast: Toast | null): Promise<void> {
+  await em.nativeUpdate(Session, { id }, { data: toast ? { flash: toast } : null });
 }

@@ -10,17 +10,20 @@ import { startServer, type RunningServer } from '../../server/index.js';
 import { createServices } from '../../server/services.js';
 import { createLogger } from '../../server/log.js';
 import { freshDatabase } from './db.js';
+import type { DbTarget } from '../../server/db/orm.js';
 
 export type TestServer = RunningServer & {
+  db: DbTarget;
   dataDir: string;
   /** A cookie header value for a new session of the user with this e-mail. */
   sessionCookie: (email: string) => Promise<string>;
   stop: () => Promise<void>;
 };
 
-export async function startTestServer(opts: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-test-'));
-  const db = await freshDatabase();
+  // A given database is shared (a second server instance); otherwise a fresh one, dropped at stop.
+  const db = opts.db ? { target: opts.db, drop: async () => {} } : await freshDatabase();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env });
   const services = await createServices(config, { db: db.target, log: createLogger(config.logLevel) });
   const running = await startServer(config, { services, seed: opts.seed ?? true });
@@ -28,6 +31,7 @@ export async function startTestServer(opts: { seed?: boolean; env?: Record<strin
   services.config.appUrl = running.url;
   return {
     ...running,
+    db: db.target,
     dataDir,
     async sessionCookie(email: string) {
       const em = services.orm.em.fork();

@@ -1,16 +1,76 @@
-// Super admin procedures: companies, users, acting as a company.
+// Super admin procedures: companies, users, acting as a company. Each is also a REST path of the spec
+// (/api/admin/...) through trpc-to-openapi; the rules live in server/companies and server/users.
 import { z } from 'zod';
 import { actAsCompany } from '../../auth/acting.js';
+import type { Actor } from '../../companies/audit.js';
+import {
+  companyOutput,
+  createCompany,
+  createCompanyInput,
+  getCompany,
+  listCompanies,
+  listQuery,
+  updateCompany,
+  updateCompanyInput,
+} from '../../companies/companies.js';
+import { createUser, createUserInput, getUser, updateUser, updateUserInput, userOutput } from '../../users/users.js';
+import type { SessionInfo } from '../../auth/sessions.js';
 import { router, superAdminProcedure } from '../trpc.js';
 import { setSessionCookie, success } from './auth.js';
 
+const actor = (session: SessionInfo): Actor => ({ userId: session.userId, actingCompanyId: session.actingCompanyId });
+const id = z.coerce.number({ error: 'Ogiltigt id.' }).int('Ogiltigt id.').positive('Ogiltigt id.');
+const tags = ['admin'];
+
 export const adminRouter = router({
+  getCompanies: superAdminProcedure
+    .meta({ openapi: { method: 'GET', path: '/admin/getCompanies', tags, description: 'Companies by name; q searches name, customer number and invoice mark; limit (default 100, at most 500) and offset page.' } })
+    .input(z.object(listQuery))
+    .output(z.array(companyOutput))
+    .query(({ ctx, input }) => listCompanies(ctx.em, input)),
+
+  createCompany: superAdminProcedure
+    .meta({ openapi: { method: 'POST', path: '/admin/createCompany', tags } })
+    .input(createCompanyInput)
+    .output(z.object({ newCompany: companyOutput }))
+    .mutation(async ({ ctx, input }) => ({ newCompany: await createCompany(ctx.em, actor(ctx.session), input) })),
+
+  getCompany: superAdminProcedure
+    .meta({ openapi: { method: 'GET', path: '/admin/getCompany/{id}', tags, description: 'A company with its users; q searches the users by name or e-mail, limit and offset page them.' } })
+    .input(z.object({ id, ...listQuery }))
+    .output(companyOutput.extend({ users: z.array(userOutput) }))
+    .query(({ ctx, input }) => getCompany(ctx.em, input.id, input)),
+
+  updateCompany: superAdminProcedure
+    .meta({ openapi: { method: 'PUT', path: '/admin/updateCompany', tags } })
+    .input(updateCompanyInput)
+    .output(z.object({ success: z.boolean(), company: companyOutput }))
+    .mutation(async ({ ctx, input }) => ({ success: true, company: await updateCompany(ctx.em, actor(ctx.session), input) })),
+
   loginAsCompany: superAdminProcedure
-    .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags: ['admin'] } })
+    .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags } })
     .input(z.object({ companyId: z.coerce.number().int().positive() }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
       setSessionCookie(ctx, await actAsCompany(ctx.em, ctx.session, input.companyId));
       return { success: true };
     }),
+
+  createUser: superAdminProcedure
+    .meta({ openapi: { method: 'POST', path: '/admin/createUser', tags } })
+    .input(createUserInput)
+    .output(z.object({ newUser: userOutput }))
+    .mutation(async ({ ctx, input }) => ({ newUser: await createUser(ctx.em, actor(ctx.session), input) })),
+
+  getUser: superAdminProcedure
+    .meta({ openapi: { method: 'GET', path: '/admin/getUser/{id}', tags, description: 'A user; with companyId, only if the user belongs to that company.' } })
+    .input(z.object({ id, companyId: id.optional() }))
+    .output(userOutput)
+    .query(({ ctx, input }) => getUser(ctx.em, input.id, input.companyId)),
+
+  updateUser: superAdminProcedure
+    .meta({ openapi: { method: 'PUT', path: '/admin/updateUser', tags } })
+    .input(updateUserInput)
+    .output(z.object({ success: z.boolean(), user: userOutput }))
+    .mutation(async ({ ctx, input }) => ({ success: true, user: await updateUser(ctx.em, actor(ctx.session), input) })),
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { actAsCompany } from '../../auth/acting.js';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
-import { clearSessionCookie, deleteSession, sessionCookie } from '../../auth/sessions.js';
+import { clearSessionCookie, deleteSession, sessionCookie, setFlash } from '../../auth/sessions.js';
 import type { Context } from '../context.js';
 import { authedProcedure, publicProcedure, router } from '../trpc.js';
 
@@ -14,7 +14,6 @@ export function setSessionCookie(ctx: Context, raw: string) {
 
 export const authRouter = router({
   session: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/auth/session', tags: ['auth'] } })
     .input(z.void())
     .output(z.object({ authenticated: z.boolean(), isSuperAdmin: z.boolean() }))
     .query(({ ctx }) => ({ authenticated: !!ctx.session, isSuperAdmin: !!ctx.session?.isSuperAdmin })),
@@ -41,10 +40,22 @@ export const authRouter = router({
       return { problem: null, redirectTo: result.redirectTo };
     }),
   logout: publicProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
-    if (ctx.session) await deleteSession(ctx.em, ctx.session.id);
+    if (ctx.session) {
+      await deleteSession(ctx.em, ctx.session.id);
+      await ctx.services.hub.publish({ kind: 'sessionEnded', sessionId: ctx.session.id }).catch(() => {});
+    }
     ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
     return { success: true };
   }),
+  /** The one-time toast kept for this page, cleared as it is read. */
+  takeFlash: authedProcedure
+    .input(z.void())
+    .output(z.object({ id: z.string(), type: z.enum(['error', 'info']), title: z.string(), message: z.string() }).nullable())
+    .mutation(async ({ ctx }) => {
+      const flash = ctx.session.flash;
+      if (flash) await setFlash(ctx.em, ctx.session.id, null);
+      return flash;
+    }),
   stopActing: authedProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
     setSessionCookie(ctx, await actAsCompany(ctx.em, ctx.session, null));
     return { success: true };

@@ -1,4 +1,21 @@
-// feedback procedures.
-import { router } from '../trpc.js';
+// Feedback procedure (POST /api/feedback): stored with the user and company, then mailed to support.
+import { z } from 'zod';
+import { feedbackInput, submitFeedback } from '../../feedback/feedback.js';
+import { companyProcedure, router } from '../trpc.js';
 
-export const feedbackRouter = router({});
+export const feedbackRouter = router({
+  send: companyProcedure
+    .meta({ openapi: { method: 'POST', path: '/feedback', tags: ['feedback'] } })
+    .input(feedbackInput)
+    .output(z.object({ success: z.boolean(), id: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const s = ctx.session;
+      const { id } = await submitFeedback(
+        ctx.services,
+        ctx.em,
+        { userId: s.userId, name: s.name, email: s.email, companyId: ctx.companyId, companyName: s.companyName },
+        input.message,
+      );
+      return { success: true, id };
+    }),
+});

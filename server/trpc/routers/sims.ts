@@ -27,6 +27,7 @@ export const simsRouter = router({
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
       const sim = await activateSim(ctx.em, actor(ctx), input);
+      await ctx.notify('info', 'SIM-kortet är aktiverat', `ICCID ${sim.iccid}`);
       return { success: true, id: sim.id };
     }),
   all: companyProcedure
@@ -57,13 +58,18 @@ export const simsRouter = router({
     .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
     .input(editInput)
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
-    .mutation(async ({ ctx, input }) => ({ success: true, ...(await editSim(ctx.em, actor(ctx), input)) })),
+    .mutation(async ({ ctx, input }) => {
+      const result = await editSim(ctx.em, actor(ctx), input);
+      if (result.changed) await ctx.notify('info', 'SIM-kortet är sparat', '');
+      return { success: true, ...result };
+    }),
   deactivate: companyProcedure
     .meta({ openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' } })
     .input(z.object({ id: z.coerce.number().int().positive() }))
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      await deactivateSim(ctx.em, actor(ctx), input.id);
+      const sim = await deactivateSim(ctx.em, actor(ctx), input.id);
+      await ctx.notify('info', 'SIM-kortet är avaktiverat', `ICCID ${sim.iccid}`);
       return { success: true };
     }),
 });

@@ -1,0 +1,69 @@
+// The search box and the pager of the server-rendered admin lists. Without JS the search is a GET form;
+// with JS it also searches while the user types (the same GET, without a full reload).
+import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import { t } from '~/texts';
+
+export function SearchForm({ id, label, hint, q }: { id: string; label: string; hint: string; q: string }) {
+  const submit = useSubmit();
+  const { pathname } = useLocation();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <Form method="get" action={pathname} role="search" className="search" preventScrollReset>
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <div className="search-row">
+          <input
+            id={id}
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={200}
+            autoComplete="off"
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => {
+              const form = e.currentTarget.form;
+              clearTimeout(timer.current);
+              timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 300);
+            }}
+          />
+          <button className="btn" type="submit">{t.admin.searchButton}</button>
+        </div>
+        <p id={`${id}-hint`} className="hint">{hint}</p>
+      </div>
+    </Form>
+  );
+}
+
+/** Previous/next links that keep the search; `hasNext` comes from fetching one row more than a page. */
+export function Pager({ q, page, hasNext, shown, pageSize, label }: { q: string; page: number; hasNext: boolean; shown: number; pageSize: number; label: string }) {
+  const { pathname } = useLocation();
+  if (page === 1 && !hasNext) return null;
+  const href = (p: number) => {
+    const params = new URLSearchParams();
+    if (q) params.set('q', q);
+    if (p > 1) params.set('page', String(p));
+    const s = params.toString();
+    return s ? `${pathname}?${s}` : pathname;
+  };
+  const from = (page - 1) * pageSize + 1;
+  return (
+    <nav className="pager" aria-label={label}>
+      {page > 1 ? <Link to={href(page - 1)} preventScrollReset>{t.admin.previous}</Link> : <span />}
+      <span className="muted">{shown ? t.admin.pageInfo(from, from + shown - 1) : null}</span>
+      {hasNext ? <Link to={href(page + 1)} preventScrollReset>{t.admin.next}</Link> : <span />}
+    </nav>
+  );
+}
+
+/** The page number from ?page= (1 when missing or not a sensible number). */
+export function pageParam(url: URL): number {
+  const n = Number(url.searchParams.get('page'));
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+/** The search text from ?q=, cut to what the procedures accept. */
+export function queryParam(url: URL): string {
+  return (url.searchParams.get('q') ?? '').trim().slice(0, 200);
+}

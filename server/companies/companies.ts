@@ -1,0 +1,144 @@
+// Companies, for super admins: list and search, create, read with its users, update.
+// Each change runs in one transaction together with its audit row.
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { z } from 'zod';
+import { Company, INVOICE_INTERVALS, User } from '../db/entities.js';
+import type { Em } from '../db/orm.js';
+import { userView, type UserView } from '../users/users.js';
+import { recordAudit, type Actor } from './audit.js';
+import { fieldError, likePattern, notFound } from './errors.js';
+
+export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
+export const LIST_LIMIT = { default: 100, max: 500 } as const;
+
+const text = (field: string, max: number, required: string | null) => {
+  const base = z.string({ error: `${field} måste vara text.` }).trim().max(max, `${field} får vara högst ${max} tecken.`);
+  return required ? base.min(1, required) : base;
+};
+
+export const companyFields = {
+  name: text('Namnet', COMPANY_LIMITS.name, 'Ange företagets namn.'),
+  customerNumber: text('Kundnumret', COMPANY_LIMITS.customerNumber, 'Ange ett kundnummer.'),
+  invoiceNote: text('Fakturamärkningen', COMPANY_LIMITS.invoiceNote, null),
+  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: 'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.' }),
+};
+
+export const listQuery = {
+  q: z.string().trim().max(200, 'Söktexten får vara högst 200 tecken.').optional(),
+  limit: z.coerce.number().int().min(1, 'limit måste vara minst 1.').max(LIST_LIMIT.max, `limit får vara högst ${LIST_LIMIT.max}.`).optional(),
+  offset: z.coerce.number().int().min(0, 'offset får inte vara negativt.').optional(),
+};
+
+export const createCompanyInput = z.object({
+  name: companyFields.name,
+  customerNumber: companyFields.customerNumber,
+  invoiceNote: companyFields.invoiceNote.default(''),
+  invoiceInterval: companyFields.invoiceInterval.default('monthly'),
+});
+export const updateCompanyInput = z.object({
+  id: z.coerce.number().int().positive(),
+  name: companyFields.name,
+  customerNumber: companyFields.customerNumber,
+  invoiceNote: companyFields.invoiceNote,
+  invoiceInterval: companyFields.invoiceInterval,
+});
+
+export const companyOutput = z.object({
+  id: z.number(),
+  name: z.string(),
+  customerNumber: z.string(),
+  invoiceNote: z.string(),
+  invoiceInterval: z.enum(INVOICE_INTERVALS),
+});
+export type CompanyView = z.infer<typeof companyOutput>;
+
+export function companyView(c: Company): CompanyView {
+  return { id: c.id, name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval };
+}
+
+const snapshot = (c: CompanyView) => ({ name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
+
+const CUSTOMER_NUMBER_TAKEN = 'Kundnumret används redan av ett annat företag.';
+
+export type ListOptions = { q?: string; limit?: number; offset?: number };
+
+/** Companies whose name, customer number or invoice mark contains q (any case), by name. */
+export async function listCompanies(em: Em, opts: ListOptions = {}): Promise<CompanyView[]> {
+  const q = opts.q?.trim();
+  const where = q
+    ? { $or: [{ name: { $ilike: likePattern(q) } }, { customerNumber: { $ilike: likePattern(q) } }, { invoiceNote: { $ilike: likePattern(q) } }] }
+    : {};
+  const rows = await em.find(Company, where, {
+    orderBy: { name: 'asc', id: 'asc' },
+    limit: opts.limit ?? LIST_LIMIT.default,
+    offset: opts.offset ?? 0,
+  });
+  return rows.map(companyView);
+}
+
+async function ensureCustomerNumberFree(em: Em, customerNumber: string, exceptId?: number) {
+  const other = await em.findOne(Company, { customerNumber });
+  if (other && other.id !== exceptId) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+}
+
+/** A unique index may still refuse when two admins save at once: answer as for the check above. */
+async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+    throw e;
+  }
+}
+
+export async function createCompany(em: Em, actor: Actor, input: z.output<typeof createCompanyInput>): Promise<CompanyView> {
+  return translatingConflicts(() =>
+    em.transactional(async (tx) => {
+      await ensureCustomerNumberFree(tx, input.customerNumber);
+      const company = tx.create(Company, {
+        name: input.name,
+        customerNumber: input.customerNumber,
+        invoiceNote: input.invoiceNote,
+        invoiceInterval: input.invoiceInterval,
+      });
+      await tx.flush();
+      const view = companyView(company);
+      recordAudit(tx, actor, { action: 'createCompany', targetType: 'Company', targetId: company.id, before: null, after: snapshot(view) });
+      await tx.flush();
+      return view;
+    }),
+  );
+}
+
+export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof updateCompanyInput>): Promise<CompanyView> {
+  return translatingConflicts(() =>
+    em.transactional(async (tx) => {
+      const company = await tx.findOne(Company, { id: input.id });
+      if (!company) throw notFound('Företaget finns inte.');
+      if (input.customerNumber !== company.customerNumber) await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
+      const before = snapshot(companyView(company));
+      company.name = input.name;
+      company.customerNumber = input.customerNumber;
+      company.invoiceNote = input.invoiceNote;
+      company.invoiceInterval = input.invoiceInterval;
+      const after = snapshot(companyView(company));
+      recordAudit(tx, actor, { action: 'updateCompany', targetType: 'Company', targetId: company.id, before, after });
+      await tx.flush();
+      return companyView(company);
+    }),
+  );
+}
+
+/** One company with its users; q, limit and offset search and page the users (name or e-mail). */
+export async function getCompany(em: Em, id: number, users: ListOptions = {}): Promise<CompanyView & { users: UserView[] }> {
+  const company = await em.findOne(Company, { id });
+  if (!company) throw notFound('Företaget finns inte.');
+  const q = users.q?.trim();
+  const where = q ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] } : { company };
+  const rows = await em.find(User, where, {
+    orderBy: { name: 'asc', id: 'asc' },
+    limit: users.limit ?? LIST_LIMIT.default,
+    offset: users.offset ?? 0,
+  });
+  return { ...companyView(company), users: rows.map(userView) };
+}

@@ -1,0 +1,119 @@
+// Users, for super admins: create in a company, read, update. E-mail addresses are unique across all
+// companies regardless of case (stored lower-case); a super admin cannot take away their own super-admin flag.
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { z } from 'zod';
+import { Company, User } from '../db/entities.js';
+import type { Em } from '../db/orm.js';
+import { recordAudit, type Actor } from '../companies/audit.js';
+import { fieldError, notFound } from '../companies/errors.js';
+import { normalizeEmail } from './normalize.js';
+
+export const USER_LIMITS = { name: 200, email: 254 } as const;
+
+const EMAIL_INVALID = 'Ange en giltig e-postadress.';
+const EMAIL_TAKEN = 'E-postadressen används redan av en annan användare.';
+
+export const userFields = {
+  name: z
+    .string({ error: 'Namnet måste vara text.' })
+    .trim()
+    .min(1, 'Ange ett namn.')
+    .max(USER_LIMITS.name, `Namnet får vara högst ${USER_LIMITS.name} tecken.`),
+  email: z
+    .string({ error: EMAIL_INVALID })
+    .trim()
+    .max(USER_LIMITS.email, `E-postadressen får vara högst ${USER_LIMITS.email} tecken.`)
+    .pipe(z.email(EMAIL_INVALID)),
+};
+
+export const createUserInput = z.object({
+  name: userFields.name,
+  email: userFields.email,
+  companyId: z.coerce.number().int().positive(),
+});
+export const updateUserInput = z.object({
+  id: z.coerce.number().int().positive(),
+  name: userFields.name,
+  email: userFields.email,
+  isCompanyOwner: z.boolean({ error: 'isCompanyOwner måste vara true eller false.' }),
+  isSuperAdmin: z.boolean({ error: 'isSuperAdmin måste vara true eller false.' }),
+  /** When given (the company in the page's URL), the user must belong to it. */
+  companyId: z.coerce.number().int().positive().optional(),
+});
+
+export const userOutput = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  companyId: z.number(),
+  isCompanyOwner: z.boolean(),
+  isSuperAdmin: z.boolean(),
+});
+export type UserView = z.infer<typeof userOutput>;
+
+export function userView(u: User): UserView {
+  return { id: u.id, name: u.name, email: u.email, companyId: u.company.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin };
+}
+
+const snapshot = (u: UserView) => ({ name: u.name, email: u.email, companyId: u.companyId, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin });
+
+async function ensureEmailFree(em: Em, email: string, exceptId?: number) {
+  const other = await em.findOne(User, { email });
+  if (other && other.id !== exceptId) throw fieldError('CONFLICT', 'email', EMAIL_TAKEN);
+}
+
+async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'email', EMAIL_TAKEN);
+    throw e;
+  }
+}
+
+export async function createUser(em: Em, actor: Actor, input: z.output<typeof createUserInput>): Promise<UserView> {
+  const email = normalizeEmail(input.email);
+  return translatingConflicts(() =>
+    em.transactional(async (tx) => {
+      const company = await tx.findOne(Company, { id: input.companyId });
+      if (!company) throw notFound('Företaget finns inte.');
+      await ensureEmailFree(tx, email);
+      const user = tx.create(User, { name: input.name, email, company, isCompanyOwner: false, isSuperAdmin: false });
+      await tx.flush();
+      const view = userView(user);
+      recordAudit(tx, actor, { action: 'createUser', targetType: 'User', targetId: user.id, before: null, after: snapshot(view) });
+      await tx.flush();
+      return view;
+    }),
+  );
+}
+
+/** A user, optionally only if they belong to the given company (the company in a page's URL). */
+export async function getUser(em: Em, id: number, companyId?: number): Promise<UserView> {
+  const user = await em.findOne(User, companyId === undefined ? { id } : { id, company: companyId });
+  if (!user) throw notFound(companyId === undefined ? 'Användaren finns inte.' : 'Användaren finns inte i det här företaget.');
+  return userView(user);
+}
+
+export async function updateUser(em: Em, actor: Actor, input: z.output<typeof updateUserInput>): Promise<UserView> {
+  const email = normalizeEmail(input.email);
+  return translatingConflicts(() =>
+    em.transactional(async (tx) => {
+      const user = await tx.findOne(User, input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId });
+      if (!user) throw notFound(input.companyId === undefined ? 'Användaren finns inte.' : 'Användaren finns inte i det här företaget.');
+      if (user.id === actor.userId && user.isSuperAdmin && !input.isSuperAdmin) {
+        throw fieldError('BAD_REQUEST', 'isSuperAdmin', 'Du kan inte ta bort din egen behörighet som superadministratör.');
+      }
+      if (email !== user.email) await ensureEmailFree(tx, email, user.id);
+      const before = snapshot(userView(user));
+      user.name = input.name;
+      user.email = email;
+      user.isCompanyOwner = input.isCompanyOwner;
+      user.isSuperAdmin = input.isSuperAdmin;
+      const after = snapshot(userView(user));
+      recordAudit(tx, actor, { action: 'updateUser', targetType: 'User', targetId: user.id, before, after });
+      await tx.flush();
+      return userView(user);
+    }),
+  );
+}

@@ -1,0 +1,180 @@
+// The spec's REST paths over HTTP: status codes, answers and the one error shape.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Company, Sim, User } from '../../server/db/entities.js';
+import { withCheckDigit } from '../../server/sims/iccid.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let anna: string;
+let admin: string;
+let bo: string;
+let n = 0;
+const newIccid = () => withCheckDigit(`8946555${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const em = server.services.orm.em.fork();
+  const other = em.create(Company, { name: 'Bolag B', customerNumber: 'B-1', invoiceNote: '', invoiceInterval: 'monthly' });
+  em.create(User, { name: 'Bo', email: 'bo@b.se', company: other });
+  await em.flush();
+  anna = await server.sessionCookie('anna@demo.se');
+  admin = await server.sessionCookie('admin@demo.se');
+  bo = await server.sessionCookie('bo@b.se');
+});
+afterAll(async () => server?.stop());
+
+async function call(method: string, path: string, opts: { cookie?: string; json?: unknown; body?: string; type?: string | null } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.json !== undefined) body = JSON.stringify(opts.json);
+  if (opts.body !== undefined) body = opts.body;
+  if (body !== undefined && opts.type !== null) headers['content-type'] = opts.type ?? 'application/json';
+  const res = await fetch(server.url + path, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = text;
+  }
+  // Never a stack trace or SQL in an answer.
+  expect(text).not.toMatch(/\n\s+at |node_modules|select .* from|insert into/i);
+  return { status: res.status, data, headers: res.headers };
+}
+
+const activation = (iccid: string) => ({ iccid, dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'API', invoiceLineNote: '' });
+
+describe('anonymous callers', () => {
+  it.each([
+    ['GET', '/api/rate_plans'], ['POST', '/api/sim'], ['GET', '/api/sim/all'], ['GET', '/api/sim/1'], ['PUT', '/api/sim/edit/'],
+    ['POST', '/api/sim/deactivate/1'], ['POST', '/api/admin/loginAsCompany/'],
+  ])('%s %s answers 401 with { error }', async (method, path) => {
+    const r = await call(method, path, method === 'GET' ? {} : { json: method === 'PUT' ? { id: 1, dataLimit: 500 } : { iccid: newIccid(), dataLimit: 500, companyId: 1 } });
+    expect(r.status).toBe(401);
+    expect(r.data.error).toBe('Du är inte inloggad.');
+  });
+});
+
+describe('rate plans and SIMs', () => {
+  it('GET /api/rate_plans lists the selectable plans', async () => {
+    const r = await call('GET', '/api/rate_plans', { cookie: anna });
+    expect(r.status).toBe(200);
+    expect(r.data.length).toBeGreaterThanOrEqual(8);
+    expect(r.data.every((p: any) => p.isLegacy === false && typeof p.dataLimit === 'number')).toBe(true);
+  });
+
+  it('POST /api/sim activates, GET /api/sim/{id} reads, PUT /api/sim/edit/ edits, POST /api/sim/deactivate/{id} deactivates', async () => {
+    const iccid = newIccid();
+    const created = await call('POST', '/api/sim', { cookie: anna, json: activation(iccid) });
+    expect(created.status).toBe(200);
+    expect(created.data).toEqual({ success: true, id: expect.any(Number) });
+    const id = created.data.id;
+    const got = await call('GET', `/api/sim/${id}`, { cookie: anna });
+    expect(got.status).toBe(200);
+    expect(got.data).toMatchObject({ id, iccid, invoiceLineMark: 'API', ratePlan: { code: 'DATA-1000-TS' }, history: [{ kind: 'activated' }] });
+    const edited = await call('PUT', '/api/sim/edit/', { cookie: anna, json: { id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'API 2', invoiceLineNote: 'x' } });
+    expect(edited.status).toBe(200);
+    expect(edited.data).toEqual({ success: true, changed: true });
+    const list = await call('GET', `/api/sim/all?q=${iccid}`, { cookie: anna });
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0].invoiceLineMark).toBe('API 2');
+    const off = await call('POST', `/api/sim/deactivate/${id}`, { cookie: anna, json: {} });
+    expect(off.status).toBe(200);
+    expect(off.data).toEqual({ success: true });
+    expect((await call('POST', `/api/sim/deactivate/${id}`, { cookie: anna, json: {} })).status).toBe(404);
+  });
+
+  it('GET /api/sim/all accepts q, limit and offset', async () => {
+    const all = await call('GET', '/api/sim/all', { cookie: anna });
+    expect(all.status).toBe(200);
+    const page = await call('GET', '/api/sim/all?limit=1&offset=1', { cookie: anna });
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0].id).toBe(all.data[1].id);
+    expect((await call('GET', '/api/sim/all?limit=0', { cookie: anna })).status).toBe(400);
+  });
+
+  it('answers 400 with { error, issues } naming the field for bad input', async () => {
+    const bad = await call('POST', '/api/sim', { cookie: anna, json: { ...activation('123'), invoiceLineMark: 'x'.repeat(300) } });
+    expect(bad.status).toBe(400);
+    expect(bad.data.error).toBe('ICCID ska vara exakt 20 siffror.');
+    expect(bad.data.issues).toEqual(expect.arrayContaining([
+      { path: ['iccid'], message: 'ICCID ska vara exakt 20 siffror.' },
+      { path: ['invoiceLineMark'], message: 'Högst 200 tecken.' },
+    ]));
+    const noPlan = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), dataLimit: 500 } });
+    expect(noPlan.status).toBe(400);
+    expect(noPlan.data.issues[0].path).toEqual(['callAndSms']);
+    expect((await call('GET', '/api/sim/abc', { cookie: anna })).status).toBe(400);
+  });
+
+  it('answers 400 for malformed JSON and a missing or wrong content type, 413 above 100 kB', async () => {
+    const malformed = await call('POST', '/api/sim', { cookie: anna, body: '{"iccid": ', type: 'application/json' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.data.error).toContain('JSON');
+    const noType = await call('POST', '/api/sim', { cookie: anna, body: JSON.stringify(activation(newIccid())), type: null });
+    expect(noType.status).toBe(400);
+    const wrongType = await call('POST', '/api/sim', { cookie: anna, body: 'iccid=1', type: 'text/plain' });
+    expect(wrongType.status).toBe(400);
+    const huge = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), invoiceLineNote: 'x'.repeat(150_000) } });
+    expect(huge.status).toBe(413);
+    expect(huge.data.error).toContain('100 kB');
+  });
+
+  it('answers 409 for an already active ICCID and for a legacy SIM', async () => {
+    const iccid = newIccid();
+    expect((await call('POST', '/api/sim', { cookie: anna, json: activation(iccid) })).status).toBe(200);
+    const dup = await call('POST', '/api/sim', { cookie: bo, json: activation(iccid) });
+    expect(dup.status).toBe(409);
+    expect(dup.data).toEqual({ error: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.', issues: [{ path: ['iccid'], message: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.' }] });
+    const legacy = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+    const r = await call('POST', `/api/sim/deactivate/${legacy.id}`, { cookie: anna, json: {} });
+    expect(r.status).toBe(409);
+    expect(r.data.error).toContain('Kontakta supporten');
+  });
+
+  it('answers 404 for another company’s SIM and for unknown paths', async () => {
+    const annas = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    expect((await call('GET', `/api/sim/${annas.id}`, { cookie: bo })).status).toBe(404);
+    expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, invoiceLineMark: 'x' } })).status).toBe(404);
+    const unknown = await call('GET', '/api/no/such/path', { cookie: anna });
+    expect(unknown.status).toBe(404);
+    expect(unknown.data.error).toBe('Det du söker finns inte.');
+  });
+});
+
+describe('admin paths', () => {
+  it('POST /api/admin/loginAsCompany/ is for super admins (403 otherwise) and rotates the session', async () => {
+    const company = await server.services.orm.em.fork().findOneOrFail(Company, { customerNumber: 'B-1' });
+    const refused = await call('POST', '/api/admin/loginAsCompany/', { cookie: anna, json: { companyId: company.id } });
+    expect(refused.status).toBe(403);
+    const cookie = await server.sessionCookie('admin@demo.se');
+    const ok = await call('POST', '/api/admin/loginAsCompany/', { cookie, json: { companyId: company.id } });
+    expect(ok.status).toBe(200);
+    expect(ok.data).toEqual({ success: true });
+    const rotated = ok.headers.get('set-cookie')!.split(';')[0]!;
+    expect(rotated).not.toBe(cookie);
+    const sims = await call('GET', '/api/sim/all', { cookie: rotated });
+    expect(sims.status).toBe(200);
+    expect((await call('GET', '/api/sim/all', { cookie })).status).toBe(401);
+    expect(admin).toBeTruthy();
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves a valid OpenAPI 3.1 document listing every REST path of the spec', async () => {
+    const r = await call('GET', '/api/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.data.openapi).toMatch(/^3\.1/);
+    const { validate } = await import('@readme/openapi-parser');
+    const result = await validate(structuredClone(r.data));
+    expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? '')).toBe(true);
+    const paths = Object.keys(r.data.paths);
+    for (const p of ['/rate_plans', '/sim', '/sim/all', '/sim/{id}', '/sim/edit', '/sim/deactivate/{id}', '/admin/loginAsCompany']) {
+      expect(paths).toContain(p);
+    }
+    const post = r.data.paths['/sim'].post;
+    expect(post.requestBody).toBeTruthy();
+    expect(post.responses['200']).toBeTruthy();
+  });
+});

@@ -1,0 +1,165 @@
+// Live toasts over server-sent events: delivery, refusal, closing on logout, and fan-out across two
+// server instances on one PostgreSQL (LISTEN/NOTIFY).
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withCheckDigit } from '../../server/sims/iccid.js';
+import { launchBrowser, newContext } from '../helpers/browser.js';
+import { usingPostgres } from '../helpers/db.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let browser: Browser;
+let n = 0;
+const newIccid = () => withCheckDigit(`8946444${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens /api/sse and collects its text until closed. */
+async function openStream(url: string, cookie: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  let text = '';
+  let closed = false;
+  const done = (async () => {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    } catch {
+      // aborted
+    }
+    closed = true;
+  })();
+  return {
+    res,
+    text: () => text,
+    closed: () => closed,
+    async waitFor(pattern: RegExp, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (!pattern.test(text)) {
+        if (Date.now() > until) throw new Error(`stream did not show ${pattern}; got: ${text}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      controller.abort();
+      await done;
+    },
+    done,
+  };
+}
+
+const activate = (url: string, cookie: string) =>
+  fetch(`${url}/api/sim`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ iccid: newIccid(), dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'SSE' }),
+  });
+
+describe('GET /api/sse', () => {
+  it('refuses a logged-out client with 401', async () => {
+    const res = await fetch(`${server.url}/api/sse`);
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe('Du är inte inloggad.');
+  });
+
+  it('streams the toast of an action done in another request, to every tab of that user only', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const tab1 = await openStream(server.url, cookie);
+    const tab2 = await openStream(server.url, await server.sessionCookie('anna@demo.se'));
+    const other = await openStream(server.url, await server.sessionCookie('admin@demo.se'));
+    expect(tab1.res.headers.get('content-type')).toContain('text/event-stream');
+    expect(tab1.res.headers.get('content-encoding')).toBeNull();
+    await tab1.waitFor(/retry: \d+/);
+    expect((await activate(server.url, cookie)).status).toBe(200);
+    await tab1.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
+    await tab2.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
+    const data = JSON.parse(tab1.text().match(/event: toast\ndata: (.*)\n/)![1]!);
+    expect(data).toMatchObject({ type: 'info', title: 'SIM-kortet är aktiverat', message: expect.stringMatching(/^ICCID \d{20}$/) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.text()).not.toContain('event: toast');
+    await Promise.all([tab1.close(), tab2.close(), other.close()]);
+  });
+
+  it('closes the stream when the session ends (logout)', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const tab = await openStream(server.url, cookie);
+    await tab.waitFor(/connected/);
+    const before = server.services.streams.count();
+    const out = await fetch(`${server.url}/auth/logout`, { method: 'POST', headers: { cookie } });
+    expect(out.status).toBe(204);
+    await Promise.race([tab.done, new Promise((_, reject) => setTimeout(() => reject(new Error('stream not closed')), 5000))]);
+    expect(tab.closed()).toBe(true);
+    expect(server.services.streams.count()).toBe(before - 1);
+  });
+
+  it.skipIf(!usingPostgres)('delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)', async () => {
+    const second = await startTestServer({ db: server.db });
+    try {
+      const cookie = await server.sessionCookie('anna@demo.se');
+      const tab = await openStream(second.url, cookie);
+      await tab.waitFor(/connected/);
+      expect((await activate(server.url, cookie)).status).toBe(200);
+      await tab.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
+      await tab.close();
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('toasts in the browser', () => {
+  it('shows the toast of an action in another tab, and closes the stream while the tab is hidden', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const ctx = await newContext(browser, { baseURL: server.url, cookie });
+    const page = await ctx.newPage();
+    const base = server.services.streams.count();
+    await page.goto('/sims');
+    await expect.poll(() => server.services.streams.count(), { timeout: 10_000 }).toBeGreaterThan(base);
+    await activate(server.url, cookie);
+    const toast = page.getByRole('status').filter({ hasText: 'SIM-kortet är aktiverat' });
+    await toast.waitFor();
+    // Hidden tab: the stream closes; visible again: it reopens.
+    const open = server.services.streams.count();
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await expect.poll(() => server.services.streams.count(), { timeout: 10_000 }).toBe(open - 1);
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await expect.poll(() => server.services.streams.count(), { timeout: 10_000 }).toBe(open);
+    // One toast at a time, gone after 5 s.
+    await toast.waitFor({ state: 'detached', timeout: 8000 });
+    expect(base).toBeGreaterThanOrEqual(0);
+    await ctx.close();
+  });
+
+  it('after a form post without JS the toast arrives as a one-time flash rendered by the server', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const ctx = await newContext(browser, { baseURL: server.url, cookie, js: false });
+    const page = await ctx.newPage();
+    await page.goto('/add');
+    await page.getByLabel('ICCID').fill(newIccid());
+    await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+    await page.getByRole('button', { name: 'Aktivera' }).click();
+    await page.waitForURL((u) => u.pathname === '/sims');
+    await page.getByRole('status').filter({ hasText: 'SIM-kortet är aktiverat' }).waitFor();
+    await page.reload();
+    expect(await page.getByText('SIM-kortet är aktiverat').count()).toBe(0);
+    await ctx.close();
+  });
+});

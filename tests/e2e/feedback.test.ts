@@ -1,0 +1,135 @@
+// The feedback screen in a real Chromium with JavaScript on and off: the button waits for text (JS), the
+// server refuses blank text (no JS), thanks on success, the message stored and received by a real SMTP
+// server, and the text kept with "Något gick fel, försök igen senare" when saving fails.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Feedback } from '../../server/db/entities.js';
+import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startSmtp } from '../helpers/smtp.js';
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startTestServer({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se' } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+async function feedbackPage(js: boolean, viewport?: { width: number; height: number }) {
+  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('anna@demo.se') });
+  const page = await ctx.newPage();
+  await page.goto('/feedback');
+  if (js) await page.waitForFunction(() => '__remixRouter' in window);
+  return { ctx, page };
+}
+
+const send = (page: Page) => page.getByRole('button', { name: 'Skicka' });
+const box = (page: Page) => page.getByLabel('Ditt meddelande');
+const storedMessages = async () => (await server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' } })).map((f) => f.message);
+/** Mail text with quoted-printable soft breaks and UTF-8 escapes undone. */
+const mailText = (raw: string) => Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+
+describe('feedback', () => {
+  it('with JS: "Skicka" is disabled while the text is blank, the counter follows, and sending thanks the user', async () => {
+    const { ctx, page } = await feedbackPage(true);
+    await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('form.card button[type=submit]')!.disabled);
+    expect(await page.locator('#feedback-counter').textContent()).toBe('0 / 5000 tecken');
+    expect(await box(page).getAttribute('maxlength')).toBe('5000');
+    await box(page).fill('  \n  ');
+    expect(await send(page).isDisabled()).toBe(true);
+    await box(page).fill('Exporten till Excel är toppen (JS)');
+    expect(await send(page).isEnabled()).toBe(true);
+    expect(await page.locator('#feedback-counter').textContent()).toBe('34 / 5000 tecken');
+    await send(page).click();
+    await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
+    expect(await box(page).inputValue()).toBe('');
+    expect(await send(page).isDisabled()).toBe(true);
+    expect(await storedMessages()).toContain('Exporten till Excel är toppen (JS)');
+    await server.services.settled();
+    const mail = smtp.to('support@test.se').at(-1)!;
+    const text = mailText(mail.raw);
+    expect(text).toContain('Exporten till Excel är toppen (JS)');
+    expect(text).toContain('Från: Anna Andersson <anna@demo.se>');
+    expect(text).toContain('Företag: Demo AB');
+    await ctx.close();
+  });
+
+  it('without JS: blank text is refused by the server next to the field, then sending works', async () => {
+    const { ctx, page } = await feedbackPage(false);
+    expect(await send(page).isEnabled()).toBe(true);
+    const before = await storedMessages();
+    await box(page).fill('   ');
+    await send(page).click();
+    await page.locator('#feedback-error').waitFor();
+    expect(await page.locator('#feedback-error').textContent()).toBe('Skriv ett meddelande innan du skickar.');
+    expect(await box(page).getAttribute('aria-invalid')).toBe('true');
+    expect(await box(page).getAttribute('aria-describedby')).toContain('feedback-error');
+    expect(await storedMessages()).toEqual(before);
+
+    const message = 'Skannern hittar inte kameran (utan JS).\nRad två med åäö.';
+    await box(page).fill(message);
+    await send(page).click();
+    await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
+    expect(new URL(page.url()).search).toBe('?sent=1');
+    expect(await storedMessages()).toContain(message);
+    await server.services.settled();
+    const text = mailText(smtp.to('support@test.se').at(-1)!.raw);
+    expect(text).toContain('Skannern hittar inte kameran (utan JS).');
+    expect(text).toContain('Rad två med åäö.');
+    await ctx.close();
+  });
+
+  for (const js of [true, false]) {
+    it(`keeps the text and says "Något gick fel, försök igen senare" when saving fails (JS ${js ? 'on' : 'off'})`, async () => {
+      const { ctx, page } = await feedbackPage(js);
+      const conn = server.services.orm.em.getConnection();
+      const message = `Det här får inte försvinna (${js ? 'JS' : 'utan JS'})`;
+      await box(page).fill(message);
+      await conn.execute('alter table "feedback" rename to "feedback_away"');
+      try {
+        await send(page).click();
+        await page.getByRole('alert').filter({ hasText: 'Något gick fel, försök igen senare' }).waitFor();
+        expect(await box(page).inputValue()).toBe(message);
+        expect(await page.getByRole('status').count()).toBe(0);
+      } finally {
+        await conn.execute('alter table "feedback_away" rename to "feedback"');
+      }
+      // Once the database is back, the same text goes through.
+      await send(page).click();
+      await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
+      expect(await storedMessages()).toContain(message);
+      await ctx.close();
+    });
+  }
+
+  it('POST /api/feedback: 401 anonymous, 400 with the message for blank text, 200 stores and mails', async () => {
+    const post = (body: unknown, cookie?: string) =>
+      fetch(server.url + '/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    expect((await post({ message: 'Hej' })).status).toBe(401);
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const blank = await post({ message: ' \n ' }, cookie);
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toEqual({ error: 'Skriv ett meddelande innan du skickar.', issues: [{ path: ['message'], message: 'Skriv ett meddelande innan du skickar.' }] });
+    const ok = await post({ message: 'Via REST' }, cookie);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ success: true, id: expect.any(Number) });
+    expect(await storedMessages()).toContain('Via REST');
+    await server.services.settled();
+    expect(mailText(smtp.to('support@test.se').at(-1)!.raw)).toContain('Via REST');
+  });
+
+  it('fits a 390 px wide phone', async () => {
+    const { ctx, page } = await feedbackPage(true, MOBILE);
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await ctx.close();
+  });
+});
