@@ -1,7 +1,7 @@
 // The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
+import { useEffect, useRef, useState } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { truncate } from '~/utils/text';
@@ -33,25 +33,44 @@ function pageHref(q: string, page: number) {
   return s ? `?${s}` : '.';
 }
 
+type ListState = { q: string; page: number; pages: number; total: number; sims: Array<{ id: number; iccid: string; mark: string }> };
+
 export default function Sims() {
-  const { q, page, pages, total, sims } = useLoaderData<typeof loader>();
-  const submit = useSubmit();
-  const searching = useNavigation().state === 'loading';
+  const loaded = useLoaderData<typeof loader>();
+  // Live search (JS): the first page of results through the tRPC client, the URL kept in sync.
+  const [live, setLive] = useState<ListState | null>(null);
+  const [searching, setSearching] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (input.current && input.current.value !== q) input.current.value = q;
-  }, [q]);
+  const latest = useRef(0);
+  useEffect(() => setLive(null), [loaded]);
+  const { q, page, pages, total, sims } = live ?? loaded;
+  const search = (text: string) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      const ticket = ++latest.current;
+      setSearching(true);
+      try {
+        const { trpc } = await import('~/utils/trpc.client');
+        const r = await trpc.sim.page.query({ q: text, limit: PAGE_SIZE, offset: 0 });
+        if (ticket !== latest.current) return;
+        setLive({ q: text, page: 1, pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)), total: r.total, sims: r.items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })) });
+        const url = new URL(window.location.href);
+        url.search = text ? `?q=${encodeURIComponent(text)}` : '';
+        window.history.replaceState(window.history.state, '', url);
+      } catch {
+        // The form still works: a submit searches on the server.
+      } finally {
+        if (ticket === latest.current) setSearching(false);
+      }
+    }, 250);
+  };
   return (
     <>
       <h1>{t.pages.sims}</h1>
-      <Form method="get" role="search" className="search" onChange={(e) => {
-        const form = e.currentTarget;
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 250);
-      }}>
+      <Form method="get" role="search" className="search">
         <label htmlFor="q" className="visually-hidden">{t.sims.searchLabel}</label>
-        <input ref={input} id="q" name="q" type="search" defaultValue={q} placeholder={t.sims.searchPlaceholder} maxLength={200} autoComplete="off" />
+        <input id="q" name="q" type="search" key={loaded.q} defaultValue={loaded.q} onChange={(e) => search(e.currentTarget.value)}
+          placeholder={t.sims.searchPlaceholder} maxLength={200} autoComplete="off" />
         <button className="btn" type="submit">{t.sims.search}</button>
       </Form>
       <p className="muted" aria-live="polite">{searching ? '…' : t.sims.count(total)}</p>

@@ -87,8 +87,11 @@ for (const js of [true, false]) {
       const anna = await caller.callerFor(server.services, 'anna@demo.se');
       const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' } as never);
       await page.goto('/sims');
+      // With JS the search is live, through the tRPC client (batched calls to /api/trpc).
+      const trpcCall = js ? page.waitForRequest((r) => r.url().includes('/api/trpc/sim.page')) : null;
       await page.getByLabel('Sök bland SIM-kort').fill(`sökbar ${js}`);
       if (!js) await page.getByRole('button', { name: 'Sök' }).click();
+      await trpcCall;
       await page.waitForURL((u) => u.searchParams.get('q') === `sökbar ${js}`);
       await page.getByRole('row').filter({ hasText: iccid }).waitFor();
       expect(await page.locator('tbody tr').count()).toBe(1);
