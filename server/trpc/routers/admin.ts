@@ -33,7 +33,11 @@ export const adminRouter = router({
     .meta({ openapi: { method: 'POST', path: '/admin/createCompany', tags } })
     .input(createCompanyInput)
     .output(z.object({ newCompany: companyOutput }))
-    .mutation(async ({ ctx, input }) => ({ newCompany: await createCompany(ctx.em, actor(ctx.session), input) })),
+    .mutation(async ({ ctx, input }) => {
+      const newCompany = await createCompany(ctx.em, actor(ctx.session), input);
+      await ctx.notify('info', 'Företag skapat', newCompany.name, { flash: false });
+      return { newCompany };
+    }),
 
   getCompany: superAdminProcedure
     .meta({ openapi: { method: 'GET', path: '/admin/getCompany/{id}', tags, description: 'A company with its users; q searches the users by name or e-mail, limit and offset page them.' } })
@@ -45,7 +49,11 @@ export const adminRouter = router({
     .meta({ openapi: { method: 'PUT', path: '/admin/updateCompany', tags } })
     .input(updateCompanyInput)
     .output(z.object({ success: z.boolean(), company: companyOutput }))
-    .mutation(async ({ ctx, input }) => ({ success: true, company: await updateCompany(ctx.em, actor(ctx.session), input) })),
+    .mutation(async ({ ctx, input }) => {
+      const company = await updateCompany(ctx.em, actor(ctx.session), input);
+      await ctx.notify('info', 'Företag uppdaterat', company.name, { flash: false });
+      return { success: true, company };
+    }),
 
   loginAsCompany: superAdminProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags } })
@@ -60,7 +68,11 @@ export const adminRouter = router({
     .meta({ openapi: { method: 'POST', path: '/admin/createUser', tags } })
     .input(createUserInput)
     .output(z.object({ newUser: userOutput }))
-    .mutation(async ({ ctx, input }) => ({ newUser: await createUser(ctx.em, actor(ctx.session), input) })),
+    .mutation(async ({ ctx, input }) => {
+      const newUser = await createUser(ctx.em, actor(ctx.session), input);
+      await ctx.notify('info', 'Användare skapad', newUser.email, { flash: false });
+      return { newUser };
+    }),
 
   getUser: superAdminProcedure
     .meta({ openapi: { method: 'GET', path: '/admin/getUser/{id}', tags, description: 'A user; with companyId, only if the user belongs to that company.' } })
@@ -72,5 +84,9 @@ export const adminRouter = router({
     .meta({ openapi: { method: 'PUT', path: '/admin/updateUser', tags } })
     .input(updateUserInput)
     .output(z.object({ success: z.boolean(), user: userOutput }))
-    .mutation(async ({ ctx, input }) => ({ success: true, user: await updateUser(ctx.em, actor(ctx.session), input) })),
+    .mutation(async ({ ctx, input }) => {
+      const user = await updateUser(ctx.em, actor(ctx.session), input);
+      await ctx.notify('info', 'Användare uppdaterad', user.email, { flash: false });
+      return { success: true, user };
+    }),
 });
