@@ -8,21 +8,15 @@ import { PlanSelector } from '~/components/PlanSelector';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formValues, pageError } from '~/utils/forms.server';
+import { attempt, formValues, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
 
-function simId(params: { id?: string }): number {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
-  return id;
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   requireUser(request, context);
-  const id = simId(params);
+  const id = idParam(params.id);
   try {
     const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
     return { sim, plans };
@@ -33,7 +27,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
-  const id = simId(params);
+  const id = idParam(params.id);
   const values = await formValues(request);
   const result = await attempt(() => context.trpc.sim.edit({ ...values, id } as never));
   if (!result.ok) return { errors: result.fields, values, saved: false };

@@ -4,21 +4,15 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { attempt, pageError } from '~/utils/forms.server';
+import { attempt, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 
 export const meta: MetaFunction = () => [{ title: `${t.sims.confirmTitle} – ${t.appName}` }];
 
-function simId(params: { id?: string }): number {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response('Not Found', { status: 404 });
-  return id;
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   requireUser(request, context);
   try {
-    const sim = await context.trpc.sim.byId({ id: simId(params) });
+    const sim = await context.trpc.sim.byId({ id: idParam(params.id) });
     return { id: sim.id, iccid: sim.iccid };
   } catch (e) {
     pageError(e);
@@ -27,7 +21,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
-  const id = simId(params);
+  const id = idParam(params.id);
   const result = await attempt(() => context.trpc.sim.deactivate({ id }));
   if (!result.ok) return { error: Object.values(result.fields)[0] };
   return redirect('/sims', { headers: procedureHeaders(context) });
