@@ -1,13 +1,140 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { PageNotBuilt } from '~/components/PageNotBuilt';
+// Export: the invoice specification form. Without JS it is a plain GET form to the download URL (a bad
+// query comes back here with the values and the message); with JS the file downloads without leaving the page.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { showToast } from '~/components/Toaster';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+// Pure rule modules, shared with the procedure's validation (no server runtime).
+import { yearMonthInZone } from '../../server/export/periods';
+import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '../../server/export/query';
+
+const DOWNLOAD_PATH = '/api/export/getExcelV1';
+
+export const meta: MetaFunction = () => [{ title: `${t.export.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
-  return null;
+  const url = new URL(request.url);
+  if (EXPORT_FIELDS.some((f) => url.searchParams.has(f))) {
+    // Sent back by the download URL (JS off): keep what was typed and say what is wrong with it.
+    const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, url.searchParams.get(f) ?? ''])) as Record<ExportField, string>;
+    const check = checkExportQuery(values, yearMonthInZone(new Date()));
+    return { values, issues: check.ok ? [] : check.issues };
+  }
+  const d = await context.trpc.export.defaultPeriod();
+  const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, String(d[f])])) as Record<ExportField, string>;
+  return { values, issues: [] };
 }
 
-export default function Page() {
-  return <PageNotBuilt title={t.pages.export} />;
+function filenameFrom(disposition: string | null): string | null {
+  const m = /filename="?([^";]+)"?/i.exec(disposition ?? '');
+  return m ? m[1]! : null;
+}
+
+type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; filename: string };
+
+export default function ExportPage() {
+  const { values, issues } = useLoaderData<typeof loader>();
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // Set once React runs: from then on the submit handler below downloads in place.
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  const fieldError = (f: ExportField) => issues.find((i) => i.field === f)?.message;
+
+  async function download(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const params = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) params.append(k, String(v));
+    setStatus({ kind: 'busy' });
+    try {
+      const res = await fetch(`${DOWNLOAD_PATH}?${params}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      if (!res.ok) {
+        let message: string = t.export.errorFallback;
+        try {
+          const body = (await res.json()) as { error?: unknown };
+          if (typeof body.error === 'string' && body.error) message = body.error;
+        } catch {
+          // No JSON: the fallback text.
+        }
+        showToast({ type: 'error', title: t.export.errorTitle, message });
+        setStatus({ kind: 'idle' });
+        return;
+      }
+      const blob = await res.blob();
+      const filename = filenameFrom(res.headers.get('content-disposition')) ?? 'Sim_export.xlsx';
+      const href = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = href;
+      a.download = filename;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      setStatus({ kind: 'done', filename });
+    } catch {
+      showToast({ type: 'error', title: t.export.errorTitle, message: t.export.errorFallback });
+      setStatus({ kind: 'idle' });
+    }
+  }
+
+  const field = (f: ExportField, label: string, isYear: boolean) => {
+    const error = fieldError(f);
+    return (
+      <div className="field">
+        <label htmlFor={f}>{label}</label>
+        <input
+          id={f}
+          name={f}
+          type="number"
+          inputMode="numeric"
+          required
+          step={1}
+          min={isYear ? YEAR_MIN : 1}
+          max={isYear ? YEAR_MAX : 12}
+          defaultValue={values[f]}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'export-problem' : undefined}
+        />
+      </div>
+    );
+  };
+
+  return (
+    <>
+      <h1>{t.export.title}</h1>
+      <p className="muted">{t.export.intro}</p>
+      {status.kind === 'done' ? (
+        <p className="notice success" role="status">
+          {t.export.done(status.filename)}
+        </p>
+      ) : null}
+      {issues.length ? (
+        <p id="export-problem" className="notice error" role="alert">
+          {issues[0]!.message}
+        </p>
+      ) : null}
+      <form key={JSON.stringify(values)} method="get" action={DOWNLOAD_PATH} className="card" onSubmit={download} data-enhanced={enhanced ? 'true' : undefined}>
+        <fieldset className="export-period">
+          <legend>{t.export.start}</legend>
+          <div className="pair">
+            {field('start_year', t.export.startYear, true)}
+            {field('start_month', t.export.startMonth, false)}
+          </div>
+        </fieldset>
+        <fieldset className="export-period">
+          <legend>{t.export.end}</legend>
+          <div className="pair">
+            {field('end_year', t.export.endYear, true)}
+            {field('end_month', t.export.endMonth, false)}
+          </div>
+        </fieldset>
+        <button className="btn btn-primary" type="submit" disabled={status.kind === 'busy'}>
+          {status.kind === 'busy' ? t.export.busy : t.export.submit}
+        </button>
+      </form>
+    </>
+  );
 }

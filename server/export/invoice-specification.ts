@@ -1,0 +1,137 @@
+// The invoice specification of one company for a period, as a streamed xlsx file. SIMs are read
+// 500 at a time (keyset over the SIM id) with their events, split into month rows and written at once,
+// so memory stays flat however many rows; plain SQL rows, so the entity manager's identity map stays empty.
+import { PassThrough, Readable } from 'node:stream';
+import type { Em } from '../db/orm.js';
+import type { Logger } from '../log.js';
+import { dayInZone, firstDayOfMonth, lastDayOfMonth, dateFromDay, monthRows, type Period, type SimEventInput } from './periods.js';
+import { exportFilename, type ExportQuery } from './query.js';
+import { ExportAborted, writeInvoiceSpecification, type PlanInfo, type SpecHeader, type SpecRow } from './workbook.js';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const BATCH_SIZE = 500;
+
+export type CompanyInfo = { id: number; name: string; customerNumber: string; invoiceNote: string };
+
+type SimRow = {
+  id: number;
+  iccid: string;
+  invoice_line_mark: string;
+  invoice_line_note: string;
+  rate_plan_id: number;
+  activated_at: Date | string;
+  deactivated_at: Date | string | null;
+};
+type JoinedRow = SimRow & { kind: string | null; event_plan_id: number | null; at: Date | string | null };
+
+const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+export async function loadPlans(em: Em): Promise<Map<number, PlanInfo>> {
+  const rows = await em.execute<Array<{ id: number; description: string; data_limit: number; call: boolean; sms: boolean; roaming: boolean }>>(
+    'select id, description, data_limit, call, sms, roaming from rate_plan',
+  );
+  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), description: r.description, dataLimit: Number(r.data_limit), call: !!r.call, sms: !!r.sms, roaming: !!r.roaming }]));
+}
+
+/** The month rows of the company's SIMs in the period, a batch of SIMs at a time, in SIM id order. */
+export async function* specificationRows(
+  em: Em,
+  companyId: number,
+  period: Period,
+  opts: { today: number; plans: Map<number, PlanInfo>; batchSize?: number },
+): AsyncGenerator<SpecRow[]> {
+  const batchSize = opts.batchSize ?? BATCH_SIZE;
+  // A SIM matters if its life overlaps the period. Two days of margin cover the time zone; the exact
+  // cut is made by monthRows on calendar days.
+  const from = dateFromDay(firstDayOfMonth(period.start) - 2);
+  const to = dateFromDay(Math.min(lastDayOfMonth(period.end), opts.today) + 2);
+  let lastId = 0;
+  for (;;) {
+    // One query per batch: the next SIMs by id, each with its events in time order (or none).
+    const rows = await em.execute<JoinedRow[]>(
+      `with s as (
+         select id, iccid, invoice_line_mark, invoice_line_note, rate_plan_id, activated_at, deactivated_at
+           from sim
+          where company_id = ? and id > ? and activated_at < ? and (deactivated_at is null or deactivated_at >= ?)
+          order by id
+          limit ?)
+       select s.*, e.kind, e.rate_plan_id as event_plan_id, e.at
+         from s left join sim_event e on e.sim_id = s.id
+        order by s.id, e.at, e.id`,
+      [companyId, lastId, to, from, batchSize],
+    );
+    if (rows.length === 0) return;
+    const sims: SimRow[] = [];
+    const bySim = new Map<number, SimEventInput[]>();
+    for (const r of rows) {
+      const id = Number(r.id);
+      if (id !== lastId) {
+        sims.push(r);
+        lastId = id;
+      }
+      if (r.kind === null || r.at === null || r.event_plan_id === null) continue;
+      let list = bySim.get(id);
+      if (!list) bySim.set(id, (list = []));
+      list.push({ kind: r.kind, day: dayInZone(asDate(r.at)), planId: Number(r.event_plan_id) });
+    }
+    const out: SpecRow[] = [];
+    for (const s of sims) {
+      const id = Number(s.id);
+      let history = bySim.get(id);
+      if (!history) {
+        // A SIM without recorded history: its own activation (and deactivation) dates on its current plan.
+        history = [{ kind: 'activated', day: dayInZone(asDate(s.activated_at)), planId: Number(s.rate_plan_id) }];
+        if (s.deactivated_at) history.push({ kind: 'deactivated', day: dayInZone(asDate(s.deactivated_at)), planId: Number(s.rate_plan_id) });
+      }
+      for (const r of monthRows(history, period, opts.today)) {
+        const plan = opts.plans.get(r.planId);
+        if (!plan) continue;
+        out.push({ simId: id, month: r.month, iccid: s.iccid, invoiceLineMark: s.invoice_line_mark, invoiceLineNote: s.invoice_line_note, plan, from: r.from, to: r.to, days: r.days });
+      }
+    }
+    yield out;
+    if (sims.length < batchSize) return;
+  }
+}
+
+const generatedAtFormat = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Europe/Stockholm',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * Starts writing the workbook and returns at once with the stream the HTTP answer reads. Errors after
+ * the first byte can only end the download early: they are logged and the stream is destroyed.
+ */
+export async function invoiceSpecification(
+  em: Em,
+  log: Logger,
+  company: CompanyInfo,
+  query: ExportQuery,
+  now = new Date(),
+): Promise<{ filename: string; contentType: string; stream: ReadableStream<Uint8Array> }> {
+  const plans = await loadPlans(em);
+  const header: SpecHeader = {
+    companyName: company.name,
+    customerNumber: company.customerNumber,
+    invoiceNote: company.invoiceNote,
+    period: { start: query.start, end: query.end },
+    generatedAt: generatedAtFormat.format(now),
+  };
+  const out = new PassThrough();
+  const rows = specificationRows(em, company.id, header.period, { today: dayInZone(now), plans });
+  const started = Date.now();
+  writeInvoiceSpecification(out, header, rows).then(
+    (r) => log.info({ companyId: company.id, rows: r.rows, ms: Date.now() - started }, 'invoice specification exported'),
+    (err) => {
+      if (err instanceof ExportAborted || out.destroyed) log.info({ companyId: company.id }, 'invoice specification download cancelled');
+      else log.error({ err, companyId: company.id }, 'invoice specification export failed');
+      out.destroy(err instanceof Error ? err : new Error(String(err)));
+    },
+  );
+  return { filename: exportFilename(query), contentType: XLSX_CONTENT_TYPE, stream: Readable.toWeb(out) as ReadableStream<Uint8Array> };
+}

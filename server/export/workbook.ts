@@ -1,0 +1,200 @@
+// Writes the invoice specification workbook with exceljs' streaming writer: rows are committed as they
+// come, so memory does not grow with the number of rows. Sheets: "Specifikation" (a header block, then
+// one row per SIM, month and plan period) and "Sammanställning" (SIMs and SIM-days per month and plan).
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { dateFromDay, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
+import { formatDataAmount } from '../plans/selector.js';
+
+export type PlanInfo = { id: number; description: string; dataLimit: number; call: boolean; sms: boolean; roaming: boolean };
+
+export type SpecRow = {
+  simId: number;
+  month: YearMonth;
+  iccid: string;
+  invoiceLineMark: string;
+  invoiceLineNote: string;
+  plan: PlanInfo;
+  from: Day;
+  to: Day;
+  days: number;
+};
+
+export type SpecHeader = { companyName: string; customerNumber: string; invoiceNote: string; period: Period; generatedAt: string };
+
+export const SHEET_SPEC = 'Specifikation';
+export const SHEET_SUMMARY = 'Sammanställning';
+
+export const SPEC_COLUMNS = [
+  { header: 'Månad', width: 10, text: true },
+  { header: 'ICCID', width: 24, text: true },
+  { header: 'Fakturamärkning', width: 30, text: true },
+  { header: 'Fakturakommentar', width: 30, text: true },
+  { header: 'Abonnemang', width: 38, text: true },
+  { header: 'Datamängd', width: 12, text: true },
+  { header: 'Tal & SMS', width: 10, text: true },
+  { header: 'Roaming', width: 10, text: true },
+  { header: 'Aktiv från', width: 12, date: true },
+  { header: 'Aktiv till', width: 12, date: true },
+  { header: 'Aktiva dagar', width: 13 },
+] as const;
+
+/** The row of the column headers in "Specifikation" (after the header block and a blank row). */
+export const SPEC_HEADER_ROW = 7;
+
+export const SUMMARY_COLUMNS = [
+  { header: 'Månad', width: 10 },
+  { header: 'Abonnemang', width: 38 },
+  { header: 'Antal SIM-kort', width: 15 },
+  { header: 'SIM-dagar', width: 12 },
+] as const;
+
+// As the UI shows it: the plan selector's own formatting.
+export { formatDataAmount };
+
+export const yesNo = (v: boolean) => (v ? 'Ja' : 'Nej');
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A user-entered text as a cell value Excel shows as text. Cells written from plain strings are never
+ * formulas, but a text that looks like one ("=HYPERLINK(...)", "+46...", "@SUM") is written as an
+ * inline rich-text string in a text-formatted ("@") column, so it stays text even when the cell is
+ * edited or the sheet is saved again.
+ */
+export function safeText(value: string): ExcelJS.CellValue {
+  return FORMULA_START.test(value) ? { richText: [{ text: value }] } : value;
+}
+
+type SummaryEntry = { month: YearMonth; plan: PlanInfo; sims: number; days: number; lastSimId: number };
+
+/**
+ * Writes the workbook to `out` (which it ends). `batches` yields rows in order, a batch at a time;
+ * between batches the writer waits while `out` is full, so a slow download holds the database reads back.
+ */
+export async function writeInvoiceSpecification(
+  out: Writable,
+  header: SpecHeader,
+  batches: AsyncIterable<SpecRow[]>,
+): Promise<{ rows: number }> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'SIM-portalen';
+  const sheet = workbook.addWorksheet(SHEET_SPEC, { views: [{ state: 'frozen', ySplit: SPEC_HEADER_ROW }] });
+  sheet.columns = SPEC_COLUMNS.map((c) => ({
+    width: c.width,
+    style: 'text' in c ? { numFmt: '@' } : 'date' in c ? { numFmt: 'yyyy-mm-dd' } : {},
+  }));
+  const p = header.period;
+  const block: Array<[string, string]> = [
+    ['Företag', header.companyName],
+    ['Kundnummer', header.customerNumber],
+    ['Fakturanotering', header.invoiceNote],
+    ['Period', `${formatYearMonth(p.start)} – ${formatYearMonth(p.end)}`],
+    ['Skapad', header.generatedAt],
+  ];
+  for (const [label, value] of block) {
+    const row = sheet.addRow([label, safeText(value)]);
+    row.getCell(1).font = { bold: true };
+    row.commit();
+  }
+  sheet.addRow([]).commit();
+  const head = sheet.addRow(SPEC_COLUMNS.map((c) => c.header));
+  head.font = { bold: true };
+  head.commit();
+  sheet.autoFilter = { from: { row: SPEC_HEADER_ROW, column: 1 }, to: { row: SPEC_HEADER_ROW, column: SPEC_COLUMNS.length } };
+
+  const summary = new Map<string, SummaryEntry>();
+  let rows = 0;
+  for await (const batch of batches) {
+    for (let i = 0; i < batch.length; i++) {
+      const r = batch[i]!;
+      // Give the event loop a turn now and then: the compressor (zlib, on another thread) needs it to
+      // take the next chunk, so it works while the rows are being turned into XML.
+      if (i > 0 && i % YIELD_EVERY_ROWS === 0) await caughtUp(sheet, out);
+      const month = formatYearMonth(r.month);
+      sheet
+        .addRow([
+          month,
+          r.iccid,
+          safeText(r.invoiceLineMark),
+          safeText(r.invoiceLineNote),
+          safeText(r.plan.description),
+          formatDataAmount(r.plan.dataLimit),
+          yesNo(r.plan.call && r.plan.sms),
+          yesNo(r.plan.roaming),
+          dateFromDay(r.from),
+          dateFromDay(r.to),
+          r.days,
+        ])
+        .commit();
+      rows++;
+      const key = `${month}|${r.plan.id}`;
+      let entry = summary.get(key);
+      if (!entry) summary.set(key, (entry = { month: r.month, plan: r.plan, sims: 0, days: 0, lastSimId: -1 }));
+      // A SIM can have two periods on one plan in a month (A -> B -> A): count it once.
+      if (entry.lastSimId !== r.simId) {
+        entry.sims++;
+        entry.lastSimId = r.simId;
+      }
+      entry.days += r.days;
+    }
+    await caughtUp(sheet, out);
+  }
+  sheet.commit();
+
+  const sum = workbook.addWorksheet(SHEET_SUMMARY, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sum.columns = SUMMARY_COLUMNS.map((c, i) => ({ width: c.width, style: i < 2 ? { numFmt: '@' } : {} }));
+  const sumHead = sum.addRow(SUMMARY_COLUMNS.map((c) => c.header));
+  sumHead.font = { bold: true };
+  sumHead.commit();
+  const entries = [...summary.values()].sort(
+    (a, b) => a.month.year - b.month.year || a.month.month - b.month.month || a.plan.description.localeCompare(b.plan.description, 'sv') || a.plan.id - b.plan.id,
+  );
+  for (const e of entries) sum.addRow([formatYearMonth(e.month), safeText(e.plan.description), e.sims, e.days]).commit();
+  sum.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: SUMMARY_COLUMNS.length } };
+  sum.commit();
+  await workbook.commit();
+  return { rows };
+}
+
+export class ExportAborted extends Error {
+  constructor() {
+    super('the download was cancelled');
+  }
+}
+
+/** Uncompressed sheet XML allowed to wait for the compressor before more rows are written. */
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+const YIELD_EVERY_ROWS = 1000;
+
+/**
+ * Waits until the compressor has caught up with the rows written and the reader of `out` has taken
+ * what was sent. exceljs' sheet stream pipes into the zip entry without honouring backpressure, so
+ * without this wait the XML of every row would pile up in memory before a byte is compressed.
+ */
+async function caughtUp(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
+  // Internals of exceljs 4.4.0 (pinned): the worksheet's StreamBuf and the zip entry stream it writes to.
+  const entries = ((sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes ?? []) as Array<{
+    writableLength?: number;
+    _writableState?: { length: number };
+  }>;
+  const backlog = () => entries.reduce((n, e) => n + (e._writableState?.length ?? e.writableLength ?? 0), 0);
+  for (;;) {
+    if (out.destroyed) throw new ExportAborted();
+    if (out.writableNeedDrain) await drained(out);
+    else if (backlog() > MAX_BACKLOG_BYTES) await new Promise((resolve) => setTimeout(resolve, 1));
+    else return void (await new Promise((resolve) => setImmediate(resolve)));
+  }
+}
+
+async function drained(out: Writable): Promise<void> {
+  const ac = new AbortController();
+  try {
+    await Promise.race([once(out, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal })]);
+  } catch (err) {
+    if (!out.destroyed) throw err;
+  } finally {
+    ac.abort();
+  }
+}

@@ -1,0 +1,108 @@
+// The export screen in a real Chromium: with JS the file downloads without leaving the page, without JS
+// the plain GET form downloads it too, and a bad period comes back with the message and the values kept.
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { yearMonthInZone } from '../../server/export/periods.js';
+import { exportMessages } from '../../server/export/query.js';
+import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let browser: Browser;
+const Y = yearMonthInZone(new Date()).year - 1;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function fill(page: Page, values: [string, string, string, string]) {
+  const labels = ['Startår', 'Startmånad', 'Slutår', 'Slutmånad'];
+  for (let i = 0; i < 4; i++) await page.getByLabel(labels[i]!, { exact: true }).fill(values[i]!);
+}
+
+async function openForm(js: boolean, viewport?: { width: number; height: number }) {
+  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('anna@demo.se') });
+  const page = await ctx.newPage();
+  await page.goto('/export');
+  // With JS, wait until React has taken over the form (else a quick click submits it natively).
+  if (js) await page.locator('form[data-enhanced="true"]').waitFor();
+  return { ctx, page };
+}
+
+describe('export screen', () => {
+  for (const js of [true, false]) {
+    it(`downloads Sim_export{period}.xlsx (JS ${js ? 'on' : 'off'})`, async () => {
+      const { ctx, page } = await openForm(js);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Exportera fakturaspecifikation');
+      const year = page.getByLabel('Startår', { exact: true });
+      expect(await year.getAttribute('type')).toBe('number');
+      expect(await year.getAttribute('inputmode')).toBe('numeric');
+      expect(await year.getAttribute('min')).toBe('2000');
+      expect(await year.getAttribute('max')).toBe('2100');
+      expect(await year.getAttribute('required')).not.toBeNull();
+      expect(await page.getByLabel('Slutmånad', { exact: true }).getAttribute('max')).toBe('12');
+      // Demo AB invoices monthly: the form starts at last month.
+      const last = yearMonthInZone(new Date());
+      const prev = last.month === 1 ? { year: last.year - 1, month: 12 } : { year: last.year, month: last.month - 1 };
+      expect(await page.getByLabel('Startmånad', { exact: true }).inputValue()).toBe(String(prev.month));
+      expect(await page.getByLabel('Slutår', { exact: true }).inputValue()).toBe(String(prev.year));
+
+      await fill(page, [String(Y), '1', String(Y), '3']);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+      expect(download.suggestedFilename()).toBe(`Sim_export${Y}1-${Y}3.xlsx`);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(readFileSync((await download.path())!) as never);
+      expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning']);
+      expect(workbook.getWorksheet('Specifikation')!.getCell('B1').value).toBe('Demo AB');
+      // The page stayed where it was.
+      expect(new URL(page.url()).pathname).toBe('/export');
+      if (js) await page.getByRole('status').getByText(`Sim_export${Y}1-${Y}3.xlsx`).waitFor();
+      await ctx.close();
+    });
+  }
+
+  it('JS off: a bad period comes back to the form with the message and the values kept', async () => {
+    const { ctx, page } = await openForm(false);
+    await fill(page, [String(Y), '5', String(Y), '4']);
+    await page.getByRole('button', { name: 'Exportera' }).click();
+    await page.waitForURL((u) => u.pathname === '/export' && u.search.includes('start_month=5'));
+    expect(await page.getByRole('alert').textContent()).toBe(exportMessages.order);
+    expect(await page.getByLabel('Startår', { exact: true }).inputValue()).toBe(String(Y));
+    expect(await page.getByLabel('Startmånad', { exact: true }).inputValue()).toBe('5');
+    expect(await page.getByLabel('Slutmånad', { exact: true }).inputValue()).toBe('4');
+    expect(await page.getByLabel('Startmånad', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    // Corrected, the same form downloads.
+    await page.getByLabel('Slutmånad', { exact: true }).fill('6');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+    expect(download.suggestedFilename()).toBe(`Sim_export${Y}5-${Y}6.xlsx`);
+    await ctx.close();
+  });
+
+  it('JS on: a refused period shows the "Error" message with the server’s text, on the same page', async () => {
+    const { ctx, page } = await openForm(true);
+    await fill(page, [String(Y - 3), '1', String(Y), '1']);
+    await page.getByRole('button', { name: 'Exportera' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.locator('strong').textContent()).toBe('Error');
+    expect(await alert.textContent()).toContain(exportMessages.tooLong);
+    expect(new URL(page.url()).pathname).toBe('/export');
+    expect(await page.getByLabel('Startår', { exact: true }).inputValue()).toBe(String(Y - 3));
+    await ctx.close();
+  });
+
+  it('fits a 390 px wide phone', async () => {
+    const { ctx, page } = await openForm(true, MOBILE);
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await page.screenshot({ path: 'test-results/export-390.png', fullPage: true });
+    await ctx.close();
+  });
+});
