@@ -16,7 +16,7 @@ export type Context = {
   /** Pages (Remix actions) also keep a toast as a one-time flash for the page after the redirect. */
   flashToasts: boolean;
   /** Tells the session's user something: a toast in every open tab (and the flash, for pages). */
-  notify: (type: Toast['type'], title: string, message?: string, opts?: { flash?: boolean }) => Promise<void>;
+  notify: (type: Toast['type'], title: string, message?: string, opts?: { pageShowsItsOwn?: boolean }) => Promise<void>;
 };
 
 export function createContextInner(opts: {
@@ -36,8 +36,10 @@ export function createContextInner(opts: {
     async notify(type, title, message = '', notifyOpts = {}) {
       const session = ctx.session;
       if (!session) return;
+      // A page that shows its own notice after the redirect needs no toast on top of it.
+      if (ctx.flashToasts && notifyOpts.pageShowsItsOwn) return;
       const toast = newToast(type, title, message);
-      if (ctx.flashToasts && notifyOpts.flash !== false) await setFlash(ctx.em.fork(), session.id, toast);
+      if (ctx.flashToasts) await setFlash(ctx.em.fork(), session.id, toast);
       // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
       await opts.services.hub.publish({ kind: 'toast', userId: session.userId, toast }).catch((err) => opts.services.log.warn({ err }, 'toast not published'));
     },

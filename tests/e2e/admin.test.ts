@@ -82,7 +82,7 @@ describe('companies and users', () => {
       if (!js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get('q') === `e2e-${tag.toLowerCase()}`);
       const rows = page.locator('table tbody tr');
-      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
+      await expect.poll(() => page.locator('table tbody tr').count(), { timeout: 30_000 }).toBe(1);
       expect(await rows.count()).toBe(1);
       // The name is cut to 30 characters; the full name is in the tooltip.
       const cell = rows.first().locator('td').first();
@@ -127,7 +127,9 @@ describe('companies and users', () => {
       await page.getByLabel('Namn', { exact: true }).fill(`Sven ${tag}`);
       await page.getByLabel('E-postadress').fill(`sven.${tag}@exempel.se`);
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
-      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2);
+      // A locator waits across the no-JS navigation (a page function would be lost with the old page).
+      await page.locator('table tbody tr').filter({ hasText: `Sven ${tag}` }).waitFor();
+      expect(await page.locator('table tbody tr').count()).toBe(2);
       const user = await em().findOneOrFail(User, { email: email.toLowerCase() });
       expect(user.company.id).toBe(company.id);
 
@@ -137,12 +139,12 @@ describe('companies and users', () => {
       await page.getByLabel('Sök användare').fill('sven');
       if (!js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get('q') === 'sven');
-      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
+      await expect.poll(() => page.locator('table tbody tr').count(), { timeout: 30_000 }).toBe(1);
       expect(await page.locator('table tbody tr').textContent()).toContain(`sven.${tag.toLowerCase()}@exempel.se`);
       await page.getByLabel('Sök användare').fill('ulla');
       if (!js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get('q') === 'ulla');
-      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1 && document.querySelector('table tbody tr')!.textContent!.includes('Ulla'));
+      await expect.poll(async () => (await page.locator('table tbody tr').allTextContents()).join('|'), { timeout: 30_000 }).toMatch(/^[^|]*Ulla[^|]*$/);
 
       // Edit the user.
       await page.locator('table tbody tr').getByRole('link', { name: 'Redigera' }).click();
@@ -168,7 +170,7 @@ describe('companies and users', () => {
       await page.waitForURL((u) => u.pathname === '/');
       await page.getByText(`Du agerar som Omdöpt ${tag} AB`).waitFor();
       await page.getByRole('button', { name: 'Tillbaka till eget företag' }).click();
-      await page.waitForFunction(() => !document.body.textContent!.includes('Du agerar som'));
+      await expect.poll(() => page.getByText('Du agerar som').count(), { timeout: 30_000 }).toBe(0);
       await ctx.close();
     });
   }

@@ -35,7 +35,7 @@ export const adminRouter = router({
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const newCompany = await createCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag skapat', newCompany.name, { flash: false });
+      await ctx.notify('info', 'Företag skapat', newCompany.name, { pageShowsItsOwn: true });
       return { newCompany };
     }),
 
@@ -51,7 +51,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const company = await updateCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag uppdaterat', company.name, { flash: false });
+      await ctx.notify('info', 'Företag uppdaterat', company.name, { pageShowsItsOwn: true });
       return { success: true, company };
     }),
 
@@ -70,7 +70,7 @@ export const adminRouter = router({
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const newUser = await createUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare skapad', newUser.email, { flash: false });
+      await ctx.notify('info', 'Användare skapad', newUser.email, { pageShowsItsOwn: true });
       return { newUser };
     }),
 
@@ -86,7 +86,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const user = await updateUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare uppdaterad', user.email, { flash: false });
+      await ctx.notify('info', 'Användare uppdaterad', user.email, { pageShowsItsOwn: true });
       return { success: true, user };
     }),
 });
