@@ -1,0 +1,120 @@
+// Accessibility: axe-core (WCAG 2.1 AA) on every screen, desktop and 390 px, with JS and without
+// (scripts blocked rather than JS disabled, which axe itself needs); and keyboard use of the dialog.
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Company, Sim, User } from '../../server/db/entities.js';
+import { DESKTOP, launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let server: TestServer;
+let browser: Browser;
+let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  const em = server.services.orm.em.fork();
+  const sim = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
+  const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+  const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  screens = [
+    { path: '/login', as: 'anon' },
+    { path: '/login?sent=1', as: 'anon' },
+    { path: '/auth/magic?token=not-a-real-token', as: 'anon' },
+    { path: '/', as: 'user' },
+    { path: '/add', as: 'user' },
+    { path: '/sims', as: 'user' },
+    { path: `/sims/${sim.id}`, as: 'user' },
+    { path: `/sims/${legacy.id}`, as: 'user' },
+    { path: `/sims/${sim.id}/deactivate`, as: 'user' },
+    { path: '/export', as: 'user' },
+    { path: '/feedback', as: 'user' },
+    { path: '/no-such-page', as: 'user' },
+    { path: '/', as: 'admin' },
+    { path: '/admin', as: 'admin' },
+    { path: '/admin/companies', as: 'admin' },
+    { path: `/admin/companies/${company.id}`, as: 'admin' },
+    { path: `/admin/companies/${company.id}/${anna.id}`, as: 'admin' },
+  ];
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function contextFor(as: 'anon' | 'user' | 'admin', viewport: typeof DESKTOP, js: boolean): Promise<BrowserContext> {
+  const cookie = as === 'anon' ? undefined : await server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
+  const ctx = await newContext(browser, { baseURL: server.url, viewport, cookie });
+  if (!js) await ctx.route('**/*.js', (route) => route.abort());
+  return ctx;
+}
+
+for (const viewport of [DESKTOP, MOBILE]) {
+  for (const js of [true, false]) {
+    it(`every screen has no WCAG 2.1 AA violations at ${viewport.width} px, JS ${js ? 'on' : 'off'}`, async () => {
+      const problems: string[] = [];
+      for (const as of ['anon', 'user', 'admin'] as const) {
+        const ctx = await contextFor(as, viewport, js);
+        const page = await ctx.newPage();
+        for (const screen of screens.filter((s) => s.as === as)) {
+          await page.goto(screen.path);
+          if (js) await page.waitForFunction(() => '__remixRouter' in window);
+          await page.addScriptTag({ path: axePath });
+          const result = await page.evaluate(async () => {
+            const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+            return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+          });
+          for (const v of result.violations) problems.push(`${screen.path} (${as}): ${v.id} [${v.impact}] at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        }
+        await ctx.close();
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
+
+describe('keyboard only', () => {
+  it('reaches every control of the menu and shows a visible focus', async () => {
+    const ctx = await contextFor('admin', DESKTOP, true);
+    const page = await ctx.newPage();
+    await page.goto('/');
+    await page.waitForFunction(() => '__remixRouter' in window);
+    const seen: string[] = [];
+    while (!seen.includes('Logga ut') && seen.length < 20) {
+      await page.keyboard.press('Tab');
+      const info = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        return { text: (el.textContent ?? '').trim(), outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
+      });
+      seen.push(info.text);
+      expect(info.outline, `focus on "${info.text}" is visible`).toBe(true);
+    }
+    for (const label of ['Aktivera SIM-kort', 'Visa befintliga SIM-kort', 'Lämna feedback', 'Admin', 'Logga ut']) expect(seen).toContain(label);
+    await ctx.close();
+  });
+
+  it('the confirm dialog opens from the keyboard, traps focus and closes with Escape', async () => {
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
+    const ctx = await contextFor('user', DESKTOP, true);
+    const page = await ctx.newPage();
+    await page.goto(`/sims/${sim.id}`);
+    await page.waitForFunction(() => '__remixRouter' in window);
+    await page.getByRole('link', { name: 'Avaktivera' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Ta bort SIM-kort' });
+    await dialog.waitFor();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      const inside = await page.evaluate(() => !!document.activeElement?.closest('dialog') || document.activeElement === document.body);
+      expect(inside).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
+    await ctx.close();
+  });
+});
