@@ -6,6 +6,7 @@ import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { handleRest, handleTrpc, openApi } from './api/handlers.js';
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
 import { databaseIsUp } from './db/orm.js';
 import type { Services } from './services.js';
 import { createContext } from './trpc/context.js';
@@ -113,6 +114,16 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   );
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ reqId: req.id, err: (err as Error).message }, 'database unavailable');
+      if (res.headersSent) return res.end();
+      res.setHeader('Retry-After', '5');
+      const wantsPage = !req.path.startsWith('/api/') && (req.get('accept') ?? '').includes('text/html');
+      if (wantsPage) {
+        return res.status(503).type('html').send(`<!DOCTYPE html><html lang="sv"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tillfälligt otillgänglig</title><style>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaef;padding:2rem}</style></head><body><h1>Tillfälligt otillgänglig</h1><p>${DATABASE_DOWN_MESSAGE}</p><p><a href="" style="color:#5b9dff">Försök igen</a></p></body></html>`);
+      }
+      return res.status(503).json({ error: DATABASE_DOWN_MESSAGE, issues: [], requestId: req.id });
+    }
     log.error({ reqId: req.id, err }, 'request failed');
     if (res.headersSent) return res.end();
     res.status(500).json({ error: 'Något gick fel på servern.', requestId: req.id });

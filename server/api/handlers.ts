@@ -4,6 +4,7 @@
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createOpenApiFetchHandler, generateOpenApiDocument } from 'trpc-to-openapi';
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -47,6 +48,7 @@ export async function handleRest(services: Services, ctx: Context, request: Requ
   if (length > MAX_BODY_BYTES) return errorResponse(413, messages.PAYLOAD_TOO_LARGE!);
   // Remember what our own procedures threw, so their Swedish messages and field issues reach the client.
   let thrown: TRPCError | null = null;
+  let databaseDown = false;
   const response = await createOpenApiFetchHandler({
     endpoint: '/api',
     router: appRouter,
@@ -56,7 +58,8 @@ export async function handleRest(services: Services, ctx: Context, request: Requ
     onError: ({ error, path }: { error: TRPCError; path?: string }) => {
       // Only errors from inside a procedure carry our messages; the adapter's own (no such path) do not.
       if (path) thrown = error;
-      if (error.code === 'INTERNAL_SERVER_ERROR') services.log.error({ reqId: ctx.requestId, err: error.cause ?? error }, 'api error');
+      if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error)) databaseDown = true;
+      else if (error.code === 'INTERNAL_SERVER_ERROR') services.log.error({ reqId: ctx.requestId, err: error.cause ?? error }, 'api error');
     },
     responseMeta: () => {
       const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
@@ -79,6 +82,7 @@ export async function handleRest(services: Services, ctx: Context, request: Requ
   let error = userMessage(code, (thrown as TRPCError | null)?.message ?? body.message, ours);
   if (zodIssues.length) error = zodIssues[0]!.message || messages.BAD_REQUEST!;
   const status = statusOf[code] ?? (response.status >= 500 ? 500 : response.status);
+  if (databaseDown) return errorResponse(503, DATABASE_DOWN_MESSAGE, [], { requestId: ctx.requestId });
   if (status >= 500) return errorResponse(500, messages.INTERNAL_SERVER_ERROR!, [], { requestId: ctx.requestId });
   return errorResponse(status, error, issues);
 }

@@ -77,8 +77,13 @@ export async function listSims(em: Em, companyId: number, opts: { q?: string; li
 }
 
 async function ownActiveSim(em: Em, companyId: number, id: number, lock = false): Promise<Sim> {
-  const sim = await em.findOne(Sim, { id, company: companyId, status: 'active' }, { populate: ['ratePlan'], ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) });
+  // The row lock is taken on the SIM alone: FOR UPDATE over a join with rate_plan makes PostgreSQL
+  // lose the row when a concurrent edit changed its plan while we waited.
+  const sim = lock
+    ? await em.findOne(Sim, { id, company: companyId, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+    : await em.findOne(Sim, { id, company: companyId, status: 'active' }, { populate: ['ratePlan'] });
   if (!sim) throw new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+  if (lock) await em.populate(sim, ['ratePlan']);
   return sim;
 }
 

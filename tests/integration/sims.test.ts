@@ -82,6 +82,31 @@ describe('activate', () => {
   });
 });
 
+describe('parallel edits', () => {
+  it('leave a consistent history: each event starts where the one before ended', async () => {
+    const anna = await callerFor(services, 'anna@demo.se');
+    const { id } = await anna.sim.activate(activation(newIccid()) as never);
+    const edits = Array.from({ length: 10 }, (_, i) => ({ id, dataLimit: 5000, callAndSms: true, roaming: i % 2 === 0, invoiceLineMark: `Märkning ${i}`, invoiceLineNote: 'Handdator' }));
+    // Each edit is its own request (its own context), as ten browser tabs would send them.
+    const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.se')));
+    const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e as never)));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const events = await services.orm.em.fork().find(SimEvent, { sim: id }, { orderBy: { id: 'asc' }, populate: ['ratePlan'] });
+    let mark = 'Lager 1';
+    let plan = 'DATA-5000-TS';
+    for (const e of events.slice(1)) {
+      if (e.before && 'invoiceLineMark' in e.before) expect(e.before.invoiceLineMark).toBe(mark);
+      if (e.before && 'ratePlan' in e.before) expect(e.before.ratePlan).toBe(plan);
+      if (e.after && 'invoiceLineMark' in e.after) mark = e.after.invoiceLineMark as string;
+      if (e.after && 'ratePlan' in e.after) plan = e.after.ratePlan as string;
+      expect(e.ratePlan.code).toBe(plan);
+    }
+    const sim = await services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
+    expect(sim.invoiceLineMark).toBe(mark);
+    expect(sim.ratePlan.code).toBe(plan);
+  });
+});
+
 describe('list and search', () => {
   it('lists only the company’s active SIMs and searches every shown field case-insensitively', async () => {
     const anna = await callerFor(services, 'anna@demo.se');

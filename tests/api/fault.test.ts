@@ -1,0 +1,94 @@
+// Fault: the server's database connections are cut mid-run (through a TCP proxy of the test's own; the
+// machine's PostgreSQL is never stopped). While down: 503 with a clear message and /healthz says so.
+// When it is back the server recovers by itself, and no acknowledged activation is lost.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withCheckDigit } from '../../server/sims/iccid.js';
+import { freshDatabase, usingPostgres } from '../helpers/db.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+function tcpProxy(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(target.port, target.host);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  return {
+    listen,
+    get port() {
+      return port;
+    },
+    /** Closes the listener and every connection through it. */
+    async cut() {
+      await new Promise<void>((resolve) => {
+        server?.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+let server: TestServer;
+let drop: () => Promise<void>;
+let proxy: ReturnType<typeof tcpProxy>;
+let n = 0;
+const newIccid = () => withCheckDigit(`8946333${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+
+describe.skipIf(!usingPostgres)('database outage', () => {
+  beforeAll(async () => {
+    const db = await freshDatabase();
+    drop = db.drop;
+    const url = new URL((db.target as { url: string }).url);
+    proxy = tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    await proxy.listen();
+    url.port = String(proxy.port);
+    server = await startTestServer({ db: { kind: 'postgres', url: url.toString() } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await drop?.();
+  });
+
+  it('answers 503 while the database is cut off and recovers on its own', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const activate = (iccid: string) =>
+      fetch(`${server.url}/api/sim`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ iccid, dataLimit: 500, invoiceLineMark: 'Före avbrott' }) });
+    const acknowledged = newIccid();
+    expect((await activate(acknowledged)).status).toBe(200);
+
+    await proxy.cut();
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'error', db: 'down' });
+    const refused = await activate(newIccid());
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error).toBe('Databasen går inte att nå just nu. Försök igen om en stund.');
+    const list = await fetch(`${server.url}/api/sim/all`, { headers: { cookie } });
+    expect(list.status).toBe(503);
+    const page = await fetch(`${server.url}/sims`, { headers: { cookie, accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('Databasen går inte att nå just nu');
+
+    await proxy.listen();
+    await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 20_000, interval: 250 }).toBe(200);
+    const after = await fetch(`${server.url}/api/sim/all?q=${acknowledged}`, { headers: { cookie } });
+    expect(after.status).toBe(200);
+    expect((await after.json()).map((s: { iccid: string }) => s.iccid)).toEqual([acknowledged]);
+    expect((await activate(newIccid())).status).toBe(200);
+  });
+});
