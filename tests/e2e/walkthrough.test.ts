@@ -1,0 +1,101 @@
+// A whole working day in Chromium with JavaScript disabled: log in by the mailed link, activate a SIM,
+// search, edit, deactivate, export a file, send feedback; then, as super admin, create a company and a user.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Company, Feedback, Sim, User } from '../../server/db/entities.js';
+import { withCheckDigit } from '../../server/sims/iccid.js';
+import { launchBrowser, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { linkIn, startSmtp } from '../helpers/smtp.js';
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startTestServer({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se' } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.close();
+});
+
+async function logIn(page: Page, email: string) {
+  await page.goto('/');
+  await page.getByLabel('E-postadress').fill(email);
+  await page.getByRole('button', { name: 'Skicka inloggningslänk' }).click();
+  await page.getByText('Om det finns ett konto för adressen').waitFor();
+  await server.services.settled();
+  await page.goto(linkIn(smtp.to(email).at(-1)!.raw));
+  await page.getByRole('button', { name: 'Logga in' }).click();
+  await page.getByRole('navigation', { name: 'Meny' }).waitFor();
+}
+
+describe('no-JS walk-through', () => {
+  it('a company user gets through every task without JavaScript', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const page = await ctx.newPage();
+    await logIn(page, 'anna@demo.se');
+
+    const iccid = withCheckDigit('8946011112222333440');
+    await page.getByRole('link', { name: 'Aktivera SIM-kort' }).click();
+    await page.getByLabel('ICCID').fill(iccid);
+    await page.getByLabel('Fakturamärkning').fill('Genomgång');
+    await page.getByLabel('Datamängd').selectOption({ label: '1 GB' });
+    await page.getByRole('button', { name: 'Aktivera' }).click();
+    await page.getByRole('status').filter({ hasText: 'SIM-kortet är aktiverat' }).waitFor();
+
+    await page.goto('/sims');
+    await page.getByLabel('Sök bland SIM-kort').fill('genomgång');
+    await page.getByRole('button', { name: 'Sök' }).click();
+    await page.getByRole('link', { name: `Redigera SIM-kort ${iccid}` }).click();
+    await page.getByLabel('Fakturakommentar').fill('Ändrad utan JS');
+    await page.getByRole('button', { name: 'Spara' }).click();
+    await page.getByRole('cell', { name: /Uppgifter ändrade/ }).waitFor();
+    await page.getByRole('link', { name: 'Avaktivera' }).click();
+    await page.getByRole('button', { name: 'Fortsätt' }).click();
+    await page.waitForURL((u) => u.pathname === '/sims');
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid });
+    expect(sim).toMatchObject({ status: 'deactivated', invoiceLineNote: 'Ändrad utan JS' });
+
+    await page.goto('/export');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Sim_export\d{4}\d{1,2}-\d{4}\d{1,2}\.xlsx$/);
+
+    await page.goto('/feedback');
+    await page.getByLabel('Ditt meddelande').fill('Allt gick bra utan JavaScript.');
+    await page.getByRole('button', { name: 'Skicka' }).click();
+    await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
+    expect(await server.services.orm.em.fork().count(Feedback, { message: 'Allt gick bra utan JavaScript.' })).toBe(1);
+
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Logga ut' }).click();
+    await page.waitForURL('**/login');
+    await ctx.close();
+  });
+
+  it('a super admin creates a company and a user without JavaScript', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const page = await ctx.newPage();
+    await logIn(page, 'admin@demo.se');
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('link', { name: 'Hantera företag' }).click();
+    await page.getByLabel('Företagsnamn').fill('Genomgång AB');
+    await page.getByLabel('Kundnummer').fill('GG-1');
+    await page.getByLabel('Fakturamärkning').fill('Ref. Genomgång');
+    await page.getByRole('button', { name: 'Lägg till företag' }).click();
+    await page.getByRole('status').filter({ hasText: 'Företag skapat' }).waitFor();
+    const company = await server.services.orm.em.fork().findOneOrFail(Company, { customerNumber: 'GG-1' });
+    await page.goto(`/admin/companies/${company.id}`);
+    await page.getByLabel('Namn', { exact: true }).fill('Greta Genomgång');
+    await page.getByLabel('E-postadress').fill('greta@genomgang.se');
+    await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Användare skapad' }).waitFor();
+    const greta = await server.services.orm.em.fork().findOneOrFail(User, { email: 'greta@genomgang.se' }, { populate: ['company'] });
+    expect(greta.company.id).toBe(company.id);
+    await ctx.close();
+  });
+});
