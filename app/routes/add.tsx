@@ -1,9 +1,13 @@
 // Activate a SIM: ICCID, marks and the plan selector. On success the user goes back one page.
+// With JS a scan button beside the ICCID opens the camera scanner, whose code (quagga2 included) is
+// fetched only on that press; without JS the button is not there and the form works the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
+import type { ScannerProps } from '~/scanner/Scanner';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { FORM_ERROR } from '~/utils/forms';
@@ -35,6 +39,7 @@ export default function Activate() {
   const v = data?.values ?? {};
   const e: Record<string, string> = data?.errors ?? {};
   const selection = { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms === 'true', roaming: v.roaming === 'true' };
+  const scan = useScanner();
   return (
     <>
       <h1>{t.pages.add}</h1>
@@ -43,12 +48,33 @@ export default function Activate() {
         <input type="hidden" name="returnTo" value={v.returnTo ?? returnTo} />
         <Field id="iccid" label={t.sims.iccid} hint={t.sims.iccidHint} error={e.iccid}>
           {(aria) => (
-            <input {...aria} name="iccid" type="text" inputMode="numeric" autoComplete="off" required maxLength={30}
-              pattern="[0-9 ]{20,29}" defaultValue={v.iccid} autoFocus={!!e.iccid} />
+            <div className="iccid-row">
+              <input {...aria} ref={scan.iccidRef} name="iccid" type="text" inputMode="numeric" autoComplete="off" required maxLength={30}
+                pattern="[0-9 ]{20,29}" defaultValue={v.iccid} autoFocus={!!e.iccid} />
+              {scan.hydrated ? (
+                <button type="button" className="btn scan-toggle" aria-expanded={scan.open} aria-controls="scanner" onClick={scan.toggle}>
+                  {scan.open ? t.scanner.close : t.scanner.open}
+                </button>
+              ) : null}
+            </div>
           )}
         </Field>
+        {scan.filled ? <p className="notice success scan-filled" role="status">{t.scanner.filled(scan.filled)}</p> : null}
+        {scan.open ? (
+          scan.Scanner ? (
+            <scan.Scanner onAccept={scan.accept} />
+          ) : (
+            <section id="scanner" className="scanner" aria-label={t.scanner.title}>
+              {scan.loadFailed ? (
+                <p className="notice error" role="alert">{t.scanner.problems.load}</p>
+              ) : (
+                <p className="scanner-status" role="status">{t.scanner.loading}</p>
+              )}
+            </section>
+          )
+        ) : null}
         <Field id="invoiceLineMark" label={t.sims.mark} hint={t.sims.marksHint} error={e.invoiceLineMark}>
-          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} maxLength={200} defaultValue={v.invoiceLineMark} />}
+          {(aria) => <textarea {...aria} ref={scan.nextRef} name="invoiceLineMark" rows={2} maxLength={200} defaultValue={v.invoiceLineMark} />}
         </Field>
         <Field id="invoiceLineNote" label={t.sims.note} hint={t.sims.marksHint} error={e.invoiceLineNote}>
           {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} maxLength={200} defaultValue={v.invoiceLineNote} />}
@@ -58,4 +84,44 @@ export default function Activate() {
       </Form>
     </>
   );
+}
+
+/** The scan button's state: shown after hydration only; the scanner module is imported on first open. */
+function useScanner() {
+  const [hydrated, setHydrated] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [filled, setFilled] = useState<string | null>(null);
+  const iccidRef = useRef<HTMLInputElement>(null);
+  const nextRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => setHydrated(true), []);
+
+  const toggle = () => {
+    if (open) return setOpen(false);
+    setOpen(true);
+    setFilled(null);
+    if (Scanner) return;
+    setLoadFailed(false);
+    import('~/scanner/Scanner')
+      .then((m) => setScanner(() => m.Scanner))
+      .catch((err) => {
+        console.error('[scanner] could not load the scanner', err);
+        setLoadFailed(true);
+      });
+  };
+
+  const accept = (iccid: string) => {
+    const input = iccidRef.current;
+    if (input) {
+      input.value = iccid;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    setFilled(iccid);
+    setOpen(false);
+    // After the scanner is gone, the user goes on with the next field.
+    requestAnimationFrame(() => nextRef.current?.focus());
+  };
+
+  return { hydrated, open, Scanner, loadFailed, filled, iccidRef, nextRef, toggle, accept };
 }
