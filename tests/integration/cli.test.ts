@@ -27,7 +27,8 @@ function cli(...args: string[]) {
   return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
 }
 
-describe('cli', () => {
+// Each case spawns the CLI (tsx + a database start) several times: generous time on a busy 2-core machine.
+describe('cli', { timeout: 240_000 }, () => {
   it('migrate, then seed twice (idempotent)', () => {
     expect(cli('migrate')).toMatchObject({ code: 0, out: expect.stringMatching(/applied|up to date/) });
     expect(cli('migrate')).toMatchObject({ code: 0, out: 'database is up to date' });
