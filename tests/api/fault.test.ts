@@ -3,8 +3,8 @@
 // When it is back the server recovers by itself, and no acknowledged activation is lost.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withCheckDigit } from '../../server/sims/iccid.js';
 import { freshDatabase, usingPostgres } from '../helpers/db.js';
+import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 function tcpProxy(target: { host: string; port: number }) {
@@ -46,8 +46,7 @@ function tcpProxy(target: { host: string; port: number }) {
 let server: TestServer;
 let drop: () => Promise<void>;
 let proxy: ReturnType<typeof tcpProxy>;
-let n = 0;
-const newIccid = () => withCheckDigit(`8946333${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+const newIccid = iccidFactory('8946333');
 
 describe.skipIf(!usingPostgres)('database outage', () => {
   beforeAll(async () => {

@@ -1,15 +1,14 @@
 // The spec's REST paths over HTTP: status codes, answers and the one error shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
+import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let anna: string;
 let admin: string;
 let bo: string;
-let n = 0;
-const newIccid = () => withCheckDigit(`8946555${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+const newIccid = iccidFactory('8946555');
 
 beforeAll(async () => {
   server = await startTestServer();

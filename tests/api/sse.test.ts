@@ -2,15 +2,14 @@
 // server instances on one PostgreSQL (LISTEN/NOTIFY).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withCheckDigit } from '../../server/sims/iccid.js';
 import { launchBrowser, newContext } from '../helpers/browser.js';
 import { usingPostgres } from '../helpers/db.js';
+import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-let n = 0;
-const newIccid = () => withCheckDigit(`8946444${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e5).padStart(5, '0')}${String(n++).padStart(3, '0')}`);
+const newIccid = iccidFactory('8946444');
 
 beforeAll(async () => {
   server = await startTestServer();

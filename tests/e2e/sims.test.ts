@@ -2,14 +2,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
 import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
-let n = 0;
-const newIccid = () => withCheckDigit(`89467777${String(process.pid % 1e4).padStart(4, '0')}${String(Date.now() % 1e4).padStart(4, '0')}${String(n++).padStart(3, '0')}`);
+const newIccid = iccidFactory('8946777');
 
 beforeAll(async () => {
   server = await startTestServer();

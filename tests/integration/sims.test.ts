@@ -2,13 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
 import type { Services } from '../../server/services.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
 import { callerFor, startServices } from '../helpers/caller.js';
+import { iccidFactory } from '../helpers/iccid.js';
 
 let services: Services;
 let stop: () => Promise<void>;
-let n = 0;
-const newIccid = () => withCheckDigit(`89460999${String(Date.now() % 1e6).padStart(6, '0')}${String(n++).padStart(5, '0')}`);
+const newIccid = iccidFactory('8946099');
 
 beforeAll(async () => {
   ({ services, stop } = await startServices());
