@@ -1,0 +1,223 @@
+// Shared parts of the benchmarks: the build, a fresh database, seeding, the real server in its own process,
+// and the results file. Import './env.js' before this module (it sets BUILD_DIR).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createSession } from '../server/auth/sessions.js';
+import { Company, RatePlan, User } from '../server/db/entities.js';
+import { initOrm, migrate, type DbTarget, type Em, type Orm } from '../server/db/orm.js';
+import { seedDemo } from '../server/db/seed.js';
+import { buildClient, buildIsStale } from '../server/index.js';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const buildDir = process.env.BUILD_DIR ?? 'build-bench';
+export const SESSION_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+export const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+export const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const machine = () => ({ cpus: os.cpus().length, node: process.version, loadavg: os.loadavg().map((x) => round(x, 1)) });
+
+export function logger(name: string) {
+  return (...a: unknown[]) => console.log(`[bench:${name}]`, ...a);
+}
+
+/** Builds the app into BUILD_DIR when it is missing or older than the sources. */
+export function ensureBuild(log: (...a: unknown[]) => void): void {
+  if (buildIsStale()) {
+    log(`building the app into ${buildDir}`);
+    buildClient();
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** The PostgreSQL server the benchmarks make their databases on: DATABASE_URL's, else the machine's. */
+export const pgAdminUrl = () => process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: pgAdminUrl(), connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** A new PostgreSQL database on the machine's server, dropped by drop(). */
+export async function freshPostgres(): Promise<{ target: DbTarget & { kind: 'postgres' }; drop: () => Promise<void> }> {
+  const base = pgAdminUrl();
+  const name = `sim_bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    unregister();
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`drop database if exists "${name}" with (force)`);
+    await c.end();
+  };
+  const unregister = onInterrupt(drop);
+  return { target: { kind: 'postgres', url: url.toString() }, drop };
+}
+
+/** N active SIMs for the company, one SQL statement, each with its activation event (and a tenth a plan change). */
+export async function seedSims(em: Em, companyId: number, n: number, prefix = '8946'): Promise<void> {
+  if (n <= 0) return;
+  const plans = await em.find(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
+  const ids = `{${plans.map((p) => p.id).join(',')}}`;
+  await em.execute(
+    `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+     select ? || lpad(g::text, 15, '0') || '0', ?, (?::int[])[1 + (g % ?)], 'Fordon ' || g, 'Kommentar ' || g, 'active',
+            now() - ((g % 700) || ' days')::interval - ((g % 1440) || ' minutes')::interval
+       from generate_series(1, ?) g`,
+    [prefix, companyId, ids, plans.length, n],
+  );
+  await em.execute(
+    `insert into sim_event (sim_id, kind, rate_plan_id, at, after)
+     select id, 'activated', rate_plan_id, activated_at, jsonb_build_object('invoiceLineMark', invoice_line_mark)
+       from sim where company_id = ? and iccid like ? || '%'`,
+    [companyId, prefix],
+  );
+  await em.execute(
+    `insert into sim_event (sim_id, kind, rate_plan_id, at, before, after)
+     select id, 'updated', rate_plan_id, activated_at + interval '1 day', '{"invoiceLineNote":"Gammal"}'::jsonb, jsonb_build_object('invoiceLineNote', invoice_line_note)
+       from sim where company_id = ? and iccid like ? || '%' and id % 10 = 0`,
+    [companyId, prefix],
+  );
+}
+
+export type Seeded = { orm: Orm; demoCompanyId: number; adminId: number; adminCookie: string };
+
+/** Migrates, seeds the demo data and `sims` more SIMs for Demo AB; returns a session cookie of admin@demo.se. */
+export async function seedDatabase(target: DbTarget, sims: number): Promise<Seeded> {
+  const orm = await initOrm(target);
+  await migrate(orm);
+  await seedDemo(orm.em.fork());
+  const em = orm.em.fork();
+  const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+  await seedSims(em, demo.id, sims);
+  await em.execute('analyze');
+  const adminCookie = `sim_session=${await createSession(em, admin.id)}`;
+  return { orm, demoCompanyId: demo.id, adminId: admin.id, adminCookie };
+}
+
+export type ServerProcess = { child: ChildProcess; url: string; port: number; stop: () => Promise<void> };
+
+/** Starts `node --import tsx <script>` (the real server by default) on a free port; waits for GET <readyPath>. */
+export async function startProcess(
+  env: Record<string, string>,
+  opts: { script?: string; readyPath?: string; name?: string } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  // node --import tsx: the server is this process itself (the tsx CLI would put it in a grandchild).
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'server/index.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), APP_URL: `http://localhost:${port}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const unregister = onInterrupt(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${opts.name ?? 'the server'} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}${opts.readyPath ?? '/healthz'}`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 600) throw new Error(`${opts.name ?? 'the server'} did not start in 60 s`);
+    await sleep(100);
+  }
+  return {
+    child,
+    url,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        unregister();
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The production server's environment for a database target. */
+export function serverEnv(target: DbTarget, dataDir: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    SESSION_SECRET,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    BUILD_DIR: buildDir,
+    ...(target.kind === 'postgres' ? { DATABASE_URL: target.url } : { DATABASE_URL: '' }),
+  };
+}
+
+/** bench/results/<name>.json; a smoke run writes bench/results/smoke/<name>.json (never over real figures). */
+export function resultFile(name: string, smoke = process.env.BENCH_SMOKE === '1'): string {
+  return path.join(root, 'bench/results', ...(smoke ? ['smoke'] : []), `${name}.json`);
+}
+
+export function writeResult(name: string, result: unknown): string {
+  const file = resultFile(name);
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  return path.relative(root, file);
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+/** Registers work to undo on Ctrl-C or SIGTERM too (the temp database, the server process); returns an unregister. */
+export function onInterrupt(fn: () => Promise<void> | void): () => void {
+  cleanups.push(fn);
+  if (cleanups.length === 1) {
+    const handler = (signal: string) => {
+      console.error(`[bench] ${signal}: cleaning up`);
+      const fns = cleanups.splice(0).reverse();
+      (async () => {
+        for (const f of fns) await Promise.resolve(f()).catch(() => {});
+      })().finally(() => process.exit(130));
+    };
+    process.once('SIGINT', () => handler('SIGINT'));
+    process.once('SIGTERM', () => handler('SIGTERM'));
+  }
+  return () => {
+    const i = cleanups.indexOf(fn);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}

@@ -1,0 +1,466 @@
+// Page weight and speed (npm run bench:pages). Starts the real production server (BUILD_DIR=build-bench) with
+// 10,000 SIMs in Demo AB and visits each screen once in a fresh Chromium profile (playwright-core), logged in as
+// admin@demo.se where the page needs it. Every response of the first visit is recorded and gzipped (level 6,
+// what the server's compression sends): HTML, CSS, JS and other bytes per route. The floor, measured the same
+// way in this run: a bare Remix v2 app of the same versions (React + Remix runtime, one route), built on the fly
+// in a temp folder with this repo's node_modules. Then Lighthouse (default mobile emulation: Slow 4G, 4x CPU)
+// on the same routes and the floor. Writes bench/results/pages.json.
+//
+//   BENCH_SIMS=10000  BENCH_LIGHTHOUSE=0 (skip)  BENCH_LH_RUNS=3 (median kept)  BENCH_SMOKE=1 (200 SIMs, one
+//   Lighthouse run on the floor and /login only)
+//   BENCH_ENFORCE=1 exits 1 when a target is missed.
+import { ENFORCE, SMOKE } from './env.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { get as httpGet, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import compression from 'compression';
+import express from 'express';
+import { chromium, type Browser } from 'playwright-core';
+import type { DbTarget } from '../server/db/orm.js';
+import { ensureBuild, freshPostgres, kb, logger, machine, postgresReachable, root, round, seedDatabase, serverEnv, startProcess, writeResult, buildDir } from './lib.js';
+
+const log = logger('pages');
+const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 200 : 10_000));
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0';
+const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? (SMOKE ? 1 : 3)));
+const CHROME = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TARGET = { jsFloorRatioMax: 1.15, cssTotalGzipMaxKB: 15, simsHtmlGzipMaxKB: 30, performanceMin: 98, accessibilityMin: 100 };
+
+type Route = { path: string; auth: boolean };
+const ROUTES: Route[] = [
+  { path: '/login', auth: false },
+  { path: '/', auth: true },
+  { path: '/add', auth: true },
+  { path: '/sims', auth: true },
+  { path: '/export', auth: true },
+  { path: '/admin/companies', auth: true },
+];
+
+const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The floor: a bare Remix v2 app of the same versions, one route, built with this repo's node_modules.
+
+const FLOOR_ROOT = `import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
+
+export default function App() {
+  return (
+    <html lang="sv">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <Outlet />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+`;
+const FLOOR_INDEX = `export const meta = () => [{ title: 'Golv' }];
+
+export default function Index() {
+  return (
+    <main>
+      <h1>Hej</h1>
+    </main>
+  );
+}
+`;
+
+/** Builds the floor app in a temp folder; returns the folder (build/ inside). */
+function buildFloor(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-floor-'));
+  mkdirSync(path.join(dir, 'app/routes'), { recursive: true });
+  writeFileSync(path.join(dir, 'app/root.tsx'), FLOOR_ROOT);
+  writeFileSync(path.join(dir, 'app/routes/_index.tsx'), FLOOR_INDEX);
+  // Remix reads package.json to find the server runtime; the versions are this repo's (nothing is installed:
+  // node_modules is a link to this repo's).
+  const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const pick = (names: string[], from: Record<string, string>) => Object.fromEntries(names.map((n) => [n, from[n]!]));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'remix-floor',
+      private: true,
+      type: 'module',
+      dependencies: pick(['@remix-run/node', '@remix-run/react', 'react', 'react-dom', 'isbot'], own.dependencies),
+      devDependencies: pick(['@remix-run/dev', 'vite'], own.devDependencies),
+    }),
+  );
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // The same Remix future flags and build target as the app.
+  writeFileSync(
+    path.join(dir, 'vite.config.mjs'),
+    `import { vitePlugin as remix } from '@remix-run/dev';
+import { defineConfig } from 'vite';
+import app from ${JSON.stringify(pathToFileURL(path.join(root, 'remix.config.js')).href)};
+export default defineConfig({
+  plugins: [remix({ appDirectory: 'app', buildDirectory: 'build', future: app.future })],
+  build: { target: 'es2022' },
+});
+`,
+  );
+  const r = spawnSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build'], { cwd: dir, encoding: 'utf8', env: { ...process.env, BUILD_DIR: '' } });
+  if (r.status !== 0) throw new Error(`the floor app did not build:\n${r.stdout}\n${r.stderr}`);
+  return dir;
+}
+
+async function serveFloor(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const build = (await import(pathToFileURL(path.join(dir, 'build/server/index.js')).href)) as ServerBuild;
+  const app = express();
+  app.use(compression());
+  app.get('/favicon.ico', (_req, res) => res.status(204).end());
+  app.use('/assets', express.static(path.join(dir, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }));
+  app.use(express.static(path.join(dir, 'build/client'), { maxAge: '1h', index: false }));
+  app.all('*', createRequestHandler({ build, mode: 'production' }));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// First visit in Chromium: every response, gzipped.
+
+type Visit = {
+  route: string;
+  status: number;
+  finalUrl: string;
+  gzip: { html: number; css: number; js: number; other: number; total: number };
+  raw: { html: number; css: number; js: number; other: number };
+  files: Array<{ url: string; type: string; bytes: number; gzip: number }>;
+  quaggaInJs: string[];
+};
+
+async function visit(browser: Browser, base: string, route: string, cookie: string | null): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'sv-SE', serviceWorkers: 'block' });
+  if (cookie) {
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+  }
+  const page = await context.newPage();
+  type Recorded = Visit['files'][number] & { text: string };
+  const pending: Array<Promise<Recorded | null>> = [];
+  // The open event stream (/api/sse) never finishes: it is left out, and "quiet" means no other request in flight.
+  const inflight = new Set<unknown>();
+  let lastActivity = performance.now();
+  page.on('request', (req) => {
+    if (req.resourceType() === 'eventsource') return;
+    inflight.add(req);
+    lastActivity = performance.now();
+  });
+  const done = (req: unknown) => {
+    inflight.delete(req);
+    lastActivity = performance.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  page.on('response', (res) => {
+    pending.push(
+      (async () => {
+        const type = res.request().resourceType();
+        if (type === 'eventsource' || (res.status() >= 300 && res.status() < 400)) return null;
+        const body = await res.body().catch(() => null);
+        if (!body) return null;
+        return { url: res.url().replace(base, ''), type, bytes: body.length, gzip: gz(body), text: type === 'script' ? body.toString('utf8') : '' };
+      })(),
+    );
+  });
+  const response = await page.goto(base + route, { waitUntil: 'load', timeout: 60_000 });
+  // Then until nothing but the event stream has been in flight for 1 s (at most 20 s): lazy imports and the
+  // route manifest requests that follow hydration are part of a first visit.
+  const deadline = performance.now() + 20_000;
+  while (performance.now() < deadline && (inflight.size > 0 || performance.now() - lastActivity < 1000)) await page.waitForTimeout(100);
+  const files = (await Promise.all(pending)).filter((f): f is Recorded => f !== null);
+  const finalUrl = page.url().replace(base, '');
+  await context.close();
+  const kind = (t: string) => (t === 'document' ? 'html' : t === 'stylesheet' ? 'css' : t === 'script' ? 'js' : 'other');
+  const gzip = { html: 0, css: 0, js: 0, other: 0, total: 0 };
+  const raw = { html: 0, css: 0, js: 0, other: 0 };
+  for (const f of files) {
+    gzip[kind(f.type)] += f.gzip;
+    raw[kind(f.type)] += f.bytes;
+    gzip.total += f.gzip;
+  }
+  const quaggaInJs = files.filter((f) => f.type === 'script' && /quagga/i.test(f.text)).map((f) => f.url);
+  return { route, status: response?.status() ?? 0, finalUrl, gzip, raw, files: files.map(({ text: _t, ...f }) => f), quaggaInJs };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lighthouse (its Node API, Chromium started by chrome-launcher).
+
+type LighthouseScores = {
+  url: string;
+  performance: number | null;
+  accessibility: number | null;
+  metrics: Record<string, number | null>;
+  failedA11y: string[];
+  error?: string;
+  runs?: Array<{ performance: number | null; accessibility: number | null; error?: string }>;
+};
+
+async function runLighthouse(targets: Array<{ name: string; url: string; cookie: string | null }>): Promise<{ ran: boolean; reason?: string; results: Record<string, LighthouseScores> }> {
+  if (!existsSync(CHROME)) return { ran: false, reason: `no Chromium at ${CHROME} (set CHROME_PATH)`, results: {} };
+  process.env.CHROME_PATH = CHROME;
+  let lighthouse: typeof import('lighthouse').default;
+  let launch: typeof import('chrome-launcher').launch;
+  try {
+    lighthouse = (await import('lighthouse')).default;
+    launch = (await import('chrome-launcher')).launch;
+  } catch (e) {
+    return { ran: false, reason: `lighthouse or chrome-launcher could not be loaded: ${(e as Error).message}`, results: {} };
+  }
+  let chrome: Awaited<ReturnType<typeof launch>>;
+  try {
+    chrome = await launch({ chromePath: CHROME, chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  } catch (e) {
+    return { ran: false, reason: `Chromium could not be started by chrome-launcher: ${(e as Error).message}`, results: {} };
+  }
+  const once = async (t: (typeof targets)[number]): Promise<LighthouseScores> => {
+    try {
+      const r = await lighthouse(
+        t.url,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], ...(t.cookie ? { extraHeaders: { Cookie: t.cookie } } : {}) },
+      );
+      if (!r) throw new Error('lighthouse returned no result');
+      const lhr = r.lhr;
+      if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      const score = (c: string) => (lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c]!.score! * 100));
+      const metric = (id: string) => (lhr.audits[id]?.numericValue == null ? null : Math.round(lhr.audits[id]!.numericValue!));
+      const a11yRefs = lhr.categories.accessibility?.auditRefs ?? [];
+      const failedA11y = a11yRefs.filter((a) => a.weight > 0 && lhr.audits[a.id]?.score !== null && (lhr.audits[a.id]?.score ?? 1) < 1).map((a) => a.id);
+      if (lhr.runWarnings?.length) log(`lighthouse ${t.name}: warnings: ${lhr.runWarnings.join(' | ')}`);
+      return {
+        url: t.url,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        metrics: {
+          fcpMs: metric('first-contentful-paint'),
+          lcpMs: metric('largest-contentful-paint'),
+          tbtMs: metric('total-blocking-time'),
+          cls1000: lhr.audits['cumulative-layout-shift']?.numericValue == null ? null : Math.round(lhr.audits['cumulative-layout-shift']!.numericValue! * 1000),
+          siMs: metric('speed-index'),
+          ttiMs: metric('interactive'),
+          serverResponseMs: metric('server-response-time'),
+          benchmarkIndex: lhr.environment?.benchmarkIndex == null ? null : Math.round(lhr.environment.benchmarkIndex),
+        },
+        failedA11y,
+      };
+    } catch (e) {
+      return { url: t.url, performance: null, accessibility: null, metrics: {}, failedA11y: [], error: (e as Error).message };
+    }
+  };
+  // LH_RUNS passes over all targets (a busy moment of the machine hits every route alike); per route the run
+  // with the median performance score is kept, every run's scores are listed.
+  const runs = new Map<string, LighthouseScores[]>(targets.map((t) => [t.name, []]));
+  try {
+    for (let pass = 0; pass < LH_RUNS; pass++) {
+      for (const t of targets) {
+        const started = performance.now();
+        const s = await once(t);
+        runs.get(t.name)!.push(s);
+        log(`lighthouse ${t.name} (${pass + 1}/${LH_RUNS}): performance ${s.performance ?? '-'}, accessibility ${s.accessibility ?? '-'}${s.error ? ` (error: ${s.error})` : ''} in ${Math.round((performance.now() - started) / 1000)} s`);
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+  const results: Record<string, LighthouseScores> = {};
+  for (const [name, list] of runs) {
+    const ok = list.filter((r) => !r.error).sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
+    const median = ok[Math.floor((ok.length - 1) / 2)] ?? list[0]!;
+    results[name] = { ...median, runs: list.map((r) => ({ performance: r.performance, accessibility: r.accessibility, error: r.error })) };
+  }
+  const allFailed = Object.values(results).every((r) => r.error);
+  return allFailed ? { ran: false, reason: `every Lighthouse run failed: ${Object.values(results)[0]?.error}`, results } : { ran: true, results };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  ensureBuild(log);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-pages-'));
+  const pg = (await postgresReachable()) ? await freshPostgres() : null;
+  const target: DbTarget = pg ? pg.target : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
+  let floorDir: string | null = null;
+  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
+  let floor: Awaited<ReturnType<typeof serveFloor>> | null = null;
+  try {
+    let t = performance.now();
+    floorDir = buildFloor();
+    log(`floor app built in ${Math.round(performance.now() - t)} ms (${floorDir})`);
+
+    t = performance.now();
+    log(`seeding ${SIMS} SIMs for Demo AB into ${target.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
+    const seeded = await seedDatabase(target, SIMS);
+    const cookie = seeded.adminCookie;
+    await seeded.orm.close(true); // PGlite: one process at a time
+    log(`seeded in ${Math.round(performance.now() - t)} ms`);
+
+    server = await startProcess(serverEnv(target, dataDir));
+    floor = await serveFloor(floorDir);
+
+    // Warm both servers (first render, database caches) before measuring.
+    for (const r of ROUTES) await fetch(server.url + r.path, { headers: r.auth ? { cookie } : {} });
+    await fetch(floor.url + '/');
+
+    const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+    const visits: Visit[] = [];
+    let floorVisit: Visit;
+    try {
+      floorVisit = await visit(browser, floor.url, '/', null);
+      for (const r of ROUTES) {
+        const v = await visit(browser, server.url, r.path, r.auth ? cookie : null);
+        if (v.status !== 200 || v.finalUrl.split('?')[0] !== r.path) throw new Error(`${r.path} answered ${v.status} at ${v.finalUrl}: not the page itself (logged out?)`);
+        visits.push(v);
+      }
+    } finally {
+      await browser.close();
+    }
+
+    // One page of /sims with the company's SIMs, the document alone: page 1 and a page in the middle.
+    const simsHtml: Record<string, { bytes: number; gzip: number; wireBytes: number }> = {};
+    for (const p of ['/sims', `/sims?page=${Math.max(1, Math.floor(SIMS / 100))}`]) {
+      const res = await fetch(server.url + p, { headers: { cookie } });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+      // The bytes on the wire too, as the server compresses them.
+      const wire = await new Promise<number>((resolve, reject) => {
+        httpGet(server!.url + p, { headers: { cookie, 'accept-encoding': 'gzip' } }, (r) => {
+          let n = 0;
+          r.on('data', (c: Buffer) => (n += c.length));
+          r.on('end', () => resolve(n));
+        }).on('error', reject);
+      });
+      simsHtml[p] = { bytes: body.length, gzip: gz(body), wireBytes: wire };
+    }
+
+    // All CSS of the build (what any page could load), gzipped.
+    const assets = path.join(root, buildDir, 'client/assets');
+    const cssFiles = readdirSync(assets).filter((f) => f.endsWith('.css'));
+    const cssBuildGzip = cssFiles.reduce((s, f) => s + gz(readFileSync(path.join(assets, f))), 0);
+    const cssLoaded = new Map<string, number>();
+    for (const v of visits) for (const f of v.files) if (f.type === 'stylesheet') cssLoaded.set(f.url, f.gzip);
+    const cssLoadedGzip = [...cssLoaded.values()].reduce((a, b) => a + b, 0);
+
+    // Lighthouse, the floor first (what this machine can score at best).
+    let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = { ran: false, reason: 'skipped (BENCH_LIGHTHOUSE=0)', results: {} };
+    if (LIGHTHOUSE) {
+      const lhRoutes = SMOKE ? ROUTES.filter((r) => r.path === '/login') : ROUTES;
+      lighthouse = await runLighthouse([
+        { name: 'floor', url: floor.url + '/', cookie: null },
+        ...lhRoutes.map((r) => ({ name: r.path, url: server!.url + r.path, cookie: r.auth ? cookie : null })),
+      ]);
+    }
+
+    // Figures, ratios, targets.
+    const floorJs = floorVisit.gzip.js;
+    const routes = visits.map((v) => {
+      const lh = lighthouse.results[v.route];
+      return {
+        route: v.route,
+        gzipBytes: v.gzip,
+        rawBytes: v.raw,
+        jsFloorRatio: round(v.gzip.js / floorJs),
+        files: v.files,
+        quaggaInJs: v.quaggaInJs,
+        lighthouse: lh ? { performance: lh.performance, accessibility: lh.accessibility, metrics: lh.metrics, failedA11y: lh.failedA11y, error: lh.error, runs: lh.runs } : null,
+      };
+    });
+    const maxRatio = Math.max(...routes.map((r) => r.jsFloorRatio));
+    const quagga = routes.flatMap((r) => r.quaggaInJs.map((f) => `${r.route}: ${f}`));
+    const simsHtmlMax = Math.max(...Object.values(simsHtml).map((s) => s.gzip));
+    const lhRan = Object.entries(lighthouse.results).filter(([n, r]) => n !== 'floor' && !r.error);
+    const checks = {
+      jsFloorRatio: maxRatio <= TARGET.jsFloorRatioMax,
+      noQuaggaInInitialLoad: quagga.length === 0,
+      cssTotal: cssBuildGzip < TARGET.cssTotalGzipMaxKB * 1024,
+      simsHtml: simsHtmlMax < TARGET.simsHtmlGzipMaxKB * 1024,
+      performance: lighthouse.ran ? lhRan.every(([, r]) => (r.performance ?? 0) >= TARGET.performanceMin) : null,
+      accessibility: lighthouse.ran ? lhRan.every(([, r]) => (r.accessibility ?? 0) >= TARGET.accessibilityMin) : null,
+    };
+    const result = {
+      date: new Date().toISOString(),
+      machine: machine(),
+      smoke: SMOKE,
+      database: target.kind,
+      sims: SIMS,
+      build: buildDir,
+      method: 'first visit in a fresh Chromium profile (390x844), every response body gzipped at level 6, until network idle',
+      floor: { what: 'bare Remix v2 app, same versions and future flags, one route', gzipBytes: floorVisit.gzip, rawBytes: floorVisit.raw, files: floorVisit.files },
+      routes,
+      css: { buildFiles: cssFiles, buildGzipBytes: cssBuildGzip, loadedGzipBytes: cssLoadedGzip },
+      simsPageHtml: simsHtml,
+      lighthouse: {
+        ran: lighthouse.ran,
+        reason: lighthouse.reason ?? null,
+        settings: `lighthouse 13.5.0 Node API, default mobile emulation (simulated Slow 4G, 4x CPU), Chromium ${CHROME}; median of ${LH_RUNS} run(s) by performance`,
+        floor: lighthouse.results.floor ?? null,
+        routes: Object.fromEntries(Object.entries(lighthouse.results).filter(([n]) => n !== 'floor')),
+      },
+      targets: TARGET,
+      checks,
+      pass: Object.values(checks).every((c) => c !== false),
+    };
+    const file = writeResult('pages', result);
+
+    const pad = (s: string | number, n: number) => String(s).padStart(n);
+    const lhRuns = (runs?: LighthouseScores['runs']) => (runs && runs.length > 1 ? ` (${runs.map((x) => x.performance ?? 'err').join(', ')})` : '');
+    const lines = [
+      '',
+      `page weight, first visit, gzip kB (${target.kind}, ${SIMS} SIMs in Demo AB${SMOKE ? ', smoke' : ''})`,
+      `  ${'route'.padEnd(18)} ${pad('HTML', 7)} ${pad('CSS', 7)} ${pad('JS', 7)} ${pad('other', 7)} ${pad('total', 7)} ${pad('JS/floor', 9)}   Lighthouse perf/a11y${LH_RUNS > 1 ? ` (median of ${LH_RUNS}; every run's perf)` : ''}`,
+      `  ${'floor (bare Remix)'.padEnd(18)} ${pad(kb(floorVisit.gzip.html), 7)} ${pad(kb(floorVisit.gzip.css), 7)} ${pad(kb(floorJs), 7)} ${pad(kb(floorVisit.gzip.other), 7)} ${pad(kb(floorVisit.gzip.total), 7)} ${pad('1.00', 9)}   ${lighthouse.results.floor ? `${lighthouse.results.floor.performance ?? '-'}/${lighthouse.results.floor.accessibility ?? '-'}${lhRuns(lighthouse.results.floor.runs)}` : '-'}`,
+      ...routes.map(
+        (r) =>
+          `  ${r.route.padEnd(18)} ${pad(kb(r.gzipBytes.html), 7)} ${pad(kb(r.gzipBytes.css), 7)} ${pad(kb(r.gzipBytes.js), 7)} ${pad(kb(r.gzipBytes.other), 7)} ${pad(kb(r.gzipBytes.total), 7)} ${pad(r.jsFloorRatio.toFixed(2), 9)}   ${r.lighthouse ? (r.lighthouse.error ? 'error' : `${r.lighthouse.performance}/${r.lighthouse.accessibility}${lhRuns(r.lighthouse.runs)}`) : '-'}`,
+      ),
+      `  JS/floor, worst route        : ${maxRatio.toFixed(2)} (target <= ${TARGET.jsFloorRatioMax}) ${checks.jsFloorRatio ? 'met' : 'MISSED'}`,
+      `  quagga in a first visit's JS : ${quagga.length ? quagga.join(', ') : 'never'} ${checks.noQuaggaInInitialLoad ? 'met' : 'MISSED'}`,
+      `  CSS, all of the build        : ${kb(cssBuildGzip)} kB gzip (${cssFiles.length} file(s); loaded by these routes ${kb(cssLoadedGzip)} kB) (target < ${TARGET.cssTotalGzipMaxKB}) ${checks.cssTotal ? 'met' : 'MISSED'}`,
+      ...Object.entries(simsHtml).map(([p, s]) => `  ${p.padEnd(28)} : HTML ${kb(s.gzip)} kB gzip (${kb(s.bytes)} kB raw, ${kb(s.wireBytes)} kB on the wire) (target < ${TARGET.simsHtmlGzipMaxKB}) ${s.gzip < TARGET.simsHtmlGzipMaxKB * 1024 ? 'met' : 'MISSED'}`),
+      lighthouse.ran
+        ? `  Lighthouse                   : performance ${checks.performance ? 'met' : 'MISSED'} (target >= ${TARGET.performanceMin}), accessibility ${checks.accessibility ? 'met' : 'MISSED'} (target ${TARGET.accessibilityMin})${SMOKE ? ' (smoke: /login only)' : ''}`
+        : `  Lighthouse                   : NOT RUN: ${lighthouse.reason}`,
+      ...Object.entries(lighthouse.results)
+        .filter(([, r]) => r.failedA11y.length || r.error)
+        .map(([n, r]) => `    ${n}: ${r.error ? `error ${r.error}` : `accessibility audits failing: ${r.failedA11y.join(', ')}`}`),
+      `  ${result.pass ? 'PASS' : 'FAIL'}  -> ${file}`,
+    ];
+    console.log(lines.join('\n'));
+    return result;
+  } finally {
+    await floor?.close();
+    await server?.stop();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (floorDir) rmSync(floorDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (r) => process.exit(!r.pass && ENFORCE ? 1 : 0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,232 @@
+// Event streams under load (npm run bench:sse), on PostgreSQL. Makes a fresh database on the machine's
+// PostgreSQL, seeds N users of Demo AB with a session each, starts the production server (BUILD_DIR=build-bench)
+// in its own process and opens N concurrent GET /api/sse streams (one per user, each its own session cookie),
+// held for the whole run. Every second a toast is published to every one of those users through the portal's
+// own hub (server/events/hub.ts: `hub.publish({ kind: 'toast', userId, toast })`), made in this process on the
+// same database: PostgreSQL NOTIFY carries it to the server, as it would from a second instance. Checks that
+// every stream received every toast of its user, exactly once, and prints the server's memory per connection
+// (RSS growth over idle / connections). Writes bench/results/sse.json.
+//
+//   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
+//   BENCH_ENFORCE=1 exits 1 when a target is missed.
+import { ENFORCE, SMOKE } from './env.js';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ABSOLUTE_TIMEOUT_MS, hashSessionId } from '../server/auth/sessions.js';
+import { Session, User } from '../server/db/entities.js';
+import { createHub, newToast } from '../server/events/hub.js';
+import { initOrm } from '../server/db/orm.js';
+import { createLogger } from '../server/log.js';
+import { ensureBuild, freshPostgres, logger, machine, mb, rssOf, round, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
+
+const log = logger('sse');
+const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));
+const SECONDS = Number(process.env.BENCH_SSE_SECONDS ?? (SMOKE ? 5 : 60));
+const OPEN_BATCH = 50;
+
+type Stream = {
+  userId: number;
+  req: ClientRequest;
+  connected: boolean;
+  closed: boolean;
+  status: number;
+  received: string[];
+  buffer: string;
+};
+
+/** Opens one event stream; resolves when the server's first comment (": connected") has arrived. */
+function openStream(url: string, cookie: string, userId: number): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const s: Stream = { userId, req: null as never, connected: false, closed: false, status: 0, received: [], buffer: '' };
+    const timer = setTimeout(() => reject(new Error(`stream of user ${userId}: not connected in 30 s`)), 30_000);
+    s.req = request(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
+      s.status = res.statusCode ?? 0;
+      if (s.status !== 200) {
+        clearTimeout(timer);
+        reject(new Error(`stream of user ${userId}: status ${s.status}`));
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        s.buffer += chunk;
+        let end: number;
+        while ((end = s.buffer.indexOf('\n\n')) >= 0) {
+          const message = s.buffer.slice(0, end);
+          s.buffer = s.buffer.slice(end + 2);
+          if (!s.connected && message.includes(': connected')) {
+            s.connected = true;
+            clearTimeout(timer);
+            resolve(s);
+          }
+          if (/^event: toast$/m.test(message)) {
+            const data = /^data: (.*)$/m.exec(message)?.[1];
+            if (data) s.received.push((JSON.parse(data) as { id: string }).id);
+          }
+        }
+      });
+      res.on('close', () => (s.closed = true));
+    });
+    s.req.on('error', (err) => {
+      s.closed = true;
+      clearTimeout(timer);
+      if (!s.connected) reject(err);
+    });
+    s.req.end();
+  });
+}
+
+async function main() {
+  ensureBuild(log);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-sse-'));
+  const pg = await freshPostgres();
+  let server: Awaited<ReturnType<typeof startProcess>> | null = null;
+  const streams: Stream[] = [];
+  let publisher: Awaited<ReturnType<typeof initOrm>> | null = null;
+  let hub: Awaited<ReturnType<typeof createHub>> | null = null;
+  try {
+    let t = performance.now();
+    const seeded = await seedDatabase(pg.target, 0);
+    const em = seeded.orm.em.fork();
+    await em.execute(
+      `insert into app_user (name, email, company_id, is_company_owner, is_super_admin, created_at)
+       select 'Ström ' || g, 'sse' || g || '@bench.se', ?, false, false, now() from generate_series(1, ?) g`,
+      [seeded.demoCompanyId, N],
+    );
+    const users = await em.find(User, { email: { $like: 'sse%@bench.se' } }, { orderBy: { id: 'asc' } });
+    // One session row per user, as createSession makes them, written in one flush.
+    const cookies: string[] = [];
+    const now = new Date();
+    for (const u of users) {
+      const raw = randomBytes(32).toString('base64url');
+      em.create(Session, { id: hashSessionId(raw), user: u, actingCompany: null, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS) });
+      cookies.push(`sim_session=${raw}`);
+    }
+    await em.flush();
+    await seeded.orm.close(true);
+    log(`${N} users with a session each seeded into PostgreSQL in ${Math.round(performance.now() - t)} ms`);
+
+    server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
+    const pid = server.child.pid!;
+    // Warm-up: a page and one stream opened and closed, then the idle RSS.
+    await fetch(`${server.url}/`, { headers: { cookie: cookies[0]! } });
+    const warm = await openStream(server.url, cookies[0]!, users[0]!.id);
+    warm.req.destroy();
+    await sleep(1000);
+    const idleRss = rssOf(pid);
+
+    t = performance.now();
+    for (let i = 0; i < N; i += OPEN_BATCH) {
+      const batch = users.slice(i, i + OPEN_BATCH).map((u, j) => openStream(server!.url, cookies[i + j]!, u.id));
+      streams.push(...(await Promise.all(batch)));
+    }
+    const openMs = Math.round(performance.now() - t);
+    await sleep(1000);
+    const connectedRss = rssOf(pid);
+    log(`${streams.length} streams open in ${openMs} ms; server RSS ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB with the streams`);
+
+    // The publisher: the portal's hub on the same database, in this process.
+    publisher = await initOrm(pg.target);
+    hub = await createHub(publisher, { databaseUrl: pg.target.url, log: createLogger('warn') });
+    const expected = new Map<number, string[]>(users.map((u) => [u.id, []]));
+    let peakRss = connectedRss;
+    const publishMs: number[] = [];
+    const started = performance.now();
+    for (let second = 0; second < SECONDS; second++) {
+      const tick = performance.now();
+      await Promise.all(
+        users.map((u) => {
+          const toast = newToast('info', 'Benchmark', `Sekund ${second + 1}`);
+          expected.get(u.id)!.push(toast.id);
+          return hub!.publish({ kind: 'toast', userId: u.id, toast });
+        }),
+      );
+      publishMs.push(performance.now() - tick);
+      peakRss = Math.max(peakRss, rssOf(pid));
+      const next = started + (second + 1) * 1000;
+      if (next > performance.now()) await sleep(next - performance.now());
+    }
+    // Let the last toasts arrive (at most 10 s).
+    const total = N * SECONDS;
+    const receivedCount = () => streams.reduce((s, x) => s + x.received.length, 0);
+    for (let i = 0; i < 100 && receivedCount() < total; i++) await sleep(100);
+    const heldSeconds = round((performance.now() - started) / 1000, 1);
+    const endRss = rssOf(pid);
+    peakRss = Math.max(peakRss, endRss);
+
+    let complete = 0;
+    let missing = 0;
+    let duplicates = 0;
+    let foreign = 0;
+    let closedEarly = 0;
+    for (const s of streams) {
+      const want = expected.get(s.userId)!;
+      const got = new Set(s.received);
+      duplicates += s.received.length - got.size;
+      const wantSet = new Set(want);
+      foreign += [...got].filter((id) => !wantSet.has(id)).length;
+      const miss = want.filter((id) => !got.has(id)).length;
+      missing += miss;
+      if (s.closed) closedEarly++;
+      if (miss === 0 && got.size === want.length) complete++;
+    }
+    const perConnKB = round((connectedRss - idleRss) / N / 1024, 1);
+    const perConnPeakKB = round((peakRss - idleRss) / N / 1024, 1);
+    const pass = complete === N && missing === 0 && duplicates === 0 && foreign === 0 && closedEarly === 0;
+    const result = {
+      date: new Date().toISOString(),
+      machine: machine(),
+      smoke: SMOKE,
+      database: 'postgres',
+      connections: N,
+      seconds: SECONDS,
+      heldSeconds,
+      publishing: 'one toast per user per second through server/events/hub.ts publish (PostgreSQL NOTIFY) from the bench process',
+      toastsPublished: total,
+      toastsReceived: receivedCount(),
+      streamsComplete: complete,
+      missing,
+      duplicates,
+      foreign,
+      closedEarly,
+      openAllMs: openMs,
+      publishMsPerSecond: { median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!), max: Math.round(Math.max(...publishMs)) },
+      serverRss: { idleMB: mb(idleRss), connectedMB: mb(connectedRss), peakMB: mb(peakRss), endMB: mb(endRss) },
+      memoryPerConnectionKB: { connected: perConnKB, peak: perConnPeakKB },
+      pass,
+    };
+    const file = writeResult('sse', result);
+    console.log(
+      [
+        '',
+        `event streams: ${N} concurrent GET /api/sse (one user and session each), held ${heldSeconds} s, a toast per user every second (PostgreSQL)${SMOKE ? ' (smoke)' : ''}`,
+        `  toasts published / received : ${total} / ${result.toastsReceived}`,
+        `  streams with every toast    : ${complete} of ${N} (missing ${missing}, duplicates ${duplicates}, foreign ${foreign}, closed early ${closedEarly}) ${pass ? 'met' : 'MISSED'}`,
+        `  opening all streams         : ${openMs} ms (batches of ${OPEN_BATCH})`,
+        `  publishing one round        : median ${result.publishMsPerSecond.median} ms, max ${result.publishMsPerSecond.max} ms`,
+        `  server RSS                  : ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB connected, ${mb(peakRss)} MB peak, ${mb(endRss)} MB at the end`,
+        `  memory per connection       : ${perConnKB} kB (RSS growth on connecting / connections), ${perConnPeakKB} kB at peak`,
+        `  ${pass ? 'PASS' : 'FAIL'}  -> ${file}`,
+      ].join('\n'),
+    );
+    return result;
+  } finally {
+    for (const s of streams) s.req.destroy();
+    await hub?.close();
+    await publisher?.close(true);
+    await server?.stop();
+    await pg.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (r) => process.exit(!r.pass && ENFORCE ? 1 : 0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
