@@ -3,8 +3,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122122237_initial } from './Migration20261122122237_initial.js';
 import { Migration20261122122837_rate_limit } from './Migration20261122122837_rate_limit.js';
+import { Migration20261122135829_sim_list_index } from './Migration20261122135829_sim_list_index.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
   { name: 'Migration20261122122837_rate_limit', class: Migration20261122122837_rate_limit },
+  { name: 'Migration20261122135829_sim_list_index', class: Migration20261122135829_sim_list_index },
 ];
