@@ -3,7 +3,7 @@
 // { error, issues } with Swedish messages, never a stack trace or SQL.
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createOpenApiFetchHandler, generateOpenApiDocument } from 'trpc-to-openapi';
+import { createOpenApiNodeHttpHandler, generateOpenApiDocument } from 'trpc-to-openapi';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
@@ -42,32 +42,90 @@ export function errorResponse(status: number, error: string, issues: Issue[] = [
   return Response.json({ error, issues, ...extra }, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
+// trpc-to-openapi's fetch adapter builds its handler (route table, and in development the whole OpenAPI
+// document) on every request. Here it is built once; each request's context travels with its request object.
+type RestState = { services: Services; ctx: Context; thrown: TRPCError | null; databaseDown: boolean };
+const restStates = new WeakMap<object, RestState>();
+let restHandler: ((req: unknown, res: unknown) => Promise<void>) | null = null;
+
+function getRestHandler() {
+  restHandler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: ({ req }: { req: object }) => restStates.get(req)!.ctx,
+    onError: ({ error, path, req }: { error: TRPCError; path?: string; req: object }) => {
+      const state = restStates.get(req)!;
+      // Only errors from inside a procedure carry our messages; the adapter's own (no such path) do not.
+      if (path) state.thrown = error;
+      if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error)) state.databaseDown = true;
+      else if (error.code === 'INTERNAL_SERVER_ERROR') state.services.log.error({ reqId: state.ctx.requestId, err: error.cause ?? error }, 'api error');
+    },
+    responseMeta: ({ ctx }: { ctx?: Context }) => {
+      const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+      const cookie = ctx?.resHeaders.get('set-cookie');
+      if (cookie) headers['Set-Cookie'] = cookie;
+      return { headers };
+    },
+  } as never) as never;
+  return restHandler!;
+}
+
+/** The request as the node-http handler reads it: the URL without /api, and the body already parsed. */
+async function restRequest(request: Request): Promise<object> {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.replace(/^\/api/, '') || '/';
+  let body: { ok: true; data: unknown } | { ok: false; cause: unknown } = { ok: true, data: undefined };
+  const type = request.headers.get('content-type') ?? '';
+  try {
+    if (type.includes('application/json')) body = { ok: true, data: JSON.parse(await request.text()) };
+    else if (type.includes('application/x-www-form-urlencoded')) {
+      const params = new URLSearchParams(await request.text());
+      const data: Record<string, string[]> = {};
+      for (const key of params.keys()) data[key] = params.getAll(key);
+      body = { ok: true, data };
+    } else body = { ok: true, data: request.body };
+  } catch (cause) {
+    body = { ok: false, cause };
+  }
+  return new Proxy(request, {
+    get(target, prop) {
+      if (prop === 'url') return url.toString();
+      if (prop === 'body') {
+        if (!body.ok) throw new TRPCError({ code: 'PARSE_ERROR', message: 'Failed to parse request body', cause: body.cause });
+        return body.data;
+      }
+      return (target as unknown as Record<string | symbol, unknown>)[prop];
+    },
+  });
+}
+
 /** The REST paths of the spec, answered by the procedures whose meta names them. */
 export async function handleRest(services: Services, ctx: Context, request: Request): Promise<Response> {
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > MAX_BODY_BYTES) return errorResponse(413, messages.PAYLOAD_TOO_LARGE!);
-  // Remember what our own procedures threw, so their Swedish messages and field issues reach the client.
-  let thrown: TRPCError | null = null;
-  let databaseDown = false;
-  const response = await createOpenApiFetchHandler({
-    endpoint: '/api',
-    router: appRouter,
-    req: request,
-    createContext: () => ctx,
-    maxBodySize: MAX_BODY_BYTES,
-    onError: ({ error, path }: { error: TRPCError; path?: string }) => {
-      // Only errors from inside a procedure carry our messages; the adapter's own (no such path) do not.
-      if (path) thrown = error;
-      if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error)) databaseDown = true;
-      else if (error.code === 'INTERNAL_SERVER_ERROR') services.log.error({ reqId: ctx.requestId, err: error.cause ?? error }, 'api error');
-    },
-    responseMeta: () => {
-      const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-      const cookie = ctx.resHeaders.get('set-cookie');
-      if (cookie) headers['Set-Cookie'] = cookie;
-      return { headers };
-    },
-  } as never);
+  const req = await restRequest(request);
+  const state: RestState = { services, ctx, thrown: null, databaseDown: false };
+  restStates.set(req, state);
+  const response = await new Promise<Response>((resolve) => {
+    const headers = new Headers();
+    let statusCode = 200;
+    const res = {
+      setHeader: (key: string, value: string | string[]) => {
+        if (typeof value === 'string') headers.set(key, value);
+        else for (const v of value) headers.append(key, v);
+      },
+      get statusCode() {
+        return statusCode;
+      },
+      set statusCode(code: number) {
+        statusCode = code;
+      },
+      end: (chunk?: string) => resolve(new Response(chunk, { status: statusCode, headers })),
+    };
+    void getRestHandler()(req, res);
+  });
+  const thrown = state.thrown as TRPCError | null;
+  const databaseDown = state.databaseDown;
   if (response.status < 400) return response;
   let body: { code?: string; message?: string; issues?: Array<{ path?: unknown[]; message?: string }>; data?: { issues?: Issue[] } } = {};
   try {
