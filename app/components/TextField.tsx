@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
+import { Field } from './Field';
 
 type Props = {
   id: string;
@@ -8,15 +9,11 @@ type Props = {
   hint?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>;
 
-/** A labelled input with its hint and its error right below it (aria-invalid, aria-describedby). */
+/** A labelled <input> with its hint and its error right below it: Field with an input inside. */
 export function TextField({ id, name, label, error, hint, ...input }: Props) {
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} {...input} />
-      {hint ? <p id={`${id}-hint`} className="hint">{hint}</p> : null}
-      {error ? <p id={`${id}-error`} className="error">{error}</p> : null}
-    </div>
+    <Field id={id} label={label} error={error} hint={hint}>
+      {(aria) => <input {...aria} name={name} {...input} />}
+    </Field>
   );
 }
