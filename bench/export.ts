@@ -8,7 +8,6 @@
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -22,6 +21,7 @@ import { addMonths, dateFromDay, dayInZone, formatYearMonth, yearMonthInZone, ty
 import { loadPlans, specificationRows } from '../server/export/invoice-specification.js';
 import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '../server/export/workbook.js';
 import { freshDatabase } from '../tests/helpers/db.js';
+import { freePort, mb, rssOf } from './lib.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SIMS = Number(process.env.BENCH_SIMS ?? 10_000);
@@ -30,25 +30,10 @@ const SMALL = Math.max(1, Math.round(SIMS / 10));
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MB = 150;
 
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const log = (...a: unknown[]) => console.log('[bench:export]', ...a);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 /** N SIMs for the company, all active at the period start; a third change plan mid-period, a tenth end. */
 async function seedSims(em: Em, companyId: number, n: number, prefix: string, period: Period) {
