@@ -139,7 +139,9 @@ export async function startProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   // node --import tsx: the server is this process itself (the tsx CLI would put it in a grandchild).
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'server/index.ts'], {
+  // BENCH_CPU_PROF=<dir>: each started process writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', opts.script ?? 'server/index.ts'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), APP_URL: `http://localhost:${port}` },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -123,7 +123,7 @@ async function main() {
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       tool: 'autocannon 9.0.0, in this process, loopback; portal and baseline each in its own process',
-      baseline: 'bench/load-baseline.ts: node:http + pg Pool(10), the same SQL as MikroORM (session, count, page / sim, history)',
+      baseline: 'bench/load-baseline.ts: node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once)',
       sameJson: same,
       routes: rows,
       targets: TARGET,

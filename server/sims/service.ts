@@ -5,7 +5,8 @@ import { TRPCError } from '@trpc/server';
 import { Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
-import type { ActivateInput, EditInput } from './schemas.js';
+import type { z } from 'zod';
+import type { ActivateInput, EditInput, simDetailOutput, simOutput } from './schemas.js';
 
 export type Actor = { companyId: number; userId: number };
 
@@ -60,42 +61,99 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
   }
 }
 
-export async function listSims(em: Em, companyId: number, opts: { q?: string; limit?: number; offset?: number }) {
+// The reads below serve every list and detail view and the API, so they are plain SQL shaped like the
+// answer: hydrating 50 entities cost more than the query itself.
+const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.status, s.activated_at,
+  r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
+
+type SimRow = {
+  id: number; iccid: string; invoice_line_mark: string; invoice_line_note: string; status: 'active' | 'deactivated'; activated_at: Date | string;
+  plan_id: number; code: string; description: string; data_limit: number; call: boolean; sms: boolean; roaming: boolean; is_legacy: boolean;
+};
+
+export type SimView = z.infer<typeof simOutput>;
+export type SimDetailView = z.infer<typeof simDetailOutput>;
+type EventRow = { kind: SimDetailView['history'][number]['kind']; at: Date | string; by: string | null; before: unknown; after: unknown };
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)) as Record<string, unknown> | null;
+
+const simView = (r: SimRow): SimView => ({
+  id: r.id,
+  iccid: r.iccid,
+  invoiceLineMark: r.invoice_line_mark,
+  invoiceLineNote: r.invoice_line_note,
+  status: r.status,
+  activatedAt: iso(r.activated_at),
+  ratePlan: { id: r.plan_id, code: r.code, description: r.description, dataLimit: r.data_limit, call: r.call, sms: r.sms, roaming: r.roaming, isLegacy: r.is_legacy },
+});
+
+/** The list's SQL (shared with the load benchmark's baseline): with a search, by ICCID, marks or plan description. */
+export function listSql(search: boolean): { page: string; count: string } {
+  const where = `s.company_id = ? and s.status = 'active'` +
+    (search ? ` and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)` : '');
+  return {
+    page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}
+      order by s.activated_at desc, s.id desc limit ? offset ?`,
+    count: search
+      ? `select count(*)::int as n from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}`
+      : `select count(*)::int as n from sim s where ${where}`,
+  };
+}
+
+/**
+ * The company's active SIMs, newest first, optionally filtered by q (in ICCID, marks and plan description).
+ * The total is counted only when asked for (the paginated screen), as counting is the costly part.
+ */
+export async function listSims(
+  em: Em,
+  companyId: number,
+  opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean },
+): Promise<{ items: SimView[]; total: number | null }> {
   const q = opts.q?.trim();
-  const where: Record<string, unknown> = { company: companyId, status: 'active' };
+  const params: unknown[] = [companyId];
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    where.$or = [{ iccid: { $ilike: like } }, { invoiceLineMark: { $ilike: like } }, { invoiceLineNote: { $ilike: like } }, { ratePlan: { description: { $ilike: like } } }];
+    params.push(like, like, like, like);
   }
-  const [items, total] = await em.findAndCount(Sim, where, {
-    populate: ['ratePlan'],
-    orderBy: { activatedAt: 'desc', id: 'desc' },
-    limit: opts.limit,
-    offset: opts.offset,
-  });
-  return { items, total };
+  const { page, count } = listSql(!!q);
+  const [rows, counted] = await Promise.all([
+    em.execute<SimRow[]>(page, [...params, opts.limit ?? null, opts.offset ?? 0]),
+    opts.withTotal ? em.execute<{ n: number }>(count, params, 'get') : null,
+  ]);
+  return { items: rows.map(simView), total: counted ? counted.n : null };
 }
 
-async function ownActiveSim(em: Em, companyId: number, id: number, lock = false): Promise<Sim> {
+export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
+  where s.id = ? and s.company_id = ? and s.status = 'active'`;
+export const HISTORY_SQL = `select e.kind, e.at, u.name as by, e.before, e.after from sim_event e
+  join sim s on s.id = e.sim_id and s.company_id = ? left join app_user u on u.id = e.by_id
+  where e.sim_id = ? order by e.at desc, e.id desc`;
+
+/** One of the company's active SIMs with its history, newest first. */
+export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
+  // Both reads at once (each is scoped to the company on its own).
+  const [row, events] = await Promise.all([
+    em.execute<SimRow>(ONE_SQL, [id, companyId], 'get') as Promise<SimRow | undefined>,
+    em.execute<EventRow[]>(HISTORY_SQL, [companyId, id]),
+  ]);
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+  return { ...simView(row), history: events.map((e) => ({ kind: e.kind, at: iso(e.at), by: e.by, before: json(e.before), after: json(e.after) })) };
+}
+
+/** The company's active SIM, locked for the rest of the transaction. */
+async function lockOwnActiveSim(em: Em, companyId: number, id: number): Promise<Sim> {
   // The row lock is taken on the SIM alone: FOR UPDATE over a join with rate_plan makes PostgreSQL
   // lose the row when a concurrent edit changed its plan while we waited.
-  const sim = lock
-    ? await em.findOne(Sim, { id, company: companyId, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-    : await em.findOne(Sim, { id, company: companyId, status: 'active' }, { populate: ['ratePlan'] });
+  const sim = await em.findOne(Sim, { id, company: companyId, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!sim) throw new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
-  if (lock) await em.populate(sim, ['ratePlan']);
+  await em.populate(sim, ['ratePlan']);
   return sim;
-}
-
-export async function getSim(em: Em, companyId: number, id: number) {
-  const sim = await ownActiveSim(em, companyId, id);
-  const events = await em.find(SimEvent, { sim }, { populate: ['by'], orderBy: { at: 'desc', id: 'desc' } });
-  return { sim, events };
 }
 
 export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{ changed: boolean }> {
   return em.transactional(async (tx) => {
-    const sim = await ownActiveSim(tx, actor.companyId, input.id, true);
+    const sim = await lockOwnActiveSim(tx, actor.companyId, input.id);
     if (sim.ratePlan.isLegacy) throw new TRPCError({ code: 'CONFLICT', message: LEGACY_MESSAGE });
     const plan = await planFor(tx, input);
     const before: Record<string, unknown> = {};
@@ -125,7 +183,7 @@ export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{
 
 export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<Sim> {
   return em.transactional(async (tx) => {
-    const sim = await ownActiveSim(tx, actor.companyId, id, true);
+    const sim = await lockOwnActiveSim(tx, actor.companyId, id);
     if (sim.ratePlan.isLegacy) throw new TRPCError({ code: 'CONFLICT', message: LEGACY_MESSAGE });
     const now = new Date();
     sim.status = 'deactivated';

@@ -1,22 +1,8 @@
 // SIM procedures: one per operation, each scoped to the session's company.
 import { z } from 'zod';
-import type { Sim } from '../../db/entities.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims } from '../../sims/service.js';
 import { companyProcedure, router } from '../trpc.js';
-
-const toOutput = (s: Sim) => ({
-  id: s.id,
-  iccid: s.iccid,
-  invoiceLineMark: s.invoiceLineMark,
-  invoiceLineNote: s.invoiceLineNote,
-  status: s.status,
-  activatedAt: s.activatedAt.toISOString(),
-  ratePlan: {
-    id: s.ratePlan.id, code: s.ratePlan.code, description: s.ratePlan.description, dataLimit: s.ratePlan.dataLimit,
-    call: s.ratePlan.call, sms: s.ratePlan.sms, roaming: s.ratePlan.roaming, isLegacy: s.ratePlan.isLegacy,
-  },
-});
 
 const actor = (ctx: { companyId: number; session: { userId: number } }) => ({ companyId: ctx.companyId, userId: ctx.session.userId });
 
@@ -34,26 +20,20 @@ export const simsRouter = router({
     .meta({ openapi: { method: 'GET', path: '/sim/all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
     .input(listInput)
     .output(z.array(simOutput))
-    .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items.map(toOutput)),
+    .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items),
   /** The same list with the total, for the paginated screen. */
   page: companyProcedure
     .input(listInput)
     .output(z.object({ items: z.array(simOutput), total: z.number() }))
     .query(async ({ ctx, input }) => {
-      const { items, total } = await listSims(ctx.em, ctx.companyId, input);
-      return { items: items.map(toOutput), total };
+      const { items, total } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
+      return { items, total: total ?? 0 };
     }),
   byId: companyProcedure
     .meta({ openapi: { method: 'GET', path: '/sim/{id}', tags: ['sims'], summary: 'One SIM with its history' } })
     .input(z.object({ id: z.coerce.number().int().positive() }))
     .output(simDetailOutput)
-    .query(async ({ ctx, input }) => {
-      const { sim, events } = await getSim(ctx.em, ctx.companyId, input.id);
-      return {
-        ...toOutput(sim),
-        history: events.map((e) => ({ kind: e.kind, at: e.at.toISOString(), by: e.by?.name ?? null, before: e.before ?? null, after: e.after ?? null })),
-      };
-    }),
+    .query(({ ctx, input }) => getSim(ctx.em, ctx.companyId, input.id)),
   edit: companyProcedure
     .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
     .input(editInput)
