@@ -5,7 +5,7 @@ import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { handleRest, handleTrpc, openApi } from './api/handlers.js';
+import { handleTrpc, openApi, restMiddleware } from './api/handlers.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
 import { databaseIsUp } from './db/orm.js';
 import type { Services } from './services.js';
@@ -33,7 +33,6 @@ async function loadContextFor(services: Services, req: Request) {
     requestId: req.id,
     api: {
       // API callers get toasts over the event stream only, not as a flash for a next page.
-      rest: (request: globalThis.Request) => handleRest(services, Object.assign(ctx, { flashToasts: false }), request),
       trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { flashToasts: false }), request),
       /** GET /api/sse for this request's session (401 without one). */
       events: (request: globalThis.Request) =>
@@ -95,6 +94,14 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     const up = await databaseIsUp(services.orm);
     res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
   });
+
+  // The spec's REST paths, straight from Express (the rest of /api goes on to Remix's resource routes).
+  app.use(
+    '/api',
+    restMiddleware(services, (req) =>
+      createContext({ services, headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}), requestId: req.id, ip: req.ip ?? '' }),
+    ),
+  );
 
   if ('dev' in source) {
     app.use(source.dev.middlewares);

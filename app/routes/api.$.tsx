@@ -1,5 +1,6 @@
-// The spec's REST paths under /api, served by the tRPC procedures (trpc-to-openapi, server/api/handlers.ts).
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+// Any other path under /api: 404 in the API's error shape. The spec's REST paths never reach Remix: Express
+// answers them first (restMiddleware in server/api/handlers.ts).
+const notFound = () => Response.json({ error: 'Det du söker finns inte.', issues: [] }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => context.api.rest(request);
-export const action = ({ request, context }: ActionFunctionArgs) => context.api.rest(request);
+export const loader = notFound;
+export const action = notFound;

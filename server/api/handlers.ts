@@ -3,7 +3,10 @@
 // { error, issues } with Swedish messages, never a stack trace or SQL.
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createOpenApiNodeHttpHandler, generateOpenApiDocument } from 'trpc-to-openapi';
+import type { IncomingMessage } from 'node:http';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, generateOpenApiDocument, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
@@ -42,9 +45,31 @@ export function errorResponse(status: number, error: string, issues: Issue[] = [
   return Response.json({ error, issues, ...extra }, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
+/** An answer of the REST door, written to Express's response by sendAnswer. */
+type Answer = { status: number; headers: Record<string, string | string[]>; body: string };
+
+const errorAnswer = (status: number, error: string, issues: Issue[] = [], extra: Record<string, unknown> = {}): Answer => ({
+  status,
+  headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+  body: JSON.stringify({ error, issues, ...extra }),
+});
+
+// The REST paths the procedures' meta names, matched as trpc-to-openapi matches them (case-insensitive,
+// trailing slash ignored), so Express can tell at once whether a request is the REST door's.
+const restRoutes: Array<{ method: string; path: RegExp }> = [];
+forEachOpenApiProcedure(appRouter._def.procedures as never, ({ procedure, meta }: { procedure: { _def: { type: string } }; meta: { openapi: { method: string; path: string } } }) => {
+  if (procedure._def.type !== 'subscription') restRoutes.push({ method: meta.openapi.method, path: getPathRegExp(normalizePath(meta.openapi.path)) });
+});
+
+/** Whether a request (path without /api) is for one of the spec's REST paths. */
+export function isRestPath(method: string, path: string): boolean {
+  const normalized = normalizePath(path);
+  return restRoutes.some((r) => r.method === method && r.path.test(normalized));
+}
+
 // trpc-to-openapi's fetch adapter builds its handler (route table, and in development the whole OpenAPI
-// document) on every request. Here it is built once; each request's context travels with its request object.
-type RestState = { services: Services; ctx: Context; thrown: TRPCError | null; databaseDown: boolean };
+// document) on every request. Here it is built once; each request's state travels with its request object.
+type RestState = { services: Services; requestId: string; context: () => Promise<Context>; thrown: TRPCError | null; databaseDown: boolean };
 const restStates = new WeakMap<object, RestState>();
 let restHandler: ((req: unknown, res: unknown) => Promise<void>) | null = null;
 
@@ -52,13 +77,14 @@ function getRestHandler() {
   restHandler ??= createOpenApiNodeHttpHandler({
     router: appRouter,
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }: { req: object }) => restStates.get(req)!.ctx,
+    // The session is looked up only once the path is known to be a procedure's.
+    createContext: ({ req }: { req: object }) => restStates.get(req)!.context(),
     onError: ({ error, path, req }: { error: TRPCError; path?: string; req: object }) => {
       const state = restStates.get(req)!;
       // Only errors from inside a procedure carry our messages; the adapter's own (no such path) do not.
       if (path) state.thrown = error;
       if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error)) state.databaseDown = true;
-      else if (error.code === 'INTERNAL_SERVER_ERROR') state.services.log.error({ reqId: state.ctx.requestId, err: error.cause ?? error }, 'api error');
+      else if (error.code === 'INTERNAL_SERVER_ERROR') state.services.log.error({ reqId: state.requestId, err: error.cause ?? error }, 'api error');
     },
     responseMeta: ({ ctx }: { ctx?: Context }) => {
       const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
@@ -70,49 +96,50 @@ function getRestHandler() {
   return restHandler!;
 }
 
-/** The request as the node-http handler reads it: the URL without /api, and the body already parsed. */
-async function restRequest(request: Request): Promise<object> {
+export type RestRequest = { method: string; url: URL; contentType: string; body: string; signal: AbortSignal };
+
+/** The request as the adapter reads it: the URL without /api, and the body already parsed. */
+function adapterRequest(request: RestRequest): object {
   const url = new URL(request.url);
   url.pathname = url.pathname.replace(/^\/api/, '') || '/';
   let body: { ok: true; data: unknown } | { ok: false; cause: unknown } = { ok: true, data: undefined };
-  const type = request.headers.get('content-type') ?? '';
+  const type = request.contentType;
   try {
-    if (type.includes('application/json')) body = { ok: true, data: JSON.parse(await request.text()) };
+    if (type.includes('application/json')) body = { ok: true, data: JSON.parse(request.body) };
     else if (type.includes('application/x-www-form-urlencoded')) {
-      const params = new URLSearchParams(await request.text());
+      const params = new URLSearchParams(request.body);
       const data: Record<string, string[]> = {};
       for (const key of params.keys()) data[key] = params.getAll(key);
       body = { ok: true, data };
-    } else body = { ok: true, data: request.body };
+    } else body = { ok: true, data: request.body || undefined };
   } catch (cause) {
     body = { ok: false, cause };
   }
-  return new Proxy(request, {
-    get(target, prop) {
-      if (prop === 'url') return url.toString();
+  // A fetch Request (the adapter then takes its signal instead of converting a node request), with the
+  // parsed body in place of the stream.
+  const target = new Request(url, { method: request.method, headers: type ? { 'content-type': type } : undefined, signal: request.signal });
+  return new Proxy(target, {
+    get(t, prop) {
       if (prop === 'body') {
         if (!body.ok) throw new TRPCError({ code: 'PARSE_ERROR', message: 'Failed to parse request body', cause: body.cause });
         return body.data;
       }
-      return (target as unknown as Record<string | symbol, unknown>)[prop];
+      return (t as unknown as Record<string | symbol, unknown>)[prop];
     },
   });
 }
 
 /** The REST paths of the spec, answered by the procedures whose meta names them. */
-export async function handleRest(services: Services, ctx: Context, request: Request): Promise<Response> {
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) return errorResponse(413, messages.PAYLOAD_TOO_LARGE!);
-  const req = await restRequest(request);
-  const state: RestState = { services, ctx, thrown: null, databaseDown: false };
+export async function handleRest(services: Services, requestId: string, context: () => Promise<Context>, request: RestRequest): Promise<Answer> {
+  const req = adapterRequest(request);
+  const state: RestState = { services, requestId, context, thrown: null, databaseDown: false };
   restStates.set(req, state);
-  const response = await new Promise<Response>((resolve) => {
-    const headers = new Headers();
+  const answer = await new Promise<Answer>((resolve) => {
+    const headers: Answer['headers'] = {};
     let statusCode = 200;
     const res = {
       setHeader: (key: string, value: string | string[]) => {
-        if (typeof value === 'string') headers.set(key, value);
-        else for (const v of value) headers.append(key, v);
+        headers[key] = value;
       },
       get statusCode() {
         return statusCode;
@@ -120,29 +147,123 @@ export async function handleRest(services: Services, ctx: Context, request: Requ
       set statusCode(code: number) {
         statusCode = code;
       },
-      end: (chunk?: string) => resolve(new Response(chunk, { status: statusCode, headers })),
+      end: (chunk?: string) => resolve({ status: statusCode, headers, body: chunk ?? '' }),
     };
     void getRestHandler()(req, res);
   });
-  const thrown = state.thrown as TRPCError | null;
-  const databaseDown = state.databaseDown;
-  if (response.status < 400) return response;
+  if (answer.status < 400) return answer;
+  const thrown = state.thrown;
   let body: { code?: string; message?: string; issues?: Array<{ path?: unknown[]; message?: string }>; data?: { issues?: Issue[] } } = {};
   try {
-    body = await response.clone().json();
+    body = JSON.parse(answer.body);
   } catch {
     body = {};
   }
-  const code = body.code ?? (thrown as TRPCError | null)?.code ?? 'INTERNAL_SERVER_ERROR';
+  const code = body.code ?? thrown?.code ?? 'INTERNAL_SERVER_ERROR';
   const zodIssues = (body.issues ?? []).map((i) => ({ path: (i.path ?? []).map(String), message: String(i.message ?? '') }));
   const issues: Issue[] = zodIssues.length ? zodIssues : (body.data?.issues ?? []);
   const ours = !!thrown && !(code === 'BAD_REQUEST' && zodIssues.length) && code !== 'PARSE_ERROR';
-  let error = userMessage(code, (thrown as TRPCError | null)?.message ?? body.message, ours);
+  let error = userMessage(code, thrown?.message ?? body.message, ours);
   if (zodIssues.length) error = zodIssues[0]!.message || messages.BAD_REQUEST!;
-  const status = statusOf[code] ?? (response.status >= 500 ? 500 : response.status);
-  if (databaseDown) return errorResponse(503, DATABASE_DOWN_MESSAGE, [], { requestId: ctx.requestId });
-  if (status >= 500) return errorResponse(500, messages.INTERNAL_SERVER_ERROR!, [], { requestId: ctx.requestId });
-  return errorResponse(status, error, issues);
+  const status = statusOf[code] ?? (answer.status >= 500 ? 500 : answer.status);
+  if (state.databaseDown) {
+    const down = errorAnswer(503, DATABASE_DOWN_MESSAGE, [], { requestId });
+    down.headers['Retry-After'] = '5';
+    return down;
+  }
+  if (status >= 500) return errorAnswer(500, messages.INTERNAL_SERVER_ERROR!, [], { requestId });
+  return errorAnswer(status, error, issues);
+}
+
+/** Reads a request body of at most MAX_BODY_BYTES; null when it is larger. */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(null);
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+// An answer is one string in memory, so it is compressed in one go (as the compression middleware would
+// choose: brotli quality 4 or gzip, from 1 kB) and written with its length in one write; the streaming
+// middleware cost more per request than the compression itself.
+const COMPRESS_FROM_BYTES = 1024;
+
+/** The client's weight for an encoding in Accept-Encoding (0 when refused or not named). */
+function weightOf(acceptEncoding: string, name: string): number {
+  let star = 0;
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [coding, ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    const weight = q === undefined ? 1 : Number(q) || 0;
+    if (coding === name) return weight;
+    if (coding === '*') star = weight;
+  }
+  return star;
+}
+
+/** Brotli where the client weighs it at least as gzip (smaller and, at quality 4, faster), else gzip, else none. */
+function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  if (!acceptEncoding) return null;
+  const br = weightOf(acceptEncoding, 'br');
+  const gzip = weightOf(acceptEncoding, 'gzip');
+  if (br > 0 && br >= gzip) return 'br';
+  return gzip > 0 ? 'gzip' : null;
+}
+
+function sendAnswer(req: ExpressRequest, res: ExpressResponse, answer: Answer): void {
+  res.statusCode = answer.status;
+  for (const [key, value] of Object.entries(answer.headers)) res.setHeader(key, value);
+  let body: Buffer = Buffer.from(answer.body);
+  if (body.length >= COMPRESS_FROM_BYTES && req.method !== 'HEAD') {
+    res.setHeader('Vary', 'Accept-Encoding');
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    if (encoding === 'br') body = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+    else if (encoding === 'gzip') body = gzipSync(body);
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+  }
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/**
+ * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
+ * framework (route matching, fetch Request/Response conversion), which was most of their cost.
+ * Anything else under /api (the tRPC endpoint, the event stream, the export download, unknown paths)
+ * goes on to the Remix resource routes.
+ */
+export function restMiddleware(services: Services, context: (req: ExpressRequest) => Promise<Context>) {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!isRestPath(req.method, req.path)) return next();
+    const requestId = req.id;
+    void (async () => {
+      if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const body = hasBody ? await readBody(req) : '';
+      if (body === null) return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
+      const aborted = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) aborted.abort();
+      });
+      const answer = await handleRest(services, requestId, () => context(req), {
+        method: req.method,
+        url: new URL(req.originalUrl, 'http://localhost'),
+        contentType: req.get('content-type') ?? '',
+        body,
+        signal: aborted.signal,
+      });
+      sendAnswer(req, res, answer);
+    })().catch(next);
+  };
 }
 
 /** The native tRPC endpoint for the browser's @trpc/client (batching on). */

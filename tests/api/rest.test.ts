@@ -1,4 +1,6 @@
 // The spec's REST paths over HTTP: status codes, answers and the one error shape.
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
 import { iccidFactory } from '../helpers/iccid.js';
@@ -175,5 +177,47 @@ describe('OpenAPI', () => {
     const post = r.data.paths['/sim'].post;
     expect(post.requestBody).toBeTruthy();
     expect(post.responses['200']).toBeTruthy();
+  });
+});
+
+describe('compression of API answers', () => {
+  function get(path: string, headers: Record<string, string>) {
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get(server.url + path, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('compresses a large answer as the client accepts (brotli, gzip, none), with its length and Vary', async () => {
+    for (let i = 0; i < 6; i++) expect((await call('POST', '/api/sim', { cookie: anna, json: activation(newIccid()) })).status).toBe(200);
+    const plain = await get('/api/sim/all', { cookie: anna });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const expected = JSON.parse(plain.body.toString('utf8'));
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+      ['br;q=0.5, gzip;q=1', 'gzip', gunzipSync],
+      ['identity', undefined, (b: Buffer) => b],
+    ] as const) {
+      const r = await get('/api/sim/all', { cookie: anna, 'accept-encoding': accept });
+      expect(r.headers['content-encoding'], accept).toBe(encoding);
+      expect(r.headers.vary).toContain('Accept-Encoding');
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+      expect(JSON.parse(decode(r.body).toString('utf8'))).toEqual(expected);
+    }
+  });
+
+  it('leaves a small answer uncompressed', async () => {
+    const r = await get('/api/sim/999999', { cookie: anna, 'accept-encoding': 'gzip, br' });
+    expect(r.status).toBe(404);
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(r.body.toString('utf8')).error).toBe('SIM-kortet finns inte.');
   });
 });
