@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ICCID = withCheckDigit(`894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
@@ -346,7 +346,15 @@ describe('scanner conditions', () => {
   }
 
   it('says so when camera permission is denied, and manual entry still works', async () => {
-    const w = await openAdd(browser);
+    // The browser refuses the camera (--deny-permission-prompts, as if the user clicked "Block"). The
+    // npm-packaged Chromium cannot prompt at all, so there the refusal the browser would give stands in.
+    const w = await openAdd(browser, {
+      init: packagedChromium()
+        ? () => {
+            MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+          }
+        : undefined,
+    });
     await w.page.goto('/add');
     await w.page.evaluate((k) => localStorage.setItem(k, JSON.stringify({ permissionGranted: true, cameraId: 'gone' })), MEMORY_KEY);
     await openScanner(w);

@@ -21,6 +21,14 @@ async function executablePath(): Promise<string> {
   return sparticuz.executablePath();
 }
 
+/**
+ * Whether the tests run on the npm-packaged Chromium (@sparticuz/chromium, a headless shell). It cannot ask
+ * for a permission at all: getUserMedia without a granted permission fails with NotSupportedError there.
+ */
+export function packagedChromium(): boolean {
+  return !process.env.CHROMIUM_PATH && !existsSync('/usr/bin/chromium');
+}
+
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: await executablePath(), headless: true, args: [...FLAGS, ...extraArgs] });
 }
