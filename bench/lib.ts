@@ -1,13 +1,13 @@
 // Shared parts of the benchmarks: the build, a fresh database, seeding, the real server in its own process,
 // and the results file. Import './env.js' before this module (it sets BUILD_DIR).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createSession } from '../server/auth/sessions.js';
+import { scratchPostgres } from '../tests/helpers/db.js';
 import { Company, RatePlan, User } from '../server/db/entities.js';
 import { initOrm, migrate, type DbTarget, type Em, type Orm } from '../server/db/orm.js';
 import { seedDemo } from '../server/db/seed.js';
@@ -67,25 +67,15 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
-/** A new PostgreSQL database on the machine's server, dropped by drop(). */
+/** A new PostgreSQL database on the machine's server, dropped by drop() (also on Ctrl-C). */
 export async function freshPostgres(): Promise<{ target: DbTarget & { kind: 'postgres' }; drop: () => Promise<void> }> {
-  const base = pgAdminUrl();
-  const name = `sim_bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  const db = await scratchPostgres(pgAdminUrl(), 'sim_bench');
+  const unregister = onInterrupt(db.drop);
   const drop = async () => {
     unregister();
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.end();
+    await db.drop();
   };
-  const unregister = onInterrupt(drop);
-  return { target: { kind: 'postgres', url: url.toString() }, drop };
+  return { target: { kind: 'postgres', url: db.url }, drop };
 }
 
 /** N active SIMs for the company, one SQL statement, each with its activation event (and a tenth a plan change). */

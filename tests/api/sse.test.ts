@@ -2,23 +2,18 @@
 // server instances on one PostgreSQL (LISTEN/NOTIFY).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from '../helpers/browser.js';
+import { newContext } from '../helpers/browser.js';
 import { usingPostgres } from '../helpers/db.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
 const newIccid = iccidFactory('8946444');
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => ({ server, browser } = await startScreens()));
+afterAll(() => stopScreens({ server, browser }));
 
 /** Opens /api/sse and collects its text until closed. */
 async function openStream(url: string, cookie: string) {

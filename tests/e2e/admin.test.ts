@@ -3,20 +3,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEvent, Company, User } from '../../server/db/entities.js';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { MOBILE, newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => ({ server, browser } = await startScreens()));
+afterAll(() => stopScreens({ server, browser }));
 
 const em = () => server.services.orm.em.fork();
 

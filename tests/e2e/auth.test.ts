@@ -2,24 +2,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEvent, Company, LoginToken } from '../../server/db/entities.js';
-import { launchBrowser, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { linkIn, startSmtp } from '../helpers/smtp.js';
+import { newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
+import { linkIn } from '../helpers/smtp.js';
 
 let server: TestServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Smtp;
 let browser: Browser;
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } })));
+afterAll(() => stopScreens({ server, browser, smtp }));
 
 const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });

@@ -6,21 +6,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yearMonthInZone } from '../../server/export/periods.js';
 import { exportMessages } from '../../server/export/query.js';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { MOBILE, newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
 const Y = yearMonthInZone(new Date()).year - 1;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => ({ server, browser } = await startScreens()));
+afterAll(() => stopScreens({ server, browser }));
 
 async function fill(page: Page, values: [string, string, string, string]) {
   const labels = ['Startår', 'Startmånad', 'Slutår', 'Slutmånad'];

@@ -4,24 +4,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Feedback } from '../../server/db/entities.js';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startSmtp } from '../helpers/smtp.js';
+import { MOBILE, newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
 
 let server: TestServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Smtp;
 let browser: Browser;
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } })));
+afterAll(() => stopScreens({ server, browser, smtp }));
 
 async function feedbackPage(js: boolean, viewport?: { width: number; height: number }) {
   const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('anna@demo.se') });

@@ -1,19 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { MOBILE, newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => ({ server, browser } = await startScreens()));
+afterAll(() => stopScreens({ server, browser }));
 
 describe('home page', () => {
   for (const js of [true, false]) {

@@ -2,22 +2,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
-import { launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
+import { MOBILE, newContext } from '../helpers/browser.js';
 import { iccidFactory } from '../helpers/iccid.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
 const newIccid = iccidFactory('8946777');
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => ({ server, browser } = await startScreens()));
+afterAll(() => stopScreens({ server, browser }));
 
 async function pageAs(email: string, js: boolean, viewport?: { width: number; height: number }): Promise<Page> {
   const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie(email) });

@@ -4,24 +4,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Feedback, Sim, User } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
-import { launchBrowser, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { linkIn, startSmtp } from '../helpers/smtp.js';
+import { newContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
+import { linkIn } from '../helpers/smtp.js';
 
 let server: TestServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Smtp;
 let browser: Browser;
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se' } });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.close();
-});
+beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } })));
+afterAll(() => stopScreens({ server, browser, smtp }));
 
 async function logIn(page: Page, email: string) {
   await page.goto('/');

@@ -6,23 +6,29 @@ import type { DbTarget } from '../../server/db/orm.js';
 
 export const usingPostgres = !!process.env.DATABASE_URL;
 
-export async function freshDatabase(): Promise<{ target: DbTarget; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL;
-  if (!base) return { target: { kind: 'pglite', dataDir: 'memory://' }, drop: async () => {} };
-  const name = `sim_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
+/** A new, empty PostgreSQL database on the server of baseUrl, named <prefix>_<time>_<random>; drop() removes it. */
+export async function scratchPostgres(baseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`create database "${name}"`);
   await admin.end();
-  const url = new URL(base);
+  const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
-    target: { kind: 'postgres', url: url.toString() },
+    url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: base });
+      const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
       await c.query(`drop database if exists "${name}" with (force)`);
       await c.end();
     },
   };
+}
+
+export async function freshDatabase(): Promise<{ target: DbTarget; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { target: { kind: 'pglite', dataDir: 'memory://' }, drop: async () => {} };
+  const db = await scratchPostgres(base, 'sim_test');
+  return { target: { kind: 'postgres', url: db.url }, drop: db.drop };
 }
