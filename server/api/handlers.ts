@@ -4,7 +4,8 @@
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { IncomingMessage } from 'node:http';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, generateOpenApiDocument, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
@@ -64,7 +65,8 @@ forEachOpenApiProcedure(appRouter._def.procedures as never, ({ procedure, meta }
 /** Whether a request (path without /api) is for one of the spec's REST paths. */
 export function isRestPath(method: string, path: string): boolean {
   const normalized = normalizePath(path);
-  return restRoutes.some((r) => r.method === method && r.path.test(normalized));
+  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
+  return restRoutes.some((r) => r.method === as && r.path.test(normalized));
 }
 
 // trpc-to-openapi's fetch adapter builds its handler (route table, and in development the whole OpenAPI
@@ -101,7 +103,7 @@ export type RestRequest = { method: string; url: URL; contentType: string; body:
 /** The request as the adapter reads it: the URL without /api, and the body already parsed. */
 function adapterRequest(request: RestRequest): object {
   const url = new URL(request.url);
-  url.pathname = url.pathname.replace(/^\/api/, '') || '/';
+  url.pathname = url.pathname.replace(/^\/api/i, '') || '/';
   let body: { ok: true; data: unknown } | { ok: false; cause: unknown } = { ok: true, data: undefined };
   const type = request.contentType;
   try {
@@ -162,7 +164,9 @@ export async function handleRest(services: Services, requestId: string, context:
   const code = body.code ?? thrown?.code ?? 'INTERNAL_SERVER_ERROR';
   const zodIssues = (body.issues ?? []).map((i) => ({ path: (i.path ?? []).map(String), message: String(i.message ?? '') }));
   const issues: Issue[] = zodIssues.length ? zodIssues : (body.data?.issues ?? []);
-  const ours = !!thrown && !(code === 'BAD_REQUEST' && zodIssues.length) && code !== 'PARSE_ERROR';
+  // The adapter's own refusals (body, content type) carry English library text: ours replaces it.
+  const adapters = ['PARSE_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'];
+  const ours = !!thrown && !(code === 'BAD_REQUEST' && zodIssues.length) && !adapters.includes(code);
   let error = userMessage(code, thrown?.message ?? body.message, ours);
   if (zodIssues.length) error = zodIssues[0]!.message || messages.BAD_REQUEST!;
   const status = statusOf[code] ?? (answer.status >= 500 ? 500 : answer.status);
@@ -175,9 +179,9 @@ export async function handleRest(services: Services, requestId: string, context:
   return errorAnswer(status, error, issues);
 }
 
-/** Reads a request body of at most MAX_BODY_BYTES; null when it is larger. */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
+/** Reads a request body of at most MAX_BODY_BYTES: 'too large' when it is larger, 'gone' when the client went away. */
+function readBody(req: IncomingMessage): Promise<string | 'too large' | 'gone'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -185,11 +189,14 @@ function readBody(req: IncomingMessage): Promise<string | null> {
       if (size > MAX_BODY_BYTES) {
         req.removeAllListeners('data');
         req.resume();
-        resolve(null);
+        resolve('too large');
       } else chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve('gone'));
+    req.on('close', () => {
+      if (!req.complete) resolve('gone');
+    });
   });
 }
 
@@ -220,16 +227,23 @@ function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
   return gzip > 0 ? 'gzip' : null;
 }
 
-function sendAnswer(req: ExpressRequest, res: ExpressResponse, answer: Answer): void {
+const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
+
+async function sendAnswer(req: ExpressRequest, res: ExpressResponse, answer: Answer): Promise<void> {
   res.statusCode = answer.status;
   for (const [key, value] of Object.entries(answer.headers)) res.setHeader(key, value);
   let body: Buffer = Buffer.from(answer.body);
-  if (body.length >= COMPRESS_FROM_BYTES && req.method !== 'HEAD') {
-    res.setHeader('Vary', 'Accept-Encoding');
-    const encoding = encodingFor(req.headers['accept-encoding']);
-    if (encoding === 'br') body = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
-    else if (encoding === 'gzip') body = gzipSync(body);
-    if (encoding) res.setHeader('Content-Encoding', encoding);
+  const encoding = body.length >= COMPRESS_FROM_BYTES ? encodingFor(req.headers['accept-encoding']) : null;
+  if (body.length >= COMPRESS_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
+  if (encoding) {
+    // A large answer (a whole list without a limit) is compressed off the event loop.
+    const large = body.length >= ASYNC_COMPRESS_FROM_BYTES;
+    if (encoding === 'br') body = large ? await brotliAsync(body, BROTLI) : brotliCompressSync(body, BROTLI);
+    else body = large ? await gzipAsync(body) : gzipSync(body);
+    res.setHeader('Content-Encoding', encoding);
   }
   res.setHeader('Content-Length', body.length);
   res.end(body);
@@ -249,19 +263,21 @@ export function restMiddleware(services: Services, context: (req: ExpressRequest
       if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const body = hasBody ? await readBody(req) : '';
-      if (body === null) return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
+      // A client that went away mid-upload gets no answer (nothing was done), and it is no server error.
+      if (body === 'gone') return void res.destroy();
+      if (body === 'too large') return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
       const aborted = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) aborted.abort();
       });
       const answer = await handleRest(services, requestId, () => context(req), {
-        method: req.method,
+        method: req.method === 'HEAD' ? 'GET' : req.method,
         url: new URL(req.originalUrl, 'http://localhost'),
         contentType: req.get('content-type') ?? '',
         body,
         signal: aborted.signal,
       });
-      sendAnswer(req, res, answer);
+      await sendAnswer(req, res, answer);
     })().catch(next);
   };
 }

@@ -76,7 +76,17 @@ export type SimDetailView = z.infer<typeof simDetailOutput>;
 type EventRow = { kind: SimDetailView['history'][number]['kind']; at: Date | string; by: string | null; before: unknown; after: unknown };
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
-const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)) as Record<string, unknown> | null;
+/** A jsonb column of objects, whichever way the driver hands it over (parsed, or as its text). */
+function json(v: unknown): Record<string, unknown> | null {
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return null;
+    }
+  }
+  return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+}
 
 const simView = (r: SimRow): SimView => ({
   id: r.id,

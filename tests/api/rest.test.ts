@@ -115,8 +115,10 @@ describe('rate plans and SIMs', () => {
     expect(malformed.data.error).toContain('JSON');
     const noType = await call('POST', '/api/sim', { cookie: anna, body: JSON.stringify(activation(newIccid())), type: null });
     expect(noType.status).toBe(400);
+    expect(noType.data.error).toBe('Innehållstypen måste vara application/json.');
     const wrongType = await call('POST', '/api/sim', { cookie: anna, body: 'iccid=1', type: 'text/plain' });
     expect(wrongType.status).toBe(400);
+    expect(wrongType.data.error).toBe('Innehållstypen måste vara application/json.');
     const huge = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), invoiceLineNote: 'x'.repeat(150_000) } });
     expect(huge.status).toBe(413);
     expect(huge.data.error).toContain('100 kB');
@@ -212,6 +214,40 @@ describe('compression of API answers', () => {
       expect(Number(r.headers['content-length'])).toBe(r.body.length);
       expect(JSON.parse(decode(r.body).toString('utf8'))).toEqual(expected);
     }
+  });
+
+  it('compresses a large answer (a whole list without a limit) as well, off the event loop', async () => {
+    const em = server.services.orm.em.fork();
+    const big = em.create(Company, { name: 'Stora listan AB', customerNumber: 'BIG-1', invoiceNote: '', invoiceInterval: 'monthly' });
+    em.create(User, { name: 'Lisa', email: 'lisa@big.se', company: big });
+    await em.flush();
+    await em.execute(
+      `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+       select '89461234' || lpad(g::text, 12, '0'), ?, (select min(id) from rate_plan where not is_legacy), 'Fordon ' || g, 'Lång kommentar ' || g, 'active', now()
+         from generate_series(1, 400) g`,
+      [big.id],
+    );
+    const cookie = await server.sessionCookie('lisa@big.se');
+    const plain = await get('/api/sim/all', { cookie });
+    expect(plain.body.length).toBeGreaterThan(64 * 1024);
+    expect(JSON.parse(plain.body.toString('utf8'))).toHaveLength(400);
+    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      const r = await get('/api/sim/all', { cookie, 'accept-encoding': accept });
+      expect(r.headers['content-encoding']).toBe(accept);
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+      expect(decode(r.body).equals(plain.body)).toBe(true);
+    }
+  });
+
+  it('answers HEAD like GET without the body, and paths whatever their case', async () => {
+    const head = await fetch(server.url + '/api/sim/all', { method: 'HEAD', headers: { cookie: anna } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('application/json');
+    expect(await head.text()).toBe('');
+    expect((await fetch(server.url + '/api/sim/all', { method: 'HEAD' })).status).toBe(401);
+    const upper = await call('GET', '/API/Sim/All/', { cookie: anna });
+    expect(upper.status).toBe(200);
+    expect(Array.isArray(upper.data)).toBe(true);
   });
 
   it('leaves a small answer uncompressed', async () => {
