@@ -1,5 +1,6 @@
 // Express: request ids and logs, compression, hashed static assets, /healthz, and Remix for everything else.
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler } from '@remix-run/express';
 import type { ServerBuild } from '@remix-run/node';
@@ -7,6 +8,7 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { handleTrpc, openApi, restMiddleware } from './api/handlers.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
+import { encodingFor } from './encoding.js';
 import { databaseIsUp } from './db/orm.js';
 import type { Services } from './services.js';
 import { createContext } from './trpc/context.js';
@@ -41,6 +43,23 @@ async function loadContextFor(services: Services, req: Request) {
           : Response.json({ error: 'Du är inte inloggad.', issues: [] }, { status: 401 }),
       openapi: () => openApi(services),
     },
+  };
+}
+
+/** Serves an asset's .br or .gz sibling (written by the build, vite.config.ts) to a client that takes it. */
+function precompressedAssets(dir: string): express.RequestHandler {
+  const files = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const name = req.path.slice(1);
+    if (!files.has(`${name}.br`) && !files.has(`${name}.gz`)) return next();
+    res.setHeader('Vary', 'Accept-Encoding');
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    const file = encoding === 'br' && files.has(`${name}.br`) ? `${name}.br` : encoding && files.has(`${name}.gz`) ? `${name}.gz` : null;
+    if (!file) return next();
+    res.type(path.extname(name));
+    res.setHeader('Content-Encoding', file.endsWith('.br') ? 'br' : 'gzip');
+    res.sendFile(file, { root: dir, immutable: true, maxAge: '1y', dotfiles: 'deny' }, (err) => err && next(err));
   };
 }
 
@@ -106,7 +125,9 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   if ('dev' in source) {
     app.use(source.dev.middlewares);
   } else {
-    // Hashed file names: cache for a year. Everything else in build/client: an hour.
+    // Hashed file names: cache for a year, sent as compressed at build time where the client takes it.
+    // Everything else in build/client: an hour.
+    app.use('/assets', precompressedAssets(path.join(clientDir, 'assets')));
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }

@@ -9,6 +9,7 @@ import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, g
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, generateOpenApiDocument, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
+import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -204,28 +205,6 @@ function readBody(req: IncomingMessage): Promise<string | 'too large' | 'gone'> 
 // choose: brotli quality 4 or gzip, from 1 kB) and written with its length in one write; the streaming
 // middleware cost more per request than the compression itself.
 const COMPRESS_FROM_BYTES = 1024;
-
-/** The client's weight for an encoding in Accept-Encoding (0 when refused or not named). */
-function weightOf(acceptEncoding: string, name: string): number {
-  let star = 0;
-  for (const part of acceptEncoding.toLowerCase().split(',')) {
-    const [coding, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-    const weight = q === undefined ? 1 : Number(q) || 0;
-    if (coding === name) return weight;
-    if (coding === '*') star = weight;
-  }
-  return star;
-}
-
-/** Brotli where the client weighs it at least as gzip (smaller and, at quality 4, faster), else gzip, else none. */
-function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
-  if (!acceptEncoding) return null;
-  const br = weightOf(acceptEncoding, 'br');
-  const gzip = weightOf(acceptEncoding, 'gzip');
-  if (br > 0 && br >= gzip) return 'br';
-  return gzip > 0 ? 'gzip' : null;
-}
 
 const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
 const brotliAsync = promisify(brotliCompress);

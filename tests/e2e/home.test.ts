@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOBILE, newContext } from '../helpers/browser.js';
@@ -85,5 +87,32 @@ describe('home page', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
     expect(res.headers.get('cache-control')).toContain('max-age=31536000');
     expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('sends the JS compressed at build time (brotli 11 or gzip 9) as the client takes it, else plain', async () => {
+    const html = await (await fetch(`${server.url}/login`)).text();
+    const js = html.match(/(\/assets\/components-[^"]+\.js)"/)![1]!;
+    const raw = (url: string, encoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await raw(server.url + js);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toContain('react');
+    const br = await raw(server.url + js, 'gzip, deflate, br');
+    const gz = await raw(server.url + js, 'gzip');
+    for (const [r, encoding, decode] of [[br, 'br', brotliDecompressSync], [gz, 'gzip', gunzipSync]] as const) {
+      expect(r.headers['content-encoding']).toBe(encoding);
+      expect(r.headers['content-type']).toContain('javascript');
+      expect(r.headers['cache-control']).toContain('immutable');
+      expect(r.headers.vary).toContain('Accept-Encoding');
+      expect(decode(r.body).equals(plain.body)).toBe(true);
+    }
+    // Brotli at quality 11 is what makes the first visit on a slow network smaller than gzip.
+    expect(br.body.length).toBeLessThan(gz.body.length);
   });
 });
