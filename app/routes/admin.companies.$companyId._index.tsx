@@ -44,7 +44,8 @@ type CompanyValues = { name: string; customerNumber: string; invoiceNote: string
 type UserValues = { name: string; email: string };
 type ActionData =
   | { intent: 'updateCompany'; values: CompanyValues; errors: Record<string, string> }
-  | { intent: 'createUser'; values: UserValues; errors: Record<string, string> };
+  | { intent: 'createUser'; values: UserValues; errors: Record<string, string> }
+  | { intent: 'loginAs'; errors: Record<string, string> };
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -52,7 +53,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = formText(form, 'intent');
   if (intent === 'loginAs') {
-    await attempt(() => context.trpc.admin.loginAsCompany({ companyId: id }));
+    const result = await attempt(() => context.trpc.admin.loginAsCompany({ companyId: id }));
+    if (!result.ok) return { intent, errors: result.fields } satisfies ActionData;
     return redirect('/', { headers: procedureHeaders(context) });
   }
   if (intent === 'createUser') {
@@ -125,6 +127,7 @@ export default function CompanyEdit() {
       </section>
 
       <Form method="post" className="login-as">
+        {data?.intent === 'loginAs' ? <p className="notice error" role="alert">{failure(data.errors)}</p> : null}
         <input type="hidden" name="intent" value="loginAs" />
         <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>{t.admin.company.loginAs}</button>
         <p id="login-as-hint" className="muted">{t.admin.company.loginAsHint}</p>

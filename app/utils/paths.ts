@@ -2,7 +2,9 @@
 export function parentPath(pathname: string): string {
   const parts = pathname.replace(/\/+$/, '').split('/').filter(Boolean);
   parts.pop();
-  return '/' + parts.join('/');
+  const parent = '/' + parts.join('/');
+  // /auth/* (the login link's page) has no page above it but the login.
+  return parent === '/auth' ? '/login' : parent;
 }
 
 /** Only a local path may be a redirect target (no //host, no scheme). */

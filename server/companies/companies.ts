@@ -9,7 +9,8 @@ import { recordAudit, type Actor } from './audit.js';
 import { fieldError, likePattern, notFound } from './errors.js';
 
 export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
-export const LIST_LIMIT = { default: 100, max: 500 } as const;
+// Without a limit a list is whole (the spec's REST lists); the screens page with their own.
+export const LIST_LIMIT = { max: 10_000 } as const;
 
 const text = (field: string, max: number, required: string | null) => {
   const base = z.string({ error: `${field} måste vara text.` }).trim().max(max, `${field} får vara högst ${max} tecken.`);
@@ -70,7 +71,7 @@ export async function listCompanies(em: Em, opts: ListOptions = {}): Promise<Com
     : {};
   const rows = await em.find(Company, where, {
     orderBy: { name: 'asc', id: 'asc' },
-    limit: opts.limit ?? LIST_LIMIT.default,
+    limit: opts.limit,
     offset: opts.offset ?? 0,
   });
   return rows.map(companyView);
@@ -137,7 +138,7 @@ export async function getCompany(em: Em, id: number, users: ListOptions = {}): P
   const where = q ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] } : { company };
   const rows = await em.find(User, where, {
     orderBy: { name: 'asc', id: 'asc' },
-    limit: users.limit ?? LIST_LIMIT.default,
+    limit: users.limit,
     offset: users.offset ?? 0,
   });
   return { ...companyView(company), users: rows.map(userView) };

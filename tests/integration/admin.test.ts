@@ -165,7 +165,17 @@ describe('companies', () => {
     expect((await caller.admin.getCompanies({ q: '100% special' })).map((c) => c.name)).toEqual(['Sökbolag 3']);
     expect(await caller.admin.getCompanies({ q: '0%s' })).toEqual([]);
     expect((await caller.admin.getCompanies({ q: 'sökbolag', limit: 2, offset: 2 })).map((c) => c.name)).toEqual(['Sökbolag 3', 'Sökbolag 4']);
-    expect((await refusal(caller.admin.getCompanies({ limit: 501 }))).fields.limit).toBe('limit får vara högst 500.');
+    expect((await refusal(caller.admin.getCompanies({ limit: 10_001 }))).fields.limit).toBe('limit får vara högst 10000.');
+  });
+
+  it('gives the whole list when no limit is asked for (the REST list of companies), 150 companies and more', async () => {
+    const caller = await as('admin@demo.se');
+    const em = services.orm.em.fork();
+    for (let i = 1; i <= 150; i++) em.create(Company, { name: `Massbolag ${String(i).padStart(3, '0')}`, customerNumber: `M-${i}`, invoiceNote: '', invoiceInterval: 'monthly' });
+    await em.flush();
+    const all = await caller.admin.getCompanies({});
+    expect(all.filter((c) => c.name.startsWith('Massbolag'))).toHaveLength(150);
+    expect(all.length).toBe(await em.count(Company, {}));
   });
 
   it('gets a company with its users (searchable), and NOT_FOUND for an unknown id', async () => {
