@@ -72,7 +72,11 @@ export default function Companies() {
             <tbody>
               {companies.map((c) => (
                 <tr key={c.id}>
-                  <td><Truncated text={c.name} max={30} /></td>
+                  <td>
+                    <Truncated text={c.name} max={30} />
+                    {/* On a phone the invoice mark column is folded in under the name. */}
+                    {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
+                  </td>
                   <td>{c.customerNumber}</td>
                   <td className="hide-mobile"><Truncated text={c.invoiceNote} max={30} /></td>
                   <td className="edit-cell">

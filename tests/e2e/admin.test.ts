@@ -81,8 +81,8 @@ describe('companies and users', () => {
       expect(await rows.count()).toBe(1);
       // The name is cut to 30 characters; the full name is in the tooltip.
       const cell = rows.first().locator('td').first();
-      expect(await cell.textContent()).toBe(`${name.slice(0, 30).trimEnd()}…`);
-      expect(await cell.locator('[title]').getAttribute('title')).toBe(name);
+      expect(await cell.innerText()).toBe(`${name.slice(0, 30).trimEnd()}…`);
+      expect(await cell.locator('[title]').first().getAttribute('title')).toBe(name);
       expect(await rows.first().textContent()).toContain(`E2E-${tag}`);
       expect(await rows.first().textContent()).toContain(`Märkning ${tag}`);
 
@@ -210,6 +210,11 @@ describe('companies and users', () => {
     await page.goto('/admin/companies');
     let widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    // The invoice mark column is folded in under the name, not dropped.
+    const demoRow = page.getByRole('row').filter({ hasText: 'Demo AB' }).first();
+    expect(await demoRow.getByRole('cell').first().innerText()).toContain('Demo AB');
+    const note = (await em().findOneOrFail(Company, { customerNumber: '100001' })).invoiceNote;
+    if (note) expect(await demoRow.getByRole('cell').first().innerText()).toContain(note.slice(0, 20));
     await page.screenshot({ path: 'test-results/admin-companies-390.png', fullPage: true });
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
     await page.goto(`/admin/companies/${demo.id}`);
