@@ -27,7 +27,8 @@ function newestMtime(dir: string): number {
 export function buildIsStale(): boolean {
   if (!existsSync(serverBuildFile)) return true;
   const built = statSync(serverBuildFile).mtimeMs;
-  return Math.max(newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'server'))) > built;
+  const sources = [newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'server')), statSync(path.join(root, 'vite.config.ts')).mtimeMs];
+  return Math.max(...sources) > built;
 }
 
 export function buildClient(): void {
