@@ -1,7 +1,7 @@
-// The search box and the pager of the server-rendered admin lists. Without JS the search is a GET form;
+// The search box, the table and the pager of the server-rendered admin lists. Without JS the search is a GET form;
 // with JS it also searches while the user types (the same GET, without a full reload).
 import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { t } from '~/texts';
 
 export function SearchForm({ id, label, hint, q }: { id: string; label: string; hint: string; q: string }) {
@@ -66,4 +66,45 @@ export function pageParam(url: URL): number {
 /** The search text from ?q=, cut to what the procedures accept. */
 export function queryParam(url: URL): string {
   return (url.searchParams.get('q') ?? '').trim().slice(0, 200);
+}
+
+/**
+ * A list as a table with an "Redigera" link per row, or the empty message. A column marked `wide` is left
+ * out on a phone (fold its value into another cell there).
+ */
+export function AdminTable<R extends { id: number }>({ caption, empty, columns, rows, cells, edit }: {
+  caption: string;
+  empty: string;
+  columns: Array<{ header: string; wide?: boolean }>;
+  rows: R[];
+  cells: (row: R) => ReactNode[];
+  edit: (row: R) => { to: string; label: string };
+}) {
+  if (rows.length === 0) return <p className="muted">{empty}</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => <th key={c.header} scope="col" className={c.wide ? 'hide-mobile' : undefined}>{c.header}</th>)}
+            <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const link = edit(row);
+            return (
+              <tr key={row.id}>
+                {cells(row).map((cell, i) => <td key={columns[i]!.header} className={columns[i]!.wide ? 'hide-mobile' : undefined}>{cell}</td>)}
+                <td className="edit-cell">
+                  <Link to={link.to} aria-label={link.label}>{t.admin.edit}</Link>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
 }

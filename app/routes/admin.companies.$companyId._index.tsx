@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
@@ -150,33 +150,14 @@ export default function CompanyEdit() {
           </Form>
         </div>
 
-        {users.length === 0 ? (
-          <p className="muted">{q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}</p>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">{t.admin.company.usersTitle}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.admin.user.name}</th>
-                  <th scope="col">{t.admin.user.email}</th>
-                  <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.map((u) => (
-                  <tr key={u.id}>
-                    <td><Truncated text={u.name} max={20} /></td>
-                    <td><Truncated text={u.email} max={20} /></td>
-                    <td className="edit-cell">
-                      <Link to={`/admin/companies/${company.id}/${u.id}`} aria-label={t.admin.editLabel(u.name)}>{t.admin.edit}</Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminTable
+          caption={t.admin.company.usersTitle}
+          empty={q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}
+          columns={[{ header: t.admin.user.name }, { header: t.admin.user.email }]}
+          rows={users}
+          cells={(u) => [<Truncated text={u.name} max={20} />, <Truncated text={u.email} max={20} />]}
+          edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: t.admin.editLabel(u.name) })}
+        />
         <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={t.admin.company.usersTitle} />
       </section>
     </div>

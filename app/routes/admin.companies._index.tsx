@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
@@ -55,39 +55,22 @@ export default function Companies() {
 
       <SearchForm id="company-search" label={t.admin.companies.search} hint={t.admin.companies.searchHint} q={q} />
 
-      {companies.length === 0 ? (
-        <p className="muted">{q ? t.admin.companies.noneFor(q) : t.admin.companies.none}</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t.admin.companies.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.admin.companies.name}</th>
-                <th scope="col">{t.admin.companies.customerNumber}</th>
-                <th scope="col" className="hide-mobile">{t.admin.companies.invoiceNote}</th>
-                <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {companies.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Truncated text={c.name} max={30} />
-                    {/* On a phone the invoice mark column is folded in under the name. */}
-                    {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
-                  </td>
-                  <td>{c.customerNumber}</td>
-                  <td className="hide-mobile"><Truncated text={c.invoiceNote} max={30} /></td>
-                  <td className="edit-cell">
-                    <Link to={`/admin/companies/${c.id}`} aria-label={t.admin.editLabel(c.name)}>{t.admin.edit}</Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        caption={t.admin.companies.title}
+        empty={q ? t.admin.companies.noneFor(q) : t.admin.companies.none}
+        columns={[{ header: t.admin.companies.name }, { header: t.admin.companies.customerNumber }, { header: t.admin.companies.invoiceNote, wide: true }]}
+        rows={companies}
+        cells={(c) => [
+          <>
+            <Truncated text={c.name} max={30} />
+            {/* On a phone the invoice mark column is folded in under the name. */}
+            {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
+          </>,
+          c.customerNumber,
+          <Truncated text={c.invoiceNote} max={30} />,
+        ]}
+        edit={(c) => ({ to: `/admin/companies/${c.id}`, label: t.admin.editLabel(c.name) })}
+      />
       <Pager q={q} page={page} hasNext={hasNext} shown={companies.length} pageSize={PAGE_SIZE} label={t.admin.companies.title} />
 
       <section className="card" aria-labelledby="add-company-title">
