@@ -276,7 +276,7 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
 
     // A photo with two Code 128 barcodes: the ICCID is taken, the other ignored.
     await file.setInputFiles(files.twoCodes);
-    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID_2, { timeout: 20_000 });
+    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID_2, { timeout: 60_000 });
     expect(await page.locator('#scanner').count()).toBe(0);
     await page.waitForFunction(() => document.activeElement?.id === 'invoiceLineMark');
 
@@ -291,7 +291,7 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     // Manual entry is untouched by all this.
     expect(await iccidValue(page)).toBe(ICCID_2);
     await page.context().close();
-  });
+  }, 150_000); // photo decoding in the browser tries up to three sizes, slow on a loaded 2-core machine
 
   it('turns the camera off when the user navigates away with the scanner open', async () => {
     const { page } = await openAdd(browser);
