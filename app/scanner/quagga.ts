@@ -59,14 +59,18 @@ function decodeOnce(quagga: QuaggaApi, src: string, size: number): Promise<strin
 /**
  * Decodes a photo (file path in Node, object or data URL in the browser) with the camera's rules:
  * the first acceptable ICCID wins; else the first other text is reported as rejected; else none.
+ * quagga locates barcodes from random starting points, so a photo with several (a SIM carrier has the PUK
+ * too) may yield only the other one in a pass: when a pass found barcodes but no ICCID, one more is made.
  */
 export async function decodeImage(quagga: QuaggaApi, src: string, sizes: readonly number[] = FILE_SIZES): Promise<ScanVerdict> {
   let rejected: ScanVerdict | null = null;
-  for (const size of sizes) {
-    for (const text of await decodeOnce(quagga, src, size)) {
-      const verdict = judge(text);
-      if (verdict.kind === 'accepted') return verdict;
-      rejected ??= verdict;
+  for (let pass = 0; pass < 2 && (pass === 0 || rejected); pass++) {
+    for (const size of sizes) {
+      for (const text of await decodeOnce(quagga, src, size)) {
+        const verdict = judge(text);
+        if (verdict.kind === 'accepted') return verdict;
+        rejected ??= verdict;
+      }
     }
   }
   return rejected ?? { kind: 'none' };
