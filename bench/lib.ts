@@ -213,3 +213,15 @@ export function onInterrupt(fn: () => Promise<void> | void): () => void {
     if (i >= 0) cleanups.splice(i, 1);
   };
 }
+
+/** Runs a benchmark's main and exits: 1 on a crash, or on a missed target when BENCH_ENFORCE=1. */
+export function runBenchmark(main: () => Promise<{ pass: boolean }>): void {
+  main().then(
+    // A tiny CI smoke run is all overhead, so missed targets fail the process only when asked.
+    (r) => process.exit(!r.pass && process.env.BENCH_ENFORCE === '1' ? 1 : 0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -8,13 +8,13 @@
 //
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_CONNECTIONS=50  BENCH_SMOKE=1 (500 SIMs, 2 s runs)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { ENFORCE, SMOKE } from './env.js';
+import { SMOKE } from './env.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { Sim } from '../server/db/entities.js';
-import { ensureBuild, freshPostgres, logger, machine, rssOf, round, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
+import { ensureBuild, freshPostgres, logger, machine, round, rssOf, runBenchmark, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
 
 const log = logger('load');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 500 : 10_000));
@@ -154,10 +154,4 @@ async function main() {
   }
 }
 
-main().then(
-  (r) => process.exit(!r.pass && ENFORCE ? 1 : 0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -9,7 +9,7 @@
 //   BENCH_SIMS=10000  BENCH_LIGHTHOUSE=0 (skip)  BENCH_LH_RUNS=3 (median kept)  BENCH_SMOKE=1 (200 SIMs, one
 //   Lighthouse run on the floor and /login only)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { ENFORCE, SMOKE } from './env.js';
+import { SMOKE } from './env.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { get as httpGet, type Server } from 'node:http';
@@ -23,7 +23,7 @@ import compression from 'compression';
 import express from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import type { DbTarget } from '../server/db/orm.js';
-import { ensureBuild, freshPostgres, kb, logger, machine, postgresReachable, root, round, seedDatabase, serverEnv, startProcess, writeResult, buildDir } from './lib.js';
+import { buildDir, ensureBuild, freshPostgres, kb, logger, machine, postgresReachable, root, round, runBenchmark, seedDatabase, serverEnv, startProcess, writeResult } from './lib.js';
 
 const log = logger('pages');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 200 : 10_000));
@@ -457,10 +457,4 @@ async function main() {
   }
 }
 
-main().then(
-  (r) => process.exit(!r.pass && ENFORCE ? 1 : 0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

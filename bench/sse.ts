@@ -9,7 +9,7 @@
 //
 //   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { ENFORCE, SMOKE } from './env.js';
+import { SMOKE } from './env.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
@@ -20,7 +20,7 @@ import { Session, User } from '../server/db/entities.js';
 import { createHub, newToast } from '../server/events/hub.js';
 import { initOrm } from '../server/db/orm.js';
 import { createLogger } from '../server/log.js';
-import { ensureBuild, freshPostgres, logger, machine, mb, rssOf, round, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
+import { ensureBuild, freshPostgres, logger, machine, mb, round, rssOf, runBenchmark, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
 
 const log = logger('sse');
 const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));
@@ -223,10 +223,4 @@ async function main() {
   }
 }
 
-main().then(
-  (r) => process.exit(!r.pass && ENFORCE ? 1 : 0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -43,10 +43,6 @@ function userMessage(code: string, message: string | undefined, ours: boolean): 
   return messages[code] ?? messages.INTERNAL_SERVER_ERROR!;
 }
 
-export function errorResponse(status: number, error: string, issues: Issue[] = [], extra: Record<string, unknown> = {}): Response {
-  return Response.json({ error, issues, ...extra }, { status, headers: { 'Cache-Control': 'no-store' } });
-}
-
 /** An answer of the REST door, written to Express's response by sendAnswer. */
 type Answer = { status: number; headers: Record<string, string | string[]>; body: string };
 

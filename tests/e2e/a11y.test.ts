@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { DESKTOP, launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, MOBILE, newContext } from '../helpers/browser.js';
+import { startScreens, stopScreens } from '../helpers/screens.js';
+import type { TestServer } from '../helpers/server.js';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let server: TestServer;
@@ -13,8 +14,7 @@ let browser: Browser;
 let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await startScreens());
   const em = server.services.orm.em.fork();
   const sim = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
   const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
@@ -40,10 +40,7 @@ beforeAll(async () => {
     { path: `/admin/companies/${company.id}/${anna.id}`, as: 'admin' },
   ];
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopScreens({ server, browser }));
 
 async function contextFor(as: 'anon' | 'user' | 'admin', viewport: typeof DESKTOP, js: boolean): Promise<BrowserContext> {
   const cookie = as === 'anon' ? undefined : await server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
