@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { handleTrpc, openApi, restMiddleware } from './api/handlers.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
 import { encodingFor } from './encoding.js';
-import { databaseIsUp } from './db/orm.js';
+import { databaseHealth } from './db/health.js';
 import type { Services } from './services.js';
 import { createContext } from './trpc/context.js';
 import { createCaller } from './trpc/caller.js';
@@ -110,8 +110,8 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
   app.get('/healthz', async (_req, res) => {
-    const up = await databaseIsUp(services.orm);
-    res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'error', db: up ? 'ok' : 'down' });
+    const health = await databaseHealth(services.orm);
+    res.status(health.db === 'ok' ? 200 : 503).json(health);
   });
 
   // The spec's REST paths, straight from Express (the rest of /api goes on to Remix's resource routes).

@@ -23,6 +23,10 @@ export function dbTargetFrom(config: { databaseUrl?: string; dataDir: string }):
   return { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') };
 }
 
+export const POOL_MAX = 10;
+/** How long a request waits for a pooled connection (or a new one) before it is answered 503. */
+export const POOL_ACQUIRE_TIMEOUT_MS = 5_000;
+
 export const migrationsPath = path.resolve(import.meta.dirname, '../../prisma-free-migrations');
 
 export function ormOptions(target: DbTarget): Partial<Options> {
@@ -47,7 +51,19 @@ export function ormOptions(target: DbTarget): Partial<Options> {
     },
   };
   if (target.kind === 'postgres') {
-    return { ...common, clientUrl: target.url, pool: { min: 0, max: 10 } } as Partial<Options>;
+    return {
+      ...common,
+      clientUrl: target.url,
+      pool: { min: 0, max: POOL_MAX, idleTimeoutMillis: 30_000 },
+      driverOptions: {
+        // pg-pool applies this both to opening a connection and to waiting for a free one: a request
+        // never waits for ever (it gets 503, see db/errors.ts), whatever holds the slots.
+        connectionTimeoutMillis: POOL_ACQUIRE_TIMEOUT_MS,
+        keepAlive: true,
+        // A transaction left open by a stuck request cannot hold its row locks and slot for ever.
+        idle_in_transaction_session_timeout: 60_000,
+      },
+    } as Partial<Options>;
   }
   if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
   return { ...common, dbName: target.dataDir } as Partial<Options>;
@@ -62,14 +78,4 @@ export async function initOrm(target: DbTarget): Promise<Orm> {
 export async function migrate(orm: Orm): Promise<string[]> {
   const done = await orm.migrator.up();
   return done.map((m) => m.name);
-}
-
-/** True when the database answers a trivial query (used by /healthz). */
-export async function databaseIsUp(orm: Orm): Promise<boolean> {
-  try {
-    await orm.em.getConnection().execute('select 1');
-    return true;
-  } catch {
-    return false;
-  }
 }

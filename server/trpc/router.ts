@@ -1,6 +1,6 @@
 // The app router: every business operation is one procedure, grouped by domain (one file each in routers/).
 import { z } from 'zod';
-import { databaseIsUp } from '../db/orm.js';
+import { databaseIsUp } from '../db/health.js';
 import { publicProcedure, router } from './trpc.js';
 import { adminRouter } from './routers/admin.js';
 import { authRouter } from './routers/auth.js';
