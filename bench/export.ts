@@ -20,7 +20,7 @@ import { buildClient, buildIsStale } from '../server/index.js';
 import { addMonths, dateFromDay, dayInZone, formatYearMonth, yearMonthInZone, type Period } from '../server/export/periods.js';
 import { loadPlans, specificationRows } from '../server/export/invoice-specification.js';
 import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '../server/export/workbook.js';
-import { freshDatabase } from '../tests/helpers/db.js';
+import { freshDatabase } from '../server/db/scratch.js';
 import { freePort, mb, rssOf, runBenchmark } from './lib.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createSession } from '../server/auth/sessions.js';
-import { scratchPostgres } from '../tests/helpers/db.js';
+import { scratchPostgres } from '../server/db/scratch.js';
 import { Company, RatePlan, User } from '../server/db/entities.js';
 import { initOrm, migrate, type DbTarget, type Em, type Orm } from '../server/db/orm.js';
 import { seedDemo } from '../server/db/seed.js';
