@@ -7,7 +7,7 @@
 //   BENCH_SIMS=10000  BENCH_RUNS=3  BUILD_DIR=build  DATABASE_URL=postgres://...  (PGlite in a temp dir if unset)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';

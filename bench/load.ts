@@ -54,7 +54,7 @@ async function main() {
   let app: Awaited<ReturnType<typeof startProcess>> | null = null;
   let base: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
-    let t = performance.now();
+    const t = performance.now();
     log(`seeding ${SIMS} SIMs for Demo AB into PostgreSQL (${new URL(pg.target.url).pathname.slice(1)})`);
     const seeded = await seedDatabase(pg.target, SIMS);
     const em = seeded.orm.em.fork();
