@@ -73,6 +73,27 @@ describe('login by e-mail link', () => {
     });
   }
 
+  it('a login link asked with a redirectTo to another site lands on the portal', async () => {
+    // The browser decodes %09 to a tab in the form field; browsers drop tabs from a Location, so a
+    // target of "/<tab>/evil.example/x" would become "//evil.example/x", another site.
+    const ctx = await newContext(browser, { baseURL: server.url, js: true });
+    const elsewhere: string[] = [];
+    ctx.on('request', (r) => {
+      if (new URL(r.url()).origin !== server.url) elsewhere.push(r.url());
+    });
+    const page = await ctx.newPage();
+    await page.goto('/login?redirectTo=/%09/evil.example/x');
+    await page.getByLabel('E-postadress').fill('anna@demo.se');
+    await page.getByLabel('E-postadress').press('Enter');
+    await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
+    await server.services.settled();
+    await page.goto(linkIn(smtp.to('anna@demo.se').at(-1)!.raw));
+    await page.getByRole('button', { name: 'Logga in' }).click();
+    await page.waitForURL((u) => u.origin === server.url && u.pathname === '/');
+    expect(elsewhere).toEqual([]);
+    await ctx.close();
+  });
+
   it('gives an unknown address the same answer and sends no mail', async () => {
     const known = await post('/auth/login', { destination: 'anna@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
     const unknown = await post('/auth/login', { destination: 'nobody@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
@@ -110,6 +131,25 @@ describe('login by e-mail link', () => {
     const res = await post('/auth/magic?token=x', { token: url.searchParams.get('token')! });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+  });
+
+  it('using one login link ends the other unused links of the user', async () => {
+    const first = await requestLink('admin@demo.se');
+    const second = await requestLink('admin@demo.se');
+    expect(second).not.toBe(first);
+    const token = (link: string) => new URL(link).searchParams.get('token')!;
+    // Both work until one is used.
+    for (const link of [first, second]) expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
+    const used = await post('/auth/magic', { token: token(second) });
+    expect(used.status).toBe(302);
+    expect(used.headers.get('set-cookie') ?? '').toContain('sim_session=');
+
+    const page = await (await fetch(first)).text();
+    expect(page).toContain('Inloggningslänken är ogiltig');
+    const again = await post('/auth/magic', { token: token(first) });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(await again.text()).toContain('Inloggningslänken är ogiltig');
   });
 
   it('builds the link from APP_URL, never from the Host header', async () => {
