@@ -263,6 +263,56 @@ describe('log in as a company', () => {
     await bctx.close();
   });
 
+  /** A real /api/sse stream; `ended` resolves when the server closes it. */
+  async function openEvents(cookie: string) {
+    const res = await fetch(`${server.url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('connected');
+    const ended = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    return { ended };
+  }
+
+  it('switching company, and back, closes the event streams of the old session like logout', async () => {
+    const em = server.services.orm.em.fork();
+    const other = em.create(Company, { name: 'Strömmen AB', customerNumber: 'A-300', invoiceNote: '', invoiceInterval: 'monthly' });
+    await em.flush();
+    const cookie = await server.sessionCookie('admin@demo.se');
+    const own = await openEvents(cookie);
+    const act = await fetch(`${server.url}/api/admin/loginAsCompany`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ companyId: other.id }),
+    });
+    expect(act.status).toBe(200);
+    await own.ended;
+
+    const actingCookie = act.headers.get('set-cookie')!.split(';')[0]!;
+    const acting = await openEvents(actingCookie);
+    const back = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
+    expect(back.status).toBe(302);
+    expect(back.headers.get('set-cookie')).toContain('sim_session=');
+    await acting.ended;
+  });
+
+  it('POST /auth/own-company by a user who is not acting changes nothing and writes no audit row', async () => {
+    const audits = () => server.services.orm.em.fork().count(AuditEvent, {});
+    for (const email of ['admin@demo.se', 'anna@demo.se']) {
+      const cookie = await server.sessionCookie(email);
+      const before = await audits();
+      const res = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+      expect(res.headers.get('set-cookie')).toBeNull();
+      // The same session goes on: no rotation.
+      expect((await sessionOf(cookie)).authenticated).toBe(true);
+      expect(await audits()).toBe(before);
+    }
+  });
+
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
