@@ -9,9 +9,9 @@ export function parentPath(pathname: string): string {
 
 // Any origin serves to resolve a local path; absolute URLs are then only accepted on APP_URL's origin.
 const LOCAL_BASE = 'http://portal.invalid';
+const SCHEME = /^\s*[a-z][a-z0-9+.-]*:/i;
 // C0 controls and DEL, raw or percent-encoded: browsers drop tabs and newlines from URLs, so
 // "/%09/evil.example" or "/\t/evil.example" would become "//evil.example" there.
-const SCHEME = /^\s*[a-z][a-z0-9+.-]*:/i;
 const CONTROL = /[\u0000-\u001f\u007f]|%(?:[01][0-9a-f]|7f)/i;
 
 /**
@@ -21,14 +21,9 @@ const CONTROL = /[\u0000-\u001f\u007f]|%(?:[01][0-9a-f]|7f)/i;
  */
 export function safeRedirectTarget(target: string | null | undefined, fallback = '/', appUrl: string = LOCAL_BASE): string {
   if (!target || CONTROL.test(target)) return fallback;
-  let origin: string;
-  let decoded: string;
-  try {
-    origin = new URL(appUrl).origin;
-    decoded = decodeURIComponent(target);
-  } catch {
-    return fallback;
-  }
+  const origin = new URL(appUrl).origin;
+  // Only ASCII escapes matter here (slashes, backslashes, controls); a lone % stays as it is.
+  const decoded = target.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   if (CONTROL.test(decoded)) return fallback;
   for (const candidate of [target, decoded]) {
     let url: URL;

@@ -20,6 +20,8 @@ describe('safeRedirectTarget', () => {
     ['/sims/12', '/sims/12'],
     ['/sims?q=a%2Fb#top', '/sims?q=a%2Fb#top'],
     ['/admin/companies/3/../4', '/admin/companies/4'],
+    ['/sims?q=100%', '/sims?q=100%'],
+    ['/sims?q=%C3%A5%20%E0%A4%A', '/sims?q=%C3%A5%20%E0%A4%A'],
   ])('keeps the local path %j -> %s', (target, expected) => expect(safeRedirectTarget(target)).toBe(expected));
 
   // Each of these, put in a Location header, leads (or could lead, after a browser or a proxy cleans it)
@@ -60,7 +62,6 @@ describe('safeRedirectTarget', () => {
     '\tjavascript:alert(1)',
     'data:text/html,<script>alert(1)</script>',
     'vbscript:msgbox(1)',
-    '/%E0%A4%A',
     '',
     null,
     undefined,
