@@ -130,8 +130,14 @@ export async function runCli(argv: string[]): Promise<string> {
       return plansImport(rest[0]);
     case 'migration:create':
       return migrationCreate(rest[0]);
+    // Asking for help is not an error: the usage on stdout, exit 0.
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      return usage;
     default:
-      throw new CliError(command ? `Unknown command "${command}".\n${usage}` : usage);
+      throw new CliError(`Unknown command "${command}".\n${usage}`);
   }
 }
 

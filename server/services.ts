@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './log.js';
 import { createHub, type Hub } from './events/hub.js';
 import { createStreams, type Streams } from './events/sse.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { startPurging, type Purger } from './maintenance/purge.js';
 
 export type Services = {
   config: Config;
@@ -19,6 +20,8 @@ export type Services = {
   background: (task: () => Promise<void>) => void;
   /** Resolves when all background work started so far has finished (tests, shutdown). */
   settled: () => Promise<void>;
+  /** Deletes expired login links, rate-limit counters and sessions at an interval. */
+  purger: Purger;
 };
 
 export async function createServices(config: Config, opts: { log?: Logger; db?: DbTarget; migrate?: boolean } = {}): Promise<Services> {
@@ -47,11 +50,13 @@ export async function createServices(config: Config, opts: { log?: Logger; db?: 
     async settled() {
       while (pending.size) await Promise.allSettled([...pending]);
     },
+    purger: startPurging(orm, log),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   services.streams.closeAll();
+  await services.purger.stop();
   await services.settled();
   await services.hub.close();
   services.mailer.close();

@@ -13,7 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!fetchRequest) return redirect('/login');
     return Response.json({ error: t.login.emailInvalid, issues: [{ path: ['destination'], message: t.login.emailInvalid }] }, { status: 400 });
   }
-  const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '') || null;
+  const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '', context.services.config.appUrl) || null;
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo });
   if (!fetchRequest) return redirect('/login?sent=1');
   return Response.json({ success: true, message: t.login.sent });

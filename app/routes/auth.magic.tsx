@@ -23,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = String(form.get('token') ?? '');
   const result = await context.trpc.auth.consumeLink({ token: token.slice(0, 2000) });
   if (result.problem) return { problem: result.problem };
-  return redirect(safeRedirectTarget(result.redirectTo), { headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }) });
+  return redirect(safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl), { headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }) });
 }
 
 const messages: Record<LinkProblem, string> = { invalid: t.login.linkInvalid, expired: t.login.linkExpired, used: t.login.linkUsed };

@@ -16,7 +16,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { parsed, value } = await readLoginInput(request);
   if (!parsed.success) return { error: t.login.emailInvalid, value };
-  const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '');
+  const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '', context.services.config.appUrl);
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo: redirectTo || null });
   return redirect('/login?sent=1');
 }

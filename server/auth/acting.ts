@@ -3,10 +3,15 @@
 import { TRPCError } from '@trpc/server';
 import { AuditEvent, Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
-import { rotateSession, type SessionInfo } from './sessions.js';
+import type { Services } from '../services.js';
+import { announceSessionEnded, rotateSession, type SessionInfo } from './sessions.js';
 
-export async function actAsCompany(em: Em, session: SessionInfo, companyId: number | null): Promise<string> {
-  return em.transactional(async (tx) => {
+/**
+ * Switches the company the session acts for (null: back to the user's own). Answers the new session's
+ * raw id for the cookie, or null when nothing changes (no rotation, no audit row).
+ */
+export async function actAsCompany(services: Services, em: Em, session: SessionInfo, companyId: number | null): Promise<string | null> {
+  const raw = await em.transactional(async (tx) => {
     let company: Company | null = null;
     if (companyId !== null) {
       company = await tx.findOne(Company, { id: companyId });
@@ -14,6 +19,7 @@ export async function actAsCompany(em: Em, session: SessionInfo, companyId: numb
     }
     // Acting as one's own company is the same as not acting.
     const acting = company && company.id !== session.ownCompanyId ? company.id : null;
+    if (acting === session.actingCompanyId) return null;
     tx.create(AuditEvent, {
       who: tx.getReference(User, session.userId),
       actingCompany: acting ? tx.getReference(Company, acting) : null,
@@ -26,4 +32,8 @@ export async function actAsCompany(em: Em, session: SessionInfo, companyId: numb
     await tx.flush();
     return rotateSession(tx, session.id, session.userId, acting);
   });
+  // The old session is gone: its open event streams end, as on logout (they would otherwise keep
+  // delivering the old company's toasts under a session that no longer exists).
+  if (raw) await announceSessionEnded(services, session.id);
+  return raw;
 }

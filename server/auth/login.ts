@@ -75,10 +75,13 @@ export function requestLoginLink(services: Services, input: { email: string; ip:
   const email = normalizeEmail(input.email);
   services.background(async () => {
     const em = services.orm.em.fork();
-    const addressOk = await hit(em, `login:address:${email}`, ADDRESS_LIMIT);
-    const ipOk = await hit(em, `login:ip:${input.ip}`, IP_LIMIT);
-    if (!addressOk || !ipOk) {
-      log.warn({ email, ip: input.ip, limit: addressOk ? 'ip' : 'address' }, 'login link refused: rate limit');
+    // The IP first: a caller over its own limit must not use up (and so lock) another person's address.
+    if (!(await hit(em, `login:ip:${input.ip}`, IP_LIMIT))) {
+      log.warn({ email, ip: input.ip, limit: 'ip' }, 'login link refused: rate limit');
+      return;
+    }
+    if (!(await hit(em, `login:address:${email}`, ADDRESS_LIMIT))) {
+      log.warn({ email, ip: input.ip, limit: 'address' }, 'login link refused: rate limit');
       return;
     }
     let sent: Promise<void> | null = null;
@@ -131,7 +134,13 @@ export async function consumeLoginLink(
   return services.orm.em.fork().transactional(async (tx) => {
     const now = new Date();
     if (!token) return { ok: false, problem: 'invalid' as const };
-    const row = await tx.findOne(LoginToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const tokenHash = hashToken(token);
+    const found = await tx.findOne(LoginToken, { tokenHash });
+    if (!found) return { ok: false, problem: 'invalid' as const };
+    // Lock all links of the address, in one order: of two links used at once only the first logs in
+    // (the other's row is gone when its lock is granted), and the two cannot deadlock.
+    const links = await tx.find(LoginToken, { email: found.email }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+    const row = links.find((l) => l.tokenHash === tokenHash);
     if (!row) return { ok: false, problem: 'invalid' as const };
     if (row.usedAt) return { ok: false, problem: 'used' as const };
     if (row.expiresAt.getTime() <= now.getTime()) return { ok: false, problem: 'expired' as const };
@@ -149,6 +158,8 @@ export async function consumeLoginLink(
     row.usedAt = now;
     verified.user.lastLoginAt = now;
     await tx.flush();
+    // The user's other unused links stop working: a mail read later, or by someone else, no longer logs in.
+    await tx.nativeDelete(LoginToken, { email: row.email, usedAt: null, id: { $ne: row.id } });
     const sessionId = await createSession(tx, verified.user.id, { now });
     return { ok: true as const, sessionId, redirectTo: verified.redirectTo };
   });

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '../db/orm.js';
 import { Company, Session, User } from '../db/entities.js';
 import type { Toast } from '../events/hub.js';
+import type { Services } from '../services.js';
 
 export const IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
@@ -124,6 +125,12 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
 
 export async function deleteSession(em: Em, id: string): Promise<void> {
   await em.nativeDelete(Session, { id });
+}
+
+/** Closes the event streams of a session that was deleted, on every server instance (through the hub). */
+export async function announceSessionEnded(services: Services, id: string): Promise<void> {
+  // The session is already gone; a failing event channel must not fail the logout or switch that succeeded.
+  await services.hub.publish({ kind: 'sessionEnded', sessionId: id }).catch((err) => services.log.warn({ err }, 'session end not published'));
 }
 
 /** A new session id for the same user (login, switching company): the old id stops working. */

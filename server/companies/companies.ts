@@ -1,6 +1,6 @@
 // Companies, for super admins: list and search, create, read with its users, update.
 // Each change runs in one transaction together with its audit row.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { Company, INVOICE_INTERVALS, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
@@ -114,7 +114,9 @@ export async function createCompany(em: Em, actor: Actor, input: z.output<typeof
 export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof updateCompanyInput>): Promise<CompanyView> {
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
-      const company = await tx.findOne(Company, { id: input.id });
+      // Locked, like a SIM edit: parallel updates then take turns, so each audit row's before is the
+      // previous one's after. The row alone (no join), and read afresh under the lock.
+      const company = await tx.findOne(Company, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!company) throw notFound('Företaget finns inte.');
       if (input.customerNumber !== company.customerNumber) await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
       const before = snapshot(companyView(company));

@@ -1,6 +1,6 @@
 // Users, for super admins: create in a company, read, update. E-mail addresses are unique across all
 // companies regardless of case (stored lower-case); a super admin cannot take away their own super-admin flag.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
 import { Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
@@ -99,7 +99,11 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
   const email = normalizeEmail(input.email);
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
-      const user = await tx.findOne(User, input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId });
+      // Locked, like a SIM edit: parallel updates take turns and the audit chain stays unbroken.
+      const user = await tx.findOne(User, input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId }, {
+        lockMode: LockMode.PESSIMISTIC_WRITE,
+        refresh: true,
+      });
       if (!user) throw notFound(input.companyId === undefined ? 'Användaren finns inte.' : 'Användaren finns inte i det här företaget.');
       if (user.id === actor.userId && user.isSuperAdmin && !input.isSuperAdmin) {
         throw fieldError('BAD_REQUEST', 'isSuperAdmin', 'Du kan inte ta bort din egen behörighet som superadministratör.');

@@ -73,6 +73,27 @@ describe('login by e-mail link', () => {
     });
   }
 
+  it('a login link asked with a redirectTo to another site lands on the portal', async () => {
+    // The browser decodes %09 to a tab in the form field; browsers drop tabs from a Location, so a
+    // target of "/<tab>/evil.example/x" would become "//evil.example/x", another site.
+    const ctx = await newContext(browser, { baseURL: server.url, js: true });
+    const elsewhere: string[] = [];
+    ctx.on('request', (r) => {
+      if (new URL(r.url()).origin !== server.url) elsewhere.push(r.url());
+    });
+    const page = await ctx.newPage();
+    await page.goto('/login?redirectTo=/%09/evil.example/x');
+    await page.getByLabel('E-postadress').fill('anna@demo.se');
+    await page.getByLabel('E-postadress').press('Enter');
+    await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
+    await server.services.settled();
+    await page.goto(linkIn(smtp.to('anna@demo.se').at(-1)!.raw));
+    await page.getByRole('button', { name: 'Logga in' }).click();
+    await page.waitForURL((u) => u.origin === server.url && u.pathname === '/');
+    expect(elsewhere).toEqual([]);
+    await ctx.close();
+  });
+
   it('gives an unknown address the same answer and sends no mail', async () => {
     const known = await post('/auth/login', { destination: 'anna@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
     const unknown = await post('/auth/login', { destination: 'nobody@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
@@ -110,6 +131,25 @@ describe('login by e-mail link', () => {
     const res = await post('/auth/magic?token=x', { token: url.searchParams.get('token')! });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+  });
+
+  it('using one login link ends the other unused links of the user', async () => {
+    const first = await requestLink('admin@demo.se');
+    const second = await requestLink('admin@demo.se');
+    expect(second).not.toBe(first);
+    const token = (link: string) => new URL(link).searchParams.get('token')!;
+    // Both work until one is used.
+    for (const link of [first, second]) expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
+    const used = await post('/auth/magic', { token: token(second) });
+    expect(used.status).toBe(302);
+    expect(used.headers.get('set-cookie') ?? '').toContain('sim_session=');
+
+    const page = await (await fetch(first)).text();
+    expect(page).toContain('Inloggningslänken är ogiltig');
+    const again = await post('/auth/magic', { token: token(first) });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(await again.text()).toContain('Inloggningslänken är ogiltig');
   });
 
   it('builds the link from APP_URL, never from the Host header', async () => {
@@ -221,6 +261,56 @@ describe('log in as a company', () => {
     expect(audits.map((a) => a.action)).toEqual(['loginAsCompany', 'stopActingAsCompany']);
     expect(audits.every((a) => a.who?.email === 'admin@demo.se')).toBe(true);
     await bctx.close();
+  });
+
+  /** A real /api/sse stream; `ended` resolves when the server closes it. */
+  async function openEvents(cookie: string) {
+    const res = await fetch(`${server.url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('connected');
+    const ended = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    return { ended };
+  }
+
+  it('switching company, and back, closes the event streams of the old session like logout', async () => {
+    const em = server.services.orm.em.fork();
+    const other = em.create(Company, { name: 'Strömmen AB', customerNumber: 'A-300', invoiceNote: '', invoiceInterval: 'monthly' });
+    await em.flush();
+    const cookie = await server.sessionCookie('admin@demo.se');
+    const own = await openEvents(cookie);
+    const act = await fetch(`${server.url}/api/admin/loginAsCompany`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ companyId: other.id }),
+    });
+    expect(act.status).toBe(200);
+    await own.ended;
+
+    const actingCookie = act.headers.get('set-cookie')!.split(';')[0]!;
+    const acting = await openEvents(actingCookie);
+    const back = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
+    expect(back.status).toBe(302);
+    expect(back.headers.get('set-cookie')).toContain('sim_session=');
+    await acting.ended;
+  });
+
+  it('POST /auth/own-company by a user who is not acting changes nothing and writes no audit row', async () => {
+    const audits = () => server.services.orm.em.fork().count(AuditEvent, {});
+    for (const email of ['admin@demo.se', 'anna@demo.se']) {
+      const cookie = await server.sessionCookie(email);
+      const before = await audits();
+      const res = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/');
+      expect(res.headers.get('set-cookie')).toBeNull();
+      // The same session goes on: no rotation.
+      expect((await sessionOf(cookie)).authenticated).toBe(true);
+      expect(await audits()).toBe(before);
+    }
   });
 
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {

@@ -293,6 +293,46 @@ describe('users', () => {
   });
 });
 
+describe('parallel updates of one row', () => {
+  /** The audit rows of one target, oldest first: each starts where the one before ended. */
+  async function expectUnbrokenChain(action: string, targetId: number, current: Record<string, unknown>) {
+    const rows = (await audits(action)).filter((a) => a.targetId === String(targetId));
+    expect(rows).toHaveLength(31);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.before, `audit row ${i}`).toEqual(rows[i - 1]!.after);
+    expect(rows.at(-1)!.after).toEqual(current);
+  }
+
+  it('30 parallel company updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
+    const caller = await as('admin@demo.se');
+    const { newCompany } = await caller.admin.createCompany({ name: 'Kapplöpning AB', customerNumber: '700001' });
+    await caller.admin.updateCompany({ ...newCompany, name: 'Kapplöpning AB 0' });
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) =>
+        (await as('admin@demo.se')).admin.updateCompany({
+          id: newCompany.id, name: `Kapplöpning AB ${i + 1}`, customerNumber: '700001', invoiceNote: `Märkning ${i + 1}`, invoiceInterval: i % 2 ? 'quarterly' : 'annually',
+        }),
+      ),
+    );
+    const c = await services.orm.em.fork().findOneOrFail(Company, { id: newCompany.id });
+    await expectUnbrokenChain('updateCompany', newCompany.id, { name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
+  });
+
+  it('30 parallel user updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
+    const caller = await as('admin@demo.se');
+    const { newUser } = await caller.admin.createUser({ name: 'Parallell', email: 'parallell@demo.se', companyId: demo.id });
+    await caller.admin.updateUser({ ...newUser, name: 'Parallell 0' });
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) =>
+        (await as('admin@demo.se')).admin.updateUser({
+          id: newUser.id, companyId: demo.id, name: `Parallell ${i + 1}`, email: 'parallell@demo.se', isCompanyOwner: i % 2 === 0, isSuperAdmin: false,
+        }),
+      ),
+    );
+    const u = await services.orm.em.fork().findOneOrFail(User, { id: newUser.id });
+    await expectUnbrokenChain('updateUser', newUser.id, { name: u.name, email: u.email, companyId: demo.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin });
+  });
+});
+
 describe('REST description', () => {
   it('serves every admin procedure and feedback on the spec paths', () => {
     const doc = generateOpenApiDocument(appRouter, { title: 'SIM-portalen', version: '1', baseUrl: 'http://localhost/api' });

@@ -77,6 +77,16 @@ describe('cli', { timeout: 240_000 }, () => {
     expect(cli('plans:import')).toMatchObject({ code: 1 });
   });
 
+  it('prints the usage and exits 0 for --help, -h and no command', () => {
+    for (const args of [['--help'], ['-h'], []]) {
+      const r = cli(...args);
+      expect(r, args.join(' ') || '(no command)').toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/^Usage: npm run cli -- <command>/);
+      expect(r.out).toContain('user:create');
+      expect(r.out).not.toContain('Unknown command');
+    }
+  });
+
   it('refuses an unknown command with the usage', () => {
     const r = cli('frobnicate');
     expect(r.code).toBe(1);

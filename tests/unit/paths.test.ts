@@ -17,10 +17,65 @@ describe('parentPath', () => {
 describe('safeRedirectTarget', () => {
   it.each([
     ['/sims?page=2', '/sims?page=2'],
-    ['//evil.example', '/'],
-    ['/\\evil.example', '/'],
-    ['https://evil.example/', '/'],
-    ['', '/'],
-    [null, '/'],
-  ])('%j -> %s', (target, expected) => expect(safeRedirectTarget(target)).toBe(expected));
+    ['/sims/12', '/sims/12'],
+    ['/sims?q=a%2Fb#top', '/sims?q=a%2Fb#top'],
+    ['/admin/companies/3/../4', '/admin/companies/4'],
+    ['/sims?q=100%', '/sims?q=100%'],
+    ['/sims?q=%C3%A5%20%E0%A4%A', '/sims?q=%C3%A5%20%E0%A4%A'],
+  ])('keeps the local path %j -> %s', (target, expected) => expect(safeRedirectTarget(target)).toBe(expected));
+
+  // Each of these, put in a Location header, leads (or could lead, after a browser or a proxy cleans it)
+  // to another site or runs script.
+  it.each([
+    '//evil.example',
+    '//evil.example/x',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/\\/evil.example',
+    '/%09/evil.example/x',
+    '/\t/evil.example/x',
+    '/\t\t/evil.example',
+    '/\r\n/evil.example',
+    '/%0d%0a/evil.example',
+    '/%0A/evil.example',
+    '/%00/evil.example',
+    '/%7f/evil.example',
+    '/%2509/evil.example',
+    '/sims\r\nSet-Cookie: x=1',
+    '/%2F%2Fevil.example',
+    '/%2f/evil.example',
+    '/%5Cevil.example',
+    '/%5C%5Cevil.example',
+    '/.//evil.example',
+    '/a/..//evil.example',
+    '/%2e%2e//evil.example',
+    'https://evil.example/',
+    'http://evil.example',
+    'HTTPS://EVIL.EXAMPLE/sims',
+    'https:evil.example',
+    'http:evil.example',
+    '//localhost:3000@evil.example',
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)',
+    ' javascript:alert(1)',
+    '\tjavascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    '',
+    null,
+    undefined,
+  ])('refuses %j', (target) => {
+    expect(safeRedirectTarget(target)).toBe('/');
+    expect(safeRedirectTarget(target, '/login', 'https://portal.example')).toBe('/login');
+  });
+
+  it('accepts an absolute URL only on the origin of APP_URL, as a path', () => {
+    const appUrl = 'https://portal.example';
+    expect(safeRedirectTarget('https://portal.example/sims?page=2', '/', appUrl)).toBe('/sims?page=2');
+    expect(safeRedirectTarget('http://portal.example/sims', '/', appUrl)).toBe('/');
+    expect(safeRedirectTarget('https://portal.example:8443/sims', '/', appUrl)).toBe('/');
+    expect(safeRedirectTarget('https://portal.example.evil.example/sims', '/', appUrl)).toBe('/');
+    expect(safeRedirectTarget('https://evil.example/sims', '/', appUrl)).toBe('/');
+  });
 });

@@ -60,7 +60,8 @@ export const adminRouter = router({
     .input(z.object({ companyId: z.coerce.number().int().positive() }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
-      setSessionCookie(ctx, await actAsCompany(ctx.em, ctx.session, input.companyId));
+      const raw = await actAsCompany(ctx.services, ctx.em, ctx.session, input.companyId);
+      if (raw) setSessionCookie(ctx, raw);
       return { success: true };
     }),
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { actAsCompany } from '../../auth/acting.js';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
-import { clearSessionCookie, deleteSession, sessionCookie, setFlash } from '../../auth/sessions.js';
+import { announceSessionEnded, clearSessionCookie, deleteSession, sessionCookie, setFlash } from '../../auth/sessions.js';
 import type { Context } from '../context.js';
 import { authedProcedure, publicProcedure, router } from '../trpc.js';
 
@@ -42,7 +42,7 @@ export const authRouter = router({
   logout: publicProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
     if (ctx.session) {
       await deleteSession(ctx.em, ctx.session.id);
-      await ctx.services.hub.publish({ kind: 'sessionEnded', sessionId: ctx.session.id }).catch(() => {});
+      await announceSessionEnded(ctx.services, ctx.session.id);
     }
     ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
     return { success: true };
@@ -56,8 +56,10 @@ export const authRouter = router({
       if (flash) await setFlash(ctx.em, ctx.session.id, null);
       return flash;
     }),
+  /** Back to the user's own company; for a user who is not acting as another, nothing changes. */
   stopActing: authedProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
-    setSessionCookie(ctx, await actAsCompany(ctx.em, ctx.session, null));
+    const raw = await actAsCompany(ctx.services, ctx.em, ctx.session, null);
+    if (raw) setSessionCookie(ctx, raw);
     return { success: true };
   }),
 });

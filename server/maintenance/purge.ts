@@ -1,0 +1,59 @@
+// Rows that no longer do anything are deleted regularly: login links long expired, rate-limit counters
+// whose window is over, sessions past their absolute or idle timeout. Otherwise these tables only grow
+// (every login request adds counters and a link; an abandoned session is never looked up again).
+// Every server instance runs it: the deletes are plain and idempotent, so two instances purging at once
+// only share the work (a row deleted by one is skipped by the other).
+import { LoginToken, RateLimitCounter, Session } from '../db/entities.js';
+import type { Em, Orm } from '../db/orm.js';
+import type { Logger } from '../log.js';
+import { ADDRESS_LIMIT, IP_LIMIT } from '../auth/login.js';
+import { IDLE_TIMEOUT_MS } from '../auth/sessions.js';
+
+export const PURGE_INTERVAL_MS = 15 * 60 * 1000;
+// An expired link is kept a day, so opening it says "expired" rather than "invalid".
+export const EXPIRED_LINK_KEPT_MS = 24 * 60 * 60 * 1000;
+// A counter whose window started longer ago than this is reset by its next hit anyway: deleting it is the same.
+const LONGEST_WINDOW_MS = Math.max(ADDRESS_LIMIT.windowMs, IP_LIMIT.windowMs);
+
+export type Purged = { loginTokens: number; rateLimitCounters: number; sessions: number };
+
+export async function purgeExpired(em: Em, now = new Date()): Promise<Purged> {
+  const loginTokens = await em.nativeDelete(LoginToken, { expiresAt: { $lt: new Date(now.getTime() - EXPIRED_LINK_KEPT_MS) } });
+  const rateLimitCounters = await em.nativeDelete(RateLimitCounter, { windowStart: { $lte: new Date(now.getTime() - LONGEST_WINDOW_MS) } });
+  // The same rules as findSession, which deletes such a session when it is next used.
+  const sessions = await em.nativeDelete(Session, {
+    $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lt: new Date(now.getTime() - IDLE_TIMEOUT_MS) } }],
+  });
+  return { loginTokens, rateLimitCounters, sessions };
+}
+
+export type Purger = {
+  /** Stops the timer and waits for a run in progress (before the database is closed). */
+  stop: () => Promise<void>;
+};
+
+export function startPurging(orm: Orm, log: Logger, intervalMs = PURGE_INTERVAL_MS): Purger {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running) return; // a slow run (busy database) is not stacked on
+    running = purgeExpired(orm.em.fork())
+      .then(
+        (purged) => {
+          if (purged.loginTokens || purged.rateLimitCounters || purged.sessions) log.info({ purged }, 'expired rows purged');
+        },
+        // A database blip is no reason to stop: the next interval tries again.
+        (err) => log.warn({ err }, 'purging expired rows failed'),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(run, intervalMs);
+  timer.unref(); // never what keeps the process alive
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
