@@ -29,7 +29,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
   const id = idParam(params.id);
   const values = await formValues(request);
-  const result = await attempt(() => context.trpc.sim.edit({ ...values, id } as never));
+  // An unticked box is not posted at all: say false, as the procedure needs every field.
+  const result = await attempt(() => context.trpc.sim.edit({ callAndSms: 'false', roaming: 'false', ...values, id } as never));
   if (!result.ok) return { errors: result.fields, values, saved: false };
   return redirect(`/sims/${id}?saved=${result.value.changed ? 1 : 0}`, { headers: procedureHeaders(context) });
 }

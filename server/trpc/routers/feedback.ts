@@ -1,5 +1,5 @@
 // Feedback procedure (POST /api/feedback): stored with the user and company, then mailed to support.
-import { z } from 'zod';
+import { z } from '../../zod.js';
 import { feedbackInput, submitFeedback } from '../../feedback/feedback.js';
 import { companyProcedure, router } from '../trpc.js';
 
