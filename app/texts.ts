@@ -87,6 +87,29 @@ export const t = {
     unchanged: 'Inga ändringar att spara.',
     formError: 'Kontrollera de markerade fälten.',
   },
+  // @texts:plans (the rate plan selector; spec sections 4, 5 and 8)
+  plans: {
+    legend: 'Abonnemang',
+    placeholder: 'Datamängd',
+    callAndSms: 'Aktivera tal & SMS',
+    roaming: 'Aktivera roaming',
+    callAndSmsHelp: 'Kostnad tillkommer för tal & SMS. Se prislista för priser.',
+    roamingHelp: 'Nationell & internationell roaming. Kostnad tillkommer för roaming. Se prislista för priser.',
+    callAndSmsNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera tal & SMS',
+    roamingNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera roaming',
+    // "for 50 GB" or, when tal & SMS is the user's choice, "for 50 GB with/without tal & SMS".
+    forAmount: (amount: string, callAndSms?: boolean) =>
+      `för ${amount}${callAndSms === undefined ? '' : callAndSms ? ' med tal & SMS' : ' utan tal & SMS'}`,
+    included: (what: string) => `Ingår alltid ${what}.`,
+    unavailable: (what: string) => `Finns inte ${what}.`,
+    chooseAmount: 'Välj en datamängd.',
+    unknownAmount: 'Datamängden finns inte. Välj en annan.',
+    callAndSmsUnavailable: (what: string) => `Tal & SMS finns inte ${what}. Ta bort krysset för Aktivera tal & SMS.`,
+    callAndSmsRequired: (what: string) => `Tal & SMS ingår alltid ${what}. Kryssa i Aktivera tal & SMS.`,
+    roamingUnavailable: (what: string) => `Roaming finns inte ${what}. Ta bort krysset för Aktivera roaming.`,
+    roamingRequired: (what: string) => `Roaming ingår alltid ${what}. Kryssa i Aktivera roaming.`,
+    noPlan: 'Det finns inget abonnemang med den valda kombinationen. Ändra valen.',
+  },
   // @texts:scanner (camera barcode scanner on the activate screen)
   scanner: {
     open: 'Skanna streckkod',

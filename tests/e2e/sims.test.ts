@@ -66,11 +66,65 @@ for (const js of [true, false]) {
       await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
       if (js) {
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+        expect(await page.getByText('Finns inte för 500 MB.').count()).toBe(2);
       } else {
         await page.getByLabel('Aktivera tal & SMS').check();
         await page.getByRole('button', { name: 'Aktivera' }).click();
-        await page.getByText('Tal & SMS går inte att aktivera för den valda datamängden.').waitFor();
+        await page.getByText('Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.').waitFor();
+        expect(await page.getByLabel('Aktivera tal & SMS').getAttribute('aria-invalid')).toBe('true');
       }
+      await page.context().close();
+    });
+
+    it('lets the plan selector reach only combinations that have a plan (1,5 GB needs roaming, 50 GB roaming with tal & SMS)', async () => {
+      const page = await pageAs('anna@demo.se', js);
+      await page.goto('/add');
+      const iccid = newIccid();
+      await page.getByLabel('ICCID').fill(iccid);
+      await page.getByLabel('Fakturamärkning').fill('Roamingkort');
+      const callAndSms = page.getByLabel('Aktivera tal & SMS');
+      const roaming = page.getByLabel('Aktivera roaming');
+      if (js) {
+        await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+        // 50 GB exists without options or with both: roaming follows tal & SMS, locked.
+        await page.getByLabel('Datamängd').selectOption({ label: '50 GB' });
+        expect(await callAndSms.isEnabled()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        expect(await roaming.isChecked()).toBe(false);
+        await page.getByText('Finns inte för 50 GB utan tal & SMS.').waitFor();
+        await callAndSms.check();
+        expect(await roaming.isChecked()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        await page.getByText('Ingår alltid för 50 GB med tal & SMS.').waitFor();
+        await callAndSms.uncheck();
+        expect(await roaming.isChecked()).toBe(false);
+        // 1,5 GB exists only with roaming: ticked and locked, and posted although the box is disabled.
+        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        expect(await roaming.isChecked()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        expect(await callAndSms.isDisabled()).toBe(true);
+        await page.getByText('Ingår alltid för 1,5 GB.').waitFor();
+      } else {
+        // Without JS nothing is locked: the server says what to change, next to the plan fieldset, values kept.
+        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        await page.getByRole('button', { name: 'Aktivera' }).click();
+        const message = 'Roaming ingår alltid för 1,5 GB. Kryssa i Aktivera roaming.';
+        const fieldset = page.getByRole('group', { name: 'Abonnemang' });
+        await fieldset.getByText(message).waitFor();
+        expect(await page.getByRole('alert').innerText()).toContain('Kontrollera de markerade fälten');
+        expect(await roaming.getAttribute('aria-invalid')).toBe('true');
+        const errorId = await fieldset.getByText(message).getAttribute('id');
+        expect(await fieldset.getAttribute('aria-describedby')).toBe(errorId);
+        expect(await roaming.getAttribute('aria-describedby')).toContain(errorId!);
+        expect(await page.getByLabel('ICCID').inputValue()).toBe(iccid);
+        expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Roamingkort');
+        expect(await page.getByLabel('Datamängd').inputValue()).toBe('1500');
+        await roaming.check();
+      }
+      await page.getByRole('button', { name: 'Aktivera' }).click();
+      await page.waitForURL((u) => u.pathname === '/sims');
+      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
+      expect(sim.ratePlan.code).toBe('DATA-1500-R');
       await page.context().close();
     });
 
