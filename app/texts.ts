@@ -77,6 +77,15 @@ export const t = {
     historyWhat: 'Händelse',
     historyWho: 'Av',
     kinds: { activated: 'Aktiverat', updated: 'Uppgifter ändrade', planChanged: 'Abonnemang ändrat', deactivated: 'Avaktiverat' } as Record<string, string>,
+    // History lines: what changed, from what to what.
+    activatedWith: (plan: string) => `Aktiverat med abonnemanget ${plan}`,
+    changed: {
+      ratePlan: (from: string, to: string) => `Abonnemang ändrat från ${from} till ${to}`,
+      invoiceLineMark: (from: string, to: string) => `Fakturamärkning ändrad från ${from} till ${to}`,
+      invoiceLineNote: (from: string, to: string) => `Fakturakommentar ändrad från ${from} till ${to}`,
+    },
+    quoted: (text: string) => `”${text}”`,
+    emptyValue: '(tom)',
     confirmTitle: 'Ta bort SIM-kort',
     confirmText: 'Är du säker på att du vill avaktivera SIM-kortet? Det går inte att ångra.',
     cancel: 'Avbryt',
