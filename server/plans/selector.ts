@@ -19,7 +19,7 @@ export function formatDataAmount(mb: number): string {
 }
 
 // The plans a selection can end on: not legacy, and call and sms alike (the one option sets both).
-const choosable = (plans: readonly (PlanOption & { isLegacy?: boolean })[], dataLimit: number | null) =>
+const choosable = (plans: readonly PlanOption[], dataLimit: number | null) =>
   dataLimit === null ? [] : plans.filter((p) => p.dataLimit === dataLimit && !p.isLegacy && p.call === p.sms);
 
 /**
