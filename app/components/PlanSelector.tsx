@@ -1,81 +1,85 @@
 // The rate plan selector: "Datamängd" first, then tal & SMS and roaming as the rules allow.
-// Server-rendered with every control enabled (so it works without JS; the server checks the rules);
-// once JS runs, the rules of server/plans/selector.ts disable what is not possible and clear it.
+// Server-rendered with every control enabled (without JS the amount can change after the page was made, so
+// no lock could be right; the server checks the rules and says what to change). Once JS runs, the rules of
+// server/plans/selector.ts tick and lock an option every remaining plan has, and disable one none has.
 import { useEffect, useId, useState } from 'react';
 import {
-  canCallAndSms, canRoaming, dataAmounts, formatDataAmount, normalizeSelection, selectorTexts as st,
-  type PlanOption, type Selection,
+  dataAmounts, formatDataAmount, normalizeSelection, optionContext, optionRules, type OptionRule, type PlanOption, type Selection,
 } from '../../server/plans/selector';
+import { t } from '~/texts';
 
-type Errors = Partial<Record<'dataLimit' | 'callAndSms' | 'roaming', string>>;
+type Option = 'callAndSms' | 'roaming';
+type Errors = Partial<Record<'dataLimit' | Option, string>>;
 
 export function PlanSelector({ plans, initial, errors = {}, disabled = false }: { plans: PlanOption[]; initial: Selection; errors?: Errors; disabled?: boolean }) {
   const [sel, setSel] = useState<Selection>(initial);
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    setSel((s) => normalizeSelection(plans, s));
+  }, [plans]);
   const id = useId();
-  const update = (next: Selection) => setSel(normalizeSelection(plans, next));
-  const noAmount = sel.dataLimit === null;
-  const callOk = canCallAndSms(plans, sel.dataLimit);
-  const roamOk = canRoaming(plans, sel.dataLimit, sel.callAndSms);
-  const callDisabled = disabled || (hydrated && !callOk);
-  const roamDisabled = disabled || (hydrated && !roamOk);
+  const rules = optionRules(plans, sel);
+  // A refused option: the message stands at the top of the fieldset, which points to it, and the box is marked.
+  const planError = errors.callAndSms ?? errors.roaming;
+  const errorId = `${id}-plan-error`;
+  const option = (name: Option, label: string, help: string, needsAmount: string) => {
+    const rule: OptionRule = hydrated ? rules[name] : 'free';
+    const locked = rule === 'included';
+    // Why a box is locked or disabled; before an amount is chosen the spec's own text stands in for the help.
+    const hint =
+      rule === 'included' ? t.plans.included(optionContext(plans, sel, name))
+      : rule === 'unavailable' ? t.plans.unavailable(optionContext(plans, sel, name))
+      : null;
+    const invalid = !!errors[name];
+    return (
+      <div className="check" title={rule === 'needsAmount' ? needsAmount : undefined}>
+        <input
+          type="checkbox"
+          id={`${id}-${name}`}
+          name={name}
+          value="true"
+          checked={sel[name]}
+          disabled={disabled || rule !== 'free'}
+          onChange={(e) => setSel(normalizeSelection(plans, { ...sel, [name]: e.target.checked }))}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={[`${id}-${name}-help`, hint ? `${id}-${name}-rule` : null, invalid ? errorId : null].filter(Boolean).join(' ')}
+        />
+        {/* A disabled box is not posted: a locked option still is. */}
+        {locked && !disabled ? <input type="hidden" name={name} value="true" /> : null}
+        <div>
+          <label htmlFor={`${id}-${name}`}>{label}</label>
+          {hint ? <p id={`${id}-${name}-rule`} className="hint">{hint}</p> : null}
+          <p id={`${id}-${name}-help`} className="hint">{rule === 'needsAmount' ? needsAmount : help}</p>
+        </div>
+      </div>
+    );
+  };
   return (
-    <fieldset className="plan-selector">
-      <legend>Abonnemang</legend>
+    <fieldset className={planError ? 'plan-selector invalid' : 'plan-selector'} aria-describedby={planError ? errorId : undefined}>
+      <legend>{t.plans.legend}</legend>
+      {planError ? <p id={errorId} className="error">{planError}</p> : null}
       <div className="field">
-        <label htmlFor={`${id}-data`}>{st.placeholder}</label>
+        <label htmlFor={`${id}-data`}>{t.plans.placeholder}</label>
         <select
           id={`${id}-data`}
           name="dataLimit"
           required
           disabled={disabled}
           value={sel.dataLimit ?? ''}
-          onChange={(e) => update({ ...sel, dataLimit: e.target.value ? Number(e.target.value) : null })}
+          onChange={(e) => setSel(normalizeSelection(plans, { ...sel, dataLimit: e.target.value ? Number(e.target.value) : null }))}
           aria-invalid={errors.dataLimit ? true : undefined}
           aria-describedby={errors.dataLimit ? `${id}-data-error` : undefined}
         >
-          <option value="">{st.placeholder}</option>
+          <option value="">{t.plans.placeholder}</option>
           {dataAmounts(plans).map((mb) => (
             <option key={mb} value={mb}>{formatDataAmount(mb)}</option>
           ))}
         </select>
         {errors.dataLimit ? <p id={`${id}-data-error`} className="error">{errors.dataLimit}</p> : null}
       </div>
-      <div className="check" title={hydrated && noAmount ? st.callAndSmsNeedsAmount : undefined}>
-        <input
-          type="checkbox"
-          id={`${id}-call`}
-          name="callAndSms"
-          value="true"
-          checked={sel.callAndSms}
-          disabled={callDisabled}
-          onChange={(e) => update({ ...sel, callAndSms: e.target.checked })}
-          aria-describedby={`${id}-call-help${errors.callAndSms ? ` ${id}-call-error` : ''}`}
-        />
-        <div>
-          <label htmlFor={`${id}-call`}>{st.callAndSms}</label>
-          <p id={`${id}-call-help`} className="hint">{hydrated && noAmount ? st.callAndSmsNeedsAmount : st.callAndSmsHelp}</p>
-          {errors.callAndSms ? <p id={`${id}-call-error`} className="error">{errors.callAndSms}</p> : null}
-        </div>
-      </div>
-      <div className="check" title={hydrated && noAmount ? st.roamingNeedsAmount : undefined}>
-        <input
-          type="checkbox"
-          id={`${id}-roam`}
-          name="roaming"
-          value="true"
-          checked={sel.roaming}
-          disabled={roamDisabled}
-          onChange={(e) => update({ ...sel, roaming: e.target.checked })}
-          aria-describedby={`${id}-roam-help${errors.roaming ? ` ${id}-roam-error` : ''}`}
-        />
-        <div>
-          <label htmlFor={`${id}-roam`}>{st.roaming}</label>
-          <p id={`${id}-roam-help`} className="hint">{hydrated && noAmount ? st.roamingNeedsAmount : st.roamingHelp}</p>
-          {errors.roaming ? <p id={`${id}-roam-error`} className="error">{errors.roaming}</p> : null}
-        </div>
-      </div>
+      {option('callAndSms', t.plans.callAndSms, t.plans.callAndSmsHelp, t.plans.callAndSmsNeedsAmount)}
+      {option('roaming', t.plans.roaming, t.plans.roamingHelp, t.plans.roamingNeedsAmount)}
     </fieldset>
   );
 }

@@ -2,7 +2,7 @@
 // and the server refuses blank text either way.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLocation, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: `${t.feedback.title} – ${t.a
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
-  return { sent: new URL(request.url).searchParams.get('sent') === '1' };
+  return null;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -28,17 +28,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context.services.log.error({ err, reqId: context.requestId }, 'feedback could not be saved');
     return { message, error: null, failed: true };
   }
-  return redirect('/feedback?sent=1');
+  // The thank-you comes as the procedure's one-time flash (a toast), so a reload does not show it again.
+  return redirect('/feedback');
 }
 
 export default function FeedbackPage() {
-  const { sent } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { key } = useLocation();
   return (
     <div className="feedback">
       <h1>{t.feedback.title}</h1>
-      {sent && !data ? <p className="notice success" role="status">{t.feedback.thanks}</p> : null}
       {data?.failed ? <p className="notice error" role="alert">{t.feedback.failed}</p> : null}
       <p className="muted">{t.feedback.intro}</p>
       {/* A new location (after sending) starts an empty form; after a refusal the text comes back. */}

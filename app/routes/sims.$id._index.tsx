@@ -29,13 +29,33 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
   const id = idParam(params.id);
   const values = await formValues(request);
-  const result = await attempt(() => context.trpc.sim.edit({ ...values, id } as never));
-  if (!result.ok) return { errors: result.fields, values, saved: false };
-  return redirect(`/sims/${id}?saved=${result.value.changed ? 1 : 0}`, { headers: procedureHeaders(context) });
+  // An unticked box is not posted at all: say false, as the procedure needs every field.
+  const result = await attempt(() => context.trpc.sim.edit({ callAndSms: 'false', roaming: 'false', ...values, id } as never));
+  if (!result.ok) return { errors: result.fields, values, unchanged: false };
+  // Nothing to save: say so on this page (a repeated post changes nothing either).
+  if (!result.value.changed) return { errors: undefined, values, unchanged: true };
+  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+}
+
+type HistoryEntry = { kind: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
+const CHANGES = ['ratePlan', 'invoiceLineMark', 'invoiceLineNote'] as const;
+
+/** An event in words: each change from what to what (plans by their description), else what happened. */
+function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[] {
+  const plan = (code: unknown) => planNames.get(String(code)) ?? String(code);
+  const text = (value: unknown) => (value ? t.sims.quoted(String(value)) : t.sims.emptyValue);
+  if (h.kind === 'activated' && h.after?.ratePlan) return [t.sims.activatedWith(plan(h.after.ratePlan))];
+  const lines = CHANGES.filter((key) => h.after && key in h.after).map((key) =>
+    key === 'ratePlan'
+      ? t.sims.changed.ratePlan(plan(h.before?.ratePlan), plan(h.after!.ratePlan))
+      : t.sims.changed[key](text(h.before?.[key]), text(h.after![key])),
+  );
+  return lines.length ? lines : [t.sims.kinds[h.kind] ?? h.kind];
 }
 
 export default function EditSim() {
   const { sim, plans } = useLoaderData<typeof loader>();
+  const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const dialog = useRef<HTMLDialogElement>(null);
@@ -50,6 +70,7 @@ export default function EditSim() {
       <h1>{t.pages.sim}</h1>
       {legacy ? <p className="notice error" role="status">{t.sims.legacy}</p> : null}
       {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
+      {data?.unchanged ? <p className="notice" role="status">{t.sims.unchanged}</p> : null}
       <Form method="post" className="card" key={v ? JSON.stringify(v) : sim.id + sim.ratePlan.code + sim.invoiceLineMark}>
         <div className="field">
           <span id="iccid-label" className="label">{t.sims.iccid}</span>
@@ -111,10 +132,9 @@ export default function EditSim() {
             <tr key={i}>
               <td>{formatDateTime(h.at)}</td>
               <td>
-                {t.sims.kinds[h.kind] ?? h.kind}
-                {h.after && h.kind !== 'activated' && h.kind !== 'deactivated' ? (
-                  <span className="muted"> ({Object.keys(h.after).map((k) => (k === 'ratePlan' ? t.sims.plan : k === 'invoiceLineMark' ? t.sims.mark : t.sims.note).toLowerCase()).join(', ')})</span>
-                ) : null}
+                {historyLines(h, planNames).map((line, j) => (
+                  <div key={j}>{line}</div>
+                ))}
               </td>
               <td>{h.by ?? '–'}</td>
             </tr>

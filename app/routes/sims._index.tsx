@@ -1,5 +1,5 @@
 // The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { t } from '~/texts';
@@ -14,12 +14,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
   const url = new URL(request.url);
   const q = (url.searchParams.get('q') ?? '').slice(0, 200);
+  // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   const { items, total } = await context.trpc.sim.page({ q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // Past the end (an old link, fewer SIMs since): the last page, under its own address.
+  if (page > pages) throw redirect(pageHref(q, pages));
   return {
     q,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages,
     total,
     sims: items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
   };
@@ -30,7 +34,7 @@ function pageHref(q: string, page: number) {
   if (q) p.set('q', q);
   if (page > 1) p.set('page', String(page));
   const s = p.toString();
-  return s ? `?${s}` : '.';
+  return s ? `/sims?${s}` : '/sims';
 }
 
 type ListState = { q: string; page: number; pages: number; total: number; sims: Array<{ id: number; iccid: string; mark: string }> };

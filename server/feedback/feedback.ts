@@ -1,6 +1,6 @@
 // Feedback from a signed-in user: stored first (with the user and company), then mailed to SUPPORT_EMAIL
 // after the answer has gone out. A mail that fails is logged; the stored feedback stays.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { Company, Feedback, User } from '../db/entities.js';
 import { escapeHtml } from '../mail/mailer.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 // Rate plan import: validation of a catalog file and an upsert by code, all or nothing.
-import { z } from 'zod';
+import { z } from '../zod.js';
 import type { Em } from '../db/orm.js';
 import { RatePlan } from '../db/entities.js';
 

@@ -1,14 +1,15 @@
-// The rate plan selector's rules (spec 4 and 5). Pure and dependency-free: the form component in the
-// browser and the server's validation use this same module.
+// The rate plan selector's rules (spec 4 and 5). Pure (its only import is the texts): the form component in
+// the browser and the server's validation use this same module.
+import { t } from '../../app/texts.js';
 
-export type PlanOption = { dataLimit: number; call: boolean; sms: boolean; roaming: boolean };
+export type PlanOption = { dataLimit: number; call: boolean; sms: boolean; roaming: boolean; isLegacy?: boolean };
 export type Selection = { dataLimit: number | null; callAndSms: boolean; roaming: boolean };
 
 export const EMPTY_SELECTION: Selection = { dataLimit: null, callAndSms: false, roaming: false };
 
-/** The data amounts to choose from: duplicates removed, ascending. */
+/** The data amounts to choose from: duplicates removed, ascending; only amounts some plan can be chosen with. */
 export function dataAmounts(plans: readonly PlanOption[]): number[] {
-  return [...new Set(plans.map((p) => p.dataLimit))].sort((a, b) => a - b);
+  return [...new Set(plans.filter((p) => !p.isLegacy && p.call === p.sms).map((p) => p.dataLimit))].sort((a, b) => a - b);
 }
 
 /** 1000 MB or more in GB (Swedish decimal comma), below that in MB. */
@@ -17,25 +18,45 @@ export function formatDataAmount(mb: number): string {
   return `${mb} MB`;
 }
 
-const withAmount = (plans: readonly PlanOption[], dataLimit: number | null) =>
-  dataLimit === null ? [] : plans.filter((p) => p.dataLimit === dataLimit);
+// The plans a selection can end on: not legacy, and call and sms alike (the one option sets both).
+const choosable = (plans: readonly PlanOption[], dataLimit: number | null) =>
+  dataLimit === null ? [] : plans.filter((p) => p.dataLimit === dataLimit && !p.isLegacy && p.call === p.sms);
 
-/** Rule 2: tal & SMS only if some plan with the chosen amount has both call and sms. */
-export function canCallAndSms(plans: readonly PlanOption[], dataLimit: number | null): boolean {
-  return withAmount(plans, dataLimit).some((p) => p.call && p.sms);
+/**
+ * What an option can be: 'needsAmount' before an amount is chosen (rule 1); 'unavailable' when no plan left
+ * has it (off and disabled); 'included' when every plan left has it (on and locked); else 'free'.
+ */
+export type OptionRule = 'needsAmount' | 'free' | 'included' | 'unavailable';
+export type OptionRules = { callAndSms: OptionRule; roaming: OptionRule };
+
+function ruleFor<P>(candidates: readonly P[], has: (p: P) => boolean): OptionRule {
+  if (candidates.length === 0 || !candidates.some(has)) return 'unavailable';
+  return candidates.every(has) ? 'included' : 'free';
 }
 
-/** Rule 3: roaming only if some plan with the amount has roaming; with tal & SMS on, only plans with all three count. */
-export function canRoaming(plans: readonly PlanOption[], dataLimit: number | null, callAndSms: boolean): boolean {
-  return withAmount(plans, dataLimit).some((p) => p.roaming && (!callAndSms || (p.call && p.sms)));
+/**
+ * The spec's rules, made strict enough that every reachable choice has a plan. Rule 2: tal & SMS by the plans
+ * of the amount. Rule 3: roaming by the plans of the amount that match tal & SMS as it then stands (on: only
+ * plans with call, sms and roaming count; off: only those without call and sms).
+ */
+export function optionRules(plans: readonly PlanOption[], s: Selection): OptionRules {
+  if (s.dataLimit === null) return { callAndSms: 'needsAmount', roaming: 'needsAmount' };
+  const candidates = choosable(plans, s.dataLimit);
+  const callAndSms = ruleFor(candidates, (p) => p.call);
+  const withCall = applyRule(callAndSms, s.callAndSms);
+  return { callAndSms, roaming: ruleFor(candidates.filter((p) => p.call === withCall), (p) => p.roaming) };
 }
 
-/** Clears the options that the rules no longer allow (after a change of amount or option). */
+function applyRule(rule: OptionRule, wanted: boolean): boolean {
+  return rule === 'included' ? true : rule === 'free' ? wanted : false;
+}
+
+/** The selection as the rules make it: an unknown amount cleared, locked options on, unavailable ones off. */
 export function normalizeSelection(plans: readonly PlanOption[], s: Selection): Selection {
   const dataLimit = s.dataLimit !== null && dataAmounts(plans).includes(s.dataLimit) ? s.dataLimit : null;
-  const callAndSms = s.callAndSms && canCallAndSms(plans, dataLimit);
-  const roaming = s.roaming && canRoaming(plans, dataLimit, callAndSms);
-  return { dataLimit, callAndSms, roaming };
+  const rules = optionRules(plans, { ...s, dataLimit });
+  const callAndSms = applyRule(rules.callAndSms, s.callAndSms);
+  return { dataLimit, callAndSms, roaming: applyRule(rules.roaming, s.roaming) };
 }
 
 /**
@@ -49,22 +70,23 @@ export function resolvePlan<P extends PlanOption & { code: string; isLegacy: boo
   return matches[0] ?? null;
 }
 
-/** Why a selection cannot be saved, in Swedish, or null when it can. */
-export function selectionProblem(plans: readonly (PlanOption & { code: string; isLegacy: boolean })[], s: Selection): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string } | null {
-  if (s.dataLimit === null) return { field: 'dataLimit', message: 'Välj en datamängd.' };
-  if (!dataAmounts(plans).includes(s.dataLimit)) return { field: 'dataLimit', message: 'Datamängden finns inte. Välj en annan.' };
-  if (s.callAndSms && !canCallAndSms(plans, s.dataLimit)) return { field: 'callAndSms', message: 'Tal & SMS går inte att aktivera för den valda datamängden.' };
-  if (s.roaming && !canRoaming(plans, s.dataLimit, s.callAndSms)) return { field: 'roaming', message: 'Roaming går inte att aktivera för den valda kombinationen.' };
-  if (!resolvePlan(plans, s)) return { field: 'roaming', message: 'Det finns inget abonnemang med den valda kombinationen. Ändra valen.' };
-  return null;
+/** "för 50 GB", and "med/utan tal & SMS" too where tal & SMS is the user's choice and decides roaming. */
+export function optionContext(plans: readonly PlanOption[], s: Selection, option: 'callAndSms' | 'roaming'): string {
+  const amount = formatDataAmount(s.dataLimit ?? 0);
+  const callIsChoice = optionRules(plans, s).callAndSms === 'free';
+  return t.plans.forAmount(amount, option === 'roaming' && callIsChoice ? s.callAndSms : undefined);
 }
 
-export const selectorTexts = {
-  placeholder: 'Datamängd',
-  callAndSms: 'Aktivera tal & SMS',
-  roaming: 'Aktivera roaming',
-  callAndSmsHelp: 'Kostnad tillkommer för tal & SMS. Se prislista för priser.',
-  roamingHelp: 'Nationell & internationell roaming. Kostnad tillkommer för roaming. Se prislista för priser.',
-  callAndSmsNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera tal & SMS',
-  roamingNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera roaming',
-} as const;
+/** Why a posted selection cannot be saved, in Swedish, with the field to mark; null when it can. */
+export function selectionProblem(plans: readonly (PlanOption & { code: string; isLegacy: boolean })[], s: Selection): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string } | null {
+  if (s.dataLimit === null) return { field: 'dataLimit', message: t.plans.chooseAmount };
+  if (!dataAmounts(plans).includes(s.dataLimit)) return { field: 'dataLimit', message: t.plans.unknownAmount };
+  const rules = optionRules(plans, s);
+  const what = (option: 'callAndSms' | 'roaming') => optionContext(plans, s, option);
+  if (rules.callAndSms === 'unavailable' && s.callAndSms) return { field: 'callAndSms', message: t.plans.callAndSmsUnavailable(what('callAndSms')) };
+  if (rules.callAndSms === 'included' && !s.callAndSms) return { field: 'callAndSms', message: t.plans.callAndSmsRequired(what('callAndSms')) };
+  if (rules.roaming === 'unavailable' && s.roaming) return { field: 'roaming', message: t.plans.roamingUnavailable(what('roaming')) };
+  if (rules.roaming === 'included' && !s.roaming) return { field: 'roaming', message: t.plans.roamingRequired(what('roaming')) };
+  if (!resolvePlan(plans, s)) return { field: 'roaming', message: t.plans.noPlan };
+  return null;
+}

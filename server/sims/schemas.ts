@@ -1,21 +1,19 @@
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 
 export const MARK_MAX = 200;
 
-const mark = z
-  .string()
-  .max(10_000)
-  .default('')
-  .transform((v) => v.trim())
-  .pipe(z.string().max(MARK_MAX, `Högst ${MARK_MAX} tecken.`));
+// A mark: optional when activating (empty), required when editing, where a missing field would clear it.
+const markText = z.string().max(10_000).transform((v) => v.trim()).pipe(z.string().max(MARK_MAX, `Högst ${MARK_MAX} tecken.`));
+const mark = z.string().max(10_000).default('').pipe(markText);
 
-// Forms send strings, JSON sends booleans: accept both.
-const flag = z
+// Forms send strings, JSON sends booleans: accept both. A form leaves an unticked box out, so the edit
+// page's action sends false for it; an API caller must send both flags when editing.
+const requiredFlag = z
   .union([z.boolean(), z.enum(['true', 'false', 'on', '1', '0', ''])])
-  .default(false)
   .transform((v) => v === true || v === 'true' || v === 'on' || v === '1');
+const flag = requiredFlag.default(false);
 
 const dataLimit = z.coerce
   .number({ error: 'Välj en datamängd.' })
@@ -42,11 +40,15 @@ export const activateInput = z.object({
 });
 export type ActivateInput = z.infer<typeof activateInput>;
 
+// Every field is required (the spec's PUT payload lists them all): a left-out field must not change the SIM.
 export const editInput = z.object({
-  id: z.coerce.number().int().positive(),
-  ...planChoice,
-  invoiceLineMark: mark,
-  invoiceLineNote: mark,
+  // A union first, so that a missing id is reported as missing rather than as "not a number".
+  id: z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive()),
+  dataLimit,
+  callAndSms: requiredFlag,
+  roaming: requiredFlag,
+  invoiceLineMark: markText,
+  invoiceLineNote: markText,
 });
 export type EditInput = z.infer<typeof editInput>;
 

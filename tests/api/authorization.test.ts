@@ -64,7 +64,7 @@ const matrix: Row[] = [
   { method: 'GET', path: () => '/api/rate_plans', expect: all(401, 200) },
   { method: 'GET', path: () => '/api/sim/all', expect: all(401, 200) },
   { method: 'GET', path: () => `/api/sim/${ids.simA}`, expect: aOnly(200, 404) },
-  { method: 'PUT', path: () => '/api/sim/edit/', body: () => ({ id: ids.simA, dataLimit: 999_999, invoiceLineMark: 'intrång' }), expect: aOnly(400, 404) },
+  { method: 'PUT', path: () => '/api/sim/edit/', body: () => ({ id: ids.simA, dataLimit: 999_999, callAndSms: false, roaming: false, invoiceLineMark: 'intrång', invoiceLineNote: '' }), expect: aOnly(400, 404) },
   { method: 'POST', path: () => '/api/sim/deactivate/999999', body: () => ({}), expect: all(401, 404) },
   { method: 'POST', path: () => '/api/sim', body: () => ({ iccid: '1', dataLimit: 500 }), expect: all(401, 400) },
   { method: 'GET', path: () => `/api/export/getExcelV1?${month}`, expect: all(401, 200) },

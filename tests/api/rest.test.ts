@@ -109,6 +109,30 @@ describe('rate plans and SIMs', () => {
     expect((await call('GET', '/api/sim/abc', { cookie: anna })).status).toBe(400);
   });
 
+  it('answers bad ids, limits and missing fields in Swedish, naming the field', async () => {
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['GET', '/api/sim/abc', undefined, 'id', 'id måste vara ett tal.'],
+      ['GET', '/api/sim/-1', undefined, 'id', 'id måste vara större än 0.'],
+      ['GET', '/api/sim/all?limit=abc', undefined, 'limit', 'limit måste vara ett tal.'],
+      ['GET', '/api/sim/all?limit=100000', undefined, 'limit', 'limit får vara högst 10000.'],
+      ['PUT', '/api/sim/edit', { dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: '', invoiceLineNote: '' }, 'id', 'id saknas.'],
+    ];
+    for (const [method, path, json, field, message] of cases) {
+      const r = await call(method, path, { cookie: anna, json });
+      expect(r.status, path).toBe(400);
+      expect(r.data, path).toEqual({ error: message, issues: [{ path: [field], message }] });
+    }
+  });
+
+  it('PUT /api/sim/edit without invoiceLineNote is a 400 naming it, and keeps the note', async () => {
+    const created = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), invoiceLineNote: 'Behålls' } });
+    const id = created.data.id;
+    const r = await call('PUT', '/api/sim/edit', { cookie: anna, json: { id, dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'API' } });
+    expect(r.status).toBe(400);
+    expect(r.data).toEqual({ error: 'invoiceLineNote saknas.', issues: [{ path: ['invoiceLineNote'], message: 'invoiceLineNote saknas.' }] });
+    expect((await call('GET', `/api/sim/${id}`, { cookie: anna })).data.invoiceLineNote).toBe('Behålls');
+  });
+
   it('answers 400 for malformed JSON and a missing or wrong content type, 413 above 100 kB', async () => {
     const malformed = await call('POST', '/api/sim', { cookie: anna, body: '{"iccid": ', type: 'application/json' });
     expect(malformed.status).toBe(400);
@@ -139,7 +163,7 @@ describe('rate plans and SIMs', () => {
   it('answers 404 for another company’s SIM and for unknown paths', async () => {
     const annas = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
     expect((await call('GET', `/api/sim/${annas.id}`, { cookie: bo })).status).toBe(404);
-    expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, invoiceLineMark: 'x' } })).status).toBe(404);
+    expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } })).status).toBe(404);
     const unknown = await call('GET', '/api/no/such/path', { cookie: anna });
     expect(unknown.status).toBe(404);
     expect(unknown.data.error).toBe('Det du söker finns inte.');

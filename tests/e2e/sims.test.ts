@@ -66,11 +66,65 @@ for (const js of [true, false]) {
       await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
       if (js) {
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+        expect(await page.getByText('Finns inte för 500 MB.').count()).toBe(2);
       } else {
         await page.getByLabel('Aktivera tal & SMS').check();
         await page.getByRole('button', { name: 'Aktivera' }).click();
-        await page.getByText('Tal & SMS går inte att aktivera för den valda datamängden.').waitFor();
+        await page.getByText('Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.').waitFor();
+        expect(await page.getByLabel('Aktivera tal & SMS').getAttribute('aria-invalid')).toBe('true');
       }
+      await page.context().close();
+    });
+
+    it('lets the plan selector reach only combinations that have a plan (1,5 GB needs roaming, 50 GB roaming with tal & SMS)', async () => {
+      const page = await pageAs('anna@demo.se', js);
+      await page.goto('/add');
+      const iccid = newIccid();
+      await page.getByLabel('ICCID').fill(iccid);
+      await page.getByLabel('Fakturamärkning').fill('Roamingkort');
+      const callAndSms = page.getByLabel('Aktivera tal & SMS');
+      const roaming = page.getByLabel('Aktivera roaming');
+      if (js) {
+        await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+        // 50 GB exists without options or with both: roaming follows tal & SMS, locked.
+        await page.getByLabel('Datamängd').selectOption({ label: '50 GB' });
+        expect(await callAndSms.isEnabled()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        expect(await roaming.isChecked()).toBe(false);
+        await page.getByText('Finns inte för 50 GB utan tal & SMS.').waitFor();
+        await callAndSms.check();
+        expect(await roaming.isChecked()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        await page.getByText('Ingår alltid för 50 GB med tal & SMS.').waitFor();
+        await callAndSms.uncheck();
+        expect(await roaming.isChecked()).toBe(false);
+        // 1,5 GB exists only with roaming: ticked and locked, and posted although the box is disabled.
+        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        expect(await roaming.isChecked()).toBe(true);
+        expect(await roaming.isDisabled()).toBe(true);
+        expect(await callAndSms.isDisabled()).toBe(true);
+        await page.getByText('Ingår alltid för 1,5 GB.').waitFor();
+      } else {
+        // Without JS nothing is locked: the server says what to change, next to the plan fieldset, values kept.
+        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        await page.getByRole('button', { name: 'Aktivera' }).click();
+        const message = 'Roaming ingår alltid för 1,5 GB. Kryssa i Aktivera roaming.';
+        const fieldset = page.getByRole('group', { name: 'Abonnemang' });
+        await fieldset.getByText(message).waitFor();
+        expect(await page.getByRole('alert').innerText()).toContain('Kontrollera de markerade fälten');
+        expect(await roaming.getAttribute('aria-invalid')).toBe('true');
+        const errorId = await fieldset.getByText(message).getAttribute('id');
+        expect(await fieldset.getAttribute('aria-describedby')).toBe(errorId);
+        expect(await roaming.getAttribute('aria-describedby')).toContain(errorId!);
+        expect(await page.getByLabel('ICCID').inputValue()).toBe(iccid);
+        expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Roamingkort');
+        expect(await page.getByLabel('Datamängd').inputValue()).toBe('1500');
+        await roaming.check();
+      }
+      await page.getByRole('button', { name: 'Aktivera' }).click();
+      await page.waitForURL((u) => u.pathname === '/sims');
+      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
+      expect(sim.ratePlan.code).toBe('DATA-1500-R');
       await page.context().close();
     });
 
@@ -94,10 +148,22 @@ for (const js of [true, false]) {
       await page.waitForURL(`**/sims/${id}`);
       expect(await page.getByText(iccid).count()).toBeGreaterThan(0);
       expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
+      // Saving without a change says so, and writes nothing.
+      expect(await page.getByText('Inga ändringar att spara.').count()).toBe(0);
+      await page.getByRole('button', { name: 'Spara' }).click();
+      await page.getByRole('status').filter({ hasText: 'Inga ändringar att spara.' }).waitFor();
+      expect(await page.locator('table.history tbody tr').count()).toBe(1);
+      await page.getByRole('cell', { name: 'Aktiverat med abonnemanget Data 1 GB', exact: true }).waitFor();
+
       await page.getByLabel('Fakturamärkning').fill('Ny märkning');
       await page.getByLabel('Aktivera tal & SMS').check();
       await page.getByRole('button', { name: 'Spara' }).click();
-      await page.getByRole('cell', { name: /Abonnemang ändrat/ }).waitFor();
+      // The history line says what changed, from what to what.
+      const line = page.locator('table.history tbody tr').first().locator('td').nth(1);
+      await line.getByText('Abonnemang ändrat från Data 1 GB till Data 1 GB med tal & SMS', { exact: true }).waitFor();
+      expect(await line.getByText(`Fakturamärkning ändrad från ”Sökbar ${js}” till ”Ny märkning”`, { exact: true }).count()).toBe(1);
+      expect(await page.getByText('Inga ändringar att spara.').count()).toBe(0);
+      expect(await page.getByText('(abonnemang)').count()).toBe(0);
       const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
       expect(sim.invoiceLineMark).toBe('Ny märkning');
       expect(sim.ratePlan.code).toBe('DATA-1000-TS');
@@ -172,6 +238,43 @@ describe('SIM screens, other cases', () => {
     await desktop.screenshot({ path: 'test-results/sim-desktop.png', fullPage: true });
     await mobile.context().close();
     await desktop.context().close();
+  });
+
+  it('shows the last page for a page past the end, and page 1 for a negative or non-numeric one', async () => {
+    const em = server.services.orm.em.fork();
+    const { Company } = await import('../../server/db/entities.js');
+    const demo = await em.findOneOrFail(Company, { name: 'Demo AB' });
+    // Enough SIMs for more than one page of 50.
+    await em.execute(
+      `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+       select '8946999' || lpad(g::text, 13, '0'), ?, (select min(id) from rate_plan where not is_legacy), 'Sida ' || g, '', 'active', now()
+         from generate_series(1, 60) g`,
+      [demo.id],
+    );
+    const anna = await (await import('../helpers/caller.js')).callerFor(server.services, 'anna@demo.se');
+    const { total } = await anna.sim.page({ limit: 1 });
+    const pages = Math.ceil(total / 50);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const get = (path: string) => fetch(server.url + path, { headers: { cookie }, redirect: 'manual' });
+    const past = await get('/sims?page=99');
+    expect(past.status).toBe(302);
+    expect(past.headers.get('location')).toBe(`/sims?page=${pages}`);
+    const searched = await get('/sims?q=Lager&page=99');
+    expect(searched.headers.get('location')).toBe('/sims?q=Lager');
+
+    const page = await pageAs('anna@demo.se', false);
+    await page.goto('/sims?page=99');
+    expect(new URL(page.url()).search).toBe(`?page=${pages}`);
+    await page.getByText(`Sida ${pages} av ${pages}`, { exact: true }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(total - (pages - 1) * 50);
+    expect(await page.getByText('Det finns inga aktiva SIM-kort ännu.').count()).toBe(0);
+    for (const bad of ['-3', 'abc', '0']) {
+      await page.goto(`/sims?page=${bad}`);
+      await page.getByText(`Sida 1 av ${pages}`, { exact: true }).waitFor();
+      expect(await page.locator('tbody tr').count()).toBe(50);
+    }
+    await page.context().close();
   });
 
   it('says so when the list is empty and links to activation', async () => {

@@ -47,7 +47,7 @@ describe('no-JS walk-through', () => {
     await page.getByRole('link', { name: `Redigera SIM-kort ${iccid}` }).click();
     await page.getByLabel('Fakturakommentar').fill('Ändrad utan JS');
     await page.getByRole('button', { name: 'Spara' }).click();
-    await page.getByRole('cell', { name: /Uppgifter ändrade/ }).waitFor();
+    await page.getByRole('cell', { name: 'Fakturakommentar ändrad från (tom) till ”Ändrad utan JS”' }).waitFor();
     await page.getByRole('link', { name: 'Avaktivera' }).click();
     await page.getByRole('button', { name: 'Fortsätt' }).click();
     await page.waitForURL((u) => u.pathname === '/sims');

@@ -145,12 +145,28 @@ describe('edit and deactivate', () => {
     expect(events.at(-1)!.ratePlan.code).toBe('DATA-5000-TSR');
   });
 
+  it('refuses an edit that leaves out a field (400 naming it), and changes nothing', async () => {
+    const anna = await callerFor(services, 'anna@demo.se');
+    const { id } = await anna.sim.activate(activation(newIccid(), { invoiceLineNote: 'Behålls' }) as never);
+    const full = { id, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: 'Lager 1', invoiceLineNote: 'Behålls' };
+    for (const field of ['invoiceLineNote', 'invoiceLineMark', 'callAndSms', 'roaming', 'id'] as const) {
+      const { [field]: _left, ...rest } = full;
+      await expect(anna.sim.edit(rest as never), field).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        cause: { issues: [expect.objectContaining({ path: [field], message: `${field} saknas.` })] },
+      });
+    }
+    const sim = await anna.sim.byId({ id });
+    expect(sim.invoiceLineNote).toBe('Behålls');
+    expect(sim.history).toHaveLength(1);
+  });
+
   it('refuses edits and deactivation of a SIM on a legacy plan (409)', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const legacy = await services.orm.em.fork().findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
     const detail = await anna.sim.byId({ id: legacy.id });
     expect(detail.ratePlan.isLegacy).toBe(true);
-    await expect(anna.sim.edit({ id: legacy.id, dataLimit: 500, invoiceLineMark: 'x' } as never)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
+    await expect(anna.sim.edit({ id: legacy.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } as never)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
     await expect(anna.sim.deactivate({ id: legacy.id })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -158,7 +174,7 @@ describe('edit and deactivate', () => {
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const annas = await services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
     await expect(bo.sim.byId({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(bo.sim.edit({ id: annas.id, dataLimit: 500, invoiceLineMark: 'hack' } as never)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(bo.sim.edit({ id: annas.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'hack', invoiceLineNote: '' } as never)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(bo.sim.deactivate({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const after = await services.orm.em.fork().findOneOrFail(Sim, { id: annas.id });
     expect(after.status).toBe('active');

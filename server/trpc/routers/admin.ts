@@ -1,6 +1,6 @@
 // Super admin procedures: companies, users, acting as a company. Each is also a REST path of the spec
 // (/api/admin/...) through trpc-to-openapi; the rules live in server/companies and server/users.
-import { z } from 'zod';
+import { z } from '../../zod.js';
 import { actAsCompany } from '../../auth/acting.js';
 import type { Actor } from '../../companies/audit.js';
 import {

@@ -1,7 +1,7 @@
 // Export procedures: the default period of the form, and the invoice specification as a streamed xlsx.
 // In-process only (the resource route GET /api/export/getExcelV1 calls them): a stream is no JSON answer.
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
+import { z } from '../../zod.js';
 import { Company } from '../../db/entities.js';
 import { invoiceSpecification } from '../../export/invoice-specification.js';
 import { defaultPeriod, yearMonthInZone } from '../../export/periods.js';

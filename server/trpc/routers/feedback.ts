@@ -1,5 +1,6 @@
 // Feedback procedure (POST /api/feedback): stored with the user and company, then mailed to support.
-import { z } from 'zod';
+import { t } from '../../../app/texts.js';
+import { z } from '../../zod.js';
 import { feedbackInput, submitFeedback } from '../../feedback/feedback.js';
 import { companyProcedure, router } from '../trpc.js';
 
@@ -16,6 +17,8 @@ export const feedbackRouter = router({
         { userId: s.userId, name: s.name, email: s.email, companyId: ctx.companyId, companyName: s.companyName },
         input.message,
       );
+      // The thank-you: a toast, and after a form post a one-time flash, so a reload does not repeat it.
+      await ctx.notify('info', t.feedback.thanks);
       return { success: true, id };
     }),
 });

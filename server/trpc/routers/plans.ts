@@ -1,5 +1,5 @@
 // Rate plans a user can choose.
-import { z } from 'zod';
+import { z } from '../../zod.js';
 import { ratePlanOutput } from '../../sims/schemas.js';
 import { selectablePlans } from '../../sims/service.js';
 import { companyProcedure, router } from '../trpc.js';

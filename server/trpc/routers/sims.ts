@@ -1,5 +1,5 @@
 // SIM procedures: one per operation, each scoped to the session's company.
-import { z } from 'zod';
+import { z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims } from '../../sims/service.js';
 import { companyProcedure, router } from '../trpc.js';

@@ -1,0 +1,69 @@
+// zod with Swedish messages. A schema's own message always wins; every message zod would otherwise make up
+// (in English) is ours, naming the field by its path, and zod's Swedish locale covers the rare rest.
+// The configuration is global to zod, so it holds wherever a schema is parsed once this module is loaded:
+// the schema modules import z from here, so every entry point (server, CLI, createCaller in tests) has it.
+import { z } from 'zod';
+import { t } from '../app/texts.js';
+
+const v = t.validation;
+
+type Issue = {
+  code?: string;
+  path?: PropertyKey[];
+  input?: unknown;
+  expected?: string;
+  origin?: string;
+  minimum?: number | bigint | Date;
+  maximum?: number | bigint | Date;
+  inclusive?: boolean;
+  values?: unknown[];
+  keys?: string[];
+  format?: string;
+  divisor?: number | bigint;
+  errors?: Issue[][];
+};
+
+const show = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
+const list = (values: string[]) => (values.length > 1 ? `${values.slice(0, -1).join(', ')} ${v.or} ${values.at(-1)}` : (values[0] ?? ''));
+
+export function swedishMessage(issue: Issue): string | undefined {
+  const field = issue.path?.length ? issue.path.map(String).join('.') : v.value;
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')) {
+    return v.missing(field);
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      return v.type(field, v.types[issue.expected ?? ''] ?? v.otherType);
+    case 'too_small': {
+      const min = String(issue.minimum);
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? v.empty(field) : v.minChars(field, min);
+      if (issue.origin === 'array' || issue.origin === 'set') return v.minItems(field, min);
+      return issue.inclusive === false ? v.above(field, min) : v.atLeast(field, min);
+    }
+    case 'too_big': {
+      const max = String(issue.maximum);
+      if (issue.origin === 'string') return v.maxChars(field, max);
+      if (issue.origin === 'array' || issue.origin === 'set') return v.maxItems(field, max);
+      return issue.inclusive === false ? v.below(field, max) : v.atMost(field, max);
+    }
+    case 'invalid_value':
+      return v.oneOf(field, list((issue.values ?? []).map(show)));
+    case 'invalid_union': {
+      // A union of alternatives (a flag is a boolean or its form spellings): say what the first one expects.
+      const expected = (issue.errors ?? []).flat().find((i) => i.code === 'invalid_type')?.expected;
+      return expected && v.types[expected] ? v.type(field, v.types[expected]) : v.invalid(field);
+    }
+    case 'unrecognized_keys':
+      return v.unknownKeys((issue.keys ?? []).join(', '));
+    case 'invalid_format':
+      return issue.format === 'email' ? v.email(field) : v.format(field);
+    case 'not_multiple_of':
+      return v.multipleOf(field, String(issue.divisor));
+    default:
+      return undefined;
+  }
+}
+
+z.config({ ...z.locales.sv(), customError: swedishMessage as never });
+
+export { z };
