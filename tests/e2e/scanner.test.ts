@@ -336,6 +336,8 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     await page.screenshot({ path: 'test-results/scanner-390.png', fullPage: true });
     expect(await axeProblems(page)).toEqual([]);
     await page.getByRole('button', { name: 'Stäng av kameran' }).click();
+    await page.getByRole('status').filter({ hasText: 'Kameran är avstängd.' }).waitFor();
+    await page.locator('#scanner').screenshot({ path: 'test-results/scanner-stopped-390.png' });
     await page.getByLabel(FROM_FILE).setInputFiles(files.qr);
     await page.getByRole('alert').filter({ hasText: 'Ingen streckkod hittades i bilden.' }).waitFor();
     expect(await axeProblems(page)).toEqual([]);
