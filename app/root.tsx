@@ -11,12 +11,14 @@ import {
   useLoaderData,
   useRouteError,
   useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { BackLink } from '~/components/BackLink';
 import { Toaster } from '~/components/Toaster';
 import stylesHref from '~/styles/app.css?url';
 import { t } from '~/texts';
+import { submissionFailed } from '~/utils/forms';
 import { readTheme } from '~/utils/theme';
 import './load-context';
 
@@ -36,6 +38,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: s ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null } : null,
   };
 }
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');

@@ -52,6 +52,8 @@ export const t = {
   sims: {
     iccid: 'ICCID',
     iccidHint: '20 siffror, står på SIM-kortet eller dess hållare.',
+    // The browser shows this under its own message when the ICCID does not match the field's pattern.
+    iccidTitle: 'ICCID: 20 siffror (mellanslag mellan siffergrupperna går bra).',
     mark: 'Fakturamärkning',
     note: 'Fakturakommentar',
     marksHint: 'Högst 200 tecken.',
@@ -138,7 +140,10 @@ export const t = {
     fromFile: 'Skanna från bild',
     fromFileHint: 'Ta ett foto av streckkoden eller välj en bild. Det går när kameran är avstängd.',
     readingFile: 'Läser bilden …',
-    rejectedHint: 'Den streckkoden är inte ett ICCID-nummer (20 siffror). Rikta kameran mot ICCID-streckkoden.',
+    rejectedHint: {
+      notIccid: 'Den streckkoden är inte ett ICCID-nummer (20 siffror). Rikta kameran mot ICCID-streckkoden.',
+      checkDigit: 'Streckkoden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer. Skanna igen eller skriv in numret för hand.',
+    },
     filled: (iccid: string) => `ICCID ${iccid} är inläst från streckkoden.`,
     manual: 'Du kan alltid skriva in ICCID för hand i fältet ovan.',
     problems: {
@@ -153,6 +158,7 @@ export const t = {
     file: {
       noBarcode: 'Ingen streckkod hittades i bilden. Ta en ny bild där streckkoden syns skarpt, rakt och nära.',
       notIccid: 'Streckkoden i bilden är inte ett giltigt ICCID-nummer (20 siffror).',
+      checkDigit: 'Streckkoden i bilden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer.',
       unreadable: 'Bilden gick inte att läsa. Välj en annan bild.',
     },
     refused: {

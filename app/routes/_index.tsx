@@ -23,7 +23,9 @@ export default function Home() {
         <Link className="btn" to="/export">{t.home.export}</Link>
         <Link className="btn" to="/feedback">{t.home.feedback}</Link>
         {isSuperAdmin ? <Link className="btn btn-destructive" to="/admin">{t.home.admin}</Link> : null}
-        <Form method="post" action="/auth/logout">
+        {/* A whole-document post, also with JS: the answer is a redirect to /login, and the page's data held in
+            the browser's memory goes with the old document. */}
+        <Form method="post" action="/auth/logout" reloadDocument>
           <button className="btn" type="submit">{t.home.logout}</button>
         </Form>
       </nav>

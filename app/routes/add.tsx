@@ -50,7 +50,7 @@ export default function Activate() {
           {(aria) => (
             <div className="iccid-row">
               <input {...aria} ref={scan.iccidRef} name="iccid" type="text" inputMode="numeric" autoComplete="off" required maxLength={30}
-                pattern="[0-9 ]{20,29}" defaultValue={v.iccid} autoFocus={!!e.iccid} />
+                pattern="[0-9 ]{20,29}" title={t.sims.iccidTitle} defaultValue={v.iccid} autoFocus={!!e.iccid} />
               {scan.hydrated ? (
                 <button type="button" className="btn scan-toggle" aria-expanded={scan.open} aria-controls="scanner" onClick={scan.toggle}>
                   {scan.open ? t.scanner.close : t.scanner.open}

@@ -2,10 +2,11 @@
 // and the server refuses blank text either way.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLocation, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLocation, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { submissionFailed } from '~/utils/forms';
 import { formText, procedureProblem } from '~/utils/forms.server';
 
 const MAX = 5000;
@@ -31,6 +32,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The thank-you comes as the procedure's one-time flash (a toast), so a reload does not show it again.
   return redirect('/feedback');
 }
+
+/**
+ * With JS the post is a fetch: when it fails on the way (no network, a proxy's or the server's error page),
+ * the form stays with its text and says so, instead of the route's error page.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const typed = (await request.clone().formData()).get('message');
+  const message = typeof typed === 'string' ? typed : '';
+  try {
+    return await serverAction<typeof action>();
+  } catch (err) {
+    if (err instanceof Response) throw err; // the redirect after sending, or to the login page
+    console.error('[feedback] sending failed', err);
+    return { message, error: null, failed: true };
+  }
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
 
 export default function FeedbackPage() {
   const data = useActionData<typeof action>();

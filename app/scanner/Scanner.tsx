@@ -9,7 +9,7 @@ import { cameraProblem, cameraSupport, constraintsFor, readMemory, safeLocalStor
 import { closeCameraInTurn, openCamera, serial } from './live';
 import { fileScan, move, type ScannerState } from './machine';
 import { decodeImage, type QuaggaApi } from './quagga';
-import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox } from './rules';
+import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox, type RejectReason } from './rules';
 
 export type ScannerProps = {
   /** Called once with an accepted ICCID; the camera is already off. */
@@ -40,7 +40,7 @@ export function Scanner({ onAccept }: ScannerProps) {
   const [readingFile, setReadingFile] = useState(false);
   const [problem, setProblem] = useState<CameraProblem | 'load' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [hint, setHint] = useState(false);
+  const [hint, setHint] = useState<RejectReason | null>(null);
   const [videoSize, setVideoSize] = useState<Size | null>(null);
   const [cameras, setCameras] = useState<Camera[]>([]);
   const [cameraId, setCameraId] = useState<string | null>(null);
@@ -94,10 +94,11 @@ export function Scanner({ onAccept }: ScannerProps) {
       void shutdownRef.current().then(() => onAcceptRef.current(verdict.iccid));
     } else if (verdict.kind === 'rejected') {
       rejectsRef.current += 1;
-      if (rejectsRef.current >= REJECTS_BEFORE_HINT) setHint(true);
+      // The newest reject decides the text: the code in the box now is the one the user is looking at.
+      if (rejectsRef.current >= REJECTS_BEFORE_HINT) setHint(verdict.reason);
       clearTimeout(hintTimer.current);
       hintTimer.current = setTimeout(() => {
-        setHint(false);
+        setHint(null);
         rejectsRef.current = 0;
       }, HINT_MS);
     }
@@ -214,7 +215,7 @@ export function Scanner({ onAccept }: ScannerProps) {
         onAcceptRef.current(verdict.iccid);
         return;
       }
-      const message = verdict.kind === 'rejected' ? t.scanner.file.notIccid : t.scanner.file.noBarcode;
+      const message = verdict.kind === 'rejected' ? t.scanner.file[verdict.reason] : t.scanner.file.noBarcode;
       setNotice(message);
       logProblem(message, verdict);
     } catch (err) {
@@ -282,12 +283,20 @@ export function Scanner({ onAccept }: ScannerProps) {
           <video ref={videoRef} muted playsInline autoPlay />
         </div>
         {box ? <div className="scanner-box" style={box} aria-hidden="true" /> : null}
-        {!live ? <p className="scanner-placeholder">{status}</p> : null}
+        {/* The status line below says what is going on; the dark picture only shows a camera symbol. */}
+        {!live ? (
+          <div className="scanner-placeholder" aria-hidden="true">
+            <svg viewBox="0 0 24 24" width="48" height="48" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M3 8.5A1.5 1.5 0 0 1 4.5 7h2.6l1.4-2h7l1.4 2h2.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" />
+              <circle cx="12" cy="13" r="3.5" />
+            </svg>
+          </div>
+        ) : null}
       </div>
       <p className="scanner-status" role="status">
         {status}
       </p>
-      {hint && live ? <p className="scanner-hint">{t.scanner.rejectedHint}</p> : null}
+      {hint && live ? <p className="scanner-hint">{t.scanner.rejectedHint[hint]}</p> : null}
       {problem ? (
         <p className="notice error" role="alert">
           {t.scanner.problems[problem]}

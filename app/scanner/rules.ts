@@ -1,7 +1,7 @@
 // What the scanner accepts (spec sections 5 and 9): Code 128 only, 15 frames a second, a square scan box
 // of 85% of the smaller video side, and only a text that is an acceptable ICCID. Pure, so unit tests,
 // the Node decoding test and the browser share it.
-import { isAcceptableScan } from '../../server/sims/iccid';
+import { iccidProblem, isAcceptableScan } from '../../server/sims/iccid';
 
 export const READERS = ['code_128_reader'] as const;
 export const FRAMES_PER_SECOND = 15;
@@ -9,12 +9,20 @@ export const SCAN_BOX_RATIO = 0.85;
 /** After this many rejected reads in a row the scanner shows a hint. */
 export const REJECTS_BEFORE_HINT = 3;
 
-export type ScanVerdict = { kind: 'accepted'; iccid: string } | { kind: 'rejected'; text: string } | { kind: 'none' };
+/**
+ * Why a read was not taken: 20 digits whose Luhn check digit is wrong (a misread, or a mistyped label) is told
+ * apart from a code that is no ICCID at all (a PUK, an EAN), so the user knows which one the camera saw.
+ */
+export type RejectReason = 'checkDigit' | 'notIccid';
+
+export type ScanVerdict = { kind: 'accepted'; iccid: string } | { kind: 'rejected'; text: string; reason: RejectReason } | { kind: 'none' };
 
 /** The one acceptance rule for camera and photo: a decoded text is taken only if isAcceptableScan says so. */
 export function judge(text: string | null | undefined): ScanVerdict {
   if (text == null || text === '') return { kind: 'none' };
-  return isAcceptableScan(text) ? { kind: 'accepted', iccid: text } : { kind: 'rejected', text };
+  if (isAcceptableScan(text)) return { kind: 'accepted', iccid: text };
+  const reason = /^\d{20}$/.test(text) && iccidProblem(text) === 'checkDigit' ? 'checkDigit' : 'notIccid';
+  return { kind: 'rejected', text, reason };
 }
 
 export type Box = { x: number; y: number; side: number };

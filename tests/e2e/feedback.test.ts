@@ -112,6 +112,32 @@ describe('feedback', () => {
     });
   }
 
+  it('with JS: a send that fails on the way (network down, a proxy error page) keeps the text and says so next to the form', async () => {
+    const { ctx, page } = await feedbackPage(true);
+    const message = 'Skickat över ett nät som går ner';
+    await box(page).fill(message);
+    const before = await storedMessages();
+    const failures: Array<(r: import('playwright-core').Route) => Promise<void>> = [
+      (route) => route.abort('internetdisconnected'),
+      (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }),
+    ];
+    for (const fail of failures) {
+      // Every request of the page's data fails, the post and any reload of the page's data after it.
+      await page.route('**/feedback.data*', fail);
+      await send(page).click();
+      await page.getByRole('alert').filter({ hasText: 'Något gick fel, försök igen senare' }).waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Lämna feedback');
+      expect(await box(page).inputValue()).toBe(message);
+      expect(await send(page).isEnabled()).toBe(true);
+      await page.unroute('**/feedback.data*');
+    }
+    expect(await storedMessages()).toEqual(before);
+    await send(page).click();
+    await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
+    expect(await storedMessages()).toContain(message);
+    await ctx.close();
+  });
+
   it('POST /api/feedback: 401 anonymous, 400 with the message for blank text, 200 stores and mails', async () => {
     const post = (body: unknown, cookie?: string) =>
       fetch(server.url + '/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });

@@ -17,6 +17,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ICCID = withCheckDigit(`894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
 const ICCID_2 = withCheckDigit(`894688${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
+/** 20 digits like an ICCID, but the last is not the Luhn check digit of the first 19. */
+const WRONG_CHECK = ICCID_2.slice(0, 19) + String((Number(ICCID_2[19]) + 1) % 10);
 const SCAN = 'Skanna streckkod';
 const CLOSE = 'Stäng skanner';
 const FROM_FILE = 'Skanna från bild';
@@ -27,7 +29,7 @@ const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server: TestServer;
 let dir: string;
-const files = { video: '', shortVideo: '', twoCodes: '', short: '', qr: '' };
+const files = { video: '', shortVideo: '', twoCodes: '', short: '', wrongCheck: '', qr: '' };
 
 async function barcodePng(options: Record<string, unknown>): Promise<Buffer> {
   return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options } as never);
@@ -49,10 +51,11 @@ async function photograph(browser: Browser, images: Buffer[], size: { width: num
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'scanner-e2e-'));
-  const [iccid, puk, short, qr] = await Promise.all([
+  const [iccid, puk, short, wrongCheck, qr] = await Promise.all([
     barcodePng({ bcid: 'code128', text: ICCID }),
     barcodePng({ bcid: 'code128', text: 'PUK 12345678' }),
     barcodePng({ bcid: 'code128', text: ICCID_2.slice(0, 19) }),
+    barcodePng({ bcid: 'code128', text: WRONG_CHECK }),
     barcodePng({ bcid: 'qrcode', text: ICCID_2, scale: 5 }),
   ]);
   const painter = await launchBrowser();
@@ -71,6 +74,8 @@ beforeAll(async () => {
   writeFileSync(files.twoCodes, twoCodes);
   files.short = path.join(dir, 'short.png');
   writeFileSync(files.short, short);
+  files.wrongCheck = path.join(dir, 'wrong-check.png');
+  writeFileSync(files.wrongCheck, wrongCheck);
   files.qr = path.join(dir, 'qr.png');
   writeFileSync(files.qr, qr);
   server = await startTestServer();
@@ -263,12 +268,19 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
 
     await page.getByRole('button', { name: 'Stäng av kameran' }).click();
     await waitNoLiveTracks(page);
+    // Said once, in the status line (not also over the dark picture).
+    await page.getByRole('status').filter({ hasText: 'Kameran är avstängd.' }).waitFor();
+    expect(await page.getByText('Kameran är avstängd.', { exact: true }).count()).toBe(1);
     expect(await file.isEnabled()).toBe(true);
     expect(await file.getAttribute('accept')).toBe('image/*');
     expect(await file.getAttribute('capture')).not.toBeNull();
 
     await file.setInputFiles(files.short);
     await page.getByRole('alert').filter({ hasText: 'Streckkoden i bilden är inte ett giltigt ICCID-nummer (20 siffror).' }).waitFor();
+    // 20 digits with a wrong check digit: the message names the check digit, not the length.
+    await file.setInputFiles(files.wrongCheck);
+    await page.getByRole('alert').filter({ hasText: 'har 20 siffror men kontrollsiffran stämmer inte' }).waitFor();
+    expect(await page.getByText('(20 siffror)').count()).toBe(0);
     await file.setInputFiles(files.qr);
     await page.getByRole('alert').filter({ hasText: 'Ingen streckkod hittades i bilden.' }).waitFor();
     expect(errors.some((e) => e.includes('Ingen streckkod hittades i bilden'))).toBe(true);
@@ -324,6 +336,8 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     await page.screenshot({ path: 'test-results/scanner-390.png', fullPage: true });
     expect(await axeProblems(page)).toEqual([]);
     await page.getByRole('button', { name: 'Stäng av kameran' }).click();
+    await page.getByRole('status').filter({ hasText: 'Kameran är avstängd.' }).waitFor();
+    await page.locator('#scanner').screenshot({ path: 'test-results/scanner-stopped-390.png' });
     await page.getByLabel(FROM_FILE).setInputFiles(files.qr);
     await page.getByRole('alert').filter({ hasText: 'Ingen streckkod hittades i bilden.' }).waitFor();
     expect(await axeProblems(page)).toEqual([]);
@@ -400,6 +414,8 @@ describe('scanner without JavaScript', () => {
     const { page } = await openAdd(browser, { js: false });
     await page.goto('/add');
     expect(await page.getByLabel('ICCID').isVisible()).toBe(true);
+    // The browser's own message for a wrong format comes with this Swedish hint.
+    expect(await page.getByLabel('ICCID').getAttribute('title')).toBe('ICCID: 20 siffror (mellanslag mellan siffergrupperna går bra).');
     expect(await page.getByRole('button', { name: 'Aktivera' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: SCAN }).count()).toBe(0);
     expect(await page.getByText(FROM_FILE).count()).toBe(0);

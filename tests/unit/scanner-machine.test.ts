@@ -78,9 +78,11 @@ describe('scan acceptance', () => {
   it('accepts exactly 20 digits with a valid check digit, and nothing else', () => {
     expect(judge(valid)).toEqual({ kind: 'accepted', iccid: valid });
     const wrongCheck = valid.slice(0, 19) + String((Number(valid[19]) + 1) % 10);
-    for (const text of [valid.slice(0, 19), valid + '0', wrongCheck, `${valid} `, ` ${valid}`, valid.replace(/(\d{4})/g, '$1 ').trim(), 'A' + valid.slice(1), 'https://example.se']) {
-      expect(judge(text), text).toEqual({ kind: 'rejected', text });
+    for (const text of [valid.slice(0, 19), valid + '0', `${valid} `, ` ${valid}`, valid.replace(/(\d{4})/g, '$1 ').trim(), 'A' + valid.slice(1), 'https://example.se']) {
+      expect(judge(text), text).toEqual({ kind: 'rejected', text, reason: 'notIccid' });
     }
+    // 20 digits with a wrong check digit is an ICCID misread or mislabelled: the user is told so.
+    expect(judge(wrongCheck)).toEqual({ kind: 'rejected', text: wrongCheck, reason: 'checkDigit' });
     expect(judge('')).toEqual({ kind: 'none' });
     expect(judge(null)).toEqual({ kind: 'none' });
     expect(judge(undefined)).toEqual({ kind: 'none' });
