@@ -17,6 +17,7 @@ import { BackLink } from '~/components/BackLink';
 import { Toaster } from '~/components/Toaster';
 import stylesHref from '~/styles/app.css?url';
 import { t } from '~/texts';
+import { useNonce } from '~/utils/nonce';
 import { readTheme } from '~/utils/theme';
 import './load-context';
 
@@ -40,6 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const theme = data?.theme ?? 'dark';
+  const nonce = useNonce();
   return (
     <html lang="sv" data-theme={theme}>
       <head>
@@ -77,8 +79,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <Toaster flash={data?.flash ?? null} loggedIn={!!data?.user} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -215,4 +215,13 @@ export const t = {
     blank: 'Skriv ett meddelande innan du skickar.',
   },
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
+  // @texts:refused (requests refused at the door, before any page or procedure: server/doors.ts)
+  refused: {
+    title: 'Förfrågan avvisades',
+    back: 'Tillbaka till startsidan',
+    tooLarge: (kB: number) => `Förfrågan är för stor (högst ${kB} kB).`,
+    badText: 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).',
+    badHost: 'Ogiltig Host-rubrik.',
+    batchTooLarge: (max: number) => `För många anrop i en och samma förfrågan (högst ${max}).`,
+  },
 } as const;
