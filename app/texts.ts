@@ -222,6 +222,7 @@ export const t = {
     tooLarge: (kB: number) => `Förfrågan är för stor (högst ${kB} kB).`,
     badText: 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).',
     badHost: 'Ogiltig Host-rubrik.',
+    badForm: 'Formulärets innehåll gick inte att läsa.',
     batchTooLarge: (max: number) => `För många anrop i en och samma förfrågan (högst ${max}).`,
   },
 } as const;

@@ -124,32 +124,30 @@ export function cleanUrl(url: string): boolean {
   return true;
 }
 
-/** A body of the given content type: text in it (form fields, JSON strings, plain text) must be clean. */
-export async function cleanBody(contentType: string, body: Buffer): Promise<boolean> {
+/** What is wrong with a body of the given content type (text with NUL or bad UTF-8, an unreadable form), or null. */
+export async function bodyProblem(contentType: string, body: Buffer): Promise<string | null> {
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  if (type === 'application/json' || type.endsWith('+json')) {
-    if (!cleanBytes(body)) return false;
-    return cleanIfJson(body.toString('utf8'));
-  }
-  if (type === 'application/x-www-form-urlencoded') return cleanBytes(percentDecoded(body.toString('latin1'), true));
+  const text = (clean: boolean) => (clean ? null : t.refused.badText);
+  if (type === 'application/json' || type.endsWith('+json')) return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
+  if (type === 'application/x-www-form-urlencoded') return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
   if (type === 'multipart/form-data') {
     let form: FormData;
     try {
       form = await new Response(bytesOf(body), { headers: { 'content-type': contentType } }).formData();
     } catch {
-      return true; // malformed: the handler refuses it
+      return t.refused.badForm; // Remix's actions would fail on it with a 500
     }
     let files = false;
     for (const value of form.values()) {
       if (typeof value === 'string') {
-        if (!cleanString(value)) return false;
+        if (!cleanString(value)) return t.refused.badText;
       } else files = true;
     }
     // Without files the whole body is text; with files only the text fields can be judged.
-    return files || isUtf8(body);
+    return text(files || isUtf8(body));
   }
-  if (type.startsWith('text/')) return cleanBytes(body);
-  return true;
+  if (type.startsWith('text/')) return text(cleanBytes(body));
+  return null;
 }
 
 type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'too large'; ended: boolean } | { kind: 'gone' };
@@ -203,7 +201,8 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
   void readBody(req, limit).then(async (read) => {
     if (read.kind === 'gone') return void res.destroy(); // the client went away: nobody to answer
     if (read.kind === 'too large') return tooLarge(!read.ended);
-    if (!(await cleanBody(req.get('content-type') ?? '', read.body))) return refuse(req, res, 400, t.refused.badText);
+    const problem = await bodyProblem(req.get('content-type') ?? '', read.body);
+    if (problem) return refuse(req, res, 400, problem);
     req.rawBody = read.body;
     next();
   }, next);

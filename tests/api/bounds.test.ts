@@ -193,16 +193,31 @@ describe('the Host header', () => {
 });
 
 describe('production mode', () => {
-  it('an unexpected error answers the Swedish error page and data without a stack, path or library message', async () => {
-    const garbage = { 'content-type': 'multipart/form-data; boundary=nope' };
-    const page = await raw('POST', '/login', { headers: { ...garbage, accept: 'text/html', 'sec-fetch-mode': 'navigate' }, body: 'not multipart at all' });
-    expect(page.status).toBe(500);
-    expect(page.text).toContain('Något gick fel');
-    expect(page.text).not.toMatch(LEAKS);
-    expect(page.text).not.toMatch(/multipart|\bboundary\b|FormData/i);
-    const data = await raw('POST', '/login.data', { headers: garbage, body: 'not multipart at all' });
-    expect(data.status).toBe(500);
-    expect(data.text).not.toMatch(LEAKS);
-    expect(data.text).not.toMatch(/multipart|\bboundary\b|FormData/i);
+  it('answers an unreadable multipart form with 400, not an error in the action', async () => {
+    const r = await raw('POST', '/login', { headers: { 'content-type': 'multipart/form-data; boundary=nope', accept: 'text/html', 'sec-fetch-mode': 'navigate' }, body: 'not multipart at all' });
+    expect(r.status).toBe(400);
+    expect(r.text).toContain('Formulärets innehåll gick inte att läsa.');
+  });
+
+  it('a failing loader answers the Swedish error page and data without a stack, path or driver message', async () => {
+    const conn = server.services.orm.em.getConnection();
+    await conn.execute('alter table "sim" rename to "sim_away"');
+    try {
+      const page = await raw('GET', '/sims', { headers: { cookie: anna, accept: 'text/html', 'sec-fetch-mode': 'navigate' } });
+      expect(page.status).toBe(500);
+      expect(page.text).toContain('Något gick fel');
+      expect(page.text).not.toMatch(LEAKS);
+      expect(page.text).not.toMatch(/sim_away|relation|does not exist|select .* from/i);
+      const data = await raw('GET', '/sims.data', { headers: { cookie: anna } });
+      expect(data.status).toBe(500);
+      expect(data.text).not.toMatch(LEAKS);
+      expect(data.text).not.toMatch(/relation|does not exist|select .* from/i);
+      const trpc = await raw('GET', '/api/trpc/sim.all?batch=1', { headers: { cookie: anna } });
+      expect(trpc.status).toBe(500);
+      expect(trpc.text).not.toMatch(/relation|does not exist|select .* from/i);
+      expect(trpc.text).toContain('Något gick fel på servern.');
+    } finally {
+      await conn.execute('alter table "sim_away" rename to "sim"');
+    }
   });
 });
