@@ -197,8 +197,11 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
     if (close) res.set('Connection', 'close');
     refuse(req, res, 413, t.refused.tooLarge(Math.round(limit / 1024)));
   };
+  // A declared length over the limit is refused without keeping a byte; up to DRAIN_BYTES of it are read
+  // and dropped first so the client hears the 413, a larger one is answered at once and the connection closed.
+  const declaredTooLarge = Number(length) > limit;
   if (Number(length) > limit + DRAIN_BYTES) return tooLarge(true);
-  void readBody(req, limit).then(async (read) => {
+  void readBody(req, declaredTooLarge ? 0 : limit).then(async (read) => {
     if (read.kind === 'gone') return void res.destroy(); // the client went away: nobody to answer
     if (read.kind === 'too large') return tooLarge(!read.ended);
     const problem = await bodyProblem(req.get('content-type') ?? '', read.body);
