@@ -208,5 +208,5 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
     if (problem) return refuse(req, res, 400, problem);
     req.rawBody = read.body;
     next();
-  }, next);
+  }).catch(next);
 }
