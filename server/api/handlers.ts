@@ -247,7 +247,7 @@ export function restMiddleware(services: Services, context: (req: ExpressRequest
       const answer = await handleRest(services, requestId, once, {
         method: req.method === 'HEAD' ? 'GET' : req.method,
         url: new URL(req.originalUrl, 'http://localhost'),
-        // A path whose input is only path parameters takes no body: whatever came is not read.
+        // A path whose input is only path parameters takes no body: whatever came is ignored.
         contentType: route.bodyless ? 'application/json' : (req.get('content-type') ?? ''),
         body: route.bodyless ? '{}' : hasBody ? (req.rawBody?.toString('utf8') ?? '') : '',
         signal: aborted.signal,
