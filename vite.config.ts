@@ -34,8 +34,23 @@ function precompressAssets(): Plugin {
   };
 }
 
+/**
+ * quagga2's bundle finds the global object with webpack's old `new Function("return this")()` (inside a
+ * try/catch): the Content-Security-Policy (no 'unsafe-eval', server/security-headers.ts) blocks it and the
+ * browser reports a violation each time the scanner loads. `globalThis` is the same object, without eval.
+ */
+function quaggaWithoutEval(): Plugin {
+  return {
+    name: 'sim-portal:quagga-without-eval',
+    transform(code, id) {
+      if (!id.includes('@ericblade/quagga2') || !code.includes('new Function("return this")()')) return null;
+      return { code: code.replaceAll('new Function("return this")()', 'globalThis'), map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [remix(remixConfig), precompressAssets()],
+  plugins: [remix(remixConfig), precompressAssets(), quaggaWithoutEval()],
   resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
   // Server-only packages must never be pre-bundled for the browser.
   optimizeDeps: { exclude: ['@mikro-orm/core', '@mikro-orm/postgresql', '@mikro-orm/pglite', '@trpc/server', 'zod'] },

@@ -19,6 +19,7 @@ import { Toaster } from '~/components/Toaster';
 import stylesHref from '~/styles/app.css?url';
 import { t } from '~/texts';
 import { submissionFailed } from '~/utils/forms';
+import { useNonce } from '~/utils/nonce';
 import { readTheme } from '~/utils/theme';
 import './load-context';
 
@@ -45,6 +46,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const theme = data?.theme ?? 'dark';
+  const nonce = useNonce();
   return (
     <html lang="sv" data-theme={theme}>
       <head>
@@ -82,8 +84,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <Toaster flash={data?.flash ?? null} loggedIn={!!data?.user} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

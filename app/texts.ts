@@ -277,4 +277,14 @@ export const t = {
     invalid: (field: string) => `${field} har ett ogiltigt värde.`,
     value: 'Värdet',
   },
+  // @texts:refused (requests refused at the door, before any page or procedure: server/doors.ts)
+  refused: {
+    title: 'Förfrågan avvisades',
+    back: 'Tillbaka till startsidan',
+    tooLarge: (kB: number) => `Förfrågan är för stor (högst ${kB} kB).`,
+    badText: 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).',
+    badHost: 'Ogiltig Host-rubrik.',
+    badForm: 'Formulärets innehåll gick inte att läsa.',
+    batchTooLarge: (max: number) => `För många anrop i en och samma förfrågan (högst ${max}).`,
+  },
 } as const;

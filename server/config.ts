@@ -1,6 +1,7 @@
 // Environment, validated once at start. A bad or missing value stops the server with one line naming the variable.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -13,7 +14,8 @@ const optionalText = z
   .optional();
 
 const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Production unless told otherwise: only `npm run dev` (and the tests) ask for another mode.
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATABASE_URL: optionalText.pipe(
@@ -25,7 +27,34 @@ const schema = z.object({
   MAIL_FROM: optionalText.pipe(z.string().min(3).optional()),
   SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: optionalText.pipe(z.string().transform((v, c) => parseTrustProxy(v, c)).optional()),
 });
+
+/** Express's `trust proxy` value: false (trust none), a number of hops, or names, addresses and CIDRs. */
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function validProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry) || isIP(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address || !bits || !/^\d{1,3}$/.test(bits)) return false;
+  const version = isIP(address);
+  return version !== 0 && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(value: string, c: z.RefinementCtx): TrustProxy {
+  if (value === 'false' || value === 'none') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => !validProxyEntry(e));
+  // `true` (trust every hop) would let any client choose its own address: name the hops instead.
+  if (bad !== undefined || entries.length === 0) {
+    c.addIssue({ code: 'custom', message: `must be a number of hops or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDRs (bad entry "${bad ?? value}")` });
+    return z.NEVER;
+  }
+  return entries;
+}
 
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -39,6 +68,10 @@ export type Config = {
   supportEmail?: string;
   logLevel: string;
   secureCookies: boolean;
+  /** Which proxies' X-Forwarded-* headers Express believes (req.ip, req.protocol). */
+  trustProxy: TrustProxy;
+  /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
+  sessionSecretGenerated: boolean;
 };
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the variable. */
@@ -52,13 +85,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  let sessionSecret = e.SESSION_SECRET;
-  if (!sessionSecret) {
-    if (e.NODE_ENV === 'production') {
-      throw new ConfigError('Invalid configuration: SESSION_SECRET is required when NODE_ENV=production');
-    }
-    sessionSecret = developmentSecret(dataDir);
-  }
+  // A fresh machine with no configuration must start: without SESSION_SECRET one is made and kept.
+  const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir);
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -71,11 +99,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: e.SUPPORT_EMAIL,
     logLevel: e.LOG_LEVEL,
     secureCookies: appUrl.startsWith('https://'),
+    trustProxy: e.TRUST_PROXY ?? false,
+    sessionSecretGenerated: !e.SESSION_SECRET,
   };
 }
 
-/** In development a random secret is made once and kept in DATA_DIR, so sessions survive restarts. */
-function developmentSecret(dataDir: string): string {
+/** A random secret made once and kept in DATA_DIR, so sessions survive restarts. */
+function keptSecret(dataDir: string): string {
   const file = path.join(dataDir, 'session-secret');
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();

@@ -2,14 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createRequestHandler } from '@remix-run/express';
-import type { ServerBuild } from '@remix-run/node';
+import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { handleTrpc, openApi, restMiddleware } from './api/handlers.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
+import { bytesOf, guardBodies, guardUrls, plainPage, validHost } from './doors.js';
 import { encodingFor } from './encoding.js';
 import { databaseHealth } from './db/health.js';
+import { securityHeaders } from './security-headers.js';
 import type { Services } from './services.js';
 import { createContext } from './trpc/context.js';
 import { createCaller } from './trpc/caller.js';
@@ -22,7 +23,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-async function loadContextFor(services: Services, req: Request) {
+async function loadContextFor(services: Services, req: Request, res: Response) {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
   const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '' });
@@ -33,6 +34,8 @@ async function loadContextFor(services: Services, req: Request) {
     trpc: createCaller(ctx),
     session: ctx.session,
     requestId: req.id,
+    /** The nonce of this response's Content-Security-Policy, for Remix's inline scripts (app/entry.server.tsx). */
+    cspNonce: String(res.locals.cspNonce ?? ''),
     api: {
       // API callers get toasts over the event stream only, not as a flash for a next page.
       trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { flashToasts: false }), request),
@@ -65,11 +68,67 @@ function precompressedAssets(dir: string): express.RequestHandler {
 
 export type BuildSource = { build: ServerBuild } | { dev: { middlewares: express.RequestHandler; loadBuild: () => Promise<ServerBuild> } };
 
+/** The request as Remix sees it; its body is the one guardBodies read (bounded), not the socket. */
+function remixRequest(req: Request, res: Response): globalThis.Request {
+  // X-Forwarded-Host only from a proxy that TRUST_PROXY trusts, and only when well-formed.
+  const forwarded = req.app.get('trust proxy fn')(req.socket.remoteAddress, 0) ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const host = forwarded && validHost(forwarded) ? forwarded : req.get('host');
+  const controller = new AbortController();
+  // Abort loaders and actions once the answer can no longer be written.
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.rawBody !== undefined;
+  return new Request(`${req.protocol}://${host}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    body: hasBody ? bytesOf(req.rawBody!) : undefined,
+  });
+}
+
+/**
+ * Remix for pages, form posts and the resource routes. Anything answered to a logged-in browser (a page, its
+ * `.data` loader fetch, an /api answer) or setting a cookie is `no-store`, so the back button after logout
+ * shows no cached page. A route's own header replaces the default of the same name (Referrer-Policy of the
+ * login-link page).
+ */
+function remixHandler(services: Services, build: BuildSource, mode: 'production' | 'development'): express.RequestHandler {
+  const handle = createRequestHandler('dev' in build ? build.dev.loadBuild : build.build, mode);
+  return async (req, res, next) => {
+    try {
+      const request = remixRequest(req, res);
+      const context = await loadContextFor(services, req, res);
+      const response = await handle(request, context as unknown as AppLoadContext);
+      if (response.statusText) res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) res.setHeader('Set-Cookie', cookies);
+      if ((context.session || cookies.length) && !String(res.getHeader('Cache-Control') ?? '').includes('no-store')) {
+        res.setHeader('Cache-Control', 'no-store');
+      }
+      if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) res.flushHeaders();
+      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      else res.end();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
 export function createHttpApp(services: Services, source: BuildSource, clientDir = path.resolve('build/client')) {
   const { log } = services;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For/-Proto to believe (req.ip feeds the login rate limit): TRUST_PROXY, default none.
+  app.set('trust proxy', services.config.trustProxy);
+  const dev = 'dev' in source;
 
   app.use((req, res, next) => {
     req.id = randomUUID();
@@ -81,6 +140,9 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     });
     next();
   });
+
+  app.use(securityHeaders(services.config, { dev }));
+  app.use(guardUrls);
 
   // The event stream must reach the browser as it is written: never compress it.
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }));
@@ -107,6 +169,8 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     res.status(403).json({ error: 'Förfrågan kom från en annan webbplats och avvisades.' });
   });
 
+  app.use(guardBodies);
+
   app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
   app.get('/healthz', async (_req, res) => {
@@ -122,7 +186,7 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     ),
   );
 
-  if ('dev' in source) {
+  if (dev) {
     app.use(source.dev.middlewares);
   } else {
     // Hashed file names: cache for a year, sent as compressed at build time where the client takes it.
@@ -132,14 +196,8 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 
-  app.all(
-    '*',
-    createRequestHandler({
-      build: 'dev' in source ? source.dev.loadBuild : source.build,
-      mode: services.config.nodeEnv === 'production' ? 'production' : 'development',
-      getLoadContext: (req) => loadContextFor(services, req) as never,
-    }),
-  );
+  // Only `npm run dev` runs Remix in development mode (its error pages and data answers carry stack traces).
+  app.all('*', remixHandler(services, source, dev ? 'development' : 'production'));
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (isDatabaseUnavailable(err)) {
@@ -148,7 +206,7 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
       res.setHeader('Retry-After', '5');
       const wantsPage = !req.path.startsWith('/api/') && (req.get('accept') ?? '').includes('text/html');
       if (wantsPage) {
-        return res.status(503).type('html').send(`<!DOCTYPE html><html lang="sv"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tillfälligt otillgänglig</title><style>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaef;padding:2rem}</style></head><body><h1>Tillfälligt otillgänglig</h1><p>${DATABASE_DOWN_MESSAGE}</p><p><a href="" style="color:#5b9dff">Försök igen</a></p></body></html>`);
+        return res.status(503).type('html').send(plainPage(res, 'Tillfälligt otillgänglig', `<p>${DATABASE_DOWN_MESSAGE}</p><p><a href="">Försök igen</a></p>`));
       }
       return res.status(503).json({ error: DATABASE_DOWN_MESSAGE, issues: [], requestId: req.id });
     }

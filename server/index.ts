@@ -89,7 +89,8 @@ async function main() {
   const dev = process.argv.includes('--dev');
   let config: Config;
   try {
-    config = loadConfig();
+    // `npm run dev` is the one development mode; everything else is production unless NODE_ENV says otherwise.
+    config = loadConfig(dev ? { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' } : process.env);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -97,8 +98,13 @@ async function main() {
     }
     throw e;
   }
+  // React (loaded with the build) picks its production build by NODE_ENV.
+  process.env.NODE_ENV ??= config.nodeEnv;
   if (!dev && buildIsStale()) buildClient();
   const running = await startServer(config, { dev });
+  if (config.sessionSecretGenerated && config.nodeEnv === 'production') {
+    running.services.log.warn({ file: path.join(config.dataDir, 'session-secret') }, 'SESSION_SECRET is not set: using a generated secret kept in DATA_DIR (set SESSION_SECRET when several instances share a database)');
+  }
   running.services.log.info({ url: config.appUrl, port: config.port, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'SIM-portalen is running');
   const shutdown = (signal: string) => {
     running.services.log.info({ signal }, 'shutting down');

@@ -1,7 +1,7 @@
 // Small helpers for loaders and actions.
 import type { AppLoadContext } from '@remix-run/node';
 
-/** The client address Express saw (trusting only a loopback proxy). */
+/** The client address Express saw (X-Forwarded-For only from the proxies TRUST_PROXY names). */
 export function clientIp(context: AppLoadContext): string {
   return context.ctx.ip || 'unknown';
 }

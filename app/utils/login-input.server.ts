@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { t } from '~/texts';
 
+/** The longest e-mail address (RFC 5321), as the field's maxLength. */
+const EMAIL_MAX = 254;
+
 const schema = z.object({
-  destination: z.string(t.login.emailInvalid).trim().max(254, t.login.emailInvalid).pipe(z.email(t.login.emailInvalid)),
+  destination: z.string(t.login.emailInvalid).trim().max(EMAIL_MAX, t.login.emailInvalid).pipe(z.email(t.login.emailInvalid)),
   redirectTo: z.string().max(2000).optional().nullable(),
 });
 
@@ -21,5 +24,6 @@ export async function readLoginInput(request: Request) {
     raw = Object.fromEntries(await request.formData());
   }
   const parsed = schema.safeParse(raw);
-  return { parsed, value: typeof raw.destination === 'string' ? raw.destination : '' };
+  // Sent back into the form after a refusal: never more than the field can hold.
+  return { parsed, value: typeof raw.destination === 'string' ? raw.destination.slice(0, EMAIL_MAX) : '' };
 }

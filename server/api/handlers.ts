@@ -3,18 +3,21 @@
 // { error, issues } with Swedish messages, never a stack trace or SQL.
 import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, generateOpenApiDocument, getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import { t } from '../../app/texts.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
+import { DEFAULT_BODY_LIMIT } from '../doors.js';
 import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 
-export const MAX_BODY_BYTES = 100 * 1024;
+/** At most this many calls in one tRPC batch request; the browser's client splits larger batches. */
+export const MAX_BATCH_CALLS = 10;
 
 type Issue = { path: string[]; message: string };
 
@@ -26,7 +29,7 @@ const messages: Record<string, string> = {
   NOT_FOUND: 'Det du söker finns inte.',
   METHOD_NOT_SUPPORTED: 'Metoden stöds inte för den här sökvägen.',
   CONFLICT: 'Det går inte att genomföra ändringen.',
-  PAYLOAD_TOO_LARGE: 'Förfrågan är för stor (högst 100 kB).',
+  PAYLOAD_TOO_LARGE: t.refused.tooLarge(DEFAULT_BODY_LIMIT / 1024),
   UNSUPPORTED_MEDIA_TYPE: 'Innehållstypen måste vara application/json.',
   TOO_MANY_REQUESTS: 'För många förfrågningar. Försök igen om en stund.',
   INTERNAL_SERVER_ERROR: 'Något gick fel på servern.',
@@ -54,16 +57,33 @@ const errorAnswer = (status: number, error: string, issues: Issue[] = [], extra:
 
 // The REST paths the procedures' meta names, matched as trpc-to-openapi matches them (case-insensitive,
 // trailing slash ignored), so Express can tell at once whether a request is the REST door's.
-const restRoutes: Array<{ method: string; path: RegExp }> = [];
-forEachOpenApiProcedure(appRouter._def.procedures as never, ({ procedure, meta }: { procedure: { _def: { type: string } }; meta: { openapi: { method: string; path: string } } }) => {
-  if (procedure._def.type !== 'subscription') restRoutes.push({ method: meta.openapi.method, path: getPathRegExp(normalizePath(meta.openapi.path)) });
+type RestRoute = {
+  method: string;
+  path: RegExp;
+  /** The input is only path parameters: the request takes no body and no content type. */
+  bodyless: boolean;
+  /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
+  protect: boolean;
+};
+const restRoutes: RestRoute[] = [];
+type OpenApiProcedure = { _def: { type: string; inputs: unknown[] } };
+forEachOpenApiProcedure(appRouter._def.procedures as never, ({ procedure, meta }: { procedure: OpenApiProcedure; meta: { openapi: { method: string; path: string; protect?: boolean } } }) => {
+  if (procedure._def.type === 'subscription') return;
+  const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
+  restRoutes.push({ method: meta.openapi.method, path: getPathRegExp(normalizePath(meta.openapi.path)), bodyless, protect: meta.openapi.protect !== false });
 });
+
+function restRouteOf(method: string, path: string): RestRoute | undefined {
+  const normalized = normalizePath(path);
+  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
+  return restRoutes.find((r) => r.method === as && r.path.test(normalized));
+}
 
 /** Whether a request (path without /api) is for one of the spec's REST paths. */
 export function isRestPath(method: string, path: string): boolean {
-  const normalized = normalizePath(path);
-  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
-  return restRoutes.some((r) => r.method === as && r.path.test(normalized));
+  return !!restRouteOf(method, path);
 }
 
 // trpc-to-openapi's fetch adapter builds its handler (route table, and in development the whole OpenAPI
@@ -75,7 +95,7 @@ let restHandler: ((req: unknown, res: unknown) => Promise<void>) | null = null;
 function getRestHandler() {
   restHandler ??= createOpenApiNodeHttpHandler({
     router: appRouter,
-    maxBodySize: MAX_BODY_BYTES,
+    maxBodySize: DEFAULT_BODY_LIMIT,
     // The session is looked up only once the path is known to be a procedure's.
     createContext: ({ req }: { req: object }) => restStates.get(req)!.context(),
     onError: ({ error, path, req }: { error: TRPCError; path?: string; req: object }) => {
@@ -176,27 +196,6 @@ export async function handleRest(services: Services, requestId: string, context:
   return errorAnswer(status, error, issues);
 }
 
-/** Reads a request body of at most MAX_BODY_BYTES: 'too large' when it is larger, 'gone' when the client went away. */
-function readBody(req: IncomingMessage): Promise<string | 'too large' | 'gone'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve('too large');
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve('gone'));
-    req.on('close', () => {
-      if (!req.complete) resolve('gone');
-    });
-  });
-}
-
 // An answer is one string in memory, so it is compressed in one go (as the compression middleware would
 // choose: brotli quality 4 or gzip, from 1 kB) and written with its length in one write; the streaming
 // middleware cost more per request than the compression itself.
@@ -232,24 +231,25 @@ async function sendAnswer(req: ExpressRequest, res: ExpressResponse, answer: Ans
  */
 export function restMiddleware(services: Services, context: (req: ExpressRequest) => Promise<Context>) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (!isRestPath(req.method, req.path)) return next();
+    const route = restRouteOf(req.method, req.path);
+    if (!route) return next();
     const requestId = req.id;
     void (async () => {
-      if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const body = hasBody ? await readBody(req) : '';
-      // A client that went away mid-upload gets no answer (nothing was done), and it is no server error.
-      if (body === 'gone') return void res.destroy();
-      if (body === 'too large') return sendAnswer(req, res, errorAnswer(413, messages.PAYLOAD_TOO_LARGE!));
+      // The body was read and bounded (413) by guardBodies in server/doors.ts.
+      let session: Promise<Context> | null = null;
+      const once = () => (session ??= context(req));
+      if (route.protect && !(await once()).session) return sendAnswer(req, res, errorAnswer(401, messages.UNAUTHORIZED!));
       const aborted = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) aborted.abort();
       });
-      const answer = await handleRest(services, requestId, () => context(req), {
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const answer = await handleRest(services, requestId, once, {
         method: req.method === 'HEAD' ? 'GET' : req.method,
         url: new URL(req.originalUrl, 'http://localhost'),
-        contentType: req.get('content-type') ?? '',
-        body,
+        // A path whose input is only path parameters takes no body: whatever came is ignored.
+        contentType: route.bodyless ? 'application/json' : (req.get('content-type') ?? ''),
+        body: route.bodyless ? '{}' : hasBody ? (req.rawBody?.toString('utf8') ?? '') : '',
         signal: aborted.signal,
       });
       await sendAnswer(req, res, answer);
@@ -257,15 +257,36 @@ export function restMiddleware(services: Services, context: (req: ExpressRequest
   };
 }
 
+/** The message a tRPC error answers with: ours (Swedish) where our code threw it, else a Swedish one for its code. */
+function trpcMessage(error: TRPCError, path: string | undefined): string {
+  if (error.cause instanceof ZodError) return error.cause.issues[0]?.message || messages.BAD_REQUEST!;
+  if (error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(error)) return DATABASE_DOWN_MESSAGE;
+  // tRPC itself throws BAD_REQUEST (unreadable input, a malformed batch), NOT_FOUND (no such procedure) and the
+  // transport codes, in English; our procedures throw these with a field or at a path that exists.
+  const ours =
+    ['UNAUTHORIZED', 'FORBIDDEN', 'CONFLICT', 'TOO_MANY_REQUESTS'].includes(error.code) ||
+    (error.code === 'NOT_FOUND' && !!path && path in appRouter._def.procedures) ||
+    (error.code === 'BAD_REQUEST' && typeof (error.cause as { field?: unknown } | undefined)?.field === 'string');
+  return userMessage(error.code, error.message, ours);
+}
+
 /** The native tRPC endpoint for the browser's @trpc/client (batching on). */
 export function handleTrpc(services: Services, ctx: Context, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const calls = url.pathname.replace(/^\/api\/trpc\/?/i, '').split(',').length;
+  // Refused before any procedure runs: one request must not fan out into a thousand queries.
+  if (url.searchParams.get('batch') === '1' && calls > MAX_BATCH_CALLS) {
+    return Promise.resolve(Response.json({ error: t.refused.batchTooLarge(MAX_BATCH_CALLS), issues: [] }, { status: 400, headers: { 'Cache-Control': 'no-store' } }));
+  }
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     router: appRouter,
     req: request,
     createContext: () => ctx,
-    onError: ({ error }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') services.log.error({ reqId: ctx.requestId, err: error.cause ?? error }, 'trpc error');
+    onError: ({ error, path }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR' && !isDatabaseUnavailable(error)) services.log.error({ reqId: ctx.requestId, err: error.cause ?? error }, 'trpc error');
+      // The answer is shaped after onError: what it says is decided here (never a library or driver text).
+      error.message = trpcMessage(error, path);
     },
     responseMeta: () => {
       const headers = new Headers({ 'Cache-Control': 'no-store' });

@@ -6,11 +6,15 @@ import type { Hub } from './hub.js';
 
 export const HEARTBEAT_MS = 25_000;
 export const RETRY_MS = 5_000;
+/** Open streams per user; an extra one closes that user's oldest (a tab long gone, or someone hoarding connections). */
+export const MAX_STREAMS_PER_USER = 10;
 
 export type Streams = { open: (session: SessionInfo & { expiresAt?: Date }, signal: AbortSignal) => Response; closeAll: () => void; count: () => number };
 
 export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): Streams {
   const active = new Set<() => void>();
+  // Per user, the close functions of the open streams, oldest first.
+  const byUser = new Map<number, Array<() => void>>();
   return {
     count: () => active.size,
     closeAll() {
@@ -43,6 +47,10 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
             if (expiry) clearTimeout(expiry);
             unsubscribe();
             active.delete(close);
+            const mine = byUser.get(session.userId);
+            const at = mine?.indexOf(close) ?? -1;
+            if (at >= 0) mine!.splice(at, 1);
+            if (mine?.length === 0) byUser.delete(session.userId);
             try {
               controller.close();
             } catch {
@@ -50,6 +58,10 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
             }
           };
           active.add(close);
+          const mine = byUser.get(session.userId) ?? [];
+          byUser.set(session.userId, mine);
+          mine.push(close);
+          while (mine.length > MAX_STREAMS_PER_USER) mine[0]!();
           signal.addEventListener('abort', () => close(), { once: true });
           send(`retry: ${RETRY_MS}\n: connected\n\n`);
         },

@@ -148,6 +148,26 @@ describe('rate plans and SIMs', () => {
     expect(huge.data.error).toContain('100 kB');
   });
 
+  it('POST /api/sim/deactivate/{id} takes no body and no content type (its input is the path)', async () => {
+    const created = await call('POST', '/api/sim', { cookie: anna, json: activation(newIccid()) });
+    const res = await fetch(`${server.url}/api/sim/deactivate/${created.data.id}`, { method: 'POST', headers: { cookie: anna } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true });
+    // Whatever body comes is not read: a text body does not make it a content-type error.
+    const again = await call('POST', `/api/sim/deactivate/${created.data.id}`, { cookie: anna, body: 'ignored', type: 'text/plain' });
+    expect(again.status).toBe(404);
+  });
+
+  it('answers an anonymous caller 401 before looking at the body', async () => {
+    for (const [method, path] of [['POST', '/api/sim'], ['PUT', '/api/sim/edit'], ['POST', '/api/sim/deactivate/1'], ['POST', '/api/admin/createCompany']]) {
+      for (const opts of [{ body: '{"iccid": ', type: 'application/json' }, { body: 'x=1', type: 'text/plain' }, {}]) {
+        const r = await call(method!, path!, opts);
+        expect(r.status, `${method} ${path} ${JSON.stringify(opts)}`).toBe(401);
+        expect(r.data).toEqual({ error: 'Du är inte inloggad.', issues: [] });
+      }
+    }
+  });
+
   it('answers 409 for an already active ICCID and for a legacy SIM', async () => {
     const iccid = newIccid();
     expect((await call('POST', '/api/sim', { cookie: anna, json: activation(iccid) })).status).toBe(200);

@@ -98,6 +98,30 @@ describe('GET /api/sse', () => {
     expect(server.services.streams.count()).toBe(before - 1);
   });
 
+  it('keeps at most 10 streams per user: an 11th closes the oldest', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    const tabs = [];
+    for (let i = 0; i < 10; i++) {
+      const tab = await openStream(server.url, cookie);
+      await tab.waitFor(/connected/);
+      tabs.push(tab);
+    }
+    // Another user's streams are not counted against Anna's.
+    const other = await openStream(server.url, await server.sessionCookie('admin@demo.se'));
+    await other.waitFor(/connected/);
+    expect(tabs.some((t) => t.closed())).toBe(false);
+    const eleventh = await openStream(server.url, await server.sessionCookie('anna@demo.se'));
+    await eleventh.waitFor(/connected/);
+    await tabs[0]!.done;
+    expect(tabs[0]!.closed()).toBe(true);
+    expect(tabs.slice(1).some((t) => t.closed())).toBe(false);
+    expect(other.closed()).toBe(false);
+    // The ten still open all get the next toast.
+    expect((await activate(server.url, cookie)).status).toBe(200);
+    for (const tab of [...tabs.slice(1), eleventh]) await tab.waitFor(/event: toast/);
+    for (const tab of [...tabs.slice(1), eleventh, other]) await tab.close();
+  });
+
   it.skipIf(!usingPostgres)('delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)', async () => {
     const second = await startTestServer({ db: server.db });
     try {

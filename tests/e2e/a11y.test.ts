@@ -1,14 +1,12 @@
 // Accessibility: axe-core (WCAG 2.1 AA) on every screen, desktop and 390 px, with JS and without
 // (scripts blocked rather than JS disabled, which axe itself needs); and keyboard use of the dialog.
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { DESKTOP, MOBILE, newContext } from '../helpers/browser.js';
+import { DESKTOP, injectAxe, MOBILE, newContext } from '../helpers/browser.js';
 import { startScreens, stopScreens } from '../helpers/screens.js';
 import type { TestServer } from '../helpers/server.js';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let server: TestServer;
 let browser: Browser;
 let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;
@@ -59,7 +57,7 @@ for (const viewport of [DESKTOP, MOBILE]) {
         for (const screen of screens.filter((s) => s.as === as)) {
           await page.goto(screen.path);
           if (js) await page.waitForFunction(() => '__remixRouter' in window);
-          await page.addScriptTag({ path: axePath });
+          await injectAxe(page);
           const result = await page.evaluate(async () => {
             const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
             return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });

@@ -5,14 +5,13 @@
 // only keeps a list of the streams getUserMedia returned, to check that their tracks end.
 import bwipjs from 'bwip-js/node';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
-import { launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
+import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ICCID = withCheckDigit(`894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
@@ -25,7 +24,6 @@ const FROM_FILE = 'Skanna från bild';
 // A string of quagga2's own that survives minification: proves which chunk holds it.
 const QUAGGA_MARK = 'Image dimensions do not comply';
 const MEMORY_KEY = 'sim-portal:scanner';
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let server: TestServer;
 let dir: string;
@@ -126,7 +124,7 @@ async function waitNoLiveTracks(page: Page) {
 
 /** WCAG 2.1 AA problems of the page as it is now (axe-core). */
 async function axeProblems(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
     return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });

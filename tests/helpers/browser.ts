@@ -1,7 +1,8 @@
 // A real Chromium for screen tests: Debian's /usr/bin/chromium when installed, else @sparticuz/chromium.
 // Never downloads a browser.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const FLAGS = [
   '--no-sandbox',
@@ -52,4 +53,14 @@ export async function newContext(
     await context.addCookies([{ name, value, url: opts.baseURL }]);
   }
   return context;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Puts axe-core (window.axe) into the page. Evaluated by the test driver, not added as a <script>: the portal's
+ * Content-Security-Policy rightly blocks an inline script without its nonce.
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  await page.evaluate(axeSource);
 }

@@ -7,9 +7,12 @@ import { ConfigError, loadConfig } from '../../server/config.js';
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
 
 describe('config', () => {
-  it('has working defaults in development', () => {
+  it('has working defaults: production mode, a generated secret kept in DATA_DIR, no proxy trusted', () => {
     const dir = tmp();
     const c = loadConfig({ DATA_DIR: dir });
+    expect(c.nodeEnv).toBe('production');
+    expect(c.sessionSecretGenerated).toBe(true);
+    expect(c.trustProxy).toBe(false);
     expect(c.port).toBe(3000);
     expect(c.appUrl).toBe('http://localhost:3000');
     expect(c.databaseUrl).toBeUndefined();
@@ -37,7 +40,11 @@ describe('config', () => {
     [{ SUPPORT_EMAIL: 'nope' }, 'SUPPORT_EMAIL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
-    [{ NODE_ENV: 'production' }, 'SESSION_SECRET'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback, 300.1.1.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
   ])('refuses %o naming %s', (env, name) => {
     let error: unknown;
     try {
@@ -51,6 +58,27 @@ describe('config', () => {
     expect(message.split('\n')).toHaveLength(1);
   });
 
+  it('starts in production without SESSION_SECRET: the generated one is kept and reused', () => {
+    const dir = tmp();
+    const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: dir });
+    expect(c.sessionSecretGenerated).toBe(true);
+    expect(readFileSync(path.join(dir, 'session-secret'), 'utf8').trim()).toBe(c.sessionSecret);
+    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir }).sessionSecret).toBe(c.sessionSecret);
+  });
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['none', false],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['loopback, 10.0.0.0/8 ,192.168.1.7', ['loopback', '10.0.0.0/8', '192.168.1.7']],
+    ['uniquelocal,linklocal,fd00::/8,::1', ['uniquelocal', 'linklocal', 'fd00::/8', '::1']],
+  ])('reads TRUST_PROXY=%j as Express’s trust proxy %j', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
   it('accepts a full production configuration', () => {
     const c = loadConfig({
       NODE_ENV: 'production',
@@ -61,8 +89,11 @@ describe('config', () => {
       SMTP_URL: 'smtp://mail:25',
       MAIL_FROM: 'SIM <no-reply@example.se>',
       SUPPORT_EMAIL: 'support@example.se',
+      TRUST_PROXY: '1',
       DATA_DIR: tmp(),
     });
+    expect(c.sessionSecretGenerated).toBe(false);
+    expect(c.trustProxy).toBe(1);
     expect(c.databaseUrl).toBe('postgres://u:p@db:5432/sim');
     expect(c.smtpUrl).toBe('smtp://mail:25');
     expect(c.supportEmail).toBe('support@example.se');

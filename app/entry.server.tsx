@@ -1,0 +1,56 @@
+// Remix's server entry (its Node default) with two changes: every inline script carries the nonce of the
+// response's Content-Security-Policy (from the load context, server/security-headers.ts), and errors are
+// logged as one line by the server's logger, never written into a response.
+import { PassThrough } from 'node:stream';
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
+import { createReadableStreamFromReadable } from '@remix-run/node';
+import { RemixServer } from '@remix-run/react';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { NonceContext } from '~/utils/nonce';
+
+const ABORT_DELAY = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = loadContext.cspNonce;
+  // Crawlers get the whole page at once; browsers get the shell as soon as it is ready.
+  const waitForAll = isbot(request.headers.get('user-agent') ?? '') || remixContext.isSpaMode;
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const ready = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set('Content-Type', 'text/html');
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>,
+      {
+        nonce,
+        onAllReady: waitForAll ? ready : undefined,
+        onShellReady: waitForAll ? undefined : ready,
+        onShellError: reject,
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors before the shell reject and are logged by handleError.
+          if (shellRendered) loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return; // the browser went away: nothing failed
+  context.services.log.error({ reqId: context.requestId, err: error, path: new URL(request.url).pathname }, 'request failed');
+};

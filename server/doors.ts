@@ -1,0 +1,212 @@
+// What every request passes before any page, form action or procedure sees it: a well-formed Host, text
+// without NUL bytes and in valid UTF-8 (path, query, body), and a body of bounded size, read here once for
+// every route (REST, tRPC, forms, /auth/*). A refusal is Swedish: { error, issues } for API and fetch callers,
+// a small page for a browser navigation.
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { t } from '../app/texts.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The whole request body, read (and bounded) by guardBodies; undefined when the request had none. */
+    rawBody?: Buffer;
+  }
+}
+
+export const DEFAULT_BODY_LIMIT = 100 * 1024;
+
+/**
+ * Routes whose body limit is not the default, first match wins. The one place a future upload route
+ * sets its own limit, e.g. `{ path: /^\/sims\/import$/, bytes: 5 * 1024 * 1024 }`.
+ */
+const BODY_LIMITS: Array<{ path: RegExp; bytes: number }> = [];
+
+export function bodyLimitFor(path: string): number {
+  return BODY_LIMITS.find((l) => l.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT;
+}
+
+// Past the limit a body is still read (and dropped) up to this much more, so a client that is still sending
+// receives the 413 rather than a reset connection; beyond it the connection is closed.
+const DRAIN_BYTES = 1024 * 1024;
+
+/** A browser navigation (a form posted without JS, a link) as opposed to fetch() or an API client. */
+function wantsPage(req: Request): boolean {
+  if (/^\/api(\/|$)/i.test(req.path)) return false;
+  const mode = req.get('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return (req.get('accept') ?? '').includes('text/html');
+}
+
+/** A small standalone page (no Remix), styled by the CSP nonce of this response. */
+export function plainPage(res: Response, title: string, body: string): string {
+  const nonce = typeof res.locals.cspNonce === 'string' ? ` nonce="${res.locals.cspNonce}"` : '';
+  return `<!DOCTYPE html><html lang="sv"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style${nonce}>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaef;padding:2rem}a{color:#5b9dff}</style></head><body><h1>${title}</h1>${body}</body></html>`;
+}
+
+/** Refuses a request before any handler: JSON { error, issues } or, for a browser navigation, a page. */
+export function refuse(req: Request, res: Response, status: number, message: string): void {
+  res.status(status).set('Cache-Control', 'no-store');
+  if (wantsPage(req)) {
+    res.type('html').send(plainPage(res, t.refused.title, `<p>${message}</p><p><a href="/">${t.refused.back}</a></p>`));
+  } else {
+    res.json({ error: message, issues: [] });
+  }
+}
+
+// A host name (letters, digits, -, _ and dots), an IPv4 address or a bracketed IPv6 address, with an optional port.
+const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+
+export function validHost(host: string | undefined): boolean {
+  if (!host || host.length > 255) return false;
+  const m = HOST.exec(host);
+  return !!m && (m[1] === undefined || Number(m[1]) <= 65535);
+}
+
+/** The bytes a URL-encoded text stands for: %XX decoded, + as a space where form-encoded, other characters as they came. */
+function percentDecoded(raw: string, plusIsSpace: boolean): Buffer {
+  const out = Buffer.allocUnsafe(raw.length);
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x25 && /^[0-9a-f]{2}$/i.test(raw.slice(i + 1, i + 3))) {
+      out[n++] = parseInt(raw.slice(i + 1, i + 3), 16);
+      i += 2;
+    } else if (c === 0x2b && plusIsSpace) out[n++] = 0x20;
+    else if (c > 0xff) return Buffer.from([0xff]); // not a byte: never valid
+    else out[n++] = c;
+  }
+  return out.subarray(0, n);
+}
+
+const cleanBytes = (b: Buffer): boolean => !b.includes(0) && isUtf8(b);
+// isWellFormed (ES2024, in Node 20+): no lone UTF-16 surrogate, which no UTF-8 text could carry.
+const cleanString = (s: string): boolean => !s.includes('\0') && (s as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** A Buffer as fetch's BodyInit. */
+export const bytesOf = (b: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
+
+/** Every string (keys too) in a parsed JSON value is clean; walked without recursion (nesting may be deep). */
+function cleanJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (!cleanString(v)) return false;
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (!cleanString(k)) return false;
+        stack.push(x);
+      }
+    }
+  }
+  return true;
+}
+
+/** JSON inside text (a tRPC `input` in the query) may carry \u0000 or a lone surrogate as an escape. */
+function cleanIfJson(text: string): boolean {
+  if (!/^\s*[[{"]/.test(text)) return true;
+  try {
+    return cleanJson(JSON.parse(text));
+  } catch {
+    return true; // not JSON after all: the handler refuses it in its own words
+  }
+}
+
+/** Path and query: valid UTF-8 without NUL once percent-decoded, and no escaped NUL in JSON values. */
+export function cleanUrl(url: string): boolean {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? '' : url.slice(q + 1);
+  if (!cleanBytes(percentDecoded(path, false)) || !cleanBytes(percentDecoded(query, true))) return false;
+  for (const value of new URLSearchParams(query).values()) if (!cleanIfJson(value)) return false;
+  return true;
+}
+
+/** What is wrong with a body of the given content type (text with NUL or bad UTF-8, an unreadable form), or null. */
+export async function bodyProblem(contentType: string, body: Buffer): Promise<string | null> {
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  const text = (clean: boolean) => (clean ? null : t.refused.badText);
+  if (type === 'application/json' || type.endsWith('+json')) return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
+  if (type === 'application/x-www-form-urlencoded') return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
+  if (type === 'multipart/form-data') {
+    let form: FormData;
+    try {
+      form = await new Response(bytesOf(body), { headers: { 'content-type': contentType } }).formData();
+    } catch {
+      return t.refused.badForm; // Remix's actions would fail on it with a 500
+    }
+    let files = false;
+    for (const value of form.values()) {
+      if (typeof value === 'string') {
+        if (!cleanString(value)) return t.refused.badText;
+      } else files = true;
+    }
+    // Without files the whole body is text; with files only the text fields can be judged.
+    return text(files || isUtf8(body));
+  }
+  if (type.startsWith('text/')) return text(cleanBytes(body));
+  return null;
+}
+
+type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'too large'; ended: boolean } | { kind: 'gone' };
+
+/** Reads a body of at most `limit` bytes; a larger one is counted and dropped, never kept. */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!over && size <= limit) chunks.push(chunk);
+      else if (!over) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (over && size > limit + DRAIN_BYTES) {
+        req.pause();
+        resolve({ kind: 'too large', ended: false });
+      }
+    });
+    req.on('end', () => resolve(over ? { kind: 'too large', ended: true } : { kind: 'ok', body: Buffer.concat(chunks, size) }));
+    req.on('error', () => resolve({ kind: 'gone' }));
+    req.on('close', () => {
+      if (!req.complete) resolve({ kind: 'gone' });
+    });
+  });
+}
+
+/** A malformed Host is refused (request URLs are built from it), and so is a path or query with NUL or bad UTF-8. */
+export function guardUrls(req: Request, res: Response, next: NextFunction): void {
+  if (!validHost(req.headers.host)) return refuse(req, res, 400, t.refused.badHost);
+  if (!cleanUrl(req.originalUrl)) return refuse(req, res, 400, t.refused.badText);
+  next();
+}
+
+/**
+ * Reads every request body here, bounded by its route's limit (by Content-Length up front, and by counting
+ * what arrives, for chunked bodies), and checks its text; handlers then take req.rawBody.
+ */
+export function guardBodies(req: Request, res: Response, next: NextFunction): void {
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return next();
+  const limit = bodyLimitFor(req.path);
+  const tooLarge = (close: boolean) => {
+    if (close) res.set('Connection', 'close');
+    refuse(req, res, 413, t.refused.tooLarge(Math.round(limit / 1024)));
+  };
+  // A declared length over the limit is refused without keeping a byte; up to DRAIN_BYTES of it are read
+  // and dropped first so the client hears the 413, a larger one is answered at once and the connection closed.
+  const declaredTooLarge = Number(length) > limit;
+  if (Number(length) > limit + DRAIN_BYTES) return tooLarge(true);
+  void readBody(req, declaredTooLarge ? 0 : limit).then(async (read) => {
+    if (read.kind === 'gone') return void res.destroy(); // the client went away: nobody to answer
+    if (read.kind === 'too large') return tooLarge(!read.ended);
+    const problem = await bodyProblem(req.get('content-type') ?? '', read.body);
+    if (problem) return refuse(req, res, 400, problem);
+    req.rawBody = read.body;
+    next();
+  }).catch(next);
+}

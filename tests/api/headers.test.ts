@@ -1,0 +1,172 @@
+// Security and cache headers on every kind of answer (pages, data requests, API, assets, refusals), the CSP
+// nonce on Remix's inline scripts, no CSP violation in a real Chromium, and which proxy headers are trusted.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sim } from '../../server/db/entities.js';
+import { launchBrowser, newContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let anna: string;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  anna = await server.sessionCookie('anna@demo.se');
+  admin = await server.sessionCookie('admin@demo.se');
+});
+afterAll(async () => server?.stop());
+
+const get = (path: string, headers: Record<string, string> = {}, base = server.url) => fetch(base + path, { headers, redirect: 'manual' });
+
+async function anAsset(): Promise<string> {
+  const html = await (await get('/login')).text();
+  return /src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/.exec(html)!.slice(1).find(Boolean)!;
+}
+
+function expectSecurityHeaders(res: Response) {
+  const csp = res.headers.get('content-security-policy') ?? '';
+  expect(csp).toMatch(/(^|;)script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}'(;|$)/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('unsafe-eval');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('permissions-policy')).toContain('camera=(self)');
+  expect(res.headers.get('permissions-policy')).toContain('microphone=()');
+  expect(res.headers.get('strict-transport-security')).toBeNull(); // APP_URL is http here
+}
+
+describe('security headers', () => {
+  it.each([
+    ['a page', '/login', false],
+    ['a logged-in page', '/sims', true],
+    ['a data request', '/sims.data', true],
+    ['a REST answer', '/api/sim/all', true],
+    ['the tRPC endpoint', '/api/trpc/plans.list', true],
+    ['an API 404', '/api/no/such', false],
+    ['a page 404', '/no/such/page', false],
+    ['a refusal at the door', '/sims?q=%00', false],
+    ['the health check', '/healthz', false],
+    ['the favicon', '/favicon.svg', false],
+  ])('are on %s (%s)', async (_what, path, loggedIn) => {
+    const res = await get(path, loggedIn ? { cookie: anna } : {});
+    expectSecurityHeaders(res);
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('are on hashed assets, which keep their year-long cache', async () => {
+    const res = await get(await anAsset(), { 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expectSecurityHeaders(res);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('give every page a fresh nonce, carried by each of Remix’s inline scripts', async () => {
+    const first = await get('/login');
+    const second = await get('/login');
+    const nonce = /'nonce-([^']+)'/.exec(first.headers.get('content-security-policy')!)![1]!;
+    expect(/'nonce-([^']+)'/.exec(second.headers.get('content-security-policy')!)![1]).not.toBe(nonce);
+    const html = await first.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it('keep no-referrer (one value) on the login-link page', async () => {
+    const res = await get('/auth/magic?token=whatever');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+});
+
+describe('Cache-Control', () => {
+  it('is no-store on a logged-in page, its data request and the API', async () => {
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    for (const path of ['/sims', '/sims.data', `/sims/${sim.id}`, `/sims/${sim.id}.data`, '/', '/_root.data', '/api/sim/all', '/api/trpc/plans.list']) {
+      const res = await get(path, { cookie: anna });
+      expect(res.status, path).toBeLessThan(400);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    const adminPage = await get('/admin', { cookie: admin });
+    expect(adminPage.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('is no-store on a page whose answer sets a cookie', async () => {
+    const res = await fetch(`${server.url}/theme`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'theme=light', redirect: 'manual' });
+    expect(res.headers.get('set-cookie')).toBeTruthy();
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('proxy headers (TRUST_PROXY)', () => {
+  const ipKeys = async (s: TestServer) =>
+    ((await s.services.orm.em.fork().getConnection().execute(`select key from rate_limit_counter where key like 'login:ip:%'`)) as Array<{ key: string }>).map((r) => r.key);
+  const login = (s: TestServer, forwardedFor: string) =>
+    fetch(`${s.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ destination: 'anna@demo.se' }) });
+
+  it('ignores X-Forwarded-For by default: the login rate limit counts the socket’s address', async () => {
+    expect((await login(server, '203.0.113.7')).status).toBe(200);
+    // The counting runs after the answer (the same answer in every case).
+    await expect.poll(async () => (await ipKeys(server)).some((k) => /127\.0\.0\.1|::1/.test(k))).toBe(true);
+    expect((await ipKeys(server)).some((k) => k.includes('203.0.113.7'))).toBe(false);
+  });
+
+  it('believes X-Forwarded-For from a proxy TRUST_PROXY names; HSTS and upgrade-insecure-requests behind an https APP_URL', async () => {
+    const proxied = await startTestServer({ env: { TRUST_PROXY: 'loopback', APP_URL: 'https://sim.example.se' } });
+    try {
+      expect((await login(proxied, '203.0.113.8')).status).toBe(200);
+      await expect.poll(() => ipKeys(proxied)).toContain('login:ip:203.0.113.8');
+      const res = await get('/login', {}, proxied.url);
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
+describe('the Content-Security-Policy in a real Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
+  });
+  afterAll(async () => browser?.close());
+
+  it('lets every screen run with JS (the scanner too) without a single violation', async () => {
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    const context = await newContext(browser, { baseURL: server.url, cookie: admin });
+    await context.grantPermissions(['camera'], { origin: server.url });
+    const violations: string[] = [];
+    await context.exposeFunction('reportViolation', (text: string) => void violations.push(text));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation: (t: string) => void }).reportViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
+    });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await page.goto('/sims');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // Hydrated: the live search answers as the user types, through the tRPC client.
+    await page.getByRole('searchbox').first().fill('8946');
+    await expect.poll(() => page.url()).toContain('q=8946');
+    await page.goto(`/sims/${sim.id}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.goto('/admin');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.goto('/add');
+    await page.getByRole('button', { name: 'Skanna streckkod' }).click();
+    await page.getByRole('button', { name: 'Stäng skanner' }).waitFor();
+    await expect.poll(() => page.locator('video').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Stäng skanner' }).click();
+    await page.goto('/feedback');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+});
