@@ -50,6 +50,7 @@ describe('companies and users', () => {
       await page.getByLabel('Fakturamärkning').fill('Behålls');
       await page.getByRole('button', { name: 'Lägg till företag' }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await fieldState(page, 'Företagsnamn')).toMatchObject({ invalid: 'true', describedBy: 'Ange företagets namn.' });
       expect(await fieldState(page, 'Kundnummer')).toEqual({ invalid: null, value: '100001', describedBy: '' });
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Behålls');
@@ -68,6 +69,7 @@ describe('companies and users', () => {
       await page.getByLabel('Fakturamärkning').fill(`Märkning ${tag}`);
       await page.getByRole('button', { name: 'Lägg till företag' }).click();
       await page.getByRole('status').filter({ hasText: 'Företag skapat' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await page.getByLabel('Företagsnamn').inputValue()).toBe('');
       const company = await em().findOneOrFail(Company, { customerNumber: `E2E-${tag}` });
       expect(company).toMatchObject({ name, invoiceNote: `Märkning ${tag}`, invoiceInterval: 'monthly' });
@@ -94,12 +96,14 @@ describe('companies and users', () => {
       await page.getByLabel('Kundnummer').fill('100001');
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await fieldState(page, 'Kundnummer')).toMatchObject({ invalid: 'true', value: '100001', describedBy: 'Kundnumret används redan av ett annat företag.' });
       await page.getByLabel('Företagsnamn').fill(`Omdöpt ${tag} AB`);
       await page.getByLabel('Kundnummer').fill(`E2E-${tag}-2`);
       await page.getByLabel('Faktureringsintervall').selectOption({ label: 'Kvartalsvis' });
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('status').filter({ hasText: 'Företag uppdaterat' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await em().findOneOrFail(Company, { id: company.id })).toMatchObject({ name: `Omdöpt ${tag} AB`, customerNumber: `E2E-${tag}-2`, invoiceInterval: 'quarterly' });
       expect(await page.getByLabel('Faktureringsintervall').inputValue()).toBe('quarterly');
       const interval = page.getByLabel('Faktureringsintervall').locator('option');
@@ -110,6 +114,7 @@ describe('companies and users', () => {
       await page.getByLabel('E-postadress').fill('ANNA@demo.se');
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await fieldState(page, 'E-postadress')).toEqual({ invalid: 'true', value: 'ANNA@demo.se', describedBy: 'E-postadressen används redan av en annan användare.' });
       expect(await page.getByLabel('Namn', { exact: true }).inputValue()).toBe('Kopia av Anna');
 
@@ -118,6 +123,7 @@ describe('companies and users', () => {
       await page.getByLabel('E-postadress').fill(email);
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Användare skapad' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await page.getByLabel('E-postadress').inputValue()).toBe('');
       await page.getByLabel('Namn', { exact: true }).fill(`Sven ${tag}`);
       await page.getByLabel('E-postadress').fill(`sven.${tag}@exempel.se`);
@@ -151,6 +157,7 @@ describe('companies and users', () => {
       await page.getByLabel('Företagsägare').check();
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('status').filter({ hasText: 'Användare uppdaterad' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await em().findOneOrFail(User, { id: user.id })).toMatchObject({ name: `Ulla ${tag} Kortnamn`, email: `ulla.${tag.toLowerCase()}@exempel.se`, isCompanyOwner: true, isSuperAdmin: false });
       expect(await page.getByLabel('E-postadress').inputValue()).toBe(`ulla.${tag.toLowerCase()}@exempel.se`);
       expect(await page.getByLabel('Företagsägare').isChecked()).toBe(true);
@@ -178,6 +185,7 @@ describe('companies and users', () => {
     await page.getByLabel('Superadministratör').uncheck();
     await page.getByRole('button', { name: 'Spara' }).click();
     await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
+    await page.waitForLoadState(); // a page posted without JS may still be streaming in
     const box = page.getByLabel('Superadministratör');
     expect(await box.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#user-isSuperAdmin-error').textContent()).toBe('Du kan inte ta bort din egen behörighet som superadministratör.');
