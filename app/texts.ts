@@ -49,6 +49,37 @@ export const t = {
   },
   forbidden: { title: 'Åtkomst nekad', text: 'Du har inte behörighet att se den här sidan.' },
   error: { title: 'Något gick fel', text: 'Ett oväntat fel inträffade. Försök igen om en stund.' },
+  // @texts:errors (refusals of procedures and API doors: server/errors/; every door answers { error, issues })
+  errors: {
+    unauthenticated: 'Du är inte inloggad.',
+    forbidden: 'Du har inte behörighet till detta.',
+    databaseDown: 'Databasen går inte att nå just nu. Försök igen om en stund.',
+    // The 503 page a browser gets while the database is down.
+    databaseDownTitle: 'Tillfälligt otillgänglig',
+    retry: 'Försök igen',
+    usePost: 'Använd POST.',
+    companyNotFound: 'Företaget finns inte.',
+    userNotFound: 'Användaren finns inte.',
+    userNotInCompany: 'Användaren finns inte i det här företaget.',
+    customerNumberTaken: 'Kundnumret används redan av ett annat företag.',
+    emailTaken: 'E-postadressen används redan av en annan användare.',
+    ownSuperAdmin: 'Du kan inte ta bort din egen behörighet som superadministratör.',
+    simNotFound: 'SIM-kortet finns inte.',
+    simAlreadyActive: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.',
+    simLegacy: 'SIM-kortet har ett äldre abonnemang och kan inte ändras här. Kontakta supporten för att säga upp det.',
+    // What a refusal says when no text of ours names it (the libraries' own refusals are English);
+    // UNAUTHORIZED, FORBIDDEN and PAYLOAD_TOO_LARGE use the texts above and refused.tooLarge.
+    byCode: {
+      PARSE_ERROR: 'Förfrågans innehåll är inte giltig JSON.',
+      BAD_REQUEST: 'Ogiltiga uppgifter.',
+      NOT_FOUND: 'Det du söker finns inte.',
+      METHOD_NOT_SUPPORTED: 'Metoden stöds inte för den här sökvägen.',
+      CONFLICT: 'Det går inte att genomföra ändringen.',
+      UNSUPPORTED_MEDIA_TYPE: 'Innehållstypen måste vara application/json.',
+      TOO_MANY_REQUESTS: 'För många förfrågningar. Försök igen om en stund.',
+      INTERNAL_SERVER_ERROR: 'Något gick fel på servern.',
+    } as Record<string, string>,
+  },
   sims: {
     iccid: 'ICCID',
     iccidHint: '20 siffror, står på SIM-kortet eller dess hållare.',

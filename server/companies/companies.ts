@@ -2,11 +2,13 @@
 // Each change runs in one transaction together with its audit row.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { t } from '../../app/texts.js';
 import { Company, INVOICE_INTERVALS, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { userView, type UserView } from '../users/users.js';
 import { recordAudit, type Actor } from './audit.js';
-import { fieldError, likePattern, notFound } from './errors.js';
+import { Conflict, NotFound } from '../errors/domain.js';
+import { likePattern } from './like.js';
 
 export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
 // Without a limit a list is whole (the spec's REST lists); the screens page with their own.
@@ -59,8 +61,6 @@ export function companyView(c: Company): CompanyView {
 
 const snapshot = (c: CompanyView) => ({ name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
 
-const CUSTOMER_NUMBER_TAKEN = 'Kundnumret används redan av ett annat företag.';
-
 export type ListOptions = { q?: string; limit?: number; offset?: number };
 
 /** Companies whose name, customer number or invoice mark contains q (any case), by name. */
@@ -79,7 +79,7 @@ export async function listCompanies(em: Em, opts: ListOptions = {}): Promise<Com
 
 async function ensureCustomerNumberFree(em: Em, customerNumber: string, exceptId?: number) {
   const other = await em.findOne(Company, { customerNumber });
-  if (other && other.id !== exceptId) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+  if (other && other.id !== exceptId) throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
 }
 
 /** A unique index may still refuse when two admins save at once: answer as for the check above. */
@@ -87,7 +87,7 @@ async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+    if (e instanceof UniqueConstraintViolationException) throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
     throw e;
   }
 }
@@ -117,7 +117,7 @@ export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof
       // Locked, like a SIM edit: parallel updates then take turns, so each audit row's before is the
       // previous one's after. The row alone (no join), and read afresh under the lock.
       const company = await tx.findOne(Company, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!company) throw notFound('Företaget finns inte.');
+      if (!company) throw new NotFound(t.errors.companyNotFound);
       if (input.customerNumber !== company.customerNumber) await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
       const before = snapshot(companyView(company));
       company.name = input.name;
@@ -135,7 +135,7 @@ export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof
 /** One company with its users; q, limit and offset search and page the users (name or e-mail). */
 export async function getCompany(em: Em, id: number, users: ListOptions = {}): Promise<CompanyView & { users: UserView[] }> {
   const company = await em.findOne(Company, { id });
-  if (!company) throw notFound('Företaget finns inte.');
+  if (!company) throw new NotFound(t.errors.companyNotFound);
   const q = users.q?.trim();
   const where = q ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] } : { company };
   const rows = await em.find(User, where, {
