@@ -67,6 +67,29 @@ export const t = {
     simNotFound: 'SIM-kortet finns inte.',
     simAlreadyActive: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.',
     simLegacy: 'SIM-kortet har ett äldre abonnemang och kan inte ändras här. Kontakta supporten för att säga upp det.',
+    // The services' own input messages (zod's others are under validation).
+    fields: {
+      text: (field: string) => `${field} måste vara text.`,
+      maxChars: (field: string, max: number) => `${field} får vara högst ${max} tecken.`,
+      companyName: 'Namnet',
+      customerNumber: 'Kundnumret',
+      invoiceNote: 'Fakturamärkningen',
+      companyNameMissing: 'Ange företagets namn.',
+      customerNumberMissing: 'Ange ett kundnummer.',
+      invoiceInterval: 'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.',
+      search: 'Söktexten',
+      negative: (field: string) => `${field} får inte vara negativt.`,
+      userName: 'Namnet',
+      userNameMissing: 'Ange ett namn.',
+      email: 'E-postadressen',
+      mark: (max: number) => `Högst ${max} tecken.`,
+      iccid: {
+        empty: 'Ange ICCID-numret.',
+        notDigits: 'ICCID får bara innehålla siffror.',
+        length: 'ICCID ska vara exakt 20 siffror.',
+        checkDigit: 'ICCID-numrets kontrollsiffra stämmer inte. Kontrollera att du skrivit av det rätt.',
+      },
+    },
     // What a refusal says when no text of ours names it (the libraries' own refusals are English);
     // UNAUTHORIZED, FORBIDDEN and PAYLOAD_TOO_LARGE use the texts above and refused.tooLarge.
     byCode: {

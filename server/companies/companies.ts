@@ -15,21 +15,26 @@ export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 
 export const LIST_LIMIT = { max: 10_000 } as const;
 
 const text = (field: string, max: number, required: string | null) => {
-  const base = z.string({ error: `${field} måste vara text.` }).trim().max(max, `${field} får vara högst ${max} tecken.`);
+  const base = z.string({ error: t.errors.fields.text(field) }).trim().max(max, t.errors.fields.maxChars(field, max));
   return required ? base.min(1, required) : base;
 };
 
 export const companyFields = {
-  name: text('Namnet', COMPANY_LIMITS.name, 'Ange företagets namn.'),
-  customerNumber: text('Kundnumret', COMPANY_LIMITS.customerNumber, 'Ange ett kundnummer.'),
-  invoiceNote: text('Fakturamärkningen', COMPANY_LIMITS.invoiceNote, null),
-  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: 'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.' }),
+  name: text(t.errors.fields.companyName, COMPANY_LIMITS.name, t.errors.fields.companyNameMissing),
+  customerNumber: text(t.errors.fields.customerNumber, COMPANY_LIMITS.customerNumber, t.errors.fields.customerNumberMissing),
+  invoiceNote: text(t.errors.fields.invoiceNote, COMPANY_LIMITS.invoiceNote, null),
+  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: t.errors.fields.invoiceInterval }),
 };
 
 export const listQuery = {
-  q: z.string().trim().max(200, 'Söktexten får vara högst 200 tecken.').optional(),
-  limit: z.coerce.number().int().min(1, 'limit måste vara minst 1.').max(LIST_LIMIT.max, `limit får vara högst ${LIST_LIMIT.max}.`).optional(),
-  offset: z.coerce.number().int().min(0, 'offset får inte vara negativt.').optional(),
+  q: z.string().trim().max(200, t.errors.fields.maxChars(t.errors.fields.search, 200)).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, t.validation.atLeast('limit', '1'))
+    .max(LIST_LIMIT.max, t.validation.atMost('limit', String(LIST_LIMIT.max)))
+    .optional(),
+  offset: z.coerce.number().int().min(0, t.errors.fields.negative('offset')).optional(),
 };
 
 export const createCompanyInput = z.object({

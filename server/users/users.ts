@@ -11,18 +11,18 @@ import { normalizeEmail } from './normalize.js';
 
 export const USER_LIMITS = { name: 200, email: 254 } as const;
 
-const EMAIL_INVALID = 'Ange en giltig e-postadress.';
+const EMAIL_INVALID = t.login.emailInvalid;
 
 export const userFields = {
   name: z
-    .string({ error: 'Namnet måste vara text.' })
+    .string({ error: t.errors.fields.text(t.errors.fields.userName) })
     .trim()
-    .min(1, 'Ange ett namn.')
-    .max(USER_LIMITS.name, `Namnet får vara högst ${USER_LIMITS.name} tecken.`),
+    .min(1, t.errors.fields.userNameMissing)
+    .max(USER_LIMITS.name, t.errors.fields.maxChars(t.errors.fields.userName, USER_LIMITS.name)),
   email: z
     .string({ error: EMAIL_INVALID })
     .trim()
-    .max(USER_LIMITS.email, `E-postadressen får vara högst ${USER_LIMITS.email} tecken.`)
+    .max(USER_LIMITS.email, t.errors.fields.maxChars(t.errors.fields.email, USER_LIMITS.email))
     .pipe(z.email(EMAIL_INVALID)),
 };
 
@@ -35,8 +35,8 @@ export const updateUserInput = z.object({
   id: z.coerce.number().int().positive(),
   name: userFields.name,
   email: userFields.email,
-  isCompanyOwner: z.boolean({ error: 'isCompanyOwner måste vara true eller false.' }),
-  isSuperAdmin: z.boolean({ error: 'isSuperAdmin måste vara true eller false.' }),
+  isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
+  isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean!) }),
   /** When given (the company in the page's URL), the user must belong to it. */
   companyId: z.coerce.number().int().positive().optional(),
 });
