@@ -75,18 +75,38 @@ export function httpError(err: unknown, requestId?: string): HttpError {
     const code = codeOf[domain.kind];
     return { status: statusOf(code), body: errorBody(domain.message, domain.issues), headers: {}, unexpected: false };
   }
-  const zod = err instanceof ZodError ? err : err instanceof TRPCError && err.code === 'BAD_REQUEST' && err.cause instanceof ZodError ? err.cause : null;
+  const zod =
+    err instanceof ZodError
+      ? err
+      : err instanceof TRPCError && err.code === 'BAD_REQUEST' && err.cause instanceof ZodError
+        ? err.cause
+        : null;
   if (zod) {
     const issues = issuesOf(zod);
-    return { status: 400, body: errorBody(issues[0]?.message || messageOf('BAD_REQUEST'), issues), headers: {}, unexpected: false };
+    return {
+      status: 400,
+      body: errorBody(issues[0]?.message || messageOf('BAD_REQUEST'), issues),
+      headers: {},
+      unexpected: false,
+    };
   }
   const withId = requestId ? { requestId } : {};
   if (isDatabaseUnavailable(err)) {
-    return { status: 503, body: errorBody(t.errors.databaseDown, [], withId), headers: { 'Retry-After': '5' }, unexpected: false };
+    return {
+      status: 503,
+      body: errorBody(t.errors.databaseDown, [], withId),
+      headers: { 'Retry-After': '5' },
+      unexpected: false,
+    };
   }
   if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') {
     const status = statusOf(err.code);
     if (status < 500) return { status, body: errorBody(messageOf(err.code)), headers: {}, unexpected: false };
   }
-  return { status: 500, body: errorBody(messageOf('INTERNAL_SERVER_ERROR'), [], withId), headers: {}, unexpected: true };
+  return {
+    status: 500,
+    body: errorBody(messageOf('INTERNAL_SERVER_ERROR'), [], withId),
+    headers: {},
+    unexpected: true,
+  };
 }

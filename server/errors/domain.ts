@@ -53,7 +53,11 @@ export class Unauthenticated extends DomainError {
 }
 
 /** The answer body of every refusal, at every door: issues always present ([] when none). */
-export function errorBody(error: string, issues: Issue[] = [], extra: Record<string, unknown> = {}): { error: string; issues: Issue[] } & Record<string, unknown> {
+export function errorBody(
+  error: string,
+  issues: Issue[] = [],
+  extra: Record<string, unknown> = {},
+): { error: string; issues: Issue[] } & Record<string, unknown> {
   return { error, issues, ...extra };
 }
 
@@ -66,7 +70,10 @@ export function issuesOf(err: unknown): Issue[] {
   for (const e of [err, (err as { cause?: unknown } | null)?.cause]) {
     const raw = (e as { issues?: unknown } | null | undefined)?.issues;
     if (Array.isArray(raw)) {
-      return (raw as Array<{ path?: unknown[]; message?: unknown }>).map((i) => ({ path: (i.path ?? []).map(String), message: String(i.message ?? '') }));
+      return (raw as Array<{ path?: unknown[]; message?: unknown }>).map((i) => ({
+        path: (i.path ?? []).map(String),
+        message: String(i.message ?? ''),
+      }));
     }
   }
   return [];

@@ -6,7 +6,15 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { httpError } from '../../server/errors/answer.js';
-import { Conflict, Forbidden, Invalid, issuesOf, NotFound, Unauthenticated, type DomainError } from '../../server/errors/domain.js';
+import {
+  Conflict,
+  Forbidden,
+  Invalid,
+  issuesOf,
+  NotFound,
+  Unauthenticated,
+  type DomainError,
+} from '../../server/errors/domain.js';
 import type { Context } from '../../server/trpc/context.js';
 import { createCallerFactory, publicProcedure, router } from '../../server/trpc/trpc.js';
 
@@ -21,41 +29,75 @@ const ctx = { requestId: 'req-1' } as Context;
 const caller = createCallerFactory(testRouter)(ctx);
 
 async function thrownBy(call: () => Promise<unknown>): Promise<TRPCError> {
-  const err = await call().then(() => null, (e: unknown) => e);
+  const err = await call().then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TRPCError);
   return err as TRPCError;
 }
 
 async function overHttp(path: string) {
-  const res = await fetchRequestHandler({ endpoint: '/trpc', router: testRouter, req: new Request(`http://x/trpc/${path}`), createContext: () => ctx });
-  return { status: res.status, body: (await res.json()) as { error: { message: string; data: { code: string; issues: unknown; stack?: unknown } } } };
+  const res = await fetchRequestHandler({
+    endpoint: '/trpc',
+    router: testRouter,
+    req: new Request(`http://x/trpc/${path}`),
+    createContext: () => ctx,
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      error: { message: string; data: { code: string; issues: unknown; stack?: unknown } };
+    },
+  };
 }
 
 const cases: Array<[string, DomainError, string, number, { error: string; issues: unknown[] }]> = [
-  ['Invalid on a field', Invalid.field('iccid', 'Fel ICCID.'), 'BAD_REQUEST', 400, { error: 'Fel ICCID.', issues: [{ path: ['iccid'], message: 'Fel ICCID.' }] }],
-  ['Conflict on a field', new Conflict('Upptaget.', 'email'), 'CONFLICT', 409, { error: 'Upptaget.', issues: [{ path: ['email'], message: 'Upptaget.' }] }],
-  ['Conflict on no field', new Conflict('Äldre abonnemang.'), 'CONFLICT', 409, { error: 'Äldre abonnemang.', issues: [] }],
+  [
+    'Invalid on a field',
+    Invalid.field('iccid', 'Fel ICCID.'),
+    'BAD_REQUEST',
+    400,
+    { error: 'Fel ICCID.', issues: [{ path: ['iccid'], message: 'Fel ICCID.' }] },
+  ],
+  [
+    'Conflict on a field',
+    new Conflict('Upptaget.', 'email'),
+    'CONFLICT',
+    409,
+    { error: 'Upptaget.', issues: [{ path: ['email'], message: 'Upptaget.' }] },
+  ],
+  [
+    'Conflict on no field',
+    new Conflict('Äldre abonnemang.'),
+    'CONFLICT',
+    409,
+    { error: 'Äldre abonnemang.', issues: [] },
+  ],
   ['NotFound', new NotFound('Finns inte.'), 'NOT_FOUND', 404, { error: 'Finns inte.', issues: [] }],
   ['Forbidden', new Forbidden('Nej.'), 'FORBIDDEN', 403, { error: 'Nej.', issues: [] }],
   ['Unauthenticated', new Unauthenticated('Logga in.'), 'UNAUTHORIZED', 401, { error: 'Logga in.', issues: [] }],
 ];
 
 describe('domain errors', () => {
-  it.each(cases)('%s: the tRPC code, the same issues for a caller, and the HTTP answer', async (_name, error, code, status, body) => {
-    toThrow = error;
-    const thrown = await thrownBy(() => caller.fail());
-    expect(thrown.code).toBe(code);
-    expect(thrown.message).toBe(body.error);
-    expect(issuesOf(thrown)).toEqual(body.issues);
-    expect(httpError(thrown)).toEqual({ status, body, headers: {}, unexpected: false });
-    expect(httpError(error).body).toEqual(body);
+  it.each(cases)(
+    '%s: the tRPC code, the same issues for a caller, and the HTTP answer',
+    async (_name, error, code, status, body) => {
+      toThrow = error;
+      const thrown = await thrownBy(() => caller.fail());
+      expect(thrown.code).toBe(code);
+      expect(thrown.message).toBe(body.error);
+      expect(issuesOf(thrown)).toEqual(body.issues);
+      expect(httpError(thrown)).toEqual({ status, body, headers: {}, unexpected: false });
+      expect(httpError(error).body).toEqual(body);
 
-    const http = await overHttp('fail');
-    expect(http.status).toBe(status);
-    expect(http.body.error.message).toBe(body.error);
-    expect(http.body.error.data).toMatchObject({ code, issues: body.issues });
-    expect(http.body.error.data.stack).toBeUndefined();
-  });
+      const http = await overHttp('fail');
+      expect(http.status).toBe(status);
+      expect(http.body.error.message).toBe(body.error);
+      expect(http.body.error.data).toMatchObject({ code, issues: body.issues });
+      expect(http.body.error.data.stack).toBeUndefined();
+    },
+  );
 });
 
 describe('everything else that is thrown', () => {
@@ -69,8 +111,18 @@ describe('everything else that is thrown', () => {
   });
 
   it("a library's own refusal gets its code's Swedish text, never the English one", () => {
-    const answer = httpError(new TRPCError({ code: 'METHOD_NOT_SUPPORTED', message: 'Unsupported GET-request to mutation procedure at path "x"' }));
-    expect(answer).toEqual({ status: 405, body: { error: 'Metoden stöds inte för den här sökvägen.', issues: [] }, headers: {}, unexpected: false });
+    const answer = httpError(
+      new TRPCError({
+        code: 'METHOD_NOT_SUPPORTED',
+        message: 'Unsupported GET-request to mutation procedure at path "x"',
+      }),
+    );
+    expect(answer).toEqual({
+      status: 405,
+      body: { error: 'Metoden stöds inte för den här sökvägen.', issues: [] },
+      headers: {},
+      unexpected: false,
+    });
     expect(httpError(new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE' })).status).toBe(400);
   });
 
