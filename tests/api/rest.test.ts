@@ -187,7 +187,23 @@ describe('rate plans and SIMs', () => {
     expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } })).status).toBe(404);
     const unknown = await call('GET', '/api/no/such/path', { cookie: anna });
     expect(unknown.status).toBe(404);
-    expect(unknown.data.error).toBe('Det du söker finns inte.');
+    expect(unknown.data).toEqual({ error: 'Det du söker finns inte.', issues: [] });
+  });
+
+  it('the login door refuses in the same { error, issues } shape', async () => {
+    const res = await fetch(server.url + '/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-mode': 'cors' },
+      body: JSON.stringify({ destination: 'inte-en-adress' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'Ange en giltig e-postadress.',
+      issues: [{ path: ['destination'], message: 'Ange en giltig e-postadress.' }],
+    });
+    const get = await call('GET', '/auth/login');
+    expect(get.status).toBe(405);
+    expect(get.data).toEqual({ error: 'Använd POST.', issues: [] });
   });
 });
 
