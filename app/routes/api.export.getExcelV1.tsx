@@ -3,6 +3,9 @@
 // without JS) is sent back to /export with the values, where the message is shown.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
+import { errorBody } from '../../server/errors/domain';
+import { t } from '~/texts';
+import { procedureProblem } from '~/utils/forms.server';
 
 const FIELDS = ['start_year', 'start_month', 'end_year', 'end_month'] as const;
 
@@ -11,18 +14,6 @@ function isNavigation(request: Request): boolean {
   const mode = request.headers.get('sec-fetch-mode');
   if (mode) return mode === 'navigate';
   return (request.headers.get('accept') ?? '').includes('text/html');
-}
-
-type Issue = { path: string[]; message: string };
-
-/** The procedure's refusal, duck-typed so no server code is imported at runtime. */
-function refusal(err: unknown): { code: string; message: string; issues: Issue[] } | null {
-  if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
-  const raw = (err.cause as { issues?: unknown } | undefined)?.issues;
-  const issues = Array.isArray(raw)
-    ? (raw as Array<{ path?: unknown[]; message?: unknown }>).map((i) => ({ path: (i.path ?? []).map(String), message: String(i.message ?? '') }))
-    : [];
-  return { code: String((err as { code?: unknown }).code ?? ''), message: err.message, issues };
 }
 
 /**
@@ -75,7 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   if (!context.session) {
     if (navigation) return redirect(`/login?redirectTo=${encodeURIComponent('/export')}`);
-    return json({ error: 'Du är inte inloggad.' }, 401);
+    return json(errorBody(t.errors.unauthenticated), 401);
   }
   try {
     const file = await context.trpc.export.invoiceSpecification(query);
@@ -89,14 +80,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       },
     });
   } catch (err) {
-    const r = refusal(err);
+    const r = procedureProblem(err);
     if (!r) throw err;
     if (r.code === 'BAD_REQUEST') {
       if (navigation) return backToForm();
-      return json({ error: r.issues[0]?.message || r.message, issues: r.issues }, 400);
+      return json(errorBody(r.message, r.issues), 400);
     }
-    if (r.code === 'UNAUTHORIZED') return json({ error: r.message }, 401);
-    if (r.code === 'NOT_FOUND') return json({ error: r.message }, 404);
+    if (r.code === 'UNAUTHORIZED') return json(errorBody(r.message), 401);
+    if (r.code === 'NOT_FOUND') return json(errorBody(r.message), 404);
     throw err;
   }
 }

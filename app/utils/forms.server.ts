@@ -1,26 +1,23 @@
+import { issuesOf, type Issue } from '../../server/errors/domain';
 import { FORM_ERROR } from './forms';
 
 export { FORM_ERROR };
 
-// Turning a procedure's refusal into what a form shows: a message per field (from the zod issues, also used
-// for a taken e-mail or customer number) and whether it was a refusal at all. Duck-typed, so app/ needs no
-// runtime import from server/.
-export type ProcedureProblem = { code: string; message: string; fields: Record<string, string> };
+// Turning a procedure's refusal into what a form shows: a message per field from its issues (the one
+// encoding of field errors, server/errors/domain.ts) and whether it was a refusal at all. Read by shape:
+// the procedures run outside this bundle, so instanceof against their classes would fail.
+export type ProcedureProblem = { code: string; message: string; issues: Issue[]; fields: Record<string, string> };
 
 export function procedureProblem(err: unknown): ProcedureProblem | null {
   if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
   const code = String((err as { code?: unknown }).code ?? '');
+  const issues = issuesOf(err);
   const fields: Record<string, string> = {};
-  const issues = (err.cause as { issues?: unknown } | undefined)?.issues;
-  if (Array.isArray(issues)) {
-    for (const issue of issues as Array<{ path?: unknown[]; message?: string }>) {
-      const key = String(issue.path?.[0] ?? '');
-      if (key && issue.message && !fields[key]) fields[key] = issue.message;
-    }
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (key && issue.message && !fields[key]) fields[key] = issue.message;
   }
-  const field = (err.cause as { field?: unknown } | undefined)?.field;
-  if (typeof field === 'string' && !fields[field]) fields[field] = err.message;
-  return { code, message: err.message, fields };
+  return { code, message: err.message, issues, fields };
 }
 
 /** Calls a procedure; a refusal for bad input (400, 409) comes back as field messages, anything else is thrown. */

@@ -1,8 +1,9 @@
 // "Log in as this company": a super admin acts for another company. Each switch rotates the session
 // and is written to the audit log with the real user.
-import { TRPCError } from '@trpc/server';
+import { t } from '../../app/texts.js';
 import { AuditEvent, Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
+import { NotFound } from '../errors/domain.js';
 import type { Services } from '../services.js';
 import { announceSessionEnded, rotateSession, type SessionInfo } from './sessions.js';
 
@@ -15,7 +16,7 @@ export async function actAsCompany(services: Services, em: Em, session: SessionI
     let company: Company | null = null;
     if (companyId !== null) {
       company = await tx.findOne(Company, { id: companyId });
-      if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Företaget finns inte.' });
+      if (!company) throw new NotFound(t.errors.companyNotFound);
     }
     // Acting as one's own company is the same as not acting.
     const acting = company && company.id !== session.ownCompanyId ? company.id : null;

@@ -2,32 +2,39 @@
 // Each change runs in one transaction together with its audit row.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { t } from '../../app/texts.js';
 import { Company, INVOICE_INTERVALS, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { userView, type UserView } from '../users/users.js';
 import { recordAudit, type Actor } from './audit.js';
-import { fieldError, likePattern, notFound } from './errors.js';
+import { Conflict, NotFound } from '../errors/domain.js';
+import { likePattern } from './like.js';
 
 export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
 // Without a limit a list is whole (the spec's REST lists); the screens page with their own.
 export const LIST_LIMIT = { max: 10_000 } as const;
 
 const text = (field: string, max: number, required: string | null) => {
-  const base = z.string({ error: `${field} måste vara text.` }).trim().max(max, `${field} får vara högst ${max} tecken.`);
+  const base = z.string({ error: t.errors.fields.text(field) }).trim().max(max, t.errors.fields.maxChars(field, max));
   return required ? base.min(1, required) : base;
 };
 
 export const companyFields = {
-  name: text('Namnet', COMPANY_LIMITS.name, 'Ange företagets namn.'),
-  customerNumber: text('Kundnumret', COMPANY_LIMITS.customerNumber, 'Ange ett kundnummer.'),
-  invoiceNote: text('Fakturamärkningen', COMPANY_LIMITS.invoiceNote, null),
-  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: 'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.' }),
+  name: text(t.errors.fields.companyName, COMPANY_LIMITS.name, t.errors.fields.companyNameMissing),
+  customerNumber: text(t.errors.fields.customerNumber, COMPANY_LIMITS.customerNumber, t.errors.fields.customerNumberMissing),
+  invoiceNote: text(t.errors.fields.invoiceNote, COMPANY_LIMITS.invoiceNote, null),
+  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: t.errors.fields.invoiceInterval }),
 };
 
 export const listQuery = {
-  q: z.string().trim().max(200, 'Söktexten får vara högst 200 tecken.').optional(),
-  limit: z.coerce.number().int().min(1, 'limit måste vara minst 1.').max(LIST_LIMIT.max, `limit får vara högst ${LIST_LIMIT.max}.`).optional(),
-  offset: z.coerce.number().int().min(0, 'offset får inte vara negativt.').optional(),
+  q: z.string().trim().max(200, t.errors.fields.maxChars(t.errors.fields.search, 200)).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, t.validation.atLeast('limit', '1'))
+    .max(LIST_LIMIT.max, t.validation.atMost('limit', String(LIST_LIMIT.max)))
+    .optional(),
+  offset: z.coerce.number().int().min(0, t.errors.fields.negative('offset')).optional(),
 };
 
 export const createCompanyInput = z.object({
@@ -59,8 +66,6 @@ export function companyView(c: Company): CompanyView {
 
 const snapshot = (c: CompanyView) => ({ name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
 
-const CUSTOMER_NUMBER_TAKEN = 'Kundnumret används redan av ett annat företag.';
-
 export type ListOptions = { q?: string; limit?: number; offset?: number };
 
 /** Companies whose name, customer number or invoice mark contains q (any case), by name. */
@@ -79,7 +84,7 @@ export async function listCompanies(em: Em, opts: ListOptions = {}): Promise<Com
 
 async function ensureCustomerNumberFree(em: Em, customerNumber: string, exceptId?: number) {
   const other = await em.findOne(Company, { customerNumber });
-  if (other && other.id !== exceptId) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+  if (other && other.id !== exceptId) throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
 }
 
 /** A unique index may still refuse when two admins save at once: answer as for the check above. */
@@ -87,7 +92,7 @@ async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'customerNumber', CUSTOMER_NUMBER_TAKEN);
+    if (e instanceof UniqueConstraintViolationException) throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
     throw e;
   }
 }
@@ -117,7 +122,7 @@ export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof
       // Locked, like a SIM edit: parallel updates then take turns, so each audit row's before is the
       // previous one's after. The row alone (no join), and read afresh under the lock.
       const company = await tx.findOne(Company, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!company) throw notFound('Företaget finns inte.');
+      if (!company) throw new NotFound(t.errors.companyNotFound);
       if (input.customerNumber !== company.customerNumber) await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
       const before = snapshot(companyView(company));
       company.name = input.name;
@@ -135,7 +140,7 @@ export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof
 /** One company with its users; q, limit and offset search and page the users (name or e-mail). */
 export async function getCompany(em: Em, id: number, users: ListOptions = {}): Promise<CompanyView & { users: UserView[] }> {
   const company = await em.findOne(Company, { id });
-  if (!company) throw notFound('Företaget finns inte.');
+  if (!company) throw new NotFound(t.errors.companyNotFound);
   const q = users.q?.trim();
   const where = q ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] } : { company };
   const rows = await em.find(User, where, {

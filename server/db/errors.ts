@@ -1,4 +1,6 @@
 // Recognises "the database cannot be reached" (as opposed to a bug), so the server can answer 503.
+import { t } from '../../app/texts.js';
+
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 const NETWORK_TEXT = /Connection terminated|connection (?:is )?closed|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down)/i;
 
@@ -12,4 +14,5 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
 
-export const DATABASE_DOWN_MESSAGE = 'Databasen går inte att nå just nu. Försök igen om en stund.';
+/** @deprecated The text is t.errors.databaseDown; doors answer with httpError (server/errors/answer.ts). Kept until server/http.ts and server/api/handlers.ts use it. */
+export const DATABASE_DOWN_MESSAGE = t.errors.databaseDown;

@@ -1,5 +1,6 @@
 // ICCID rules (ITU-T E.118): 20 digits, the last a Luhn check digit over the first 19.
-// Pure and dependency-free: the browser (form hints, scanner) and the server use this same module.
+// Pure (it imports only the texts): the browser (form hints, scanner) and the server use this same module.
+import { t } from '../../app/texts.js';
 
 export const ICCID_LENGTH = 20;
 
@@ -33,12 +34,7 @@ export function iccidProblem(input: string): IccidProblem | null {
   return null;
 }
 
-export const iccidMessages: Record<IccidProblem, string> = {
-  empty: 'Ange ICCID-numret.',
-  notDigits: 'ICCID får bara innehålla siffror.',
-  length: 'ICCID ska vara exakt 20 siffror.',
-  checkDigit: 'ICCID-numrets kontrollsiffra stämmer inte. Kontrollera att du skrivit av det rätt.',
-};
+export const iccidMessages: Record<IccidProblem, string> = t.errors.fields.iccid;
 
 /** The scanner rule of the spec: exactly 20 characters, all digits (and, as the form, a valid check digit). */
 export function isAcceptableScan(text: string): boolean {

@@ -1,11 +1,12 @@
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
+import { t } from '../../app/texts.js';
 import { z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 
 export const MARK_MAX = 200;
 
 // A mark: optional when activating (empty), required when editing, where a missing field would clear it.
-const markText = z.string().max(10_000).transform((v) => v.trim()).pipe(z.string().max(MARK_MAX, `Högst ${MARK_MAX} tecken.`));
+const markText = z.string().max(10_000).transform((v) => v.trim()).pipe(z.string().max(MARK_MAX, t.errors.fields.mark(MARK_MAX)));
 const mark = z.string().max(10_000).default('').pipe(markText);
 
 // Forms send strings, JSON sends booleans: accept both. A form leaves an unticked box out, so the edit
@@ -16,10 +17,10 @@ const requiredFlag = z
 const flag = requiredFlag.default(false);
 
 const dataLimit = z.coerce
-  .number({ error: 'Välj en datamängd.' })
-  .int('Välj en datamängd.')
-  .positive('Välj en datamängd.')
-  .max(10_000_000, 'Välj en datamängd.');
+  .number({ error: t.plans.chooseAmount })
+  .int(t.plans.chooseAmount)
+  .positive(t.plans.chooseAmount)
+  .max(10_000_000, t.plans.chooseAmount);
 
 export const iccidSchema = z
   .string({ error: iccidMessages.empty })

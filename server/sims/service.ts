@@ -1,23 +1,16 @@
 // SIM business rules: activate, list and search, read with history, edit, deactivate.
 // Every operation is scoped to one company and runs in one transaction.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { TRPCError } from '@trpc/server';
+import { t } from '../../app/texts.js';
 import { Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
+import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
 import type { z } from 'zod';
 import type { ActivateInput, EditInput, simDetailOutput, simOutput } from './schemas.js';
 
 export type Actor = { companyId: number; userId: number };
 
-export const LEGACY_MESSAGE = 'SIM-kortet har ett äldre abonnemang och kan inte ändras här. Kontakta supporten för att säga upp det.';
-export const ALREADY_ACTIVE_MESSAGE = 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.';
-export const NOT_FOUND_MESSAGE = 'SIM-kortet finns inte.';
-
-/** A TRPCError for one field, in the shape the forms and the API error show. */
-export function fieldError(code: 'BAD_REQUEST' | 'CONFLICT', field: string, message: string): TRPCError {
-  return new TRPCError({ code, message, cause: Object.assign(new Error(message), { field }) });
-}
 
 export async function selectablePlans(em: Em): Promise<RatePlan[]> {
   return em.find(RatePlan, { isLegacy: false }, { orderBy: { dataLimit: 'asc', code: 'asc' } });
@@ -26,7 +19,7 @@ export async function selectablePlans(em: Em): Promise<RatePlan[]> {
 async function planFor(em: Em, choice: { dataLimit: number; callAndSms: boolean; roaming: boolean }): Promise<RatePlan> {
   const plans = await selectablePlans(em);
   const problem = selectionProblem(plans, choice);
-  if (problem) throw fieldError('BAD_REQUEST', problem.field, problem.message);
+  if (problem) throw Invalid.field(problem.field, problem.message);
   return resolvePlan(plans, choice)!;
 }
 
@@ -34,7 +27,7 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
   try {
     return await em.transactional(async (tx) => {
       const plan = await planFor(tx, input);
-      if (await tx.count(Sim, { iccid: input.iccid, status: 'active' })) throw fieldError('CONFLICT', 'iccid', ALREADY_ACTIVE_MESSAGE);
+      if (await tx.count(Sim, { iccid: input.iccid, status: 'active' })) throw new Conflict(t.errors.simAlreadyActive, 'iccid');
       const by = tx.getReference(User, actor.userId);
       const now = new Date();
       const sim = tx.create(Sim, {
@@ -56,7 +49,7 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
     });
   } catch (e) {
     // Two activations of one ICCID at once: the partial unique index lets exactly one through.
-    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'iccid', ALREADY_ACTIVE_MESSAGE);
+    if (e instanceof UniqueConstraintViolationException) throw new Conflict(t.errors.simAlreadyActive, 'iccid');
     throw e;
   }
 }
@@ -147,7 +140,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     em.execute<SimRow>(ONE_SQL, [id, companyId], 'get') as Promise<SimRow | undefined>,
     em.execute<EventRow[]>(HISTORY_SQL, [companyId, id]),
   ]);
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+  if (!row) throw new NotFound(t.errors.simNotFound);
   return { ...simView(row), history: events.map((e) => ({ kind: e.kind, at: iso(e.at), by: e.by, before: json(e.before), after: json(e.after) })) };
 }
 
@@ -156,7 +149,7 @@ async function lockOwnActiveSim(em: Em, companyId: number, id: number): Promise<
   // The row lock is taken on the SIM alone: FOR UPDATE over a join with rate_plan makes PostgreSQL
   // lose the row when a concurrent edit changed its plan while we waited.
   const sim = await em.findOne(Sim, { id, company: companyId, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!sim) throw new TRPCError({ code: 'NOT_FOUND', message: NOT_FOUND_MESSAGE });
+  if (!sim) throw new NotFound(t.errors.simNotFound);
   await em.populate(sim, ['ratePlan']);
   return sim;
 }
@@ -164,7 +157,7 @@ async function lockOwnActiveSim(em: Em, companyId: number, id: number): Promise<
 export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{ changed: boolean }> {
   return em.transactional(async (tx) => {
     const sim = await lockOwnActiveSim(tx, actor.companyId, input.id);
-    if (sim.ratePlan.isLegacy) throw new TRPCError({ code: 'CONFLICT', message: LEGACY_MESSAGE });
+    if (sim.ratePlan.isLegacy) throw new Conflict(t.errors.simLegacy);
     const plan = await planFor(tx, input);
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
@@ -194,7 +187,7 @@ export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{
 export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<Sim> {
   return em.transactional(async (tx) => {
     const sim = await lockOwnActiveSim(tx, actor.companyId, id);
-    if (sim.ratePlan.isLegacy) throw new TRPCError({ code: 'CONFLICT', message: LEGACY_MESSAGE });
+    if (sim.ratePlan.isLegacy) throw new Conflict(t.errors.simLegacy);
     const now = new Date();
     sim.status = 'deactivated';
     sim.deactivatedAt = now;

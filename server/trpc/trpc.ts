@@ -1,39 +1,36 @@
 // initTRPC once. Exports the router builder and the procedures with their role checks:
 // publicProcedure, authedProcedure (401), companyProcedure (the session's company), superAdminProcedure (403).
-import { initTRPC, TRPCError } from '@trpc/server';
+// Every procedure starts with the one error translator (server/errors/answer.ts), so a caller in a loader
+// and every HTTP door see the same tRPC code and the same issues.
+import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ZodError } from 'zod';
+import { t as texts } from '../../app/texts.js';
+import { httpError, toTRPCError } from '../errors/answer.js';
+import { Forbidden, Unauthenticated } from '../errors/domain.js';
 import type { Context } from './context.js';
 
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta>()
   .create({
-    errorFormatter({ shape, error }) {
-      const zod = error.cause instanceof ZodError ? error.cause : null;
-      const field = (error.cause as { field?: string } | undefined)?.field;
-      return {
-        ...shape,
-        data: {
-          ...shape.data,
-          stack: undefined,
-          issues: zod
-            ? zod.issues.map((i) => ({ path: i.path.map(String), message: i.message }))
-            : field
-              ? [{ path: [field], message: error.message }]
-              : undefined,
-        },
-      };
+    // What an HTTP client reads: our Swedish message and the issues, never a stack or a library's text.
+    errorFormatter({ shape, error, ctx }) {
+      const { body } = httpError(error, ctx?.requestId);
+      return { ...shape, message: body.error, data: { ...shape.data, stack: undefined, issues: body.issues } };
     },
   });
 
 export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Du är inte inloggad.' });
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  return result.ok ? result : { ...result, error: toTRPCError(result.error) };
+});
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
@@ -43,8 +40,6 @@ export const companyProcedure = authedProcedure.use(({ ctx, next }) =>
 );
 
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!ctx.session.isSuperAdmin) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Du har inte behörighet till detta.' });
-  }
+  if (!ctx.session.isSuperAdmin) throw new Forbidden(texts.errors.forbidden);
   return next();
 });

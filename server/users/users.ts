@@ -2,27 +2,27 @@
 // companies regardless of case (stored lower-case); a super admin cannot take away their own super-admin flag.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { t } from '../../app/texts.js';
 import { Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
-import { fieldError, notFound } from '../companies/errors.js';
+import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { normalizeEmail } from './normalize.js';
 
 export const USER_LIMITS = { name: 200, email: 254 } as const;
 
-const EMAIL_INVALID = 'Ange en giltig e-postadress.';
-const EMAIL_TAKEN = 'E-postadressen används redan av en annan användare.';
+const EMAIL_INVALID = t.login.emailInvalid;
 
 export const userFields = {
   name: z
-    .string({ error: 'Namnet måste vara text.' })
+    .string({ error: t.errors.fields.text(t.errors.fields.userName) })
     .trim()
-    .min(1, 'Ange ett namn.')
-    .max(USER_LIMITS.name, `Namnet får vara högst ${USER_LIMITS.name} tecken.`),
+    .min(1, t.errors.fields.userNameMissing)
+    .max(USER_LIMITS.name, t.errors.fields.maxChars(t.errors.fields.userName, USER_LIMITS.name)),
   email: z
     .string({ error: EMAIL_INVALID })
     .trim()
-    .max(USER_LIMITS.email, `E-postadressen får vara högst ${USER_LIMITS.email} tecken.`)
+    .max(USER_LIMITS.email, t.errors.fields.maxChars(t.errors.fields.email, USER_LIMITS.email))
     .pipe(z.email(EMAIL_INVALID)),
 };
 
@@ -35,8 +35,8 @@ export const updateUserInput = z.object({
   id: z.coerce.number().int().positive(),
   name: userFields.name,
   email: userFields.email,
-  isCompanyOwner: z.boolean({ error: 'isCompanyOwner måste vara true eller false.' }),
-  isSuperAdmin: z.boolean({ error: 'isSuperAdmin måste vara true eller false.' }),
+  isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
+  isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean!) }),
   /** When given (the company in the page's URL), the user must belong to it. */
   companyId: z.coerce.number().int().positive().optional(),
 });
@@ -59,14 +59,14 @@ const snapshot = (u: UserView) => ({ name: u.name, email: u.email, companyId: u.
 
 async function ensureEmailFree(em: Em, email: string, exceptId?: number) {
   const other = await em.findOne(User, { email });
-  if (other && other.id !== exceptId) throw fieldError('CONFLICT', 'email', EMAIL_TAKEN);
+  if (other && other.id !== exceptId) throw new Conflict(t.errors.emailTaken, 'email');
 }
 
 async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) throw fieldError('CONFLICT', 'email', EMAIL_TAKEN);
+    if (e instanceof UniqueConstraintViolationException) throw new Conflict(t.errors.emailTaken, 'email');
     throw e;
   }
 }
@@ -76,7 +76,7 @@ export async function createUser(em: Em, actor: Actor, input: z.output<typeof cr
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
       const company = await tx.findOne(Company, { id: input.companyId });
-      if (!company) throw notFound('Företaget finns inte.');
+      if (!company) throw new NotFound(t.errors.companyNotFound);
       await ensureEmailFree(tx, email);
       const user = tx.create(User, { name: input.name, email, company, isCompanyOwner: false, isSuperAdmin: false });
       await tx.flush();
@@ -91,7 +91,7 @@ export async function createUser(em: Em, actor: Actor, input: z.output<typeof cr
 /** A user, optionally only if they belong to the given company (the company in a page's URL). */
 export async function getUser(em: Em, id: number, companyId?: number): Promise<UserView> {
   const user = await em.findOne(User, companyId === undefined ? { id } : { id, company: companyId });
-  if (!user) throw notFound(companyId === undefined ? 'Användaren finns inte.' : 'Användaren finns inte i det här företaget.');
+  if (!user) throw new NotFound(companyId === undefined ? t.errors.userNotFound : t.errors.userNotInCompany);
   return userView(user);
 }
 
@@ -104,9 +104,9 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
         lockMode: LockMode.PESSIMISTIC_WRITE,
         refresh: true,
       });
-      if (!user) throw notFound(input.companyId === undefined ? 'Användaren finns inte.' : 'Användaren finns inte i det här företaget.');
+      if (!user) throw new NotFound(input.companyId === undefined ? t.errors.userNotFound : t.errors.userNotInCompany);
       if (user.id === actor.userId && user.isSuperAdmin && !input.isSuperAdmin) {
-        throw fieldError('BAD_REQUEST', 'isSuperAdmin', 'Du kan inte ta bort din egen behörighet som superadministratör.');
+        throw Invalid.field('isSuperAdmin', t.errors.ownSuperAdmin);
       }
       if (email !== user.email) await ensureEmailFree(tx, email, user.id);
       const before = snapshot(userView(user));

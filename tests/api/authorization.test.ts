@@ -94,6 +94,10 @@ describe('authorization matrix', () => {
         // No leak: callers outside company A never see A's SIM.
         if (role === 'userB' || role === 'superAdmin' || role === 'anon') expect(text, `${role} sees A's SIM`).not.toContain(ids.iccidA);
         if (res.status === 302) expect(res.headers.get('location')).toMatch(/^\/login/);
+        // Every refusal of an API path, whatever door answers it, is { error, issues }.
+        if (res.status >= 400 && row.path().startsWith('/api/')) {
+          expect(JSON.parse(text), `${role} ${res.status}`).toEqual({ error: expect.any(String), issues: expect.any(Array) });
+        }
       }
       expect(got).toEqual(row.expect);
     });

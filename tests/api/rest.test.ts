@@ -50,10 +50,11 @@ describe('anonymous callers', () => {
   it.each([
     ['GET', '/api/rate_plans'], ['POST', '/api/sim'], ['GET', '/api/sim/all'], ['GET', '/api/sim/1'], ['PUT', '/api/sim/edit/'],
     ['POST', '/api/sim/deactivate/1'], ['POST', '/api/admin/loginAsCompany/'],
-  ])('%s %s answers 401 with { error }', async (method, path) => {
+    ['GET', '/api/export/getExcelV1?start_year=2024&start_month=1&end_year=2024&end_month=1'],
+  ])('%s %s answers 401 with { error, issues: [] }', async (method, path) => {
     const r = await call(method, path, method === 'GET' ? {} : { json: method === 'PUT' ? { id: 1, dataLimit: 500 } : { iccid: newIccid(), dataLimit: 500, companyId: 1 } });
     expect(r.status).toBe(401);
-    expect(r.data.error).toBe('Du är inte inloggad.');
+    expect(r.data).toEqual({ error: 'Du är inte inloggad.', issues: [] });
   });
 });
 
@@ -186,7 +187,23 @@ describe('rate plans and SIMs', () => {
     expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } })).status).toBe(404);
     const unknown = await call('GET', '/api/no/such/path', { cookie: anna });
     expect(unknown.status).toBe(404);
-    expect(unknown.data.error).toBe('Det du söker finns inte.');
+    expect(unknown.data).toEqual({ error: 'Det du söker finns inte.', issues: [] });
+  });
+
+  it('the login door refuses in the same { error, issues } shape', async () => {
+    const res = await fetch(server.url + '/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-mode': 'cors' },
+      body: JSON.stringify({ destination: 'inte-en-adress' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: 'Ange en giltig e-postadress.',
+      issues: [{ path: ['destination'], message: 'Ange en giltig e-postadress.' }],
+    });
+    const get = await call('GET', '/auth/login');
+    expect(get.status).toBe(405);
+    expect(get.data).toEqual({ error: 'Använd POST.', issues: [] });
   });
 });
 
@@ -195,6 +212,7 @@ describe('admin paths', () => {
     const company = await server.services.orm.em.fork().findOneOrFail(Company, { customerNumber: 'B-1' });
     const refused = await call('POST', '/api/admin/loginAsCompany/', { cookie: anna, json: { companyId: company.id } });
     expect(refused.status).toBe(403);
+    expect(refused.data).toEqual({ error: 'Du har inte behörighet till detta.', issues: [] });
     const cookie = await server.sessionCookie('admin@demo.se');
     const ok = await call('POST', '/api/admin/loginAsCompany/', { cookie, json: { companyId: company.id } });
     expect(ok.status).toBe(200);

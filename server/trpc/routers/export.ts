@@ -1,8 +1,9 @@
 // Export procedures: the default period of the form, and the invoice specification as a streamed xlsx.
 // In-process only (the resource route GET /api/export/getExcelV1 calls them): a stream is no JSON answer.
-import { TRPCError } from '@trpc/server';
+import { t } from '../../../app/texts.js';
 import { z } from '../../zod.js';
 import { Company } from '../../db/entities.js';
+import { NotFound } from '../../errors/domain.js';
 import { invoiceSpecification } from '../../export/invoice-specification.js';
 import { defaultPeriod, yearMonthInZone } from '../../export/periods.js';
 import { checkExportQuery } from '../../export/query.js';
@@ -22,7 +23,7 @@ export const exportQueryInput = z
 
 async function companyOf(ctx: { em: import('../../db/orm.js').Em; companyId: number }) {
   const company = await ctx.em.findOne(Company, ctx.companyId, { disableIdentityMap: true });
-  if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Företaget finns inte.' });
+  if (!company) throw new NotFound(t.errors.companyNotFound);
   return company;
 }
 
