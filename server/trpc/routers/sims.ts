@@ -16,7 +16,8 @@ export const simsRouter = router({
       await ctx.notify('info', 'SIM-kortet är aktiverat', `ICCID ${sim.iccid}`);
       return { success: true, id: sim.id };
     }),
-  all: companyProcedure
+  /** A page of the list (limit, offset), as the REST path /sim/all of the spec serves it. */
+  list: companyProcedure
     .meta({ openapi: { method: 'GET', path: '/sim/all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
     .input(listInput)
     .output(z.array(simOutput))
