@@ -229,6 +229,8 @@ describe('OpenAPI', () => {
     const post = r.data.paths['/sim'].post;
     expect(post.requestBody).toBeTruthy();
     expect(post.responses['200']).toBeTruthy();
+    // Generated clients name their calls by operationId: renaming a procedure in code must not rename them.
+    expect(r.data.paths['/sim/all'].get.operationId).toBe('sim-all');
   });
 });
 

@@ -18,7 +18,8 @@ export const simsRouter = router({
     }),
   /** A page of the list (limit, offset), as the REST path /sim/all of the spec serves it. */
   list: companyProcedure
-    .meta({ openapi: { method: 'GET', path: '/sim/all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
+    // operationId: the name API clients have generated code from, kept when the procedure was renamed.
+    .meta({ openapi: { method: 'GET', path: '/sim/all', operationId: 'sim-all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
     .input(listInput)
     .output(z.array(simOutput))
     .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items),
