@@ -151,9 +151,11 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     req.id = randomUUID();
     res.setHeader('X-Request-Id', req.id);
     const start = process.hrtime.bigint();
+    // As it came: the REST door answers a HEAD as the GET it stands for.
+    const method = req.method;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info({ reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ reqId: req.id, method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   });
