@@ -1,18 +1,20 @@
-// Express: request ids and logs, compression, hashed static assets, /healthz, and Remix for everything else.
+// Express: request ids and logs, the doors, compression, hashed static assets, /healthz, the API (REST paths,
+// tRPC, the event stream, the OpenAPI document), and Remix for everything else.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { handleTrpc, openApi, restMiddleware } from './api/handlers.js';
+import { openApi, refusal, restDoor, sendRestError } from './api/rest.js';
+import { trpcDoor } from './api/trpc.js';
 import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
 import { bytesOf, guardBodies, guardUrls, plainPage, validHost } from './doors.js';
 import { encodingFor } from './encoding.js';
 import { databaseHealth } from './db/health.js';
 import { securityHeaders } from './security-headers.js';
 import type { Services } from './services.js';
-import { createContext } from './trpc/context.js';
+import { createContext, type Context } from './trpc/context.js';
 import { createCaller } from './trpc/caller.js';
 
 export type AppLoadContextValue = Awaited<ReturnType<typeof loadContextFor>>;
@@ -36,16 +38,30 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
     requestId: req.id,
     /** The nonce of this response's Content-Security-Policy, for Remix's inline scripts (app/entry.server.tsx). */
     cspNonce: String(res.locals.cspNonce ?? ''),
-    api: {
-      // API callers get toasts over the event stream only, not as a flash for a next page.
-      trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { flashToasts: false }), request),
-      /** GET /api/sse for this request's session (401 without one). */
-      events: (request: globalThis.Request) =>
-        ctx.session
-          ? services.streams.open(ctx.session, request.signal)
-          : Response.json({ error: 'Du är inte inloggad.', issues: [] }, { status: 401 }),
-      openapi: () => openApi(services),
-    },
+  };
+}
+
+/** The tRPC context of an API request: only its cookie counts. API callers get toasts over the event stream only. */
+function apiContext(services: Services, req: Request): Promise<Context> {
+  return createContext({ services, headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}), requestId: req.id, ip: req.ip ?? '' });
+}
+
+/** GET /api/sse: the logged-in user's event stream (server/events/sse.ts) on the Express response; 401 without a session. */
+function eventStream(services: Services): express.RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const { session } = await apiContext(services, req);
+      if (!session) return sendRestError(req, res, refusal('UNAUTHORIZED'), services.log);
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      const stream = services.streams.open(session, gone.signal);
+      res.status(stream.status);
+      for (const [key, value] of stream.headers) res.setHeader(key, value);
+      res.flushHeaders();
+      await writeReadableStreamToWritable(stream.body!, res);
+    } catch (err) {
+      next(err);
+    }
   };
 }
 
@@ -93,8 +109,8 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
 }
 
 /**
- * Remix for pages, form posts and the resource routes. Anything answered to a logged-in browser (a page, its
- * `.data` loader fetch, an /api answer) or setting a cookie is `no-store`, so the back button after logout
+ * Remix for pages, form posts and the export download. Anything answered to a logged-in browser (a page, its
+ * `.data` loader fetch, the download) or setting a cookie is `no-store`, so the back button after logout
  * shows no cached page. A route's own header replaces the default of the same name (Referrer-Policy of the
  * login-link page).
  */
@@ -113,7 +129,6 @@ function remixHandler(services: Services, build: BuildSource, mode: 'production'
       if ((context.session || cookies.length) && !String(res.getHeader('Cache-Control') ?? '').includes('no-store')) {
         res.setHeader('Cache-Control', 'no-store');
       }
-      if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) res.flushHeaders();
       if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();
     } catch (err) {
@@ -128,15 +143,19 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   app.disable('x-powered-by');
   // Whose X-Forwarded-For/-Proto to believe (req.ip feeds the login rate limit): TRUST_PROXY, default none.
   app.set('trust proxy', services.config.trustProxy);
+  // A query is flat names and values (repeated names: a list), as the REST paths take it; no nested objects.
+  app.set('query parser', 'simple');
   const dev = 'dev' in source;
 
   app.use((req, res, next) => {
     req.id = randomUUID();
     res.setHeader('X-Request-Id', req.id);
     const start = process.hrtime.bigint();
+    // As it came: the REST door answers a HEAD as the GET it stands for.
+    const method = req.method;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info({ reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ reqId: req.id, method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   });
@@ -178,13 +197,15 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     res.status(health.db === 'ok' ? 200 : 503).json(health);
   });
 
-  // The spec's REST paths, straight from Express (the rest of /api goes on to Remix's resource routes).
-  app.use(
-    '/api',
-    restMiddleware(services, (req) =>
-      createContext({ services, headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}), requestId: req.id, ip: req.ip ?? '' }),
-    ),
-  );
+  // The API, straight from Express: the spec's REST paths, the browser's tRPC endpoint, the event stream and the
+  // OpenAPI document. The rest of /api goes on to Remix (the export download, and 404 for unknown paths).
+  const contextOf = (req: Request) => apiContext(services, req);
+  app.use('/api', restDoor(services, contextOf));
+  app.use('/api/trpc', ...trpcDoor(services, contextOf));
+  app.get('/api/sse', eventStream(services));
+  app.get('/api/openapi.json', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(openApi(services));
+  });
 
   if (dev) {
     app.use(source.dev.middlewares);

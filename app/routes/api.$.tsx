@@ -1,5 +1,6 @@
-// Any other path under /api: 404 in the API's error shape. The spec's REST paths never reach Remix: Express
-// answers them first (restMiddleware in server/api/handlers.ts).
+// Any other path under /api: 404 in the API's error shape. Express answers the API itself (server/api: the REST
+// paths, /api/trpc, /api/sse, /api/openapi.json); only the export download is a Remix route under /api, so the
+// unknown paths are answered here rather than by an Express rule that would have to leave that one out.
 import { errorBody } from '../../server/errors/domain';
 import { t } from '~/texts';
 

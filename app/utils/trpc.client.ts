@@ -1,5 +1,5 @@
 // The one tRPC client of the browser: batched calls to /api/trpc, typed by the server's router.
-// maxItems: the server refuses a batch of more than 10 calls (MAX_BATCH_CALLS in server/api/handlers.ts).
+// maxItems: the server refuses a batch of more than 10 calls (MAX_BATCH_CALLS in server/api/trpc.ts).
 // Pages import it lazily (import()) when an enhancement first needs it, so it is never in an initial load.
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/router';

@@ -129,7 +129,7 @@ describe('tRPC batches', () => {
   });
 
   it('answers a malformed batch in Swedish, without the library’s text', async () => {
-    for (const path of ['/api/trpc/sim.all?batch=1&input=xx', '/api/trpc/sim.all,sim.all?batch=1&input=[1]', '/api/trpc/no.such?batch=1&input={}']) {
+    for (const path of ['/api/trpc/sim.list?batch=1&input=xx', '/api/trpc/sim.list,sim.list?batch=1&input=[1]', '/api/trpc/no.such?batch=1&input={}']) {
       const r = await raw('GET', path, { headers: { cookie: anna } });
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.text).not.toMatch(LEAKS);
@@ -150,7 +150,7 @@ describe('NUL bytes and invalid UTF-8', () => {
     ['GET', '/sims/%00', {}, undefined],
     ['GET', '/sims/%FF', {}, undefined],
     ['GET', '/api/sim/all?q=a%00', {}, undefined],
-    ['GET', `/api/trpc/sim.all?batch=1&input=${encodeURIComponent('{"0":{"q":"a\\u0000b"}}')}`, {}, undefined],
+    ['GET', `/api/trpc/sim.list?batch=1&input=${encodeURIComponent('{"0":{"q":"a\\u0000b"}}')}`, {}, undefined],
     ['POST', '/login', form, 'destination=a%00b%40demo.se'],
     ['POST', '/login', form, 'destination=%E9t%C3'],
     ['POST', '/auth/login', json, '{"destination":"a\\u0000@demo.se"}'],
@@ -212,7 +212,7 @@ describe('production mode', () => {
       expect(data.status).toBe(500);
       expect(data.text).not.toMatch(LEAKS);
       expect(data.text).not.toMatch(/relation|does not exist|select .* from/i);
-      const trpc = await raw('GET', '/api/trpc/sim.all?batch=1', { headers: { cookie: anna } });
+      const trpc = await raw('GET', '/api/trpc/sim.list?batch=1', { headers: { cookie: anna } });
       expect(trpc.status).toBe(500);
       expect(trpc.text).not.toMatch(/relation|does not exist|select .* from/i);
       expect(trpc.text).toContain('Något gick fel på servern.');

@@ -96,6 +96,12 @@ describe('rate plans and SIMs', () => {
     expect((await call('GET', '/api/sim/all?limit=0', { cookie: anna })).status).toBe(400);
   });
 
+  it('reads the query as flat names and values: a bracketed name is only an unknown name, not an object', async () => {
+    const page = await call('GET', '/api/sim/all?limit=1&limit[x]=5&q[a]=b', { cookie: anna });
+    expect(page.status).toBe(200);
+    expect(page.data).toHaveLength(1);
+  });
+
   it('answers 400 with { error, issues } naming the field for bad input', async () => {
     const bad = await call('POST', '/api/sim', { cookie: anna, json: { ...activation('123'), invoiceLineMark: 'x'.repeat(300) } });
     expect(bad.status).toBe(400);
@@ -241,6 +247,8 @@ describe('OpenAPI', () => {
     const post = r.data.paths['/sim'].post;
     expect(post.requestBody).toBeTruthy();
     expect(post.responses['200']).toBeTruthy();
+    // Generated clients name their calls by operationId: renaming a procedure in code must not rename them.
+    expect(r.data.paths['/sim/all'].get.operationId).toBe('sim-all');
   });
 });
 

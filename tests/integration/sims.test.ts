@@ -111,17 +111,17 @@ describe('list and search', () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     await bo.sim.activate(activation(newIccid(), { invoiceLineMark: 'Hemlig kund' }) as never);
-    const mine = await anna.sim.all({});
+    const mine = await anna.sim.list({});
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((s) => s.status === 'active')).toBe(true);
     expect(mine.some((s) => s.invoiceLineMark === 'Hemlig kund')).toBe(false);
-    expect((await anna.sim.all({ q: 'hemlig' }))).toHaveLength(0);
-    expect((await anna.sim.all({ q: 'LAGER GÖTEBORG' })).length).toBeGreaterThanOrEqual(2);
-    expect((await anna.sim.all({ q: 'handdator 1' })).map((s) => s.invoiceLineNote)).toContain('Handdator 1');
-    expect((await anna.sim.all({ q: 'med roaming' })).every((s) => s.ratePlan.description.includes('roaming'))).toBe(true);
+    expect((await anna.sim.list({ q: 'hemlig' }))).toHaveLength(0);
+    expect((await anna.sim.list({ q: 'LAGER GÖTEBORG' })).length).toBeGreaterThanOrEqual(2);
+    expect((await anna.sim.list({ q: 'handdator 1' })).map((s) => s.invoiceLineNote)).toContain('Handdator 1');
+    expect((await anna.sim.list({ q: 'med roaming' })).every((s) => s.ratePlan.description.includes('roaming'))).toBe(true);
     const first = mine[0]!;
-    expect((await anna.sim.all({ q: first.iccid.slice(-8) })).map((s) => s.id)).toContain(first.id);
-    expect(await anna.sim.all({ q: '%' })).toHaveLength(0);
+    expect((await anna.sim.list({ q: first.iccid.slice(-8) })).map((s) => s.id)).toContain(first.id);
+    expect(await anna.sim.list({ q: '%' })).toHaveLength(0);
     const page = await anna.sim.page({ limit: 2, offset: 0 });
     expect(page.items).toHaveLength(2);
     expect(page.total).toBe(mine.length);
@@ -185,7 +185,7 @@ describe('edit and deactivate', () => {
     const em = services.orm.em.fork();
     const konkurrent = await em.findOneOrFail(Company, { customerNumber: 'K-1' });
     const admin = await callerFor(services, 'admin@demo.se', konkurrent.id);
-    const list = await admin.sim.all({});
+    const list = await admin.sim.list({});
     expect(list.some((s) => s.invoiceLineMark === 'Hemlig kund')).toBe(true);
   });
 
@@ -197,7 +197,7 @@ describe('edit and deactivate', () => {
     expect(sim.status).toBe('deactivated');
     expect(sim.deactivatedAt).toBeInstanceOf(Date);
     expect(await services.orm.em.fork().count(SimEvent, { sim: id, kind: 'deactivated' })).toBe(1);
-    expect((await anna.sim.all({})).some((s) => s.id === id)).toBe(false);
+    expect((await anna.sim.list({})).some((s) => s.id === id)).toBe(false);
     await expect(anna.sim.byId({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -207,6 +207,6 @@ describe('edit and deactivate', () => {
     expect(plans.length).toBe(await services.orm.em.fork().count(RatePlan, { isLegacy: false }));
     const anon = await callerFor(services, null);
     await expect(anon.plans.list()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(anon.sim.all({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(anon.sim.list({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

@@ -16,8 +16,10 @@ export const simsRouter = router({
       await ctx.notify('info', 'SIM-kortet är aktiverat', `ICCID ${sim.iccid}`);
       return { success: true, id: sim.id };
     }),
-  all: companyProcedure
-    .meta({ openapi: { method: 'GET', path: '/sim/all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
+  /** A page of the list (limit, offset), as the REST path /sim/all of the spec serves it. */
+  list: companyProcedure
+    // operationId: the name API clients have generated code from, kept when the procedure was renamed.
+    .meta({ openapi: { method: 'GET', path: '/sim/all', operationId: 'sim-all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
     .input(listInput)
     .output(z.array(simOutput))
     .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items),

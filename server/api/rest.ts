@@ -1,0 +1,228 @@
+// The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
+// handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
+// that takes no body, HEAD as GET, the body that server/doors.ts already read, Swedish { error, issues }
+// answers (restError, the one place they are built), and compression in one go with the answer's length.
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import {
+  createOpenApiNodeHttpHandler,
+  forEachOpenApiProcedure,
+  generateOpenApiDocument,
+  getPathRegExp,
+  normalizePath,
+} from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import { t } from '../../app/texts.js';
+import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
+import { DEFAULT_BODY_LIMIT } from '../doors.js';
+import { encodingFor } from '../encoding.js';
+import type { Services } from '../services.js';
+import type { Context } from '../trpc/context.js';
+import { appRouter } from '../trpc/router.js';
+
+type Issue = { path: string[]; message: string };
+
+const messages: Record<string, string> = {
+  PARSE_ERROR: 'Förfrågans innehåll är inte giltig JSON.',
+  BAD_REQUEST: 'Ogiltiga uppgifter.',
+  UNAUTHORIZED: 'Du är inte inloggad.',
+  FORBIDDEN: 'Du har inte behörighet till detta.',
+  NOT_FOUND: 'Det du söker finns inte.',
+  METHOD_NOT_SUPPORTED: 'Metoden stöds inte för den här sökvägen.',
+  CONFLICT: 'Det går inte att genomföra ändringen.',
+  PAYLOAD_TOO_LARGE: t.refused.tooLarge(DEFAULT_BODY_LIMIT / 1024),
+  UNSUPPORTED_MEDIA_TYPE: 'Innehållstypen måste vara application/json.',
+  TOO_MANY_REQUESTS: 'För många förfrågningar. Försök igen om en stund.',
+  INTERNAL_SERVER_ERROR: 'Något gick fel på servern.',
+};
+
+/** A message written for users (ours are Swedish); library and database messages are replaced. */
+export function userMessage(code: string, message: string | undefined, ours: boolean): string {
+  if (ours && message && code !== 'INTERNAL_SERVER_ERROR') return message;
+  return messages[code] ?? messages.INTERNAL_SERVER_ERROR!;
+}
+
+// The library's own refusals (body, content type) carry English text.
+const LIBRARY_CODES = new Set(['PARSE_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']);
+
+/** What the REST door answers for anything thrown: the status and the { error, issues } body, in Swedish. */
+function restError(
+  err: unknown,
+  requestId: string,
+): { status: number; body: Record<string, unknown>; retryAfter?: number } {
+  if (isDatabaseUnavailable(err))
+    return { status: 503, body: { error: DATABASE_DOWN_MESSAGE, issues: [], requestId }, retryAfter: 5 };
+  const error = err instanceof TRPCError ? err : null;
+  // An unsupported content type is a 400 here, as the spec's clients have always had it.
+  const status = !error ? 500 : error.code === 'UNSUPPORTED_MEDIA_TYPE' ? 400 : getHTTPStatusCodeFromError(error);
+  if (!error || status >= 500)
+    return { status: 500, body: { error: messages.INTERNAL_SERVER_ERROR, issues: [], requestId } };
+  const field = (error.cause as { field?: unknown } | undefined)?.field;
+  const issues: Issue[] =
+    error.cause instanceof ZodError
+      ? error.cause.issues.map((i) => ({ path: i.path.map(String), message: i.message }))
+      : typeof field === 'string'
+        ? [{ path: [field], message: error.message }]
+        : [];
+  const message =
+    error.cause instanceof ZodError
+      ? issues[0]?.message || messages.BAD_REQUEST!
+      : userMessage(error.code, error.message, !LIBRARY_CODES.has(error.code));
+  return { status, body: { error: message, issues } };
+}
+
+/** A refusal with the door's Swedish message for its code. */
+export const refusal = (code: TRPCError['code']) => new TRPCError({ code, message: messages[code] });
+
+/** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
+export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
+  const { status, body, retryAfter } = restError(err, req.id);
+  if (status === 500)
+    log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
+  if (res.headersSent) return void res.end();
+  if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
+  res.status(status).set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+}
+
+// An answer is one string in memory: compressed in one go (brotli quality 4 or gzip, from 1 kB, as the
+// compression middleware would choose) and written with its length, which the streaming middleware omits.
+const COMPRESS_FROM_BYTES = 1024;
+const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** Makes this response's one res.end(text) (how the library answers) compressed and sized. */
+function compressOnEnd(req: Request, res: Response): void {
+  const end = res.end.bind(res) as (chunk?: Buffer) => Response;
+  res.end = ((chunk?: string | Buffer) => {
+    let body = chunk === undefined ? Buffer.alloc(0) : Buffer.from(chunk);
+    if (body.length < COMPRESS_FROM_BYTES || res.getHeader('Content-Encoding')) {
+      res.setHeader('Content-Length', body.length);
+      return end(body);
+    }
+    res.setHeader('Vary', 'Accept-Encoding');
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    const send = (out: Buffer) => {
+      if (encoding) res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Content-Length', out.length);
+      end(out);
+    };
+    if (!encoding) send(body);
+    else if (body.length < ASYNC_COMPRESS_FROM_BYTES)
+      send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body));
+    // A large answer (a whole list without a limit) is compressed off the event loop.
+    else
+      void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body)).then(send, (err: unknown) =>
+        res.destroy(err as Error),
+      );
+    body = Buffer.alloc(0);
+    return res;
+  }) as Response['end'];
+}
+
+// The REST paths the procedures' meta names, matched as the library matches them (case-insensitive, trailing
+// slash ignored), so the door knows a route, and what it takes, before the library runs.
+type RestRoute = {
+  method: string;
+  path: RegExp;
+  /** The input is only path parameters: the request takes no body and no content type. */
+  bodyless: boolean;
+  /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
+  protect: boolean;
+};
+const restRoutes: RestRoute[] = [];
+type OpenApiProcedure = { _def: { type: string; inputs: unknown[] } };
+type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
+forEachOpenApiProcedure(
+  appRouter._def.procedures as never,
+  ({ procedure, meta }: { procedure: OpenApiProcedure; meta: OpenApiMeta }) => {
+    if (procedure._def.type === 'subscription') return;
+    const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
+    const bodyless =
+      meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
+    restRoutes.push({
+      method: meta.openapi.method,
+      path: getPathRegExp(normalizePath(meta.openapi.path)),
+      bodyless,
+      protect: meta.openapi.protect !== false,
+    });
+  },
+);
+
+function restRouteOf(method: string, path: string): RestRoute | undefined {
+  const normalized = normalizePath(path);
+  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
+  return restRoutes.find((r) => r.method === as && r.path.test(normalized));
+}
+
+/** The body read by guardBodies, parsed as the library would parse it. */
+function parsedBody(req: Request): unknown {
+  try {
+    return JSON.parse(req.rawBody?.toString('utf8') ?? '');
+  } catch (cause) {
+    throw new TRPCError({ code: 'PARSE_ERROR', cause });
+  }
+}
+
+/**
+ * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
+ * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
+ * Any other /api path goes on (next).
+ */
+export function restDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
+  // The session is looked up once per request, and only once the path is known to be a procedure's.
+  const contexts = new WeakMap<object, Promise<Context>>();
+  const handler = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: object }) => contexts.get(req)!,
+    // Called before the library writes its (English) error answer: throwing hands the error to the door,
+    // which answers it in Swedish.
+    onError: ({ error }: { error: TRPCError }) => {
+      throw error;
+    },
+    responseMeta: ({ ctx }: { ctx?: Context }) => {
+      const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+      const cookie = ctx?.resHeaders.get('set-cookie');
+      if (cookie) headers['Set-Cookie'] = cookie;
+      return { headers };
+    },
+  } as never) as unknown as (req: Request, res: Response) => Promise<void>;
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const route = restRouteOf(req.method, req.path);
+    if (!route) return next();
+    const context = contextOf(req);
+    contexts.set(req, context);
+    compressOnEnd(req, res);
+    void (async () => {
+      if (route.protect && !(await context).session) throw refusal('UNAUTHORIZED');
+      if (req.method === 'HEAD') req.method = 'GET';
+      if (route.bodyless) {
+        // Whatever body came is ignored.
+        req.headers['content-type'] = 'application/json';
+        req.body = {};
+      } else if (req.method !== 'GET' && (req.get('content-type') ?? '').startsWith('application/json')) {
+        req.body = parsedBody(req);
+      }
+      await handler(req, res);
+    })().catch((err: unknown) => sendRestError(req, res, err, services.log));
+  };
+}
+
+let openApiDocument: unknown = null;
+/** GET /api/openapi.json: the OpenAPI 3.1 document generated from the router, made once. */
+export function openApi(services: Services) {
+  openApiDocument ??= generateOpenApiDocument(appRouter, {
+    title: 'SIM-portalen API',
+    description:
+      'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic). Errors: { error, issues }.',
+    version: '1.0.0',
+    baseUrl: `${services.config.appUrl}/api`,
+  });
+  return openApiDocument;
+}
