@@ -31,7 +31,7 @@ export function bodyLimitFor(path: string): number {
 const DRAIN_BYTES = 1024 * 1024;
 
 /** A browser navigation (a form posted without JS, a link) as opposed to fetch() or an API client. */
-function wantsPage(req: Request): boolean {
+export function wantsPage(req: Request): boolean {
   if (/^\/api(\/|$)/i.test(req.path)) return false;
   const mode = req.get('sec-fetch-mode');
   if (mode) return mode === 'navigate';

@@ -6,10 +6,12 @@ import path from 'node:path';
 import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { openApi, refusal, restDoor, sendRestError } from './api/rest.js';
+import { t } from '../app/texts.js';
+import { openApi, restDoor, sendRestError } from './api/rest.js';
 import { trpcDoor } from './api/trpc.js';
-import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from './db/errors.js';
-import { bytesOf, guardBodies, guardUrls, plainPage, validHost } from './doors.js';
+import { errorBody, httpError } from './errors/answer.js';
+import { Unauthenticated } from './errors/domain.js';
+import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
 import { encodingFor } from './encoding.js';
 import { databaseHealth } from './db/health.js';
 import { securityHeaders } from './security-headers.js';
@@ -51,7 +53,7 @@ function eventStream(services: Services): express.RequestHandler {
   return async (req, res, next) => {
     try {
       const { session } = await apiContext(services, req);
-      if (!session) return sendRestError(req, res, refusal('UNAUTHORIZED'), services.log);
+      if (!session) return sendRestError(req, res, new Unauthenticated(t.errors.unauthenticated), services.log);
       const gone = new AbortController();
       res.on('close', () => gone.abort());
       const stream = services.streams.open(session, gone.signal);
@@ -185,7 +187,7 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
       return next();
     }
     log.warn({ reqId: req.id, origin, site, path: req.path }, 'cross-site request refused');
-    res.status(403).json({ error: 'Förfrågan kom från en annan webbplats och avvisades.' });
+    res.status(403).json(errorBody(t.crossSite));
   });
 
   app.use(guardBodies);
@@ -220,20 +222,16 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   // Only `npm run dev` runs Remix in development mode (its error pages and data answers carry stack traces).
   app.all('*', remixHandler(services, source, dev ? 'development' : 'production'));
 
+  // Whatever a handler threw: the one translation (server/errors/answer.ts), as a page for a browser navigation.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (isDatabaseUnavailable(err)) {
-      log.warn({ reqId: req.id, err: (err as Error).message }, 'database unavailable');
-      if (res.headersSent) return res.end();
-      res.setHeader('Retry-After', '5');
-      const wantsPage = !req.path.startsWith('/api/') && (req.get('accept') ?? '').includes('text/html');
-      if (wantsPage) {
-        return res.status(503).type('html').send(plainPage(res, 'Tillfälligt otillgänglig', `<p>${DATABASE_DOWN_MESSAGE}</p><p><a href="">Försök igen</a></p>`));
-      }
-      return res.status(503).json({ error: DATABASE_DOWN_MESSAGE, issues: [], requestId: req.id });
-    }
-    log.error({ reqId: req.id, err }, 'request failed');
+    const answer = httpError(err, req.id);
+    if (answer.unexpected) log.error({ reqId: req.id, err }, 'request failed');
+    else log.warn({ reqId: req.id, status: answer.status, err: (err as Error | null)?.message }, 'request refused');
     if (res.headersSent) return res.end();
-    res.status(500).json({ error: 'Något gick fel på servern.', requestId: req.id });
+    res.status(answer.status).set({ ...answer.headers, 'Cache-Control': 'no-store' });
+    if (!wantsPage(req)) return res.json(answer.body);
+    const title = answer.status === 503 ? t.errors.databaseDownTitle : t.refused.title;
+    res.type('html').send(plainPage(res, title, `<p>${answer.body.error}</p><p><a href="">${t.errors.retry}</a></p>`));
   });
   return app;
 }

@@ -1,11 +1,10 @@
 // The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
 // handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
 // that takes no body, HEAD as GET, the body that server/doors.ts already read, Swedish { error, issues }
-// answers (restError, the one place they are built), and compression in one go with the answer's length.
+// answers (server/errors/answer.ts httpError, the one translation), and compression in one go with the answer's length.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   createOpenApiNodeHttpHandler,
@@ -14,77 +13,23 @@ import {
   getPathRegExp,
   normalizePath,
 } from 'trpc-to-openapi';
-import { ZodError } from 'zod';
 import { t } from '../../app/texts.js';
-import { DATABASE_DOWN_MESSAGE, isDatabaseUnavailable } from '../db/errors.js';
-import { DEFAULT_BODY_LIMIT } from '../doors.js';
+import { httpError } from '../errors/answer.js';
+import { Unauthenticated } from '../errors/domain.js';
 import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 
-type Issue = { path: string[]; message: string };
-
-const messages: Record<string, string> = {
-  PARSE_ERROR: 'Förfrågans innehåll är inte giltig JSON.',
-  BAD_REQUEST: 'Ogiltiga uppgifter.',
-  UNAUTHORIZED: 'Du är inte inloggad.',
-  FORBIDDEN: 'Du har inte behörighet till detta.',
-  NOT_FOUND: 'Det du söker finns inte.',
-  METHOD_NOT_SUPPORTED: 'Metoden stöds inte för den här sökvägen.',
-  CONFLICT: 'Det går inte att genomföra ändringen.',
-  PAYLOAD_TOO_LARGE: t.refused.tooLarge(DEFAULT_BODY_LIMIT / 1024),
-  UNSUPPORTED_MEDIA_TYPE: 'Innehållstypen måste vara application/json.',
-  TOO_MANY_REQUESTS: 'För många förfrågningar. Försök igen om en stund.',
-  INTERNAL_SERVER_ERROR: 'Något gick fel på servern.',
-};
-
-/** A message written for users (ours are Swedish); library and database messages are replaced. */
-export function userMessage(code: string, message: string | undefined, ours: boolean): string {
-  if (ours && message && code !== 'INTERNAL_SERVER_ERROR') return message;
-  return messages[code] ?? messages.INTERNAL_SERVER_ERROR!;
-}
-
-// The library's own refusals (body, content type) carry English text.
-const LIBRARY_CODES = new Set(['PARSE_ERROR', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']);
-
-/** What the REST door answers for anything thrown: the status and the { error, issues } body, in Swedish. */
-function restError(
-  err: unknown,
-  requestId: string,
-): { status: number; body: Record<string, unknown>; retryAfter?: number } {
-  if (isDatabaseUnavailable(err))
-    return { status: 503, body: { error: DATABASE_DOWN_MESSAGE, issues: [], requestId }, retryAfter: 5 };
-  const error = err instanceof TRPCError ? err : null;
-  // An unsupported content type is a 400 here, as the spec's clients have always had it.
-  const status = !error ? 500 : error.code === 'UNSUPPORTED_MEDIA_TYPE' ? 400 : getHTTPStatusCodeFromError(error);
-  if (!error || status >= 500)
-    return { status: 500, body: { error: messages.INTERNAL_SERVER_ERROR, issues: [], requestId } };
-  const field = (error.cause as { field?: unknown } | undefined)?.field;
-  const issues: Issue[] =
-    error.cause instanceof ZodError
-      ? error.cause.issues.map((i) => ({ path: i.path.map(String), message: i.message }))
-      : typeof field === 'string'
-        ? [{ path: [field], message: error.message }]
-        : [];
-  const message =
-    error.cause instanceof ZodError
-      ? issues[0]?.message || messages.BAD_REQUEST!
-      : userMessage(error.code, error.message, !LIBRARY_CODES.has(error.code));
-  return { status, body: { error: message, issues } };
-}
-
-/** A refusal with the door's Swedish message for its code. */
-export const refusal = (code: TRPCError['code']) => new TRPCError({ code, message: messages[code] });
-
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
-  const { status, body, retryAfter } = restError(err, req.id);
-  if (status === 500)
-    log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
+  const answer = httpError(err, req.id);
+  if (answer.unexpected) log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
   if (res.headersSent) return void res.end();
-  if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
-  res.status(status).set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+  res
+    .status(answer.status)
+    .set({ ...answer.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+    .end(JSON.stringify(answer.body));
 }
 
 // An answer is one string in memory: compressed in one go (brotli quality 4 or gzip, from 1 kB, as the
@@ -200,7 +145,7 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
     contexts.set(req, context);
     compressOnEnd(req, res);
     void (async () => {
-      if (route.protect && !(await context).session) throw refusal('UNAUTHORIZED');
+      if (route.protect && !(await context).session) throw new Unauthenticated(t.errors.unauthenticated);
       if (req.method === 'HEAD') req.method = 'GET';
       if (route.bodyless) {
         // Whatever body came is ignored.

@@ -1,6 +1,4 @@
 // Recognises "the database cannot be reached" (as opposed to a bug), so the server can answer 503.
-import { t } from '../../app/texts.js';
-
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 const NETWORK_TEXT = /Connection terminated|connection (?:is )?closed|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down)/i;
 
@@ -13,6 +11,3 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
-
-/** @deprecated The text is t.errors.databaseDown; doors answer with httpError (server/errors/answer.ts). Kept until server/http.ts and server/api/handlers.ts use it. */
-export const DATABASE_DOWN_MESSAGE = t.errors.databaseDown;
