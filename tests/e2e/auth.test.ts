@@ -54,13 +54,13 @@ describe('login by e-mail link', () => {
       expect(response!.headers()['referrer-policy']).toBe('no-referrer');
       // The GET alone does not log in.
       const cookiesAfterGet = await ctx.cookies();
-      expect(cookiesAfterGet.find((c) => c.name === 'sim_session')).toBeUndefined();
+      expect(cookiesAfterGet.find((c) => c.name === server.cookieName)).toBeUndefined();
       await page.getByRole('button', { name: 'Logga in' }).click();
       await page.waitForURL((u) => u.pathname === '/sims');
-      const cookie = (await ctx.cookies()).find((c) => c.name === 'sim_session')!;
+      const cookie = (await ctx.cookies()).find((c) => c.name === server.cookieName)!;
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
-      expect(await sessionOf(`sim_session=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
+      expect(await sessionOf(`${server.cookieName}=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
 
       // A second use of the same link fails with a clear message and the login form.
       const other = await newContext(browser, { baseURL: server.url, js });
@@ -130,7 +130,7 @@ describe('login by e-mail link', () => {
     // A POST with the tampered token does not log in either.
     const res = await post('/auth/magic?token=x', { token: url.searchParams.get('token')! });
     expect(res.status).toBe(200);
-    expect(res.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(res.headers.get('set-cookie') ?? '').not.toContain(`${server.cookieName}=`);
   });
 
   it('using one login link ends the other unused links of the user', async () => {
@@ -142,13 +142,13 @@ describe('login by e-mail link', () => {
     for (const link of [first, second]) expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
     const used = await post('/auth/magic', { token: token(second) });
     expect(used.status).toBe(302);
-    expect(used.headers.get('set-cookie') ?? '').toContain('sim_session=');
+    expect(used.headers.get('set-cookie') ?? '').toContain(`${server.cookieName}=`);
 
     const page = await (await fetch(first)).text();
     expect(page).toContain('Inloggningslänken är ogiltig');
     const again = await post('/auth/magic', { token: token(first) });
     expect(again.status).toBe(200);
-    expect(again.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(again.headers.get('set-cookie') ?? '').not.toContain(`${server.cookieName}=`);
     expect(await again.text()).toContain('Inloggningslänken är ogiltig');
   });
 
@@ -191,7 +191,7 @@ describe('sessions', () => {
     expect(await sessionOf()).toEqual({ authenticated: false, isSuperAdmin: false });
     expect(await sessionOf(await server.sessionCookie('anna@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: false });
     expect(await sessionOf(await server.sessionCookie('admin@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: true });
-    expect(await sessionOf('sim_session=forged-value-that-is-long-enough')).toEqual({ authenticated: false, isSuperAdmin: false });
+    expect(await sessionOf(`${server.cookieName}=forged-value-that-is-long-enough`)).toEqual({ authenticated: false, isSuperAdmin: false });
   });
 
   it('logout deletes the session: replaying the old cookie is refused', async () => {
@@ -294,7 +294,7 @@ describe('log in as a company', () => {
     const acting = await openEvents(actingCookie);
     const back = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
     expect(back.status).toBe(302);
-    expect(back.headers.get('set-cookie')).toContain('sim_session=');
+    expect(back.headers.get('set-cookie')).toContain(`${server.cookieName}=`);
     await acting.ended;
   });
 

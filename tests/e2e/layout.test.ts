@@ -3,7 +3,6 @@
 // And controls that cannot be changed look so: a legacy SIM's read-only marks, the plan selector's disabled boxes.
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../server/auth/sessions.js';
 import { Sim } from '../../server/db/entities.js';
 import { MOBILE, newContext } from '../helpers/browser.js';
 import { iccidFactory } from '../helpers/iccid.js';
@@ -58,10 +57,7 @@ const screens = () => [
 /** A session of the long-named super admin; `acting`: the demo super admin acting as the long-named company. */
 async function cookieFor(acting: boolean): Promise<string> {
   if (!acting) return server.sessionCookie(EMAIL);
-  const em = server.services.orm.em.fork();
-  const { User } = await import('../../server/db/entities.js');
-  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
-  return `sim_session=${await createSession(em, admin.id, { actingCompanyId: ids.company })}`;
+  return server.sessionCookie('admin@demo.se', { actingCompanyId: ids.company });
 }
 
 describe('at 390 px with 200-character unbroken values', () => {
