@@ -29,8 +29,8 @@ let server: TestServer;
 let dir: string;
 const files = { video: '', shortVideo: '', twoCodes: '', short: '', wrongCheck: '', qr: '' };
 
-async function barcodePng(options: Record<string, unknown>): Promise<Buffer> {
-  return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options } as never);
+async function barcodePng(options: bwipjs.RenderOptions): Promise<Buffer> {
+  return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options });
 }
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 

@@ -133,7 +133,7 @@ for (const js of [true, false]) {
       const iccid = newIccid();
       const caller = await import('../helpers/caller.js');
       const anna = await caller.callerFor(server.services, 'anna@demo.se');
-      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' } as never);
+      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' });
       await page.goto('/sims');
       // With JS the search is live, through the tRPC client (batched calls to /api/trpc).
       const trpcCall = js ? page.waitForRequest((r) => r.url().includes('/api/trpc/sim.page')) : null;
