@@ -10,5 +10,6 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
+    globalSetup: ['./tests/helpers/temp-dirs.ts'],
   },
 });

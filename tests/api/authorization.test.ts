@@ -1,19 +1,18 @@
 // The authorization matrix: every route and API path against every kind of caller, with the expected
 // status in one table; answers for callers outside company A never contain A's data.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useScreens } from '../helpers/screens.js';
 
 type Role = 'anon' | 'userA' | 'ownerA' | 'userB' | 'superAdmin' | 'superAsA';
 const ROLES: Role[] = ['anon', 'userA', 'ownerA', 'userB', 'superAdmin', 'superAsA'];
 
-let server: TestServer;
+const portal = useScreens({ browser: false });
 const cookies: Partial<Record<Role, string>> = {};
 let ids: { companyA: number; userA: number; simA: number; iccidA: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const em = server.services.orm.em.fork();
+  const em = portal.server.services.orm.em.fork();
   const a = await em.findOneOrFail(Company, { customerNumber: '100001' });
   const b = em.create(Company, { name: 'Bolag B', customerNumber: 'MB-1', invoiceNote: '', invoiceInterval: 'monthly' });
   const ops = em.create(Company, { name: 'Drift AB', customerNumber: 'OPS-1', invoiceNote: '', invoiceInterval: 'monthly' });
@@ -24,17 +23,16 @@ beforeAll(async () => {
   const simA = await em.findOneOrFail(Sim, { company: a, status: 'active', ratePlan: { isLegacy: false } }, { populate: ['ratePlan'] });
   const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
   ids = { companyA: a.id, userA: anna.id, simA: simA.id, iccidA: simA.iccid };
-  cookies.userA = await server.sessionCookie('anna@demo.se');
-  cookies.ownerA = await server.sessionCookie('olle@demo.se');
-  cookies.userB = await server.sessionCookie('bo@b.se');
-  cookies.superAdmin = await server.sessionCookie('root@drift.se');
+  cookies.userA = await portal.server.sessionCookie('anna@demo.se');
+  cookies.ownerA = await portal.server.sessionCookie('olle@demo.se');
+  cookies.userB = await portal.server.sessionCookie('bo@b.se');
+  cookies.superAdmin = await portal.server.sessionCookie('root@drift.se');
   // The same super admin, acting as company A (through the real door).
-  const acting = await server.sessionCookie('root@drift.se');
-  const res = await fetch(`${server.url}/api/admin/loginAsCompany/`, { method: 'POST', headers: { cookie: acting, 'content-type': 'application/json' }, body: JSON.stringify({ companyId: a.id }) });
+  const acting = await portal.server.sessionCookie('root@drift.se');
+  const res = await fetch(`${portal.server.url}/api/admin/loginAsCompany/`, { method: 'POST', headers: { cookie: acting, 'content-type': 'application/json' }, body: JSON.stringify({ companyId: a.id }) });
   expect(res.status).toBe(200);
   cookies.superAsA = res.headers.get('set-cookie')!.split(';')[0]!;
 });
-afterAll(async () => server?.stop());
 
 type Row = { method: string; path: () => string; body?: () => unknown; expect: Record<Role, number> };
 const all = (anon: number, rest: number): Record<Role, number> => ({ anon, userA: rest, ownerA: rest, userB: rest, superAdmin: rest, superAsA: rest });
@@ -88,7 +86,7 @@ describe('authorization matrix', () => {
         if (cookies[role]) headers.cookie = cookies[role]!;
         const body = row.body ? JSON.stringify(row.body()) : undefined;
         if (body) headers['content-type'] = 'application/json';
-        const res = await fetch(server.url + row.path(), { method: row.method, headers, body, redirect: 'manual' });
+        const res = await fetch(portal.server.url + row.path(), { method: row.method, headers, body, redirect: 'manual' });
         got[role] = res.status;
         const text = res.headers.get('content-type')?.includes('spreadsheet') ? '' : await res.text();
         // No leak: callers outside company A never see A's SIM.
@@ -104,7 +102,7 @@ describe('authorization matrix', () => {
   }
 
   it('left company A’s data unchanged', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { id: ids.simA });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id: ids.simA });
     expect(sim.status).toBe('active');
     expect(sim.invoiceLineMark).not.toBe('intrång');
   });

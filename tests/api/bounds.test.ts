@@ -1,20 +1,18 @@
 // Every door is bounded: body size on every route (by length and counted), tRPC batch size, NUL bytes and bad
 // UTF-8 anywhere in the input, malformed Host headers, and no stack trace or library text in any answer.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
+const portal = useScreens({ browser: false });
 let anna: string;
 let port: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  anna = await server.sessionCookie('anna@demo.se');
-  port = Number(new URL(server.url).port);
+  anna = await portal.server.sessionCookie('anna@demo.se');
+  port = Number(new URL(portal.server.url).port);
 });
-afterAll(async () => server?.stop());
 
 const TOO_LARGE = 'Förfrågan är för stor (högst 100 kB).';
 const BAD_TEXT = 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).';
@@ -113,13 +111,13 @@ describe('tRPC batches', () => {
   const calls = (n: number, name: string) => Array.from({ length: n }, () => name).join(',');
 
   it('refuses more than 10 calls with 400 before any procedure runs', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
     // Eleven deactivations of one SIM: had any of them run, the SIM would be inactive.
     const body = JSON.stringify(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [i, { id: sim.id }])));
     const r = await raw('POST', `/api/trpc/${calls(11, 'sim.deactivate')}?batch=1`, { headers: { ...json, cookie: anna }, body });
     expect(r.status).toBe(400);
     expect(JSON.parse(r.text)).toEqual({ error: 'För många anrop i en och samma förfrågan (högst 10).', issues: [] });
-    expect((await server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).status).toBe('active');
+    expect((await portal.server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).status).toBe('active');
   });
 
   it('answers a batch of 10', async () => {
@@ -200,7 +198,7 @@ describe('production mode', () => {
   });
 
   it('a failing loader answers the Swedish error page and data without a stack, path or driver message', async () => {
-    const conn = server.services.orm.em.getConnection();
+    const conn = portal.server.services.orm.em.getConnection();
     await conn.execute('alter table "sim" rename to "sim_away"');
     try {
       const page = await raw('GET', '/sims', { headers: { cookie: anna, accept: 'text/html', 'sec-fetch-mode': 'navigate' } });

@@ -4,20 +4,19 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { launchBrowser, newContext } from '../helpers/browser.js';
+import { useScreens } from '../helpers/screens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let server: TestServer;
+const portal = useScreens({ browser: false });
 let anna: string;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  anna = await server.sessionCookie('anna@demo.se');
-  admin = await server.sessionCookie('admin@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.se');
+  admin = await portal.server.sessionCookie('admin@demo.se');
 });
-afterAll(async () => server?.stop());
 
-const get = (path: string, headers: Record<string, string> = {}, base = server.url) => fetch(base + path, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}, base = portal.server.url) => fetch(base + path, { headers, redirect: 'manual' });
 
 async function anAsset(): Promise<string> {
   const html = await (await get('/login')).text();
@@ -84,7 +83,7 @@ describe('security headers', () => {
 
 describe('Cache-Control', () => {
   it('is no-store on a logged-in page, its data request and the API', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
     for (const path of ['/sims', '/sims.data', `/sims/${sim.id}`, `/sims/${sim.id}.data`, '/', '/_root.data', '/api/sim/all', '/api/trpc/plans.list']) {
       const res = await get(path, { cookie: anna });
       expect(res.status, path).toBeLessThan(400);
@@ -95,7 +94,7 @@ describe('Cache-Control', () => {
   });
 
   it('is no-store on a page whose answer sets a cookie', async () => {
-    const res = await fetch(`${server.url}/theme`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'theme=light', redirect: 'manual' });
+    const res = await fetch(`${portal.server.url}/theme`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'theme=light', redirect: 'manual' });
     expect(res.headers.get('set-cookie')).toBeTruthy();
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
@@ -108,10 +107,10 @@ describe('proxy headers (TRUST_PROXY)', () => {
     fetch(`${s.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ destination: 'anna@demo.se' }) });
 
   it('ignores X-Forwarded-For by default: the login rate limit counts the socket’s address', async () => {
-    expect((await login(server, '203.0.113.7')).status).toBe(200);
+    expect((await login(portal.server, '203.0.113.7')).status).toBe(200);
     // The counting runs after the answer (the same answer in every case).
-    await expect.poll(async () => (await ipKeys(server)).some((k) => /127\.0\.0\.1|::1/.test(k))).toBe(true);
-    expect((await ipKeys(server)).some((k) => k.includes('203.0.113.7'))).toBe(false);
+    await expect.poll(async () => (await ipKeys(portal.server)).some((k) => /127\.0\.0\.1|::1/.test(k))).toBe(true);
+    expect((await ipKeys(portal.server)).some((k) => k.includes('203.0.113.7'))).toBe(false);
   });
 
   it('believes X-Forwarded-For from a proxy TRUST_PROXY names; HSTS and upgrade-insecure-requests behind an https APP_URL', async () => {
@@ -136,9 +135,9 @@ describe('the Content-Security-Policy in a real Chromium', () => {
   afterAll(async () => browser?.close());
 
   it('lets every screen run with JS (the scanner too) without a single violation', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
-    const context = await newContext(browser, { baseURL: server.url, cookie: admin });
-    await context.grantPermissions(['camera'], { origin: server.url });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    const context = await newContext(browser, { baseURL: portal.server.url, cookie: admin });
+    await context.grantPermissions(['camera'], { origin: portal.server.url });
     const violations: string[] = [];
     await context.exposeFunction('reportViolation', (text: string) => void violations.push(text));
     await context.addInitScript(() => {

@@ -1,19 +1,16 @@
 // Accessibility: axe-core (WCAG 2.1 AA) on every screen, desktop and 390 px, with JS and without
 // (scripts blocked rather than JS disabled, which axe itself needs); and keyboard use of the dialog.
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
 import { DESKTOP, injectAxe, MOBILE, newContext } from '../helpers/browser.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
-import type { TestServer } from '../helpers/server.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
+const portal = useScreens();
 let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;
 
 beforeAll(async () => {
-  ({ server, browser } = await startScreens());
-  const em = server.services.orm.em.fork();
+  const em = portal.server.services.orm.em.fork();
   const sim = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
   const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
   const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
@@ -38,11 +35,10 @@ beforeAll(async () => {
     { path: `/admin/companies/${company.id}/${anna.id}`, as: 'admin' },
   ];
 });
-afterAll(() => stopScreens({ server, browser }));
 
 async function contextFor(as: 'anon' | 'user' | 'admin', viewport: typeof DESKTOP, js: boolean): Promise<BrowserContext> {
-  const cookie = as === 'anon' ? undefined : await server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
-  const ctx = await newContext(browser, { baseURL: server.url, viewport, cookie });
+  const cookie = as === 'anon' ? undefined : await portal.server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
+  const ctx = await newContext(portal.browser, { baseURL: portal.server.url, viewport, cookie });
   if (!js) await ctx.route('**/*.js', (route) => route.abort());
   return ctx;
 }
@@ -93,7 +89,7 @@ describe('keyboard only', () => {
   });
 
   it('the confirm dialog opens from the keyboard, traps focus and closes with Escape', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
     const ctx = await contextFor('user', DESKTOP, true);
     const page = await ctx.newPage();
     await page.goto(`/sims/${sim.id}`);
@@ -109,7 +105,7 @@ describe('keyboard only', () => {
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect((await server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
+    expect((await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
     await ctx.close();
   });
 });

@@ -1,23 +1,18 @@
 // The admin screens in a real Chromium, with JavaScript on and off: companies (create, search, page, edit),
 // users (add, edit), log in as a company; plus the 403/404 pages and the mobile layout.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { AuditEvent, Company, User } from '../../server/db/entities.js';
 import { MOBILE, newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
+const portal = useScreens();
 
-beforeAll(async () => ({ server, browser } = await startScreens()));
-afterAll(() => stopScreens({ server, browser }));
-
-const em = () => server.services.orm.em.fork();
+const em = () => portal.server.services.orm.em.fork();
 
 async function adminPage(js: boolean, viewport?: { width: number; height: number }) {
-  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('admin@demo.se') });
-  return { ctx, page: await ctx.newPage() };
+  const page = await portal.loggedInPage('admin@demo.se', { js, width: viewport?.width });
+  return { ctx: page.context(), page };
 }
 
 /** With JS, waits until Remix has taken over the page, so clicks go through the client router. */
@@ -134,7 +129,7 @@ describe('companies and users', () => {
       const user = await em().findOneOrFail(User, { email: email.toLowerCase() });
       expect(user.company.id).toBe(company.id);
 
-      // The user table: name and e-mail cut to 20; searching users on the server.
+      // The user table: name and e-mail cut to 20; searching users on the portal.server.
       const userRow = page.locator('table tbody tr').filter({ hasText: 'Ulla' });
       expect(await userRow.locator('td').nth(1).textContent()).toBe(`${email.toLowerCase().slice(0, 20)}…`);
       await page.getByLabel('Sök användare').fill('sven');
@@ -238,16 +233,16 @@ describe('who reaches the admin pages', () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
     const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
     const paths = ['/admin', '/admin/companies', `/admin/companies/${demo.id}`, `/admin/companies/${demo.id}/${anna.id}`];
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
     for (const p of paths) {
-      const res = await fetch(server.url + p, { headers: { cookie }, redirect: 'manual' });
+      const res = await fetch(portal.server.url + p, { headers: { cookie }, redirect: 'manual' });
       expect(res.status, p).toBe(403);
       expect(await res.text()).toContain('Åtkomst nekad');
-      const anon = await fetch(server.url + p, { redirect: 'manual' });
+      const anon = await fetch(portal.server.url + p, { redirect: 'manual' });
       expect(anon.status, p).toBe(302);
       expect(anon.headers.get('location')).toBe(`/login?redirectTo=${encodeURIComponent(p)}`);
     }
-    const post = await fetch(server.url + '/admin/companies?index', {
+    const post = await fetch(portal.server.url + '/admin/companies?index', {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ intent: 'createCompany', name: 'Smyg AB', customerNumber: 'SMYG' }),
@@ -256,7 +251,7 @@ describe('who reaches the admin pages', () => {
     expect(post.status).toBe(403);
     expect(await em().count(Company, { customerNumber: 'SMYG' })).toBe(0);
     // Only super admins see the Admin button.
-    const ctx = await newContext(browser, { baseURL: server.url, js: false, cookie });
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, cookie });
     const page = await ctx.newPage();
     await page.goto('/admin/companies');
     await page.getByRole('heading', { name: 'Åtkomst nekad' }).waitFor();
@@ -268,13 +263,13 @@ describe('who reaches the admin pages', () => {
     const other = e.create(Company, { name: 'Främmande AB', customerNumber: 'OTHER-1', invoiceNote: '', invoiceInterval: 'monthly' });
     await e.flush();
     const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
-    const cookie = await server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.se');
     for (const p of [`/admin/companies/${other.id}/${anna.id}`, '/admin/companies/999999', '/admin/companies/abc', `/admin/companies/${other.id}/999999`]) {
-      const res = await fetch(server.url + p, { headers: { cookie }, redirect: 'manual' });
+      const res = await fetch(portal.server.url + p, { headers: { cookie }, redirect: 'manual' });
       expect(res.status, p).toBe(404);
     }
     // Saving through the wrong company changes nothing.
-    const res = await fetch(`${server.url}/admin/companies/${other.id}/${anna.id}`, {
+    const res = await fetch(`${portal.server.url}/admin/companies/${other.id}/${anna.id}`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ intent: 'updateUser', name: 'Kapad', email: 'anna@demo.se', isSuperAdmin: 'on' }),
@@ -287,7 +282,7 @@ describe('who reaches the admin pages', () => {
 
 describe('REST paths of the spec (/api/admin/*), served by the same procedures', () => {
   const api = (path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) =>
-    fetch(server.url + '/api' + path, {
+    fetch(portal.server.url + '/api' + path, {
       method: init.method ?? 'GET',
       headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
       body: init.body ? JSON.stringify(init.body) : undefined,
@@ -305,8 +300,8 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
       ['GET', `/admin/getUser/${anna.id}`],
       ['PUT', '/admin/updateUser', { id: anna.id, name: 'Anna Andersson', email: 'anna@demo.se', isCompanyOwner: false, isSuperAdmin: false }],
     ];
-    const user = await server.sessionCookie('anna@demo.se');
-    const admin = await server.sessionCookie('admin@demo.se');
+    const user = await portal.server.sessionCookie('anna@demo.se');
+    const admin = await portal.server.sessionCookie('admin@demo.se');
     for (const [method, path, body] of paths) {
       expect((await api(path, { method, body })).status, `${method} ${path}`).toBe(401);
       const refused = await api(path, { method, body, cookie: user });
@@ -318,7 +313,7 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
   });
 
   it('answers with the spec shapes, 400/409 with { error, issues } and 404 for another company', async () => {
-    const admin = await server.sessionCookie('admin@demo.se');
+    const admin = await portal.server.sessionCookie('admin@demo.se');
     const created = await api('/admin/createCompany', { method: 'POST', cookie: admin, body: { name: 'Json AB', customerNumber: 'JSON-1' } });
     const { newCompany } = await created.json();
     expect(newCompany).toMatchObject({ name: 'Json AB', customerNumber: 'JSON-1', invoiceNote: '', invoiceInterval: 'monthly' });

@@ -1,34 +1,27 @@
 // Login by e-mail link through the real doors: a browser, the HTTP server and a real SMTP server.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuditEvent, Company, LoginToken } from '../../server/db/entities.js';
 import { newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
+import { useScreens } from '../helpers/screens.js';
 import { linkIn } from '../helpers/smtp.js';
 
-let server: TestServer;
-let smtp: Smtp;
-let browser: Browser;
-
-beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } })));
-afterAll(() => stopScreens({ server, browser, smtp }));
+const portal = useScreens({ smtp: true, env: { MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
 
 const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+  fetch(portal.server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
 
 async function requestLink(email: string): Promise<string> {
-  const before = smtp.to(email).length;
+  const before = portal.smtp.to(email).length;
   const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
   expect(res.status).toBe(200);
-  await server.services.settled();
-  const mails = smtp.to(email);
+  await portal.server.services.settled();
+  const mails = portal.smtp.to(email);
   expect(mails.length).toBe(before + 1);
   return linkIn(mails.at(-1)!.raw);
 }
 
 async function sessionOf(cookie?: string) {
-  const res = await fetch(server.url + '/auth/session', { headers: cookie ? { cookie } : {} });
+  const res = await fetch(portal.server.url + '/auth/session', { headers: cookie ? { cookie } : {} });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -36,34 +29,34 @@ async function sessionOf(cookie?: string) {
 describe('login by e-mail link', () => {
   for (const js of [true, false]) {
     it(`logs in through the mailed link and lands on the page asked for (JS ${js ? 'on' : 'off'})`, async () => {
-      const ctx = await newContext(browser, { baseURL: server.url, js });
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js });
       const page = await ctx.newPage();
       await page.goto('/sims');
       expect(page.url()).toContain('/login?redirectTo=%2Fsims');
-      await expect(page.getByText('Kontakta supporten för att registrera ett konto')).toBeTruthy();
+      await page.getByText('Kontakta supporten för att registrera ett konto').waitFor();
       await page.getByLabel('E-postadress').fill('anna@demo.se');
       await page.getByLabel('E-postadress').press('Enter');
       await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
-      await server.services.settled();
-      const mail = smtp.to('anna@demo.se').at(-1)!;
+      await portal.server.services.settled();
+      const mail = portal.smtp.to('anna@demo.se').at(-1)!;
       expect(mail.raw).toContain('15 minuter');
       const link = linkIn(mail.raw);
-      expect(link.startsWith(server.url + '/auth/magic?token=')).toBe(true);
+      expect(link.startsWith(portal.server.url + '/auth/magic?token=')).toBe(true);
 
       const response = await page.goto(link);
       expect(response!.headers()['referrer-policy']).toBe('no-referrer');
       // The GET alone does not log in.
       const cookiesAfterGet = await ctx.cookies();
-      expect(cookiesAfterGet.find((c) => c.name === 'sim_session')).toBeUndefined();
+      expect(cookiesAfterGet.find((c) => c.name === portal.server.cookieName)).toBeUndefined();
       await page.getByRole('button', { name: 'Logga in' }).click();
       await page.waitForURL((u) => u.pathname === '/sims');
-      const cookie = (await ctx.cookies()).find((c) => c.name === 'sim_session')!;
+      const cookie = (await ctx.cookies()).find((c) => c.name === portal.server.cookieName)!;
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
-      expect(await sessionOf(`sim_session=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
+      expect(await sessionOf(`${portal.server.cookieName}=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
 
       // A second use of the same link fails with a clear message and the login form.
-      const other = await newContext(browser, { baseURL: server.url, js });
+      const other = await newContext(portal.browser, { baseURL: portal.server.url, js });
       const page2 = await other.newPage();
       await page2.goto(link);
       await page2.getByText('Inloggningslänken har redan använts').waitFor();
@@ -76,20 +69,20 @@ describe('login by e-mail link', () => {
   it('a login link asked with a redirectTo to another site lands on the portal', async () => {
     // The browser decodes %09 to a tab in the form field; browsers drop tabs from a Location, so a
     // target of "/<tab>/evil.example/x" would become "//evil.example/x", another site.
-    const ctx = await newContext(browser, { baseURL: server.url, js: true });
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: true });
     const elsewhere: string[] = [];
     ctx.on('request', (r) => {
-      if (new URL(r.url()).origin !== server.url) elsewhere.push(r.url());
+      if (new URL(r.url()).origin !== portal.server.url) elsewhere.push(r.url());
     });
     const page = await ctx.newPage();
     await page.goto('/login?redirectTo=/%09/evil.example/x');
     await page.getByLabel('E-postadress').fill('anna@demo.se');
     await page.getByLabel('E-postadress').press('Enter');
     await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
-    await server.services.settled();
-    await page.goto(linkIn(smtp.to('anna@demo.se').at(-1)!.raw));
+    await portal.server.services.settled();
+    await page.goto(linkIn(portal.smtp.to('anna@demo.se').at(-1)!.raw));
     await page.getByRole('button', { name: 'Logga in' }).click();
-    await page.waitForURL((u) => u.origin === server.url && u.pathname === '/');
+    await page.waitForURL((u) => u.origin === portal.server.url && u.pathname === '/');
     expect(elsewhere).toEqual([]);
     await ctx.close();
   });
@@ -99,8 +92,8 @@ describe('login by e-mail link', () => {
     const unknown = await post('/auth/login', { destination: 'nobody@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
-    await server.services.settled();
-    expect(smtp.to('nobody@demo.se')).toHaveLength(0);
+    await portal.server.services.settled();
+    expect(portal.smtp.to('nobody@demo.se')).toHaveLength(0);
     // A form post without JS answers with the same redirect.
     const a = await post('/login', { destination: 'anna@demo.se' });
     const b = await post('/login', { destination: 'nobody@demo.se' });
@@ -109,7 +102,7 @@ describe('login by e-mail link', () => {
   });
 
   it('accepts JSON, and answers 400 with { error } for a bad address', async () => {
-    const res = await fetch(server.url + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ destination: 'inte-en-adress' }) });
+    const res = await fetch(portal.server.url + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ destination: 'inte-en-adress' }) });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error).toBe('Ange en giltig e-postadress.');
@@ -118,7 +111,7 @@ describe('login by e-mail link', () => {
 
   it('refuses an expired link and a tampered link', async () => {
     const link = await requestLink('admin@demo.se');
-    const em = server.services.orm.em.fork();
+    const em = portal.server.services.orm.em.fork();
     await em.nativeUpdate(LoginToken, { usedAt: null, email: 'admin@demo.se' }, { expiresAt: new Date(Date.now() - 1000) });
     const expired = await (await fetch(link)).text();
     expect(expired).toContain('Inloggningslänken har gått ut');
@@ -130,7 +123,7 @@ describe('login by e-mail link', () => {
     // A POST with the tampered token does not log in either.
     const res = await post('/auth/magic?token=x', { token: url.searchParams.get('token')! });
     expect(res.status).toBe(200);
-    expect(res.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(res.headers.get('set-cookie') ?? '').not.toContain(`${portal.server.cookieName}=`);
   });
 
   it('using one login link ends the other unused links of the user', async () => {
@@ -142,26 +135,26 @@ describe('login by e-mail link', () => {
     for (const link of [first, second]) expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
     const used = await post('/auth/magic', { token: token(second) });
     expect(used.status).toBe(302);
-    expect(used.headers.get('set-cookie') ?? '').toContain('sim_session=');
+    expect(used.headers.get('set-cookie') ?? '').toContain(`${portal.server.cookieName}=`);
 
     const page = await (await fetch(first)).text();
     expect(page).toContain('Inloggningslänken är ogiltig');
     const again = await post('/auth/magic', { token: token(first) });
     expect(again.status).toBe(200);
-    expect(again.headers.get('set-cookie') ?? '').not.toContain('sim_session=');
+    expect(again.headers.get('set-cookie') ?? '').not.toContain(`${portal.server.cookieName}=`);
     expect(await again.text()).toContain('Inloggningslänken är ogiltig');
   });
 
   it('builds the link from APP_URL, never from the Host header', async () => {
     await post('/auth/login', { destination: 'anna@demo.se' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example', accept: 'application/json', 'sec-fetch-mode': 'cors' });
-    await server.services.settled();
-    const link = linkIn(smtp.to('anna@demo.se').at(-1)!.raw);
-    expect(link.startsWith(server.url)).toBe(true);
+    await portal.server.services.settled();
+    const link = linkIn(portal.smtp.to('anna@demo.se').at(-1)!.raw);
+    expect(link.startsWith(portal.server.url)).toBe(true);
   });
 
   it('limits links per address: the sixth in 15 minutes gets the notice but no mail', async () => {
     const email = 'limit@demo.se';
-    const em = server.services.orm.em.fork();
+    const em = portal.server.services.orm.em.fork();
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
     em.create((await import('../../server/db/entities.js')).User, { email, name: 'Limit', company });
     await em.flush();
@@ -169,19 +162,19 @@ describe('login by e-mail link', () => {
       const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
       expect(res.status).toBe(200);
     }
-    await server.services.settled();
-    expect(smtp.to(email)).toHaveLength(5);
+    await portal.server.services.settled();
+    expect(portal.smtp.to(email)).toHaveLength(5);
   });
 
   it('still answers with the notice when the SMTP server fails', async () => {
-    smtp.setFailing(true);
+    portal.smtp.setFailing(true);
     try {
       const res = await post('/login', { destination: 'admin@demo.se' });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/login?sent=1');
-      await server.services.settled();
+      await portal.server.services.settled();
     } finally {
-      smtp.setFailing(false);
+      portal.smtp.setFailing(false);
     }
   });
 });
@@ -189,48 +182,48 @@ describe('login by e-mail link', () => {
 describe('sessions', () => {
   it('/auth/session answers for anonymous, user and super admin, never 401', async () => {
     expect(await sessionOf()).toEqual({ authenticated: false, isSuperAdmin: false });
-    expect(await sessionOf(await server.sessionCookie('anna@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: false });
-    expect(await sessionOf(await server.sessionCookie('admin@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: true });
-    expect(await sessionOf('sim_session=forged-value-that-is-long-enough')).toEqual({ authenticated: false, isSuperAdmin: false });
+    expect(await sessionOf(await portal.server.sessionCookie('anna@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: false });
+    expect(await sessionOf(await portal.server.sessionCookie('admin@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: true });
+    expect(await sessionOf(`${portal.server.cookieName}=forged-value-that-is-long-enough`)).toEqual({ authenticated: false, isSuperAdmin: false });
   });
 
   it('logout deletes the session: replaying the old cookie is refused', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
-    const ctx = await newContext(browser, { baseURL: server.url, js: false, cookie });
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, cookie });
     const page = await ctx.newPage();
     await page.goto('/');
     await page.getByRole('button', { name: 'Logga ut' }).click();
     await page.waitForURL('**/login');
     expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
-    const replay = await fetch(server.url + '/', { headers: { cookie }, redirect: 'manual' });
+    const replay = await fetch(portal.server.url + '/', { headers: { cookie }, redirect: 'manual' });
     expect(replay.status).toBe(302);
     expect(replay.headers.get('location')).toBe('/login');
     // A fetch logout answers 204.
-    const cookie2 = await server.sessionCookie('anna@demo.se');
-    const res = await fetch(server.url + '/auth/logout', { method: 'POST', headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' } });
+    const cookie2 = await portal.server.sessionCookie('anna@demo.se');
+    const res = await fetch(portal.server.url + '/auth/logout', { method: 'POST', headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' } });
     expect(res.status).toBe(204);
     expect(await sessionOf(cookie2)).toEqual({ authenticated: false, isSuperAdmin: false });
     await ctx.close();
   });
 
   it('refuses cross-site POSTs before any handler runs', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
     const attempts: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
     for (const headers of attempts) {
-      const res = await fetch(server.url + '/auth/logout', { method: 'POST', headers: { cookie, ...headers } });
+      const res = await fetch(portal.server.url + '/auth/logout', { method: 'POST', headers: { cookie, ...headers } });
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ error: 'Förfrågan kom från en annan webbplats och avvisades.', issues: [] });
     }
     expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
     // The same request from the portal's own origin goes through.
-    const ok = await fetch(server.url + '/auth/logout', { method: 'POST', redirect: 'manual', headers: { cookie, origin: server.url } });
+    const ok = await fetch(portal.server.url + '/auth/logout', { method: 'POST', redirect: 'manual', headers: { cookie, origin: portal.server.url } });
     expect(ok.status).toBe(204);
     expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
   });
 
   it('GET never logs out', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
-    const res = await fetch(server.url + '/auth/logout', { headers: { cookie } });
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const res = await fetch(portal.server.url + '/auth/logout', { headers: { cookie } });
     expect(res.status).toBe(405);
     expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
   });
@@ -238,19 +231,19 @@ describe('sessions', () => {
 
 describe('log in as a company', () => {
   it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
-    const em = server.services.orm.em.fork();
+    const em = portal.server.services.orm.em.fork();
     const other = em.create(Company, { name: 'Annat AB', customerNumber: 'A-200', invoiceNote: '', invoiceInterval: 'monthly' });
     await em.flush();
-    const cookie = await server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.se');
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie }), requestId: 't', ip: '127.0.0.1' });
+    const ctx = await createContext({ services: portal.server.services, headers: new Headers({ cookie }), requestId: 't', ip: '127.0.0.1' });
     expect(await createCaller(ctx).admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
     const newCookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
     expect(newCookie).not.toBe(cookie);
     expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
 
-    const bctx = await newContext(browser, { baseURL: server.url, js: false, cookie: newCookie });
+    const bctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, cookie: newCookie });
     const page = await bctx.newPage();
     await page.goto('/');
     await page.getByText('Du agerar som Annat AB').waitFor();
@@ -265,7 +258,7 @@ describe('log in as a company', () => {
 
   /** A real /api/sse stream; `ended` resolves when the server closes it. */
   async function openEvents(cookie: string) {
-    const res = await fetch(`${server.url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' } });
+    const res = await fetch(`${portal.server.url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' } });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
@@ -277,12 +270,12 @@ describe('log in as a company', () => {
   }
 
   it('switching company, and back, closes the event streams of the old session like logout', async () => {
-    const em = server.services.orm.em.fork();
+    const em = portal.server.services.orm.em.fork();
     const other = em.create(Company, { name: 'Strömmen AB', customerNumber: 'A-300', invoiceNote: '', invoiceInterval: 'monthly' });
     await em.flush();
-    const cookie = await server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.se');
     const own = await openEvents(cookie);
-    const act = await fetch(`${server.url}/api/admin/loginAsCompany`, {
+    const act = await fetch(`${portal.server.url}/api/admin/loginAsCompany`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ companyId: other.id }),
@@ -292,18 +285,18 @@ describe('log in as a company', () => {
 
     const actingCookie = act.headers.get('set-cookie')!.split(';')[0]!;
     const acting = await openEvents(actingCookie);
-    const back = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
+    const back = await fetch(`${portal.server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
     expect(back.status).toBe(302);
-    expect(back.headers.get('set-cookie')).toContain('sim_session=');
+    expect(back.headers.get('set-cookie')).toContain(`${portal.server.cookieName}=`);
     await acting.ended;
   });
 
   it('POST /auth/own-company by a user who is not acting changes nothing and writes no audit row', async () => {
-    const audits = () => server.services.orm.em.fork().count(AuditEvent, {});
+    const audits = () => portal.server.services.orm.em.fork().count(AuditEvent, {});
     for (const email of ['admin@demo.se', 'anna@demo.se']) {
-      const cookie = await server.sessionCookie(email);
+      const cookie = await portal.server.sessionCookie(email);
       const before = await audits();
-      const res = await fetch(`${server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie } });
+      const res = await fetch(`${portal.server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie } });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/');
       expect(res.headers.get('set-cookie')).toBeNull();
@@ -316,11 +309,11 @@ describe('log in as a company', () => {
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
-    const userCtx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('anna@demo.se') }), requestId: 't', ip: '' });
+    const userCtx = await createContext({ services: portal.server.services, headers: new Headers({ cookie: await portal.server.sessionCookie('anna@demo.se') }), requestId: 't', ip: '' });
     await expect(createCaller(userCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    const anonCtx = await createContext({ services: server.services, headers: new Headers(), requestId: 't', ip: '' });
+    const anonCtx = await createContext({ services: portal.server.services, headers: new Headers(), requestId: 't', ip: '' });
     await expect(createCaller(anonCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    const adminCtx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '' });
+    const adminCtx = await createContext({ services: portal.server.services, headers: new Headers({ cookie: await portal.server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '' });
     await expect(createCaller(adminCtx).admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,21 +1,15 @@
 // The export screen in a real Chromium: with JS the file downloads without leaving the page, without JS
 // the plain GET form downloads it too, and a bad period comes back with the message and the values kept.
-import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { yearMonthInZone } from '../../server/export/periods.js';
 import { exportMessages } from '../../server/export/query.js';
-import { MOBILE, newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
+import { MOBILE } from '../helpers/browser.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
+const portal = useScreens();
 const Y = yearMonthInZone(new Date()).year - 1;
-
-beforeAll(async () => ({ server, browser } = await startScreens()));
-afterAll(() => stopScreens({ server, browser }));
 
 async function fill(page: Page, values: [string, string, string, string]) {
   const labels = ['Startår', 'Startmånad', 'Slutår', 'Slutmånad'];
@@ -23,8 +17,8 @@ async function fill(page: Page, values: [string, string, string, string]) {
 }
 
 async function openForm(js: boolean, viewport?: { width: number; height: number }) {
-  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('anna@demo.se') });
-  const page = await ctx.newPage();
+  const page = await portal.loggedInPage('anna@demo.se', { js, width: viewport?.width });
+  const ctx = page.context();
   await page.goto('/export');
   // With JS, wait until React has taken over the form (else a quick click submits it natively).
   if (js) await page.locator('form[data-enhanced="true"]').waitFor();
@@ -53,7 +47,7 @@ describe('export screen', () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
       expect(download.suggestedFilename()).toBe(`Sim_export${Y}1-${Y}3.xlsx`);
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(readFileSync((await download.path())!) as never);
+      await workbook.xlsx.readFile((await download.path())!);
       expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning']);
       expect(workbook.getWorksheet('Specifikation')!.getCell('B1').value).toBe('Demo AB');
       // The page stayed where it was.

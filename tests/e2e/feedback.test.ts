@@ -1,23 +1,17 @@
 // The feedback screen in a real Chromium with JavaScript on and off: the button waits for text (JS), the
 // server refuses blank text (no JS), thanks on success (once: not again on reload), the message stored and received by a real SMTP
 // server, and the text kept with "Något gick fel, försök igen senare" when saving fails.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Feedback } from '../../server/db/entities.js';
-import { MOBILE, newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
+import { MOBILE } from '../helpers/browser.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let smtp: Smtp;
-let browser: Browser;
-
-beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } })));
-afterAll(() => stopScreens({ server, browser, smtp }));
+const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 
 async function feedbackPage(js: boolean, viewport?: { width: number; height: number }) {
-  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie('anna@demo.se') });
-  const page = await ctx.newPage();
+  const page = await portal.loggedInPage('anna@demo.se', { js, width: viewport?.width });
+  const ctx = page.context();
   await page.goto('/feedback');
   if (js) await page.waitForFunction(() => '__remixRouter' in window);
   return { ctx, page };
@@ -25,7 +19,7 @@ async function feedbackPage(js: boolean, viewport?: { width: number; height: num
 
 const send = (page: Page) => page.getByRole('button', { name: 'Skicka' });
 const box = (page: Page) => page.getByLabel('Ditt meddelande');
-const storedMessages = async () => (await server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' } })).map((f) => f.message);
+const storedMessages = async () => (await portal.server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' } })).map((f) => f.message);
 /** Mail text with quoted-printable soft breaks and UTF-8 escapes undone. */
 const mailText = (raw: string) => Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
 
@@ -51,8 +45,8 @@ describe('feedback', () => {
     await page.reload();
     await page.waitForFunction(() => '__remixRouter' in window);
     expect(await page.getByText('Tack för din feedback!').count()).toBe(0);
-    await server.services.settled();
-    const mail = smtp.to('support@test.se').at(-1)!;
+    await portal.server.services.settled();
+    const mail = portal.smtp.to('support@test.se').at(-1)!;
     const text = mailText(mail.raw);
     expect(text).toContain('Exporten till Excel är toppen (JS)');
     expect(text).toContain('Från: Anna Andersson <anna@demo.se>');
@@ -82,8 +76,8 @@ describe('feedback', () => {
     await box(page).waitFor();
     expect(await page.getByText('Tack för din feedback!').count()).toBe(0);
     expect(await storedMessages()).toContain(message);
-    await server.services.settled();
-    const text = mailText(smtp.to('support@test.se').at(-1)!.raw);
+    await portal.server.services.settled();
+    const text = mailText(portal.smtp.to('support@test.se').at(-1)!.raw);
     expect(text).toContain('Skannern hittar inte kameran (utan JS).');
     expect(text).toContain('Rad två med åäö.');
     await ctx.close();
@@ -92,7 +86,7 @@ describe('feedback', () => {
   for (const js of [true, false]) {
     it(`keeps the text and says "Något gick fel, försök igen senare" when saving fails (JS ${js ? 'on' : 'off'})`, async () => {
       const { ctx, page } = await feedbackPage(js);
-      const conn = server.services.orm.em.getConnection();
+      const conn = portal.server.services.orm.em.getConnection();
       const message = `Det här får inte försvinna (${js ? 'JS' : 'utan JS'})`;
       await box(page).fill(message);
       await conn.execute('alter table "feedback" rename to "feedback_away"');
@@ -140,9 +134,9 @@ describe('feedback', () => {
 
   it('POST /api/feedback: 401 anonymous, 400 with the message for blank text, 200 stores and mails', async () => {
     const post = (body: unknown, cookie?: string) =>
-      fetch(server.url + '/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+      fetch(portal.server.url + '/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
     expect((await post({ message: 'Hej' })).status).toBe(401);
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
     const blank = await post({ message: ' \n ' }, cookie);
     expect(blank.status).toBe(400);
     expect(await blank.json()).toEqual({ error: 'Skriv ett meddelande innan du skickar.', issues: [{ path: ['message'], message: 'Skriv ett meddelande innan du skickar.' }] });
@@ -150,8 +144,8 @@ describe('feedback', () => {
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ success: true, id: expect.any(Number) });
     expect(await storedMessages()).toContain('Via REST');
-    await server.services.settled();
-    expect(mailText(smtp.to('support@test.se').at(-1)!.raw)).toContain('Via REST');
+    await portal.server.services.settled();
+    expect(mailText(portal.smtp.to('support@test.se').at(-1)!.raw)).toContain('Via REST');
   });
 
   it('fits a 390 px wide phone', async () => {

@@ -1,22 +1,16 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MOBILE, newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => ({ server, browser } = await startScreens()));
-afterAll(() => stopScreens({ server, browser }));
+const portal = useScreens();
 
 describe('home page', () => {
   for (const js of [true, false]) {
     it(`shows the Swedish menu to a user (JS ${js ? 'on' : 'off'})`, async () => {
-      const ctx = await newContext(browser, { baseURL: server.url, js, cookie: await server.sessionCookie('anna@demo.se') });
-      const page = await ctx.newPage();
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const ctx = page.context();
       await page.goto('/');
       expect(await page.getAttribute('html', 'lang')).toBe('sv');
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
@@ -38,23 +32,23 @@ describe('home page', () => {
 
   for (const js of [true, false]) {
     it(`logs out to the login page (JS ${js ? 'on' : 'off'})`, async () => {
-      const cookie = await server.sessionCookie('anna@demo.se');
-      const ctx = await newContext(browser, { baseURL: server.url, js, cookie });
+      const cookie = await portal.server.sessionCookie('anna@demo.se');
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie });
       const page = await ctx.newPage();
       await page.goto('/');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       await page.getByRole('button', { name: 'Logga ut' }).click();
       await page.waitForURL((u) => u.pathname === '/login');
       await page.getByLabel('E-postadress').waitFor();
-      const session = await fetch(`${server.url}/auth/session`, { headers: { cookie } });
+      const session = await fetch(`${portal.server.url}/auth/session`, { headers: { cookie } });
       expect(await session.json()).toMatchObject({ authenticated: false });
       await ctx.close();
     });
 
     it(`after logout the back button shows no SIM list (JS ${js ? 'on' : 'off'})`, async () => {
       // The browser shows a page from its cache on "back" unless the page said no-store (server/doors.ts).
-      const ctx = await newContext(browser, { baseURL: server.url, js, cookie: await server.sessionCookie('anna@demo.se') });
-      const page = await ctx.newPage();
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const ctx = page.context();
       await page.goto('/sims');
       await page.locator('table.sims').waitFor();
       await page.getByRole('link', { name: '< Backa' }).click();
@@ -75,8 +69,8 @@ describe('home page', () => {
   }
 
   it('shows Admin (destructive style) only to a super admin', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, cookie: await server.sessionCookie('admin@demo.se') });
-    const page = await ctx.newPage();
+    const page = await portal.loggedInPage('admin@demo.se');
+    const ctx = page.context();
     await page.goto('/');
     const admin = page.getByRole('link', { name: 'Admin' });
     expect(await admin.getAttribute('class')).toContain('btn-destructive');
@@ -84,8 +78,8 @@ describe('home page', () => {
   });
 
   it('fits a 390 px wide phone without horizontal scrolling', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, viewport: MOBILE, cookie: await server.sessionCookie('anna@demo.se') });
-    const page = await ctx.newPage();
+    const page = await portal.loggedInPage('anna@demo.se', { width: MOBILE.width });
+    const ctx = page.context();
     await page.goto('/');
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
@@ -94,8 +88,8 @@ describe('home page', () => {
   });
 
   it('switches to the light theme and back without JS', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, js: false, cookie: await server.sessionCookie('anna@demo.se') });
-    const page = await ctx.newPage();
+    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const ctx = page.context();
     await page.goto('/sims');
     await page.getByRole('button', { name: /Ljust tema/ }).click();
     await page.waitForURL('**/sims');
@@ -106,10 +100,10 @@ describe('home page', () => {
   });
 
   it('answers /healthz and sends the login screen to an anonymous visitor', async () => {
-    const health = await fetch(`${server.url}/healthz`);
+    const health = await fetch(`${portal.server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', db: 'ok' });
-    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
     await page.goto('/sims');
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -118,9 +112,9 @@ describe('home page', () => {
   });
 
   it('serves hashed assets with long immutable caching, compressed', async () => {
-    const html = await (await fetch(`${server.url}/login`)).text();
+    const html = await (await fetch(`${portal.server.url}/login`)).text();
     const css = html.match(/href="(\/assets\/[^"]+\.css)"/)![1]!;
-    const res = await fetch(`${server.url}${css}`, { headers: { 'accept-encoding': 'gzip' } });
+    const res = await fetch(`${portal.server.url}${css}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('immutable');
     expect(res.headers.get('cache-control')).toContain('max-age=31536000');
@@ -128,7 +122,7 @@ describe('home page', () => {
   });
 
   it('sends the JS compressed at build time (brotli 11 or gzip 9) as the client takes it, else plain', async () => {
-    const html = await (await fetch(`${server.url}/login`)).text();
+    const html = await (await fetch(`${portal.server.url}/login`)).text();
     const js = html.match(/(\/assets\/components-[^"]+\.js)"/)![1]!;
     const raw = (url: string, encoding?: string) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
@@ -138,11 +132,11 @@ describe('home page', () => {
           res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
         }).on('error', reject);
       });
-    const plain = await raw(server.url + js);
+    const plain = await raw(portal.server.url + js);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString('utf8')).toContain('react');
-    const br = await raw(server.url + js, 'gzip, deflate, br');
-    const gz = await raw(server.url + js, 'gzip');
+    const br = await raw(portal.server.url + js, 'gzip, deflate, br');
+    const gz = await raw(portal.server.url + js, 'gzip');
     for (const [r, encoding, decode] of [[br, 'br', brotliDecompressSync], [gz, 'gzip', gunzipSync]] as const) {
       expect(r.headers['content-encoding']).toBe(encoding);
       expect(r.headers['content-type']).toContain('javascript');

@@ -1,17 +1,14 @@
 // Layout at 390 px with the longest values the portal accepts: 200 characters without a space in every
 // mark, name and address. No screen may scroll sideways; screenshots of each land in test-results/ to look at.
 // And controls that cannot be changed look so: a legacy SIM's read-only marks, the plan selector's disabled boxes.
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../server/auth/sessions.js';
+import type { Locator } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { MOBILE, newContext } from '../helpers/browser.js';
 import { iccidFactory } from '../helpers/iccid.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
-import type { TestServer } from '../helpers/server.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
+const portal = useScreens();
 const newIccid = iccidFactory('46');
 const long = (c: string, n = 200) => c.repeat(n);
 // The longest address the e-mail check takes: a 64-character local part and labels of at most 63.
@@ -19,28 +16,26 @@ const EMAIL = `${long('e', 64)}@${long('d', 63)}.${long('f', 63)}.se`;
 let ids: { company: number; user: number; sim: number };
 
 async function call(method: string, path: string, cookie: string, json: unknown) {
-  const res = await fetch(server.url + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const res = await fetch(portal.server.url + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(json) });
   const data = await res.json();
   expect(res.status, JSON.stringify(data)).toBe(200);
   return data;
 }
 
 beforeAll(async () => {
-  ({ server, browser } = await startScreens());
   // Everything through the REST doors, so the values are ones the portal itself accepts.
-  const admin = await server.sessionCookie('admin@demo.se');
+  const admin = await portal.server.sessionCookie('admin@demo.se');
   const { newCompany } = await call('POST', '/api/admin/createCompany', admin, { name: long('N'), customerNumber: long('7', 50), invoiceNote: long('M') });
   const { newUser } = await call('POST', '/api/admin/createUser', admin, { name: long('U'), email: EMAIL, companyId: newCompany.id });
   // A super admin, so that one session reaches every screen (and shows the admin button on the home page).
   await call('PUT', '/api/admin/updateUser', admin, { id: newUser.id, companyId: newCompany.id, name: long('U'), email: EMAIL, isCompanyOwner: true, isSuperAdmin: true });
-  const cookie = await server.sessionCookie(EMAIL);
+  const cookie = await portal.server.sessionCookie(EMAIL);
   const sim = { dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: long('m'), invoiceLineNote: long('n') };
   const { id } = await call('POST', '/api/sim', cookie, { iccid: newIccid(), ...sim });
   await call('PUT', '/api/sim/edit', cookie, { id, ...sim, invoiceLineMark: long('k') });
   for (let i = 0; i < 3; i++) await call('POST', '/api/sim', cookie, { iccid: newIccid(), ...sim });
   ids = { company: newCompany.id, user: newUser.id, sim: id };
 });
-afterAll(() => stopScreens({ server, browser }));
 
 const screens = () => [
   '/',
@@ -57,18 +52,15 @@ const screens = () => [
 
 /** A session of the long-named super admin; `acting`: the demo super admin acting as the long-named company. */
 async function cookieFor(acting: boolean): Promise<string> {
-  if (!acting) return server.sessionCookie(EMAIL);
-  const em = server.services.orm.em.fork();
-  const { User } = await import('../../server/db/entities.js');
-  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
-  return `sim_session=${await createSession(em, admin.id, { actingCompanyId: ids.company })}`;
+  if (!acting) return portal.server.sessionCookie(EMAIL);
+  return portal.server.sessionCookie('admin@demo.se', { actingCompanyId: ids.company });
 }
 
 describe('at 390 px with 200-character unbroken values', () => {
   for (const js of [true, false]) {
     for (const acting of [false, true]) {
       it(`no screen scrolls sideways (JS ${js ? 'on' : 'off'}${acting ? ', acting as the company' : ''})`, async () => {
-        const ctx = await newContext(browser, { baseURL: server.url, js, viewport: MOBILE, cookie: await cookieFor(acting) });
+        const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, viewport: MOBILE, cookie: await cookieFor(acting) });
         const page = await ctx.newPage();
         const wide: string[] = [];
         for (const path of screens()) {
@@ -116,11 +108,11 @@ async function looks(locator: Locator) {
 describe('controls that cannot be changed look so, at AA contrast', () => {
   for (const theme of ['dark', 'light'] as const) {
     it(`a legacy SIM's marks are read-only and look it, unlike an editable SIM's (${theme} theme)`, async () => {
-      const em = server.services.orm.em.fork();
+      const em = portal.server.services.orm.em.fork();
       const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
       const editable = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false }, company: legacy.company });
-      const ctx = await newContext(browser, { baseURL: server.url, cookie: await server.sessionCookie('anna@demo.se') });
-      await ctx.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie: await portal.server.sessionCookie('anna@demo.se') });
+      await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();
       await page.goto(`/sims/${editable.id}`);
       const open = await looks(page.getByLabel('Fakturamärkning'));
@@ -141,8 +133,8 @@ describe('controls that cannot be changed look so, at AA contrast', () => {
     });
 
     it(`the plan selector's boxes, disabled until a data amount is chosen, look disabled (${theme} theme)`, async () => {
-      const ctx = await newContext(browser, { baseURL: server.url, cookie: await server.sessionCookie('anna@demo.se') });
-      await ctx.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie: await portal.server.sessionCookie('anna@demo.se') });
+      await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();
       await page.goto('/add');
       const box = page.getByLabel('Aktivera tal & SMS');

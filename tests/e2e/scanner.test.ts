@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
 import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useScreens } from '../helpers/screens.js';
 
 const ICCID = withCheckDigit(`894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
 const ICCID_2 = withCheckDigit(`894688${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
@@ -25,12 +25,13 @@ const FROM_FILE = 'Skanna från bild';
 const QUAGGA_MARK = 'Image dimensions do not comply';
 const MEMORY_KEY = 'sim-portal:scanner';
 
-let server: TestServer;
+// The server only: each part below starts a Chromium with the camera flags it needs.
+const portal = useScreens({ browser: false });
 let dir: string;
 const files = { video: '', shortVideo: '', twoCodes: '', short: '', wrongCheck: '', qr: '' };
 
-async function barcodePng(options: Record<string, unknown>): Promise<Buffer> {
-  return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options } as never);
+async function barcodePng(options: bwipjs.RenderOptions): Promise<Buffer> {
+  return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options });
 }
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
@@ -76,18 +77,16 @@ beforeAll(async () => {
   writeFileSync(files.wrongCheck, wrongCheck);
   files.qr = path.join(dir, 'qr.png');
   writeFileSync(files.qr, qr);
-  server = await startTestServer();
 });
 afterAll(async () => {
-  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 type Watched = { page: Page; errors: string[] };
 
 async function openAdd(browser: Browser, opts: { js?: boolean; viewport?: { width: number; height: number }; baseURL?: string; init?: () => void } = {}): Promise<Watched> {
-  const baseURL = opts.baseURL ?? server.url;
-  const ctx: BrowserContext = await newContext(browser, { baseURL, js: opts.js, viewport: opts.viewport, cookie: await server.sessionCookie('anna@demo.se') });
+  const baseURL = opts.baseURL ?? portal.server.url;
+  const ctx: BrowserContext = await newContext(browser, { baseURL, js: opts.js, viewport: opts.viewport, cookie: await portal.server.sessionCookie('anna@demo.se') });
   await ctx.addInitScript(() => {
     const w = window as unknown as { __streams: MediaStream[] };
     w.__streams = [];
@@ -178,7 +177,7 @@ describe('scanner with a camera that films an ICCID barcode', () => {
     await page.getByLabel('Datamängd').selectOption({ label: '5 GB' });
     await page.getByRole('button', { name: 'Aktivera' }).click();
     await page.waitForURL((u) => u.pathname === '/sims');
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid: ICCID });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid: ICCID });
     expect(sim.invoiceLineMark).toBe('Skannad');
     await page.context().close();
   });
@@ -381,7 +380,7 @@ describe('scanner conditions', () => {
   });
 
   it('says the camera needs a secure context on plain http to another host', async () => {
-    const port = new URL(server.url).port;
+    const port = new URL(portal.server.url).port;
     const w = await openAdd(browser, { baseURL: `http://sim-portal.test:${port}` });
     await openScanner(w);
     await w.page.getByRole('alert').filter({ hasText: 'Kameran kan bara användas över en säker anslutning (https eller localhost).' }).waitFor();

@@ -1,22 +1,16 @@
 // SIM screens in a real Chromium, JS on and off: activate, search, edit, deactivate, 390 px layout.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
-import { MOBILE, newContext } from '../helpers/browser.js';
+import { MOBILE } from '../helpers/browser.js';
 import { iccidFactory } from '../helpers/iccid.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
+import { useScreens } from '../helpers/screens.js';
 
-let server: TestServer;
-let browser: Browser;
+const portal = useScreens();
 const newIccid = iccidFactory('8946777');
 
-beforeAll(async () => ({ server, browser } = await startScreens()));
-afterAll(() => stopScreens({ server, browser }));
-
 async function pageAs(email: string, js: boolean, viewport?: { width: number; height: number }): Promise<Page> {
-  const ctx = await newContext(browser, { baseURL: server.url, js, viewport, cookie: await server.sessionCookie(email) });
-  return ctx.newPage();
+  return portal.loggedInPage(email, { js, width: viewport?.width });
 }
 
 for (const js of [true, false]) {
@@ -53,7 +47,7 @@ for (const js of [true, false]) {
       await row.waitFor();
       // User text is shown as text, never as markup.
       expect(await row.innerText()).toContain('<b>Lager</b> "7"');
-      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
+      const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
       expect(sim.ratePlan.code).toBe('DATA-5000-TS');
       await page.context().close();
     });
@@ -123,17 +117,17 @@ for (const js of [true, false]) {
       }
       await page.getByRole('button', { name: 'Aktivera' }).click();
       await page.waitForURL((u) => u.pathname === '/sims');
-      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
+      const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid }, { populate: ['ratePlan'] });
       expect(sim.ratePlan.code).toBe('DATA-1500-R');
       await page.context().close();
     });
 
-    it('searches on the server, edits a SIM and deactivates it', async () => {
+    it('searches on the portal.server, edits a SIM and deactivates it', async () => {
       const page = await pageAs('anna@demo.se', js);
       const iccid = newIccid();
       const caller = await import('../helpers/caller.js');
-      const anna = await caller.callerFor(server.services, 'anna@demo.se');
-      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' } as never);
+      const anna = await caller.callerFor(portal.server.services, 'anna@demo.se');
+      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' });
       await page.goto('/sims');
       // With JS the search is live, through the tRPC client (batched calls to /api/trpc).
       const trpcCall = js ? page.waitForRequest((r) => r.url().includes('/api/trpc/sim.page')) : null;
@@ -164,7 +158,7 @@ for (const js of [true, false]) {
       expect(await line.getByText(`Fakturamärkning ändrad från ”Sökbar ${js}” till ”Ny märkning”`, { exact: true }).count()).toBe(1);
       expect(await page.getByText('Inga ändringar att spara.').count()).toBe(0);
       expect(await page.getByText('(abonnemang)').count()).toBe(0);
-      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
+      const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
       expect(sim.invoiceLineMark).toBe('Ny märkning');
       expect(sim.ratePlan.code).toBe('DATA-1000-TS');
 
@@ -182,13 +176,13 @@ for (const js of [true, false]) {
         await page.getByRole('button', { name: 'Fortsätt' }).click();
       }
       await page.waitForURL((u) => u.pathname === '/sims');
-      const after = await server.services.orm.em.fork().findOneOrFail(Sim, { id });
+      const after = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id });
       expect(after.status).toBe('deactivated');
       await page.context().close();
     });
 
     it('shows a legacy SIM read-only with the support message', async () => {
-      const legacy = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+      const legacy = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
       const page = await pageAs('anna@demo.se', js);
       await page.goto(`/sims/${legacy.id}`);
       await page.getByText('kan inte redigeras här. Kontakta supporten').waitFor();
@@ -201,25 +195,25 @@ for (const js of [true, false]) {
 
 describe('SIM screens, other cases', () => {
   it('answers a Swedish 404 for another company’s SIM and an unknown id', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' });
-    const em = server.services.orm.em.fork();
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' });
+    const em = portal.server.services.orm.em.fork();
     const { Company, User } = await import('../../server/db/entities.js');
     const other = em.create(Company, { name: 'Ett Annat AB', customerNumber: 'E-404', invoiceNote: '', invoiceInterval: 'monthly' });
     em.create(User, { name: 'Eva', email: 'eva@annat.se', company: other });
     await em.flush();
-    const cookie = await server.sessionCookie('eva@annat.se');
+    const cookie = await portal.server.sessionCookie('eva@annat.se');
     for (const path of [`/sims/${sim.id}`, '/sims/999999', '/sims/abc', `/sims/${sim.id}/deactivate`]) {
-      const res = await fetch(server.url + path, { headers: { cookie } });
+      const res = await fetch(portal.server.url + path, { headers: { cookie } });
       expect(res.status).toBe(404);
       expect(await res.text()).toContain('Sidan finns inte');
     }
-    const post = await fetch(`${server.url}/sims/${sim.id}/deactivate`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const post = await fetch(`${portal.server.url}/sims/${sim.id}/deactivate`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     expect(post.status).toBe(404);
-    expect((await server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
+    expect((await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
   });
 
   it('shows the last 8 ICCID digits at 390 px and the whole ICCID on desktop', async () => {
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
     const mobile = await pageAs('anna@demo.se', true, MOBILE);
     await mobile.goto('/sims');
     const cell = mobile.getByRole('cell', { name: sim.iccid.slice(-8), exact: true }).first();
@@ -241,7 +235,7 @@ describe('SIM screens, other cases', () => {
   });
 
   it('shows the last page for a page past the end, and page 1 for a negative or non-numeric one', async () => {
-    const em = server.services.orm.em.fork();
+    const em = portal.server.services.orm.em.fork();
     const { Company } = await import('../../server/db/entities.js');
     const demo = await em.findOneOrFail(Company, { name: 'Demo AB' });
     // Enough SIMs for more than one page of 50.
@@ -251,12 +245,12 @@ describe('SIM screens, other cases', () => {
          from generate_series(1, 60) g`,
       [demo.id],
     );
-    const anna = await (await import('../helpers/caller.js')).callerFor(server.services, 'anna@demo.se');
+    const anna = await (await import('../helpers/caller.js')).callerFor(portal.server.services, 'anna@demo.se');
     const { total } = await anna.sim.page({ limit: 1 });
     const pages = Math.ceil(total / 50);
     expect(pages).toBeGreaterThanOrEqual(2);
-    const cookie = await server.sessionCookie('anna@demo.se');
-    const get = (path: string) => fetch(server.url + path, { headers: { cookie }, redirect: 'manual' });
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const get = (path: string) => fetch(portal.server.url + path, { headers: { cookie }, redirect: 'manual' });
     const past = await get('/sims?page=99');
     expect(past.status).toBe(302);
     expect(past.headers.get('location')).toBe(`/sims?page=${pages}`);

@@ -1,35 +1,29 @@
 // A whole working day in Chromium with JavaScript disabled: log in by the mailed link, activate a SIM,
 // search, edit, deactivate, export a file, send feedback; then, as super admin, create a company and a user.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { Company, Feedback, Sim, User } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
 import { newContext } from '../helpers/browser.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens, type Smtp } from '../helpers/screens.js';
+import { useScreens } from '../helpers/screens.js';
 import { linkIn } from '../helpers/smtp.js';
 
-let server: TestServer;
-let smtp: Smtp;
-let browser: Browser;
-
-beforeAll(async () => ({ server, browser, smtp } = await startScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } })));
-afterAll(() => stopScreens({ server, browser, smtp }));
+const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 
 async function logIn(page: Page, email: string) {
   await page.goto('/');
   await page.getByLabel('E-postadress').fill(email);
   await page.getByRole('button', { name: 'Skicka inloggningslänk' }).click();
   await page.getByText('Om det finns ett konto för adressen').waitFor();
-  await server.services.settled();
-  await page.goto(linkIn(smtp.to(email).at(-1)!.raw));
+  await portal.server.services.settled();
+  await page.goto(linkIn(portal.smtp.to(email).at(-1)!.raw));
   await page.getByRole('button', { name: 'Logga in' }).click();
   await page.getByRole('navigation', { name: 'Meny' }).waitFor();
 }
 
 describe('no-JS walk-through', () => {
   it('a company user gets through every task without JavaScript', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
     await logIn(page, 'anna@demo.se');
 
@@ -51,7 +45,7 @@ describe('no-JS walk-through', () => {
     await page.getByRole('link', { name: 'Avaktivera' }).click();
     await page.getByRole('button', { name: 'Fortsätt' }).click();
     await page.waitForURL((u) => u.pathname === '/sims');
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { iccid });
+    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid });
     expect(sim).toMatchObject({ status: 'deactivated', invoiceLineNote: 'Ändrad utan JS' });
 
     await page.goto('/export');
@@ -62,7 +56,7 @@ describe('no-JS walk-through', () => {
     await page.getByLabel('Ditt meddelande').fill('Allt gick bra utan JavaScript.');
     await page.getByRole('button', { name: 'Skicka' }).click();
     await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
-    expect(await server.services.orm.em.fork().count(Feedback, { message: 'Allt gick bra utan JavaScript.' })).toBe(1);
+    expect(await portal.server.services.orm.em.fork().count(Feedback, { message: 'Allt gick bra utan JavaScript.' })).toBe(1);
 
     await page.goto('/');
     await page.getByRole('button', { name: 'Logga ut' }).click();
@@ -71,7 +65,7 @@ describe('no-JS walk-through', () => {
   });
 
   it('a super admin creates a company and a user without JavaScript', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, js: false });
+    const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
     await logIn(page, 'admin@demo.se');
     await page.getByRole('link', { name: 'Admin' }).click();
@@ -81,13 +75,13 @@ describe('no-JS walk-through', () => {
     await page.getByLabel('Fakturamärkning').fill('Ref. Genomgång');
     await page.getByRole('button', { name: 'Lägg till företag' }).click();
     await page.getByRole('status').filter({ hasText: 'Företag skapat' }).waitFor();
-    const company = await server.services.orm.em.fork().findOneOrFail(Company, { customerNumber: 'GG-1' });
+    const company = await portal.server.services.orm.em.fork().findOneOrFail(Company, { customerNumber: 'GG-1' });
     await page.goto(`/admin/companies/${company.id}`);
     await page.getByLabel('Namn', { exact: true }).fill('Greta Genomgång');
     await page.getByLabel('E-postadress').fill('greta@genomgang.se');
     await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Användare skapad' }).waitFor();
-    const greta = await server.services.orm.em.fork().findOneOrFail(User, { email: 'greta@genomgang.se' }, { populate: ['company'] });
+    const greta = await portal.server.services.orm.em.fork().findOneOrFail(User, { email: 'greta@genomgang.se' }, { populate: ['company'] });
     expect(greta.company.id).toBe(company.id);
     await ctx.close();
   });

@@ -1,5 +1,5 @@
 // Procedures through createCaller, as a given user, on services with a fresh database (no HTTP).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSession, findSession } from '../../server/auth/sessions.js';
@@ -22,6 +22,7 @@ export async function startServices(opts: { seed?: boolean; env?: Record<string,
     async stop() {
       await closeServices(services);
       await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { loadConfig } from '../../server/config.js';
-import { createSession } from '../../server/auth/sessions.js';
+import { cookieName, createSession } from '../../server/auth/sessions.js';
 import { User } from '../../server/db/entities.js';
 import { startServer, type RunningServer } from '../../server/index.js';
 import { createServices } from '../../server/services.js';
@@ -15,17 +16,24 @@ import type { DbTarget } from '../../server/db/orm.js';
 export type TestServer = RunningServer & {
   db: DbTarget;
   dataDir: string;
-  /** A cookie header value for a new session of the user with this e-mail. */
-  sessionCookie: (email: string) => Promise<string>;
+  /** The server's log lines (at level info) when started with `logs: true`, else empty. */
+  logs: Array<{ level: number; msg: string } & Record<string, unknown>>;
+  /** The session cookie's name as this server sets it (with `__Host-` under an https APP_URL). */
+  cookieName: string;
+  /** A cookie header value for a new session of the user with this e-mail (a super admin may act as a company). */
+  sessionCookie: (email: string, opts?: { actingCompanyId?: number }) => Promise<string>;
   stop: () => Promise<void>;
 };
 
-export async function startTestServer(opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget; logs?: boolean } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-test-'));
   // A given database is shared (a second server instance); otherwise a fresh one, dropped at stop.
   const db = opts.db ? { target: opts.db, drop: async () => {} } : await freshDatabase();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env });
-  const services = await createServices(config, { db: db.target, log: createLogger(config.logLevel) });
+  const logs: TestServer['logs'] = [];
+  // What the server noticed, for a test to wait on (e.g. a cancelled download) instead of sleeping.
+  const log = opts.logs ? pino({ level: 'info', base: undefined }, { write: (line: string) => void logs.push(JSON.parse(line)) }) : createLogger(config.logLevel);
+  const services = await createServices(config, { db: db.target, log });
   const running = await startServer(config, { services, seed: opts.seed ?? true });
   // APP_URL must name the real port for links in mails; the config was made before the port was known.
   services.config.appUrl = running.url;
@@ -33,11 +41,13 @@ export async function startTestServer(opts: { seed?: boolean; env?: Record<strin
     ...running,
     db: db.target,
     dataDir,
-    async sessionCookie(email: string) {
+    logs,
+    cookieName: cookieName(config.secureCookies),
+    async sessionCookie(email, opts = {}) {
       const em = services.orm.em.fork();
       const user = await em.findOneOrFail(User, { email });
-      const raw = await createSession(em, user.id);
-      return `sim_session=${raw}`;
+      const raw = await createSession(em, user.id, { actingCompanyId: opts.actingCompanyId ?? null });
+      return `${cookieName(config.secureCookies)}=${raw}`;
     },
     async stop() {
       await running.close();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../../server/auth/sessions.js';
+import { cookieName, createSession } from '../../server/auth/sessions.js';
 import { loadConfig } from '../../server/config.js';
 import { AuditEvent, Company, User } from '../../server/db/entities.js';
 import { seedDemo } from '../../server/db/seed.js';
@@ -14,6 +14,7 @@ import { createCaller } from '../../server/trpc/caller.js';
 import { createContext } from '../../server/trpc/context.js';
 import { appRouter } from '../../server/trpc/router.js';
 import { freshDatabase } from '../helpers/db.js';
+import { bad, type CreateCompanyInput, type CreateUserInput } from '../helpers/inputs.js';
 
 let services: Services;
 let drop: () => Promise<void>;
@@ -45,7 +46,7 @@ async function as(email: string | null) {
   if (email) {
     const em = services.orm.em.fork();
     const user = await em.findOneOrFail(User, { email });
-    cookie = `sim_session=${await createSession(em, user.id)}`;
+    cookie = `${cookieName(services.config.secureCookies)}=${await createSession(em, user.id)}`;
   }
   const ctx = await createContext({ services, headers: new Headers(cookie ? { cookie } : {}), requestId: 'test', ip: '127.0.0.1' });
   return createCaller(ctx);
@@ -121,7 +122,7 @@ describe('companies', () => {
       [{ customerNumber: 'X-1' }, 'name', 'Namnet måste vara text.'],
     ];
     for (const [input, field, message] of cases) {
-      const r = await refusal(caller.admin.createCompany(input as never));
+      const r = await refusal(caller.admin.createCompany(bad<CreateCompanyInput>(input)));
       expect(r.code, JSON.stringify(input)).toBe('BAD_REQUEST');
       expect(r.fields[field], JSON.stringify(input)).toBe(message);
     }
@@ -217,7 +218,7 @@ describe('users', () => {
       [{ name: 'X', email: `${'a'.repeat(250)}@x.se`, companyId: other.id }, 'email', 'E-postadressen får vara högst 254 tecken.'],
     ];
     for (const [input, field, message] of cases) {
-      const r = await refusal(caller.admin.createUser(input as never));
+      const r = await refusal(caller.admin.createUser(bad<CreateUserInput>(input)));
       expect(r.code, JSON.stringify(input)).toBe('BAD_REQUEST');
       expect(r.fields[field], JSON.stringify(input)).toBe(message);
     }
@@ -284,7 +285,7 @@ describe('users', () => {
   it('records the acting company of a super admin who acts as another company', async () => {
     const em = services.orm.em.fork();
     const raw = await createSession(em, admin.id, { actingCompanyId: other.id });
-    const caller = createCaller(await createContext({ services, headers: new Headers({ cookie: `sim_session=${raw}` }), requestId: 't', ip: '' }));
+    const caller = createCaller(await createContext({ services, headers: new Headers({ cookie: `${cookieName(services.config.secureCookies)}=${raw}` }), requestId: 't', ip: '' }));
     const { newUser } = await caller.admin.createUser({ name: 'Eva', email: 'eva@exempel.se', companyId: other.id });
     const row = (await audits('createUser')).at(-1)!;
     expect(row.targetId).toBe(String(newUser.id));

@@ -22,7 +22,7 @@ const ICCID_3 = '89460000000000000034';
 const ICCID_B = '89469999999999999990';
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ logs: true });
   const em = server.services.orm.em.fork();
   const plans = new Map((await em.find(RatePlan, {})).map((p) => [p.code, p]));
   const plan = (code: string) => plans.get(code)!;
@@ -73,7 +73,7 @@ async function download(email: string, q: Record<string, string | number>) {
   const res = await fetch(url(q), { headers: { cookie: await server.sessionCookie(email) } });
   expect(res.status).toBe(200);
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+  await workbook.xlsx.load(await res.arrayBuffer());
   return { res, workbook };
 }
 
@@ -185,7 +185,7 @@ describe('GET /api/export/getExcelV1', () => {
     const cookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
     const res = await fetch(url(period(Y, 1, Y, 3)), { headers: { cookie } });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    await workbook.xlsx.load(await res.arrayBuffer());
     const rows = specRows(workbook.getWorksheet('Specifikation')!);
     expect(new Set(rows.map((r) => r[1]))).toEqual(new Set([ICCID_1, ICCID_2, ICCID_3]));
   });
@@ -278,7 +278,7 @@ describe('GET /api/export/getExcelV1', () => {
       chunks.push(r.value);
     }
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.concat(chunks) as never);
+    await workbook.xlsx.load(new Uint8Array(Buffer.concat(chunks)).buffer);
     const rows = specRows(workbook.getWorksheet('Specifikation')!);
     expect(rows).toHaveLength(2000 * 12 + 7);
     expect(rows.filter((r) => r[1] === late)).toHaveLength(7);
@@ -297,7 +297,10 @@ describe('GET /api/export/getExcelV1', () => {
     expect(res.status).toBe(200);
     await res.body!.getReader().read();
     controller.abort();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Both cancels are noticed as such (not as a failed export) before the server is asked again.
+    const cancelled = () => server.logs.filter((l) => /download cancelled/.test(l.msg)).length;
+    await expect.poll(cancelled, { timeout: 15_000 }).toBe(2);
+    expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
 
     // Still serving, and the next export is whole.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

@@ -13,8 +13,8 @@ const quagga = Quagga as unknown as QuaggaApi;
 const ICCID = withCheckDigit('8946071234567890123');
 let dir: string;
 
-async function png(name: string, options: Record<string, unknown>): Promise<string> {
-  const buffer = await bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options } as never);
+async function png(name: string, options: bwipjs.RenderOptions): Promise<string> {
+  const buffer = await bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options });
   const file = path.join(dir, `${name}.png`);
   writeFileSync(file, buffer);
   return file;

@@ -4,6 +4,7 @@ import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities
 import type { Services } from '../../server/services.js';
 import { callerFor, startServices } from '../helpers/caller.js';
 import { iccidFactory } from '../helpers/iccid.js';
+import { bad, type ActivateInput, type EditInput } from '../helpers/inputs.js';
 
 let services: Services;
 let stop: () => Promise<void>;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stop?.());
 
-const activation = (iccid: string, extra: Record<string, unknown> = {}) => ({
+const activation = (iccid: string, extra: Partial<ActivateInput> = {}): ActivateInput => ({
   iccid, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: ' Lager 1 ', invoiceLineNote: 'Handdator', ...extra,
 });
 
@@ -26,7 +27,7 @@ describe('activate', () => {
   it('stores the SIM on the resolved plan with an activated event', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const iccid = newIccid();
-    const r = await anna.sim.activate(activation(iccid.replace(/(\d{5})/g, '$1 ')) as never);
+    const r = await anna.sim.activate(activation(iccid.replace(/(\d{5})/g, '$1 ')));
     expect(r.success).toBe(true);
     const sim = await anna.sim.byId({ id: r.id });
     expect(sim.iccid).toBe(iccid);
@@ -46,33 +47,33 @@ describe('activate', () => {
       [good.slice(0, 19) + String((Number(good[19]) + 1) % 10), 'kontrollsiffra'],
     ];
     for (const [iccid, message] of cases) {
-      await expect(anna.sim.activate(activation(iccid) as never)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(message) });
+      await expect(anna.sim.activate(activation(iccid))).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(message) });
     }
   });
 
   it('refuses marks over 200 characters and a plan combination that does not exist', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    await expect(anna.sim.activate(activation(newIccid(), { invoiceLineMark: 'x'.repeat(201) }) as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 500, callAndSms: true }) as never)).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Tal & SMS') });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 1000, callAndSms: false, roaming: true }) as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 2000, callAndSms: false }) as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' }); // legacy only
+    await expect(anna.sim.activate(activation(newIccid(), { invoiceLineMark: 'x'.repeat(201) }))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 500, callAndSms: true }))).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Tal & SMS') });
+    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 1000, callAndSms: false, roaming: true }))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 2000, callAndSms: false }))).rejects.toMatchObject({ code: 'BAD_REQUEST' }); // legacy only
   });
 
   it('refuses an ICCID active in any company, but allows a deactivated one again', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const iccid = newIccid();
-    const first = await anna.sim.activate(activation(iccid) as never);
-    await expect(bo.sim.activate(activation(iccid) as never)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('redan ett aktivt') });
+    const first = await anna.sim.activate(activation(iccid));
+    await expect(bo.sim.activate(activation(iccid))).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('redan ett aktivt') });
     await anna.sim.deactivate({ id: first.id });
-    const again = await bo.sim.activate(activation(iccid) as never);
+    const again = await bo.sim.activate(activation(iccid));
     expect(again.id).not.toBe(first.id);
   });
 
   it('gives exactly one active SIM for 20 parallel activations of the same ICCID', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const iccid = newIccid();
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => anna.sim.activate(activation(iccid) as never)));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => anna.sim.activate(activation(iccid))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(refused).toHaveLength(19);
@@ -84,11 +85,11 @@ describe('activate', () => {
 describe('parallel edits', () => {
   it('leave a consistent history: each event starts where the one before ended', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    const { id } = await anna.sim.activate(activation(newIccid()) as never);
+    const { id } = await anna.sim.activate(activation(newIccid()));
     const edits = Array.from({ length: 10 }, (_, i) => ({ id, dataLimit: 5000, callAndSms: true, roaming: i % 2 === 0, invoiceLineMark: `Märkning ${i}`, invoiceLineNote: 'Handdator' }));
     // Each edit is its own request (its own context), as ten browser tabs would send them.
     const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.se')));
-    const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e as never)));
+    const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e)));
     expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
     const events = await services.orm.em.fork().find(SimEvent, { sim: id }, { orderBy: { id: 'asc' }, populate: ['ratePlan'] });
     let mark = 'Lager 1';
@@ -110,7 +111,7 @@ describe('list and search', () => {
   it('lists only the company’s active SIMs and searches every shown field case-insensitively', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const bo = await callerFor(services, 'bo@konkurrent.se');
-    await bo.sim.activate(activation(newIccid(), { invoiceLineMark: 'Hemlig kund' }) as never);
+    await bo.sim.activate(activation(newIccid(), { invoiceLineMark: 'Hemlig kund' }));
     const mine = await anna.sim.list({});
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((s) => s.status === 'active')).toBe(true);
@@ -131,11 +132,11 @@ describe('list and search', () => {
 describe('edit and deactivate', () => {
   it('edits marks and plan, writing updated and planChanged events with before and after', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    const { id } = await anna.sim.activate(activation(newIccid()) as never);
+    const { id } = await anna.sim.activate(activation(newIccid()));
     const base = { id, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: 'Lager 1', invoiceLineNote: 'Handdator' };
-    expect(await anna.sim.edit(base as never)).toEqual({ success: true, changed: false });
-    await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2' } as never);
-    await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2', roaming: true } as never);
+    expect(await anna.sim.edit(base)).toEqual({ success: true, changed: false });
+    await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2' });
+    await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2', roaming: true });
     const sim = await anna.sim.byId({ id });
     expect(sim.ratePlan.code).toBe('DATA-5000-TSR');
     expect(sim.history.map((h) => h.kind)).toEqual(['planChanged', 'updated', 'activated']);
@@ -147,11 +148,11 @@ describe('edit and deactivate', () => {
 
   it('refuses an edit that leaves out a field (400 naming it), and changes nothing', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    const { id } = await anna.sim.activate(activation(newIccid(), { invoiceLineNote: 'Behålls' }) as never);
+    const { id } = await anna.sim.activate(activation(newIccid(), { invoiceLineNote: 'Behålls' }));
     const full = { id, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: 'Lager 1', invoiceLineNote: 'Behålls' };
     for (const field of ['invoiceLineNote', 'invoiceLineMark', 'callAndSms', 'roaming', 'id'] as const) {
       const { [field]: _left, ...rest } = full;
-      await expect(anna.sim.edit(rest as never), field).rejects.toMatchObject({
+      await expect(anna.sim.edit(bad<EditInput>(rest)), field).rejects.toMatchObject({
         code: 'BAD_REQUEST',
         cause: { issues: [expect.objectContaining({ path: [field], message: `${field} saknas.` })] },
       });
@@ -166,7 +167,7 @@ describe('edit and deactivate', () => {
     const legacy = await services.orm.em.fork().findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
     const detail = await anna.sim.byId({ id: legacy.id });
     expect(detail.ratePlan.isLegacy).toBe(true);
-    await expect(anna.sim.edit({ id: legacy.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } as never)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
+    await expect(anna.sim.edit({ id: legacy.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
     await expect(anna.sim.deactivate({ id: legacy.id })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -174,7 +175,7 @@ describe('edit and deactivate', () => {
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const annas = await services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
     await expect(bo.sim.byId({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(bo.sim.edit({ id: annas.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'hack', invoiceLineNote: '' } as never)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(bo.sim.edit({ id: annas.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'hack', invoiceLineNote: '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(bo.sim.deactivate({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const after = await services.orm.em.fork().findOneOrFail(Sim, { id: annas.id });
     expect(after.status).toBe('active');
@@ -191,7 +192,7 @@ describe('edit and deactivate', () => {
 
   it('deactivation sets status and date, writes an event, and removes the SIM from the list', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    const { id } = await anna.sim.activate(activation(newIccid()) as never);
+    const { id } = await anna.sim.activate(activation(newIccid()));
     await anna.sim.deactivate({ id });
     const sim = await services.orm.em.fork().findOneOrFail(Sim, { id });
     expect(sim.status).toBe('deactivated');

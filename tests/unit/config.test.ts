@@ -1,10 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+// loadConfig writes the generated secret into DATA_DIR, so every case gets a directory of its own.
+const dirs: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('config', () => {
   it('has working defaults: production mode, a generated secret kept in DATA_DIR, no proxy trusted', () => {

@@ -1,5 +1,6 @@
 // The scanner's pure parts: the state machine (every allowed and refused move, the file-scan rule),
 // the acceptance rule, the scan box, and how camera failures and memory are read.
+import type { QuaggaJSResultObject } from '@ericblade/quagga2';
 import { describe, expect, it } from 'vitest';
 import { cameraProblem, cameraSupport, constraintsFor, readMemory, writeMemory } from '../../app/scanner/camera.js';
 import { canScanFile, fileScan, move, next, type ScannerState } from '../../app/scanner/machine.js';
@@ -94,11 +95,20 @@ describe('scan acceptance', () => {
   });
 
   it('collects texts from one or several decoder results', () => {
-    const r = (code: string | null) => ({ codeResult: { code } }) as never;
+    const info = { error: 0, code: 0, start: 0, end: 0 };
+    const r = (code: string | null, barcodes?: QuaggaJSResultObject[]): QuaggaJSResultObject => ({
+      codeResult: { code, start: 0, end: 0, codeset: 0, startInfo: info, decodedCodes: [], endInfo: info, direction: 1, format: 'code_128' },
+      barcodes,
+      line: [],
+      angle: 0,
+      pattern: [],
+      box: [],
+      boxes: [],
+    });
     expect(decodedTexts(null)).toEqual([]);
     expect(decodedTexts(r('1'))).toEqual(['1']);
     expect(decodedTexts([r('1'), r(null), r('2')])).toEqual(['1', '2']);
-    expect(decodedTexts({ barcodes: [r('3'), r('')] } as never)).toEqual(['3']);
+    expect(decodedTexts(r(null, [r('3'), r('')]))).toEqual(['3']);
   });
 });
 
