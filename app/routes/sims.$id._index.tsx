@@ -7,10 +7,12 @@ import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formValues, idParam, pageError } from '~/utils/forms.server';
+import { constraints } from '~/utils/constraints';
+import { FORM_ERROR, formFlag } from '~/utils/forms';
+import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
+import { editInput } from '../../server/sims/schemas';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
 
@@ -19,7 +21,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = idParam(params.id);
   try {
     const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
-    return { sim, plans };
+    return { sim, plans, fields: constraints(editInput) };
   } catch (e) {
     pageError(e);
   }
@@ -28,9 +30,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
   const id = idParam(params.id);
-  const values = await formValues(request);
-  // An unticked box is not posted at all: say false, as the procedure needs every field.
-  const result = await attempt(() => context.trpc.sim.edit({ callAndSms: 'false', roaming: 'false', ...values, id } as never));
+  const form = await request.formData();
+  // What was typed, to fill the form again; an unticked box is not posted at all, which is false here
+  // (the procedure needs every field).
+  const values = {
+    dataLimit: formText(form, 'dataLimit'),
+    callAndSms: formFlag(form, 'callAndSms'),
+    roaming: formFlag(form, 'roaming'),
+    invoiceLineMark: formText(form, 'invoiceLineMark'),
+    invoiceLineNote: formText(form, 'invoiceLineNote'),
+  };
+  // An empty choice is 0, which the schema refuses with its own message.
+  const result = await attempt(() => context.trpc.sim.edit({ ...values, id, dataLimit: Number(values.dataLimit) }));
   if (!result.ok) return { errors: result.fields, values, unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
@@ -54,7 +65,7 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans } = useLoaderData<typeof loader>();
+  const { sim, plans, fields } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
@@ -63,7 +74,7 @@ export default function EditSim() {
   const e: Record<string, string> = data?.errors ?? {};
   const legacy = sim.ratePlan.isLegacy;
   const selection = v
-    ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms === 'true', roaming: v.roaming === 'true' }
+    ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
     : { dataLimit: sim.ratePlan.dataLimit, callAndSms: sim.ratePlan.call && sim.ratePlan.sms, roaming: sim.ratePlan.roaming };
   return (
     <>
@@ -77,10 +88,10 @@ export default function EditSim() {
           <span aria-labelledby="iccid-label" className="readonly-value">{sim.iccid}</span>
         </div>
         <Field id="invoiceLineMark" label={t.sims.mark} error={e.invoiceLineMark} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
+          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} {...fields.invoiceLineMark} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
         </Field>
         <Field id="invoiceLineNote" label={t.sims.note} error={e.invoiceLineNote} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
+          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} {...fields.invoiceLineNote} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
         </Field>
         {legacy ? (
           <div className="field">

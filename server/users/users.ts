@@ -1,55 +1,15 @@
 // Users, for super admins: create in a company, read, update. E-mail addresses are unique across all
 // companies regardless of case (stored lower-case); a super admin cannot take away their own super-admin flag.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { fieldError, notFound } from '../companies/errors.js';
 import { normalizeEmail } from './normalize.js';
+import type { createUserInput, updateUserInput, UserView } from './schemas.js';
 
-export const USER_LIMITS = { name: 200, email: 254 } as const;
-
-const EMAIL_INVALID = 'Ange en giltig e-postadress.';
 const EMAIL_TAKEN = 'E-postadressen används redan av en annan användare.';
-
-export const userFields = {
-  name: z
-    .string({ error: 'Namnet måste vara text.' })
-    .trim()
-    .min(1, 'Ange ett namn.')
-    .max(USER_LIMITS.name, `Namnet får vara högst ${USER_LIMITS.name} tecken.`),
-  email: z
-    .string({ error: EMAIL_INVALID })
-    .trim()
-    .max(USER_LIMITS.email, `E-postadressen får vara högst ${USER_LIMITS.email} tecken.`)
-    .pipe(z.email(EMAIL_INVALID)),
-};
-
-export const createUserInput = z.object({
-  name: userFields.name,
-  email: userFields.email,
-  companyId: z.coerce.number().int().positive(),
-});
-export const updateUserInput = z.object({
-  id: z.coerce.number().int().positive(),
-  name: userFields.name,
-  email: userFields.email,
-  isCompanyOwner: z.boolean({ error: 'isCompanyOwner måste vara true eller false.' }),
-  isSuperAdmin: z.boolean({ error: 'isSuperAdmin måste vara true eller false.' }),
-  /** When given (the company in the page's URL), the user must belong to it. */
-  companyId: z.coerce.number().int().positive().optional(),
-});
-
-export const userOutput = z.object({
-  id: z.number(),
-  name: z.string(),
-  email: z.string(),
-  companyId: z.number(),
-  isCompanyOwner: z.boolean(),
-  isSuperAdmin: z.boolean(),
-});
-export type UserView = z.infer<typeof userOutput>;
 
 export function userView(u: User): UserView {
   return { id: u.id, name: u.name, email: u.email, companyId: u.company.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin };

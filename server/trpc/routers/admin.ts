@@ -3,17 +3,10 @@
 import { z } from '../../zod.js';
 import { actAsCompany } from '../../auth/acting.js';
 import type { Actor } from '../../companies/audit.js';
-import {
-  companyOutput,
-  createCompany,
-  createCompanyInput,
-  getCompany,
-  listCompanies,
-  listQuery,
-  updateCompany,
-  updateCompanyInput,
-} from '../../companies/companies.js';
-import { createUser, createUserInput, getUser, updateUser, updateUserInput, userOutput } from '../../users/users.js';
+import { createCompany, getCompany, listCompanies, updateCompany } from '../../companies/companies.js';
+import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from '../../companies/schemas.js';
+import { createUserInput, updateUserInput, userOutput } from '../../users/schemas.js';
+import { createUser, getUser, updateUser } from '../../users/users.js';
 import type { SessionInfo } from '../../auth/sessions.js';
 import { router, superAdminProcedure } from '../trpc.js';
 import { setSessionCookie, success } from './auth.js';
