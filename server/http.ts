@@ -26,8 +26,8 @@ declare module 'express-serve-static-core' {
 async function loadContextFor(services: Services, req: Request, res: Response) {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '' });
-  ctx.flashToasts = true;
+  // A page's action decides how a procedure's toast is shown (app/routes: ctx.showToasts).
+  const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '', toastMode: 'held' });
   return {
     services,
     ctx,
@@ -38,7 +38,7 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
     cspNonce: String(res.locals.cspNonce ?? ''),
     api: {
       // API callers get toasts over the event stream only, not as a flash for a next page.
-      trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { flashToasts: false }), request),
+      trpc: (request: globalThis.Request) => handleTrpc(services, Object.assign(ctx, { toastMode: 'live' as const }), request),
       /** GET /api/sse for this request's session (401 without one). */
       events: (request: globalThis.Request) =>
         ctx.session

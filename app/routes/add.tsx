@@ -52,6 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }),
   );
   if (!result.ok) return { errors: result.fields, values };
+  await context.ctx.showToasts({ flash: true });
   return redirect(safeRedirectTarget(values.returnTo, '/sims'), { headers: procedureHeaders(context) });
 }
 

@@ -29,7 +29,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context.services.log.error({ err, reqId: context.requestId }, 'feedback could not be saved');
     return { message, error: null, failed: true };
   }
-  // The thank-you comes as the procedure's one-time flash (a toast), so a reload does not show it again.
+  // The thank-you is the procedure's toast, kept as a one-time flash, so a reload does not show it again.
+  await context.ctx.showToasts({ flash: true });
   return redirect('/feedback');
 }
 

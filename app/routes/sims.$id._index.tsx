@@ -45,6 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!result.ok) return { errors: result.fields, values, unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
+  await context.ctx.showToasts({ flash: true });
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
 

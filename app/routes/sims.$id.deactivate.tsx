@@ -24,6 +24,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = idParam(params.id);
   const result = await attempt(() => context.trpc.sim.deactivate({ id }));
   if (!result.ok) return { error: Object.values(result.fields)[0] };
+  await context.ctx.showToasts({ flash: true });
   return redirect('/sims', { headers: procedureHeaders(context) });
 }
 

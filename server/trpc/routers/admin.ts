@@ -28,7 +28,7 @@ export const adminRouter = router({
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const newCompany = await createCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag skapat', newCompany.name, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Företag skapat', newCompany.name);
       return { newCompany };
     }),
 
@@ -44,7 +44,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const company = await updateCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag uppdaterat', company.name, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Företag uppdaterat', company.name);
       return { success: true, company };
     }),
 
@@ -64,7 +64,7 @@ export const adminRouter = router({
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const newUser = await createUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare skapad', newUser.email, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Användare skapad', newUser.email);
       return { newUser };
     }),
 
@@ -80,7 +80,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const user = await updateUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare uppdaterad', user.email, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Användare uppdaterad', user.email);
       return { success: true, user };
     }),
 });
