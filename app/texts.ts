@@ -48,7 +48,13 @@ export const t = {
     home: 'Till startsidan',
   },
   forbidden: { title: 'Åtkomst nekad', text: 'Du har inte behörighet att se den här sidan.' },
-  error: { title: 'Något gick fel', text: 'Ett oväntat fel inträffade. Försök igen om en stund.' },
+  error: {
+    title: 'Något gick fel',
+    text: 'Ett oväntat fel inträffade. Försök igen om en stund.',
+    // A form page whose data or action failed: the rest of the portal still works.
+    page: 'Den här sidan kunde inte visas just nu. Inget har ändrats av felet; försök igen om en stund.',
+    retry: 'Försök igen',
+  },
   sims: {
     iccid: 'ICCID',
     iccidHint: '20 siffror, står på SIM-kortet eller dess hållare.',

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
 import type { ScannerProps } from '~/scanner/Scanner';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { constraints } from '~/utils/constraints';
@@ -17,6 +18,8 @@ import { procedureHeaders } from '~/utils/http.server';
 import { safeRedirectTarget } from '~/utils/paths';
 import { cameFrom } from '~/utils/return-to.server';
 import { activateInput } from '../../server/sims/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.pages.add);
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.add} – ${t.appName}` }];
 

@@ -3,12 +3,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { TextField } from '~/components/TextField';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { constraints } from '~/utils/constraints';
 import { attempt, formText, idParam } from '~/utils/forms.server';
 import { updateUserInput } from '../../server/users/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.user.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` }];
 

@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
@@ -16,6 +17,8 @@ import { companyFields, INVOICE_INTERVALS, listQuery, updateCompanyInput } from 
 import { createUserInput } from '../../server/users/schemas';
 
 const PAGE_SIZE = 20;
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.company.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` }];
 

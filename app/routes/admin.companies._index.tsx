@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
@@ -14,6 +15,8 @@ import { fieldConstraint } from '~/utils/constraints';
 import { createCompanyInput, listQuery } from '../../server/companies/schemas';
 
 const PAGE_SIZE = 20;
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.companies.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.admin.companies.title} – ${t.appName}` }];
 

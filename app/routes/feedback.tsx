@@ -4,12 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { submissionFailed } from '~/utils/forms';
 import { constraints, type FieldConstraint } from '~/utils/constraints';
 import { formText, procedureProblem } from '~/utils/forms.server';
 import { feedbackInput } from '../../server/feedback/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.feedback.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.feedback.title} – ${t.appName}` }];
 

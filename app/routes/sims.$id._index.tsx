@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { useRef } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { constraints } from '~/utils/constraints';
@@ -13,6 +14,8 @@ import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
 import { editInput } from '../../server/sims/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.pages.sim);
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
 

@@ -2,10 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { attempt, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
+
+export const ErrorBoundary = routeErrorBoundary(t.sims.confirmTitle);
 
 export const meta: MetaFunction = () => [{ title: `${t.sims.confirmTitle} – ${t.appName}` }];
 
