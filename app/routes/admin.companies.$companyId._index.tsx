@@ -170,7 +170,7 @@ export default function CompanyEdit() {
           empty={q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}
           columns={[{ header: t.admin.user.name }, { header: t.admin.user.email }]}
           rows={users}
-          cells={(u) => [<Truncated text={u.name} max={20} />, <Truncated text={u.email} max={20} />]}
+          cells={(u) => [<Truncated key="name" text={u.name} max={20} />, <Truncated key="email" text={u.email} max={20} />]}
           edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: t.admin.editLabel(u.name) })}
         />
         <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={t.admin.company.usersTitle} />

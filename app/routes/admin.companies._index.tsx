@@ -74,8 +74,8 @@ export default function Companies() {
             {/* On a phone the invoice mark column is folded in under the name. */}
             {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
           </>,
-          <Truncated text={c.customerNumber} max={20} />,
-          <Truncated text={c.invoiceNote} max={30} />,
+          <Truncated key="customerNumber" text={c.customerNumber} max={20} />,
+          <Truncated key="invoiceNote" text={c.invoiceNote} max={30} />,
         ]}
         edit={(c) => ({ to: `/admin/companies/${c.id}`, label: t.admin.editLabel(c.name) })}
       />
