@@ -54,6 +54,8 @@ export const t = {
     // A form page whose data or action failed: the rest of the portal still works.
     page: 'Den här sidan kunde inte visas just nu. Inget har ändrats av felet; försök igen om en stund.',
     retry: 'Försök igen',
+    // A form post that failed on the way (with JS): the form keeps what was typed.
+    notSent: 'Det gick inte att spara just nu. Det du skrivit finns kvar; försök igen om en stund.',
   },
   sims: {
     iccid: 'ICCID',

@@ -3,7 +3,7 @@
 // fetched only on that press; without JS the button is not there and the form works the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
@@ -12,7 +12,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { constraints } from '~/utils/constraints';
-import { FORM_ERROR, formFlag } from '~/utils/forms';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { safeRedirectTarget } from '~/utils/paths';
@@ -59,9 +59,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(safeRedirectTarget(values.returnTo, '/sims'), { headers: procedureHeaders(context) });
 }
 
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'add');
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
+
 export default function Activate() {
   const { plans, returnTo, fields } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
+  const answer = useActionData<typeof clientAction>();
+  const failed = answer && 'failed' in answer;
+  const data = answer && 'values' in answer ? answer : undefined;
+  // The form is made anew for the values the server sent back; a failed post keeps the one on screen.
+  const formKey = useRef('new');
+  if (data) formKey.current = JSON.stringify(data.values);
   const busy = useNavigation().state === 'submitting';
   const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
@@ -70,8 +80,9 @@ export default function Activate() {
   return (
     <>
       <h1>{t.pages.add}</h1>
-      {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
-      <Form method="post" className="card" key={data ? JSON.stringify(v) : 'new'}>
+      {data?.errors && !failed ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
+      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      <Form method="post" className="card" key={formKey.current}>
         <input type="hidden" name="returnTo" value={v?.returnTo || returnTo} />
         <Field id="iccid" label={t.sims.iccid} hint={t.sims.iccidHint} error={e.iccid}>
           {(aria) => (

@@ -1,7 +1,7 @@
 // Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useRef } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
@@ -9,7 +9,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { constraints } from '~/utils/constraints';
-import { FORM_ERROR, formFlag } from '~/utils/forms';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
@@ -52,6 +52,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
 
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'sim');
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
+
 type HistoryEntry = { kind: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 const CHANGES = ['ratePlan', 'invoiceLineMark', 'invoiceLineNote'] as const;
 
@@ -71,12 +76,18 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 export default function EditSim() {
   const { sim, plans, fields } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
-  const data = useActionData<typeof action>();
+  const answer = useActionData<typeof clientAction>();
+  const failed = answer && 'failed' in answer;
+  const data = answer && 'values' in answer ? answer : undefined;
   const busy = useNavigation().state === 'submitting';
   const dialog = useRef<HTMLDialogElement>(null);
+  // The form is made anew for the values the server sent back or the SIM as saved; a failed post keeps
+  // the one on screen.
+  const formKey = useRef('');
   const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
   const legacy = sim.ratePlan.isLegacy;
+  if (!failed) formKey.current = v ? JSON.stringify(v) : `${sim.id}${sim.ratePlan.code}${sim.invoiceLineMark}`;
   const selection = v
     ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
     : { dataLimit: sim.ratePlan.dataLimit, callAndSms: sim.ratePlan.call && sim.ratePlan.sms, roaming: sim.ratePlan.roaming };
@@ -86,7 +97,8 @@ export default function EditSim() {
       {legacy ? <p className="notice error" role="status">{t.sims.legacy}</p> : null}
       {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
       {data?.unchanged ? <p className="notice" role="status">{t.sims.unchanged}</p> : null}
-      <Form method="post" className="card" key={v ? JSON.stringify(v) : sim.id + sim.ratePlan.code + sim.invoiceLineMark}>
+      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      <Form method="post" className="card" key={formKey.current}>
         <div className="field">
           <span id="iccid-label" className="label">{t.sims.iccid}</span>
           <span aria-labelledby="iccid-label" className="readonly-value">{sim.iccid}</span>

@@ -14,3 +14,18 @@ export function formFlag(form: FormData, name: string): boolean {
 export function submissionFailed(actionResult: unknown): boolean {
   return typeof actionResult === 'object' && actionResult !== null && (actionResult as { failed?: unknown }).failed === true;
 }
+
+/**
+ * A form's clientAction: with JS the post is a fetch, and when it fails on the way (no network, the server's
+ * error page) the answer is `{ failed: true }`, so the form stays with what was typed and says so, instead
+ * of the route's error page. The page's shouldRevalidate keeps its data (`submissionFailed`).
+ */
+export async function keepTypedOnFailure<T>(serverAction: () => Promise<T>, form: string): Promise<T | { failed: true }> {
+  try {
+    return await serverAction();
+  } catch (err) {
+    if (err instanceof Response) throw err; // a redirect, e.g. to the login page
+    console.error(`[${form}] sending failed`, err);
+    return { failed: true };
+  }
+}

@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../app/texts.js';
 import { Sim } from '../../server/db/entities.js';
 import { newContext } from '../helpers/browser.js';
+import { iccidFactory } from '../helpers/iccid.js';
 import type { TestServer } from '../helpers/server.js';
 import { startScreens, stopScreens } from '../helpers/screens.js';
 
 let server: TestServer;
 let browser: Browser;
+const newIccid = iccidFactory('8946778');
 
 beforeAll(async () => ({ server, browser } = await startScreens()));
 afterAll(() => stopScreens({ server, browser }));
@@ -58,4 +60,47 @@ describe('a failing loader on a form page', () => {
       await ctx.close();
     });
   }
+});
+
+describe('a failing form post with JS', () => {
+  it('keeps what was typed and says so; the same form then sends', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, js: true, cookie: await server.sessionCookie('anna@demo.se') });
+    const page = await ctx.newPage();
+    await page.goto('/add');
+    await page.waitForFunction(() => '__remixRouter' in window);
+    const iccid = newIccid();
+    await page.getByLabel('ICCID').fill(iccid);
+    await page.getByLabel('Fakturamärkning').fill('Lager 7');
+    await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+    await withTableAway('sim', async () => {
+      await page.getByRole('button', { name: 'Aktivera' }).click();
+      await page.getByRole('alert').filter({ hasText: t.error.notSent }).waitFor();
+    });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(t.pages.add);
+    expect(await page.getByLabel('ICCID').inputValue()).toBe(iccid);
+    expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Lager 7');
+    expect(await page.getByLabel('Datamängd').inputValue()).toBe('500');
+    await page.getByRole('button', { name: 'Aktivera' }).click();
+    await page.waitForURL((u) => u.pathname === '/sims');
+    expect(await server.services.orm.em.fork().count(Sim, { iccid })).toBe(1);
+    await ctx.close();
+  });
+
+  it('keeps the edited SIM form too', async () => {
+    const ctx = await newContext(browser, { baseURL: server.url, js: true, cookie: await server.sessionCookie('anna@demo.se') });
+    const page = await ctx.newPage();
+    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } }, { orderBy: { id: 'asc' } });
+    await page.goto(`/sims/${sim.id}`);
+    await page.waitForFunction(() => '__remixRouter' in window);
+    const mark = `Ändrad ${Date.now()}`;
+    await page.getByLabel('Fakturamärkning').fill(mark);
+    await withTableAway('sim', async () => {
+      await page.getByRole('button', { name: 'Spara' }).click();
+      await page.getByRole('alert').filter({ hasText: t.error.notSent }).waitFor();
+    });
+    expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe(mark);
+    await page.getByRole('button', { name: 'Spara' }).click();
+    await expect.poll(async () => (await server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).invoiceLineMark, { timeout: 15_000 }).toBe(mark);
+    await ctx.close();
+  });
 });
