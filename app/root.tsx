@@ -1,7 +1,6 @@
 // The document: language, theme, header and the back link around every page.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
-  isRouteErrorResponse,
   Link,
   Links,
   Meta,
@@ -9,12 +8,12 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
-  useRouteError,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { BackLink } from '~/components/BackLink';
+import { RouteError } from '~/components/RouteError';
 import { Toaster } from '~/components/Toaster';
 import stylesHref from '~/styles/app.css?url';
 import { t } from '~/texts';
@@ -97,23 +96,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 403)) {
-    const text = error.status === 404 ? t.notFound : t.forbidden;
-    return (
-      <>
-        <h1>{text.title}</h1>
-        <p>{text.text}</p>
-        <p>
-          <Link to="/">{t.notFound.home}</Link>
-        </p>
-      </>
-    );
-  }
-  return (
-    <>
-      <h1>{t.error.title}</h1>
-      <p>{t.error.text}</p>
-    </>
-  );
+  return <RouteError />;
 }

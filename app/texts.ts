@@ -48,7 +48,15 @@ export const t = {
     home: 'Till startsidan',
   },
   forbidden: { title: 'Åtkomst nekad', text: 'Du har inte behörighet att se den här sidan.' },
-  error: { title: 'Något gick fel', text: 'Ett oväntat fel inträffade. Försök igen om en stund.' },
+  error: {
+    title: 'Något gick fel',
+    text: 'Ett oväntat fel inträffade. Försök igen om en stund.',
+    // A form page whose data or action failed: the rest of the portal still works.
+    page: 'Den här sidan kunde inte visas just nu. Inget har ändrats av felet; försök igen om en stund.',
+    retry: 'Försök igen',
+    // A form post that failed on the way (with JS): the form keeps what was typed.
+    notSent: 'Det gick inte att spara just nu. Det du skrivit finns kvar; försök igen om en stund.',
+  },
   // @texts:errors (refusals of procedures and API doors: server/errors/; every door answers { error, issues })
   errors: {
     unauthenticated: 'Du är inte inloggad.',

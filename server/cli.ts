@@ -3,13 +3,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import { CLI_ACTOR } from './companies/audit.js';
+import { createCompany } from './companies/companies.js';
+import { companyFields } from './companies/schemas.js';
 import { ConfigError, loadConfig } from './config.js';
-import { Company, User } from './db/entities.js';
+import { Company } from './db/entities.js';
 import { dbTargetFrom, initOrm, migrate, migrationsPath, type Orm } from './db/orm.js';
 import { seedDemo } from './db/seed.js';
 import { CatalogError, parseCatalog, upsertPlans } from './plans/catalog.js';
 import { normalizeEmail } from './users/normalize.js';
+import { userFields } from './users/schemas.js';
+import { createUser, updateUser } from './users/users.js';
+import { z } from './zod.js';
 
 class CliError extends Error {}
 
@@ -30,6 +35,16 @@ async function withOrm<T>(fn: (orm: Orm) => Promise<T>): Promise<T> {
   }
 }
 
+/** The refusal of a service (a taken e-mail or customer number) in the CLI's words, naming what was refused. */
+function refusal(e: unknown, words: Record<string, string>): never {
+  const err = e as { message?: unknown; issues?: unknown; cause?: { issues?: unknown } } | null;
+  const issues = (Array.isArray(err?.issues) ? err.issues : Array.isArray(err?.cause?.issues) ? err.cause.issues : []) as Array<{ path?: unknown[] }>;
+  const field = String(issues[0]?.path?.[0] ?? '');
+  if (field in words) throw new CliError(`${words[field]} (${String(err?.message)})`);
+  throw e;
+}
+
+// Through the services, as the admin pages: the same rules, and an audit row whose actor is the CLI.
 async function userCreate(argv: string[]): Promise<string> {
   const { values } = parseArgs({
     args: argv,
@@ -43,33 +58,41 @@ async function userCreate(argv: string[]): Promise<string> {
     },
     strict: true,
   });
+  // The services' own field rules, reported by the option that broke them.
   const input = z
     .object({
-      email: z.email('--email must be an e-mail address'),
-      name: z.string('--name is required').trim().min(1, '--name is required'),
-      company: z.string('--company is required').trim().min(1, '--company is required'),
-      customerNumber: z.string().trim().min(1).optional(),
+      email: userFields.email,
+      name: userFields.name,
+      company: companyFields.name,
+      customerNumber: companyFields.customerNumber.optional(),
     })
-    .safeParse({ email: values.email?.trim(), name: values.name, company: values.company, customerNumber: values['customer-number'] });
-  if (!input.success) throw new CliError(input.error.issues[0]!.message);
+    .safeParse({ email: values.email, name: values.name, company: values.company, customerNumber: values['customer-number'] });
+  if (!input.success) {
+    const issue = input.error.issues[0]!;
+    const option = { email: '--email', name: '--name', company: '--company', customerNumber: '--customer-number' }[String(issue.path[0])];
+    throw new CliError(`${option ?? 'input'}: ${issue.message}`);
+  }
   const { email, name, company: companyName, customerNumber } = input.data;
+  const isSuperAdmin = values['super-admin'] ?? false;
+  const isCompanyOwner = values.owner ?? false;
   return withOrm(async (orm) => {
     await migrate(orm);
     return orm.em.fork().transactional(async (em) => {
-      const normalized = normalizeEmail(email);
-      if (await em.findOne(User, { email: normalized })) throw new CliError(`A user with e-mail ${normalized} already exists`);
-      let company = await em.findOne(Company, { name: companyName });
+      let company: { id: number; name: string } | null = await em.findOne(Company, { name: companyName });
       let made = '';
       if (!company) {
         const number = customerNumber ?? String(100000 + (await em.count(Company, {})) + 1 + Math.floor(Math.random() * 1000));
-        if (await em.findOne(Company, { customerNumber: number })) throw new CliError(`Customer number ${number} is already used`);
-        company = em.create(Company, { name: companyName, customerNumber: number, invoiceNote: '', invoiceInterval: 'monthly' });
+        company = await createCompany(em, CLI_ACTOR, { name: companyName, customerNumber: number, invoiceNote: '', invoiceInterval: 'monthly' }).catch((e) =>
+          refusal(e, { customerNumber: `Customer number ${number} is already used` }),
+        );
         made = `created company "${companyName}" (customer number ${number}); `;
       }
-      const user = em.create(User, {
-        email: normalized, name, company, isSuperAdmin: values['super-admin'] ?? false, isCompanyOwner: values.owner ?? false,
-      });
-      await em.flush();
+      const words = { email: `A user with e-mail ${normalizeEmail(email)} already exists` };
+      let user = await createUser(em, CLI_ACTOR, { name, email, companyId: company.id }).catch((e) => refusal(e, words));
+      // The roles are a change of their own, audited as such (creating a user gives none).
+      if (isSuperAdmin || isCompanyOwner) {
+        user = await updateUser(em, CLI_ACTOR, { id: user.id, name: user.name, email: user.email, isCompanyOwner, isSuperAdmin }).catch((e) => refusal(e, words));
+      }
       return `${made}created user ${user.email} (id ${user.id}) in "${company.name}"${user.isSuperAdmin ? ' as super admin' : ''}${user.isCompanyOwner ? ' as company owner' : ''}`;
     });
   });

@@ -30,8 +30,8 @@ declare module 'express-serve-static-core' {
 async function loadContextFor(services: Services, req: Request, res: Response) {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '' });
-  ctx.flashToasts = true;
+  // A page's action decides how a procedure's toast is shown (app/routes: ctx.showToasts).
+  const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '', toastMode: 'held' });
   return {
     services,
     ctx,

@@ -64,6 +64,7 @@ export function swedishMessage(issue: Issue): string | undefined {
   }
 }
 
-z.config({ ...z.locales.sv(), customError: swedishMessage as never });
+// zod hands each issue kind its own fields; Issue is the few of them read above.
+z.config({ ...z.locales.sv(), customError: (issue) => swedishMessage(issue as Issue) });
 
 export { z };

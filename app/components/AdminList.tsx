@@ -3,8 +3,10 @@
 import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { t } from '~/texts';
+import type { FieldConstraint } from '~/utils/constraints';
 
-export function SearchForm({ id, label, hint, q }: { id: string; label: string; hint: string; q: string }) {
+/** `constraint`: the search text's, from the list procedure's schema (the loader reads it). */
+export function SearchForm({ id, label, hint, q, constraint }: { id: string; label: string; hint: string; q: string; constraint: FieldConstraint }) {
   const submit = useSubmit();
   const { pathname } = useLocation();
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -19,7 +21,7 @@ export function SearchForm({ id, label, hint, q }: { id: string; label: string; 
             name="q"
             type="search"
             defaultValue={q}
-            maxLength={200}
+            {...constraint}
             autoComplete="off"
             aria-describedby={`${id}-hint`}
             onChange={(e) => {

@@ -3,54 +3,92 @@
 // fetched only on that press; without JS the button is not there and the form works the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
 import type { ScannerProps } from '~/scanner/Scanner';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formValues } from '~/utils/forms.server';
+import { constraints } from '~/utils/constraints';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
+import { attempt, formText } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { safeRedirectTarget } from '~/utils/paths';
 import { cameFrom } from '~/utils/return-to.server';
+import { activateInput } from '../../server/sims/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.pages.add);
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.add} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
   const plans = await context.trpc.plans.list();
-  return { plans, returnTo: cameFrom(request, '/sims', ['/add']) };
+  return { plans, returnTo: cameFrom(request, '/sims', ['/add']), fields: constraints(activateInput) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireUser(request, context);
-  const values = await formValues(request);
-  const result = await attempt(() => context.trpc.sim.activate(values as never));
+  const form = await request.formData();
+  const text = (name: string) => formText(form, name);
+  // What was typed, to fill the form again after a refusal.
+  const values = {
+    returnTo: text('returnTo'),
+    iccid: text('iccid'),
+    dataLimit: text('dataLimit'),
+    callAndSms: formFlag(form, 'callAndSms'),
+    roaming: formFlag(form, 'roaming'),
+    invoiceLineMark: text('invoiceLineMark'),
+    invoiceLineNote: text('invoiceLineNote'),
+  };
+  const result = await attempt(() =>
+    context.trpc.sim.activate({
+      iccid: values.iccid,
+      // An empty choice is 0, which the schema refuses with its own message.
+      dataLimit: Number(values.dataLimit),
+      callAndSms: values.callAndSms,
+      roaming: values.roaming,
+      invoiceLineMark: values.invoiceLineMark,
+      invoiceLineNote: values.invoiceLineNote,
+    }),
+  );
   if (!result.ok) return { errors: result.fields, values };
+  await context.ctx.showToasts({ flash: true });
   return redirect(safeRedirectTarget(values.returnTo, '/sims'), { headers: procedureHeaders(context) });
 }
 
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'add');
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
+
 export default function Activate() {
-  const { plans, returnTo } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>();
+  const { plans, returnTo, fields } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof clientAction>();
+  const failed = answer && 'failed' in answer;
+  const data = answer && 'values' in answer ? answer : undefined;
+  // The form is made anew for the values the server sent back; a failed post keeps the one on screen.
+  const formKey = useRef('new');
+  if (data) formKey.current = JSON.stringify(data.values);
   const busy = useNavigation().state === 'submitting';
-  const v = data?.values ?? {};
+  const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
-  const selection = { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms === 'true', roaming: v.roaming === 'true' };
+  const selection = { dataLimit: v?.dataLimit ? Number(v.dataLimit) : null, callAndSms: v?.callAndSms ?? false, roaming: v?.roaming ?? false };
   const scan = useScanner();
   return (
     <>
       <h1>{t.pages.add}</h1>
-      {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
-      <Form method="post" className="card" key={data ? JSON.stringify(v) : 'new'}>
-        <input type="hidden" name="returnTo" value={v.returnTo ?? returnTo} />
+      {data?.errors && !failed ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
+      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      <Form method="post" className="card" key={formKey.current}>
+        <input type="hidden" name="returnTo" value={v?.returnTo || returnTo} />
         <Field id="iccid" label={t.sims.iccid} hint={t.sims.iccidHint} error={e.iccid}>
           {(aria) => (
             <div className="iccid-row">
               <input {...aria} ref={scan.iccidRef} name="iccid" type="text" inputMode="numeric" autoComplete="off" required maxLength={30}
-                pattern="[0-9 ]{20,29}" title={t.sims.iccidTitle} defaultValue={v.iccid} autoFocus={!!e.iccid} />
+                pattern="[0-9 ]{20,29}" title={t.sims.iccidTitle} defaultValue={v?.iccid} autoFocus={!!e.iccid} />
               {scan.hydrated ? (
                 <button type="button" className="btn scan-toggle" aria-expanded={scan.open} aria-controls="scanner" onClick={scan.toggle}>
                   {scan.open ? t.scanner.close : t.scanner.open}
@@ -74,10 +112,10 @@ export default function Activate() {
           )
         ) : null}
         <Field id="invoiceLineMark" label={t.sims.mark} hint={t.sims.marksHint} error={e.invoiceLineMark}>
-          {(aria) => <textarea {...aria} ref={scan.nextRef} name="invoiceLineMark" rows={2} maxLength={200} defaultValue={v.invoiceLineMark} />}
+          {(aria) => <textarea {...aria} ref={scan.nextRef} name="invoiceLineMark" rows={2} {...fields.invoiceLineMark} defaultValue={v?.invoiceLineMark} />}
         </Field>
         <Field id="invoiceLineNote" label={t.sims.note} hint={t.sims.marksHint} error={e.invoiceLineNote}>
-          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} maxLength={200} defaultValue={v.invoiceLineNote} />}
+          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} {...fields.invoiceLineNote} defaultValue={v?.invoiceLineNote} />}
         </Field>
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" disabled={busy}>{t.sims.activate}</button>

@@ -3,10 +3,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { TextField } from '~/components/TextField';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
-import { FORM_ERROR } from '~/utils/forms';
+import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
+import { constraints } from '~/utils/constraints';
 import { attempt, formText, idParam } from '~/utils/forms.server';
+import { updateUserInput } from '../../server/users/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.user.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` }];
 
@@ -17,7 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // The company in the URL must be the user's: another company's user is "not found" here.
   const found = await attempt(() => context.trpc.admin.getUser({ id, companyId }));
   if (!found.ok) throw new Response('Not Found', { status: 404 });
-  return { user: found.value, updated: new URL(request.url).searchParams.get('notice') === 'updated' };
+  return { user: found.value, updated: new URL(request.url).searchParams.get('notice') === 'updated', fields: constraints(updateUserInput) };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -28,8 +33,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const values = {
     name: formText(form, 'name'),
     email: formText(form, 'email'),
-    isCompanyOwner: form.get('isCompanyOwner') === 'on',
-    isSuperAdmin: form.get('isSuperAdmin') === 'on',
+    isCompanyOwner: formFlag(form, 'isCompanyOwner'),
+    isSuperAdmin: formFlag(form, 'isSuperAdmin'),
   };
   const result = await attempt(() => context.trpc.admin.updateUser({ id, companyId, ...values }));
   if (!result.ok) return { values, errors: result.fields };
@@ -37,7 +42,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function UserEdit() {
-  const { user, updated } = useLoaderData<typeof loader>();
+  const { user, updated, fields } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const v = data?.values ?? user;
@@ -49,8 +54,8 @@ export default function UserEdit() {
       {data ? <p className="notice error" role="alert">{failure(e)}</p> : null}
       <Form method="post" className="card" key={[user.name, user.email, user.isCompanyOwner, user.isSuperAdmin].join('|')}>
         <input type="hidden" name="intent" value="updateUser" />
-        <TextField id="user-name" name="name" label={t.admin.user.name} required maxLength={200} autoComplete="off" defaultValue={v.name} error={e.name} />
-        <TextField id="user-email" name="email" label={t.admin.user.email} type="email" inputMode="email" required maxLength={254} autoComplete="off" defaultValue={v.email} error={e.email} />
+        <TextField id="user-name" name="name" label={t.admin.user.name} {...fields.name} autoComplete="off" defaultValue={v.name} error={e.name} />
+        <TextField id="user-email" name="email" label={t.admin.user.email} type="email" {...fields.email} autoComplete="off" defaultValue={v.email} error={e.email} />
         <Check id="user-isCompanyOwner" name="isCompanyOwner" label={t.admin.user.isCompanyOwner} checked={v.isCompanyOwner} error={e.isCompanyOwner} />
         <Check id="user-isSuperAdmin" name="isSuperAdmin" label={t.admin.user.isSuperAdmin} checked={v.isSuperAdmin} error={e.isSuperAdmin} hint={t.admin.user.isSuperAdminHint} />
         <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.save}</button>

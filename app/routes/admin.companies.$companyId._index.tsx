@@ -6,15 +6,19 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { attempt, formText, idParam } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
+import { constraints, fieldConstraint } from '~/utils/constraints';
+import { companyFields, INVOICE_INTERVALS, listQuery, updateCompanyInput } from '../../server/companies/schemas';
+import { createUserInput } from '../../server/users/schemas';
 
 const PAGE_SIZE = 20;
-const INTERVALS = ['monthly', 'quarterly', 'biannually', 'annually'] as const;
-type Interval = (typeof INTERVALS)[number];
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.company.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` }];
 
@@ -37,6 +41,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     page,
     notice: notice === 'updated' || notice === 'userCreated' ? notice : null,
     createdUserId: Number.isInteger(createdUser) && createdUser > 0 ? createdUser : null,
+    form: {
+      company: constraints(updateCompanyInput),
+      user: constraints(createUserInput),
+      search: fieldConstraint(listQuery.q),
+      intervals: INVOICE_INTERVALS,
+    },
   };
 }
 
@@ -70,7 +80,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       invoiceNote: formText(form, 'invoiceNote'),
       invoiceInterval: formText(form, 'invoiceInterval'),
     };
-    const result = await attempt(() => context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: values.invoiceInterval as Interval }));
+    // A select posts one of its options; anything else is refused in the schema's words.
+    const interval = companyFields.invoiceInterval.safeParse(values.invoiceInterval);
+    if (!interval.success) return { intent, values, errors: { invoiceInterval: interval.error.issues[0]!.message } } satisfies ActionData;
+    const result = await attempt(() => context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: interval.data }));
     if (!result.ok) return { intent, values, errors: result.fields } satisfies ActionData;
     return redirect(`/admin/companies/${id}?notice=updated`);
   }
@@ -78,7 +91,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function CompanyEdit() {
-  const { company, users, hasNext, q, page, notice, createdUserId } = useLoaderData<typeof loader>();
+  const { company, users, hasNext, q, page, notice, createdUserId, form } = useLoaderData<typeof loader>();
+  const { company: companyConstraints, user: userConstraints } = form;
   const data = useActionData<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const pendingIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
@@ -104,19 +118,20 @@ export default function CompanyEdit() {
         {companyData ? <p className="notice error" role="alert">{failure(ce)}</p> : null}
         <Form method="post" key={[company.name, company.customerNumber, company.invoiceNote, company.invoiceInterval].join('|')}>
           <input type="hidden" name="intent" value="updateCompany" />
-          <TextField id="company-name" name="name" label={t.admin.companies.name} required maxLength={200} autoComplete="organization" defaultValue={cv.name} error={ce.name} />
-          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} required maxLength={50} autoComplete="off" defaultValue={cv.customerNumber} error={ce.customerNumber} />
-          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} maxLength={200} autoComplete="off" defaultValue={cv.invoiceNote} error={ce.invoiceNote} />
+          <TextField id="company-name" name="name" label={t.admin.companies.name} {...companyConstraints.name} autoComplete="organization" defaultValue={cv.name} error={ce.name} />
+          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} {...companyConstraints.customerNumber} autoComplete="off" defaultValue={cv.customerNumber} error={ce.customerNumber} />
+          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} {...companyConstraints.invoiceNote} autoComplete="off" defaultValue={cv.invoiceNote} error={ce.invoiceNote} />
           <div className="field">
             <label htmlFor="company-invoiceInterval">{t.admin.companies.invoiceInterval}</label>
             <select
               id="company-invoiceInterval"
               name="invoiceInterval"
+              {...companyConstraints.invoiceInterval}
               defaultValue={cv.invoiceInterval}
               aria-invalid={ce.invoiceInterval ? true : undefined}
               aria-describedby={ce.invoiceInterval ? 'company-invoiceInterval-error' : undefined}
             >
-              {INTERVALS.map((i) => (
+              {form.intervals.map((i) => (
                 <option key={i} value={i}>{t.admin.intervals[i]}</option>
               ))}
             </select>
@@ -135,15 +150,15 @@ export default function CompanyEdit() {
 
       <section aria-labelledby="users-title">
         <h2 id="users-title">{t.admin.company.usersTitle}</h2>
-        <SearchForm id="user-search" label={t.admin.company.searchUsers} hint={t.admin.company.searchUsersHint} q={q} />
+        <SearchForm id="user-search" label={t.admin.company.searchUsers} hint={t.admin.company.searchUsersHint} q={q} constraint={form.search} />
 
         <div className="card add-user">
           <h3 id="add-user-title">{t.admin.company.addUserTitle}</h3>
           {userData ? <p className="notice error" role="alert">{failure(ue)}</p> : null}
           <Form method="post" className="inline-form" key={`user-${createdUserId ?? ''}`} aria-labelledby="add-user-title">
             <input type="hidden" name="intent" value="createUser" />
-            <TextField id="user-name" name="name" label={t.admin.user.name} required maxLength={200} autoComplete="off" defaultValue={userData?.values.name} error={ue.name} />
-            <TextField id="user-email" name="email" label={t.admin.user.email} type="email" inputMode="email" required maxLength={254} autoComplete="off" defaultValue={userData?.values.email} error={ue.email} />
+            <TextField id="user-name" name="name" label={t.admin.user.name} {...userConstraints.name} autoComplete="off" defaultValue={userData?.values.name} error={ue.name} />
+            <TextField id="user-email" name="email" label={t.admin.user.email} type="email" {...userConstraints.email} autoComplete="off" defaultValue={userData?.values.email} error={ue.email} />
             <div className="inline-submit">
               <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>{t.admin.company.addUser}</button>
             </div>
@@ -155,7 +170,7 @@ export default function CompanyEdit() {
           empty={q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}
           columns={[{ header: t.admin.user.name }, { header: t.admin.user.email }]}
           rows={users}
-          cells={(u) => [<Truncated text={u.name} max={20} />, <Truncated text={u.email} max={20} />]}
+          cells={(u) => [<Truncated key="name" text={u.name} max={20} />, <Truncated key="email" text={u.email} max={20} />]}
           edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: t.admin.editLabel(u.name) })}
         />
         <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={t.admin.company.usersTitle} />

@@ -5,12 +5,18 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
+import { constraints } from '~/utils/constraints';
 import { attempt, formText } from '~/utils/forms.server';
+import { fieldConstraint } from '~/utils/constraints';
+import { createCompanyInput, listQuery } from '../../server/companies/schemas';
 
 const PAGE_SIZE = 20;
+
+export const ErrorBoundary = routeErrorBoundary(t.admin.companies.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.admin.companies.title} – ${t.appName}` }];
 
@@ -27,6 +33,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     companies: rows.slice(0, PAGE_SIZE),
     hasNext: rows.length > PAGE_SIZE,
     createdId: Number.isInteger(createdId) && createdId > 0 ? createdId : null,
+    fields: constraints(createCompanyInput),
+    search: fieldConstraint(listQuery.q),
   };
 }
 
@@ -40,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Companies() {
-  const { q, page, companies, hasNext, createdId } = useLoaderData<typeof loader>();
+  const { q, page, companies, hasNext, createdId, fields, search } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const errors: Record<string, string | undefined> = data?.errors ?? {};
@@ -53,7 +61,7 @@ export default function Companies() {
         </p>
       ) : null}
 
-      <SearchForm id="company-search" label={t.admin.companies.search} hint={t.admin.companies.searchHint} q={q} />
+      <SearchForm id="company-search" label={t.admin.companies.search} hint={t.admin.companies.searchHint} q={q} constraint={search} />
 
       <AdminTable
         caption={t.admin.companies.title}
@@ -66,8 +74,8 @@ export default function Companies() {
             {/* On a phone the invoice mark column is folded in under the name. */}
             {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
           </>,
-          <Truncated text={c.customerNumber} max={20} />,
-          <Truncated text={c.invoiceNote} max={30} />,
+          <Truncated key="customerNumber" text={c.customerNumber} max={20} />,
+          <Truncated key="invoiceNote" text={c.invoiceNote} max={30} />,
         ]}
         edit={(c) => ({ to: `/admin/companies/${c.id}`, label: t.admin.editLabel(c.name) })}
       />
@@ -78,9 +86,9 @@ export default function Companies() {
         {data ? <p className="notice error" role="alert">{failure(errors)}</p> : null}
         <Form method="post" key={createdId ?? 'new'}>
           <input type="hidden" name="intent" value="createCompany" />
-          <TextField id="company-name" name="name" label={t.admin.companies.name} required maxLength={200} autoComplete="organization" defaultValue={data?.values.name} error={errors.name} />
-          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} required maxLength={50} autoComplete="off" defaultValue={data?.values.customerNumber} error={errors.customerNumber} />
-          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} maxLength={200} autoComplete="off" defaultValue={data?.values.invoiceNote} error={errors.invoiceNote} hint={t.admin.companies.intervalHint} />
+          <TextField id="company-name" name="name" label={t.admin.companies.name} {...fields.name} autoComplete="organization" defaultValue={data?.values.name} error={errors.name} />
+          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} {...fields.customerNumber} autoComplete="off" defaultValue={data?.values.customerNumber} error={errors.customerNumber} />
+          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} {...fields.invoiceNote} autoComplete="off" defaultValue={data?.values.invoiceNote} error={errors.invoiceNote} hint={t.admin.companies.intervalHint} />
           <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.companies.add}</button>
         </Form>
       </section>

@@ -7,6 +7,7 @@ import type { LinkProblem } from '../../server/auth/login';
 import { t } from '~/texts';
 import { procedureHeaders } from '~/utils/http.server';
 import { safeRedirectTarget } from '~/utils/paths';
+import { loginConstraint } from '~/utils/login-input.server';
 import { LoginForm } from './login';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }, { name: 'referrer', content: 'no-referrer' }];
@@ -15,7 +16,7 @@ export const headers: HeadersFunction = () => ({ 'Referrer-Policy': 'no-referrer
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get('token') ?? '';
   const { problem } = await context.trpc.auth.checkLink({ token: token.slice(0, 2000) });
-  return { token: problem ? '' : token, problem };
+  return { token: problem ? '' : token, problem, destination: loginConstraint() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -29,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const messages: Record<LinkProblem, string> = { invalid: t.login.linkInvalid, expired: t.login.linkExpired, used: t.login.linkUsed };
 
 export default function Magic() {
-  const { token, problem: loadProblem } = useLoaderData<typeof loader>();
+  const { token, problem: loadProblem, destination } = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const problem = acted?.problem ?? loadProblem;
   if (problem) {
@@ -37,7 +38,7 @@ export default function Magic() {
       <>
         <h1>{t.login.title}</h1>
         <p className="notice error" role="alert">{messages[problem]}</p>
-        <LoginForm />
+        <LoginForm constraint={destination} />
         <p className="muted">{t.login.register}</p>
       </>
     );

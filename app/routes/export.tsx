@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { showToast } from '~/components/Toaster';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 // Pure rule modules, shared with the procedure's validation (no server runtime).
@@ -11,6 +12,8 @@ import { yearMonthInZone } from '../../server/export/periods';
 import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '../../server/export/query';
 
 const DOWNLOAD_PATH = '/api/export/getExcelV1';
+
+export const ErrorBoundary = routeErrorBoundary(t.export.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.export.title} – ${t.appName}` }];
 

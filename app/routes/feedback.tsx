@@ -2,20 +2,23 @@
 // and the server refuses blank text either way.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLocation, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useLocation, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useState } from 'react';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { submissionFailed } from '~/utils/forms';
+import { constraints, type FieldConstraint } from '~/utils/constraints';
 import { formText, procedureProblem } from '~/utils/forms.server';
+import { feedbackInput } from '../../server/feedback/schemas';
 
-const MAX = 5000;
+export const ErrorBoundary = routeErrorBoundary(t.feedback.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.feedback.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
-  return null;
+  return { fields: constraints(feedbackInput) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -29,7 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context.services.log.error({ err, reqId: context.requestId }, 'feedback could not be saved');
     return { message, error: null, failed: true };
   }
-  // The thank-you comes as the procedure's one-time flash (a toast), so a reload does not show it again.
+  // The thank-you is the procedure's toast, kept as a one-time flash, so a reload does not show it again.
+  await context.ctx.showToasts({ flash: true });
   return redirect('/feedback');
 }
 
@@ -53,6 +57,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   submissionFailed(actionResult) ? false : defaultShouldRevalidate;
 
 export default function FeedbackPage() {
+  const { fields } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const { key } = useLocation();
   return (
@@ -61,12 +66,12 @@ export default function FeedbackPage() {
       {data?.failed ? <p className="notice error" role="alert">{t.feedback.failed}</p> : null}
       <p className="muted">{t.feedback.intro}</p>
       {/* A new location (after sending) starts an empty form; after a refusal the text comes back. */}
-      <FeedbackForm key={key} initial={data?.message ?? ''} error={data?.error ?? undefined} />
+      <FeedbackForm key={key} field={fields.message} initial={data?.message ?? ''} error={data?.error ?? undefined} />
     </div>
   );
 }
 
-function FeedbackForm({ initial, error }: { initial: string; error?: string }) {
+function FeedbackForm({ field, initial, error }: { field: FieldConstraint; initial: string; error?: string }) {
   const [text, setText] = useState(initial);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -81,14 +86,13 @@ function FeedbackForm({ initial, error }: { initial: string; error?: string }) {
           id="feedback-message"
           name="message"
           rows={8}
-          maxLength={MAX}
-          required
+          {...field}
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
           aria-invalid={error ? true : undefined}
           aria-describedby={described}
         />
-        <p id="feedback-counter" className="hint counter">{t.feedback.counter(text.length, MAX)}</p>
+        <p id="feedback-counter" className="hint counter">{t.feedback.counter(text.length, field.maxLength ?? 0)}</p>
         {error ? <p id="feedback-error" className="error">{error}</p> : null}
       </div>
       {/* Disabled only once JS runs: without JS the button must stay usable and the server checks. */}

@@ -1,16 +1,17 @@
 // Login: one e-mail field; the link arrives by e-mail. Same notice whether or not the account exists.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import { t } from '~/texts';
-import { readLoginInput } from '~/utils/login-input.server';
+import type { FieldConstraint } from '~/utils/constraints';
+import { loginConstraint, readLoginInput } from '~/utils/login-input.server';
 import { safeRedirectTarget } from '~/utils/paths';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
   if (context.session) throw redirect('/');
-  return null;
+  return { destination: loginConstraint() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -22,6 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
+  const { destination } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
@@ -39,13 +41,13 @@ export default function Login() {
           {problem === 'expired' ? t.login.linkExpired : problem === 'used' ? t.login.linkUsed : t.login.linkInvalid}
         </p>
       ) : null}
-      <LoginForm redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
+      <LoginForm constraint={destination} redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
       <p className="muted">{t.login.register}</p>
     </>
   );
 }
 
-export function LoginForm({ redirectTo, error, value, busy }: { redirectTo?: string | null; error?: string; value?: string; busy?: boolean }) {
+export function LoginForm({ constraint, redirectTo, error, value, busy }: { constraint: FieldConstraint; redirectTo?: string | null; error?: string; value?: string; busy?: boolean }) {
   return (
     <Form method="post" action="/login" className="card" noValidate={false}>
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
@@ -56,9 +58,7 @@ export function LoginForm({ redirectTo, error, value, busy }: { redirectTo?: str
           name="destination"
           type="email"
           autoComplete="email"
-          inputMode="email"
-          required
-          maxLength={254}
+          {...constraint}
           defaultValue={value}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'destination-error' : undefined}

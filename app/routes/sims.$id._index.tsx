@@ -1,16 +1,21 @@
 // Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useRef } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formValues, idParam, pageError } from '~/utils/forms.server';
+import { constraints } from '~/utils/constraints';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
+import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
+import { editInput } from '../../server/sims/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.pages.sim);
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
 
@@ -19,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = idParam(params.id);
   try {
     const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
-    return { sim, plans };
+    return { sim, plans, fields: constraints(editInput) };
   } catch (e) {
     pageError(e);
   }
@@ -28,14 +33,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
   const id = idParam(params.id);
-  const values = await formValues(request);
-  // An unticked box is not posted at all: say false, as the procedure needs every field.
-  const result = await attempt(() => context.trpc.sim.edit({ callAndSms: 'false', roaming: 'false', ...values, id } as never));
+  const form = await request.formData();
+  // What was typed, to fill the form again; an unticked box is not posted at all, which is false here
+  // (the procedure needs every field).
+  const values = {
+    dataLimit: formText(form, 'dataLimit'),
+    callAndSms: formFlag(form, 'callAndSms'),
+    roaming: formFlag(form, 'roaming'),
+    invoiceLineMark: formText(form, 'invoiceLineMark'),
+    invoiceLineNote: formText(form, 'invoiceLineNote'),
+  };
+  // An empty choice is 0, which the schema refuses with its own message.
+  const result = await attempt(() => context.trpc.sim.edit({ ...values, id, dataLimit: Number(values.dataLimit) }));
   if (!result.ok) return { errors: result.fields, values, unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
+  await context.ctx.showToasts({ flash: true });
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
+
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'sim');
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  submissionFailed(actionResult) ? false : defaultShouldRevalidate;
 
 type HistoryEntry = { kind: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 const CHANGES = ['ratePlan', 'invoiceLineMark', 'invoiceLineNote'] as const;
@@ -54,16 +74,22 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans } = useLoaderData<typeof loader>();
+  const { sim, plans, fields } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
-  const data = useActionData<typeof action>();
+  const answer = useActionData<typeof clientAction>();
+  const failed = answer && 'failed' in answer;
+  const data = answer && 'values' in answer ? answer : undefined;
   const busy = useNavigation().state === 'submitting';
   const dialog = useRef<HTMLDialogElement>(null);
+  // The form is made anew for the values the server sent back or the SIM as saved; a failed post keeps
+  // the one on screen.
+  const formKey = useRef('');
   const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
   const legacy = sim.ratePlan.isLegacy;
+  if (!failed) formKey.current = v ? JSON.stringify(v) : `${sim.id}${sim.ratePlan.code}${sim.invoiceLineMark}`;
   const selection = v
-    ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms === 'true', roaming: v.roaming === 'true' }
+    ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
     : { dataLimit: sim.ratePlan.dataLimit, callAndSms: sim.ratePlan.call && sim.ratePlan.sms, roaming: sim.ratePlan.roaming };
   return (
     <>
@@ -71,16 +97,17 @@ export default function EditSim() {
       {legacy ? <p className="notice error" role="status">{t.sims.legacy}</p> : null}
       {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
       {data?.unchanged ? <p className="notice" role="status">{t.sims.unchanged}</p> : null}
-      <Form method="post" className="card" key={v ? JSON.stringify(v) : sim.id + sim.ratePlan.code + sim.invoiceLineMark}>
+      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      <Form method="post" className="card" key={formKey.current}>
         <div className="field">
           <span id="iccid-label" className="label">{t.sims.iccid}</span>
           <span aria-labelledby="iccid-label" className="readonly-value">{sim.iccid}</span>
         </div>
         <Field id="invoiceLineMark" label={t.sims.mark} error={e.invoiceLineMark} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
+          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} {...fields.invoiceLineMark} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
         </Field>
         <Field id="invoiceLineNote" label={t.sims.note} error={e.invoiceLineNote} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} maxLength={200} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
+          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} {...fields.invoiceLineNote} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
         </Field>
         {legacy ? (
           <div className="field">

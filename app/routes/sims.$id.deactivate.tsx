@@ -2,10 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { attempt, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
+
+export const ErrorBoundary = routeErrorBoundary(t.sims.confirmTitle);
 
 export const meta: MetaFunction = () => [{ title: `${t.sims.confirmTitle} – ${t.appName}` }];
 
@@ -24,6 +27,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = idParam(params.id);
   const result = await attempt(() => context.trpc.sim.deactivate({ id }));
   if (!result.ok) return { error: Object.values(result.fields)[0] };
+  await context.ctx.showToasts({ flash: true });
   return redirect('/sims', { headers: procedureHeaders(context) });
 }
 

@@ -4,7 +4,9 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { fieldConstraint } from '~/utils/constraints';
 import { truncate } from '~/utils/text';
+import { listQuery } from '../../server/sims/schemas';
 
 export const PAGE_SIZE = 50;
 
@@ -13,7 +15,8 @@ export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appNa
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
   const url = new URL(request.url);
-  const q = (url.searchParams.get('q') ?? '').slice(0, 200);
+  const query = fieldConstraint(listQuery.shape.q);
+  const q = (url.searchParams.get('q') ?? '').slice(0, query.maxLength);
   // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   const { items, total } = await context.trpc.sim.page({ q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
@@ -26,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pages,
     total,
     sims: items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
+    query,
   };
 }
 
@@ -74,7 +78,7 @@ export default function Sims() {
       <Form method="get" role="search" className="search">
         <label htmlFor="q" className="visually-hidden">{t.sims.searchLabel}</label>
         <input id="q" name="q" type="search" key={loaded.q} defaultValue={loaded.q} onChange={(e) => search(e.currentTarget.value)}
-          placeholder={t.sims.searchPlaceholder} maxLength={200} autoComplete="off" />
+          placeholder={t.sims.searchPlaceholder} {...loaded.query} autoComplete="off" />
         <button className="btn" type="submit">{t.sims.search}</button>
       </Form>
       <p className="muted" aria-live="polite">{searching ? '…' : t.sims.count(total)}</p>

@@ -1,14 +1,11 @@
-// The e-mail field of the login forms, read from a form post or a JSON body.
-import { z } from 'zod';
-import { t } from '~/texts';
+// The e-mail field of the login forms, read from a form post or a JSON body and checked by the
+// auth.requestLink procedure's own schema.
+import { EMAIL_MAX } from '../../server/users/schemas';
+import { requestLinkInput } from '../../server/auth/schemas';
+import { fieldConstraint } from '~/utils/constraints';
 
-/** The longest e-mail address (RFC 5321), as the field's maxLength. */
-const EMAIL_MAX = 254;
-
-const schema = z.object({
-  destination: z.string(t.login.emailInvalid).trim().max(EMAIL_MAX, t.login.emailInvalid).pipe(z.email(t.login.emailInvalid)),
-  redirectTo: z.string().max(2000).optional().nullable(),
-});
+/** The e-mail field's HTML constraints, for the loaders of the pages with a login form. */
+export const loginConstraint = () => fieldConstraint(requestLinkInput.shape.destination);
 
 export async function readLoginInput(request: Request) {
   let raw: Record<string, unknown> = {};
@@ -23,7 +20,7 @@ export async function readLoginInput(request: Request) {
   } else {
     raw = Object.fromEntries(await request.formData());
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = requestLinkInput.safeParse(raw);
   // Sent back into the form after a refusal: never more than the field can hold.
   return { parsed, value: typeof raw.destination === 'string' ? raw.destination.slice(0, EMAIL_MAX) : '' };
 }

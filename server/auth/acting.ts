@@ -1,7 +1,8 @@
 // "Log in as this company": a super admin acts for another company. Each switch rotates the session
 // and is written to the audit log with the real user.
 import { t } from '../../app/texts.js';
-import { AuditEvent, Company, User } from '../db/entities.js';
+import { recordAudit } from '../companies/audit.js';
+import { Company } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { NotFound } from '../errors/domain.js';
 import type { Services } from '../services.js';
@@ -21,12 +22,11 @@ export async function actAsCompany(services: Services, em: Em, session: SessionI
     // Acting as one's own company is the same as not acting.
     const acting = company && company.id !== session.ownCompanyId ? company.id : null;
     if (acting === session.actingCompanyId) return null;
-    tx.create(AuditEvent, {
-      who: tx.getReference(User, session.userId),
-      actingCompany: acting ? tx.getReference(Company, acting) : null,
+    // The real user, acting for the company switched to (null: back to their own).
+    recordAudit(tx, { userId: session.userId, actingCompanyId: acting }, {
       action: acting ? 'loginAsCompany' : 'stopActingAsCompany',
       targetType: 'Company',
-      targetId: String(company?.id ?? session.ownCompanyId),
+      targetId: company?.id ?? session.ownCompanyId,
       before: { actingCompanyId: session.actingCompanyId },
       after: { actingCompanyId: acting },
     });

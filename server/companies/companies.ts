@@ -1,64 +1,16 @@
 // Companies, for super admins: list and search, create, read with its users, update.
 // Each change runs in one transaction together with its audit row.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { Company, User } from '../db/entities.js';
 import { t } from '../../app/texts.js';
-import { Company, INVOICE_INTERVALS, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
-import { userView, type UserView } from '../users/users.js';
+import type { UserView } from '../users/schemas.js';
+import { userView } from '../users/users.js';
 import { recordAudit, type Actor } from './audit.js';
 import { Conflict, NotFound } from '../errors/domain.js';
 import { likePattern } from './like.js';
-
-export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
-// Without a limit a list is whole (the spec's REST lists); the screens page with their own.
-export const LIST_LIMIT = { max: 10_000 } as const;
-
-const text = (field: string, max: number, required: string | null) => {
-  const base = z.string({ error: t.errors.fields.text(field) }).trim().max(max, t.errors.fields.maxChars(field, max));
-  return required ? base.min(1, required) : base;
-};
-
-export const companyFields = {
-  name: text(t.errors.fields.companyName, COMPANY_LIMITS.name, t.errors.fields.companyNameMissing),
-  customerNumber: text(t.errors.fields.customerNumber, COMPANY_LIMITS.customerNumber, t.errors.fields.customerNumberMissing),
-  invoiceNote: text(t.errors.fields.invoiceNote, COMPANY_LIMITS.invoiceNote, null),
-  invoiceInterval: z.enum(INVOICE_INTERVALS, { error: t.errors.fields.invoiceInterval }),
-};
-
-export const listQuery = {
-  q: z.string().trim().max(200, t.errors.fields.maxChars(t.errors.fields.search, 200)).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, t.validation.atLeast('limit', '1'))
-    .max(LIST_LIMIT.max, t.validation.atMost('limit', String(LIST_LIMIT.max)))
-    .optional(),
-  offset: z.coerce.number().int().min(0, t.errors.fields.negative('offset')).optional(),
-};
-
-export const createCompanyInput = z.object({
-  name: companyFields.name,
-  customerNumber: companyFields.customerNumber,
-  invoiceNote: companyFields.invoiceNote.default(''),
-  invoiceInterval: companyFields.invoiceInterval.default('monthly'),
-});
-export const updateCompanyInput = z.object({
-  id: z.coerce.number().int().positive(),
-  name: companyFields.name,
-  customerNumber: companyFields.customerNumber,
-  invoiceNote: companyFields.invoiceNote,
-  invoiceInterval: companyFields.invoiceInterval,
-});
-
-export const companyOutput = z.object({
-  id: z.number(),
-  name: z.string(),
-  customerNumber: z.string(),
-  invoiceNote: z.string(),
-  invoiceInterval: z.enum(INVOICE_INTERVALS),
-});
-export type CompanyView = z.infer<typeof companyOutput>;
+import type { CompanyView, createCompanyInput, updateCompanyInput } from './schemas.js';
 
 export function companyView(c: Company): CompanyView {
   return { id: c.id, name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval };

@@ -2,8 +2,9 @@
 // One file, because the entities refer to each other and are always loaded together.
 import { defineEntity, p } from '@mikro-orm/core';
 
-export const INVOICE_INTERVALS = ['monthly', 'quarterly', 'biannually', 'annually'] as const;
-export type InvoiceInterval = (typeof INVOICE_INTERVALS)[number];
+import { INVOICE_INTERVALS } from '../companies/schemas.js';
+
+export { INVOICE_INTERVALS, type InvoiceInterval } from '../companies/schemas.js';
 export const SIM_STATUSES = ['active', 'deactivated'] as const;
 export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated'] as const;
 export type SimEventKind = (typeof SIM_EVENT_KINDS)[number];

@@ -71,7 +71,10 @@ export function ormOptions(target: DbTarget): Partial<Options> {
 
 export async function initOrm(target: DbTarget): Promise<Orm> {
   const options = ormOptions(target);
-  const orm = target.kind === 'postgres' ? await PostgresORM.init(options as never) : await PgliteORM.init(options as never);
+  const orm =
+    target.kind === 'postgres'
+      ? await PostgresORM.init(options as Parameters<typeof PostgresORM.init>[0])
+      : await PgliteORM.init(options as Parameters<typeof PgliteORM.init>[0]);
   return orm as unknown as Orm;
 }
 

@@ -1,22 +1,9 @@
 // Feedback from a signed-in user: stored first (with the user and company), then mailed to SUPPORT_EMAIL
 // after the answer has gone out. A mail that fails is logged; the stored feedback stays.
-import { z } from '../zod.js';
 import { Company, Feedback, User } from '../db/entities.js';
 import { escapeHtml } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import type { Em } from '../db/orm.js';
-
-export const FEEDBACK_MAX = 5000;
-
-export const feedbackInput = z.object({
-  message: z
-    .string({ error: 'Skriv ett meddelande.' })
-    // Browsers send line breaks as CRLF; count each as one character, as the text area does.
-    .overwrite((s) => s.replace(/\r\n?/g, '\n'))
-    .trim()
-    .min(1, 'Skriv ett meddelande innan du skickar.')
-    .max(FEEDBACK_MAX, `Meddelandet får vara högst ${FEEDBACK_MAX} tecken.`),
-});
 
 export type Sender = { userId: number; name: string; email: string; companyId: number; companyName: string };
 

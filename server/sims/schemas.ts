@@ -53,13 +53,12 @@ export const editInput = z.object({
 });
 export type EditInput = z.infer<typeof editInput>;
 
-export const listInput = z
-  .object({
-    q: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(10_000).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
-  })
-  .default({});
+export const listQuery = z.object({
+  q: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+export const listInput = listQuery.default({});
 
 export const ratePlanOutput = z.object({
   id: z.number(),

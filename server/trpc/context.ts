@@ -13,10 +13,21 @@ export type Context = {
   ip: string;
   /** Headers to add to the HTTP answer (Set-Cookie after login, logout, switching company). */
   resHeaders: Headers;
-  /** Pages (Remix actions) also keep a toast as a one-time flash for the page after the redirect. */
-  flashToasts: boolean;
-  /** Tells the session's user something: a toast in every open tab (and the flash, for pages). */
-  notify: (type: Toast['type'], title: string, message?: string, opts?: { pageShowsItsOwn?: boolean }) => Promise<void>;
+  /**
+   * How this door shows what a procedure tells the user: 'live' sends each toast to the user's open tabs at
+   * once (the API doors); 'held' keeps them in `toasts` until the page's action decides (`showToasts`).
+   */
+  toastMode: 'live' | 'held';
+  /** The toasts held back in this request, oldest first. */
+  toasts: Toast[];
+  /** Tells the session's user something; procedures call it and leave the showing to the door. */
+  notify: (type: Toast['type'], title: string, message?: string) => Promise<void>;
+  /**
+   * For a page's action: sends the held toasts to the open tabs, and with `flash` keeps the last as a
+   * one-time flash for the page after the redirect (so it shows without JS too). A page with a notice of
+   * its own does not call it.
+   */
+  showToasts: (opts: { flash: boolean }) => Promise<void>;
 };
 
 export function createContextInner(opts: {
@@ -24,6 +35,7 @@ export function createContextInner(opts: {
   session?: SessionInfo | null;
   requestId?: string;
   ip?: string;
+  toastMode?: Context['toastMode'];
 }): Context {
   const ctx: Context = {
     services: opts.services,
@@ -32,18 +44,28 @@ export function createContextInner(opts: {
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
     resHeaders: new Headers(),
-    flashToasts: false,
-    async notify(type, title, message = '', notifyOpts = {}) {
-      const session = ctx.session;
-      if (!session) return;
-      // A page that shows its own notice after the redirect needs no toast on top of it.
-      if (ctx.flashToasts && notifyOpts.pageShowsItsOwn) return;
+    toastMode: opts.toastMode ?? 'live',
+    toasts: [],
+    async notify(type, title, message = '') {
+      if (!ctx.session) return;
       const toast = newToast(type, title, message);
-      if (ctx.flashToasts) await setFlash(ctx.em.fork(), session.id, toast);
-      // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
-      await opts.services.hub.publish({ kind: 'toast', userId: session.userId, toast }).catch((err) => opts.services.log.warn({ err }, 'toast not published'));
+      if (ctx.toastMode === 'held') ctx.toasts.push(toast);
+      else await publish(toast);
+    },
+    async showToasts({ flash }) {
+      const session = ctx.session;
+      const toasts = ctx.toasts.splice(0);
+      if (!session || !toasts.length) return;
+      // The flash and the live event carry one id: a tab with JS shows the toast once.
+      if (flash) await setFlash(ctx.em.fork(), session.id, toasts.at(-1)!);
+      for (const toast of toasts) await publish(toast);
     },
   };
+  // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
+  const publish = (toast: Toast) =>
+    ctx.session
+      ? opts.services.hub.publish({ kind: 'toast', userId: ctx.session.userId, toast }).catch((err) => opts.services.log.warn({ err }, 'toast not published'))
+      : Promise.resolve();
   return ctx;
 }
 
@@ -52,6 +74,7 @@ export async function createContext(opts: {
   headers: Headers;
   requestId: string;
   ip: string;
+  toastMode?: Context['toastMode'];
 }): Promise<Context> {
   const ctx = createContextInner(opts);
   const raw = readSessionCookie(opts.headers.get('cookie'), opts.services.config.secureCookies);

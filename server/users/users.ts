@@ -1,55 +1,14 @@
 // Users, for super admins: create in a company, read, update. E-mail addresses are unique across all
 // companies regardless of case (stored lower-case); a super admin cannot take away their own super-admin flag.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { t } from '../../app/texts.js';
 import { Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { normalizeEmail } from './normalize.js';
-
-export const USER_LIMITS = { name: 200, email: 254 } as const;
-
-const EMAIL_INVALID = t.login.emailInvalid;
-
-export const userFields = {
-  name: z
-    .string({ error: t.errors.fields.text(t.errors.fields.userName) })
-    .trim()
-    .min(1, t.errors.fields.userNameMissing)
-    .max(USER_LIMITS.name, t.errors.fields.maxChars(t.errors.fields.userName, USER_LIMITS.name)),
-  email: z
-    .string({ error: EMAIL_INVALID })
-    .trim()
-    .max(USER_LIMITS.email, t.errors.fields.maxChars(t.errors.fields.email, USER_LIMITS.email))
-    .pipe(z.email(EMAIL_INVALID)),
-};
-
-export const createUserInput = z.object({
-  name: userFields.name,
-  email: userFields.email,
-  companyId: z.coerce.number().int().positive(),
-});
-export const updateUserInput = z.object({
-  id: z.coerce.number().int().positive(),
-  name: userFields.name,
-  email: userFields.email,
-  isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
-  isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean!) }),
-  /** When given (the company in the page's URL), the user must belong to it. */
-  companyId: z.coerce.number().int().positive().optional(),
-});
-
-export const userOutput = z.object({
-  id: z.number(),
-  name: z.string(),
-  email: z.string(),
-  companyId: z.number(),
-  isCompanyOwner: z.boolean(),
-  isSuperAdmin: z.boolean(),
-});
-export type UserView = z.infer<typeof userOutput>;
+import type { createUserInput, updateUserInput, UserView } from './schemas.js';
 
 export function userView(u: User): UserView {
   return { id: u.id, name: u.name, email: u.email, companyId: u.company.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin };

@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
+import { AuditEvent } from '../../server/db/entities.js';
+import { dbTargetFrom, initOrm } from '../../server/db/orm.js';
 import { freshDatabase } from '../helpers/db.js';
 
 let dataDir: string;
@@ -55,6 +58,22 @@ describe('cli', { timeout: 240_000 }, () => {
     expect(ok.out).toContain('created company "Firma AB" (customer number 555)');
     expect(ok.out).toContain('created user ny@firma.se');
     expect(ok.out).toContain('company owner');
+    const userId = Number(/\(id (\d+)\)/.exec(ok.out)?.[1]);
+    // Made through the services: audited like an admin's change, with the CLI as the actor (no person).
+    // No CLI runs now, so the test may open the database (PGlite: one process at a time).
+    const orm = await initOrm(dbTargetFrom(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}) })));
+    try {
+      const rows = await orm.em.fork().find(AuditEvent, { targetType: { $in: ['User', 'Company'] } }, { orderBy: { id: 'asc' } });
+      expect(rows.map((r) => [r.action, r.targetType, r.who, r.after?.by])).toEqual([
+        ['createCompany', 'Company', null, 'cli'],
+        ['createUser', 'User', null, 'cli'],
+        ['updateUser', 'User', null, 'cli'],
+      ]);
+      expect(rows.slice(1).every((r) => r.targetId === String(userId))).toBe(true);
+      expect(rows[2]!.after).toMatchObject({ email: 'ny@firma.se', isCompanyOwner: true, isSuperAdmin: false });
+    } finally {
+      await orm.close(true);
+    }
     const dup = await cli('user:create', '--email', 'ny@firma.se', '--name', 'X', '--company', 'Firma AB');
     expect(dup.code).toBe(1);
     expect(dup.err).toContain('already exists');

@@ -3,17 +3,10 @@
 import { z } from '../../zod.js';
 import { actAsCompany } from '../../auth/acting.js';
 import type { Actor } from '../../companies/audit.js';
-import {
-  companyOutput,
-  createCompany,
-  createCompanyInput,
-  getCompany,
-  listCompanies,
-  listQuery,
-  updateCompany,
-  updateCompanyInput,
-} from '../../companies/companies.js';
-import { createUser, createUserInput, getUser, updateUser, updateUserInput, userOutput } from '../../users/users.js';
+import { createCompany, getCompany, listCompanies, updateCompany } from '../../companies/companies.js';
+import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from '../../companies/schemas.js';
+import { createUserInput, updateUserInput, userOutput } from '../../users/schemas.js';
+import { createUser, getUser, updateUser } from '../../users/users.js';
 import type { SessionInfo } from '../../auth/sessions.js';
 import { router, superAdminProcedure } from '../trpc.js';
 import { setSessionCookie, success } from './auth.js';
@@ -35,7 +28,7 @@ export const adminRouter = router({
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const newCompany = await createCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag skapat', newCompany.name, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Företag skapat', newCompany.name);
       return { newCompany };
     }),
 
@@ -51,7 +44,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const company = await updateCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag uppdaterat', company.name, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Företag uppdaterat', company.name);
       return { success: true, company };
     }),
 
@@ -71,7 +64,7 @@ export const adminRouter = router({
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const newUser = await createUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare skapad', newUser.email, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Användare skapad', newUser.email);
       return { newUser };
     }),
 
@@ -87,7 +80,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const user = await updateUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare uppdaterad', user.email, { pageShowsItsOwn: true });
+      await ctx.notify('info', 'Användare uppdaterad', user.email);
       return { success: true, user };
     }),
 });

@@ -1,6 +1,7 @@
 // Session and acting-company procedures.
 import { z } from 'zod';
 import { actAsCompany } from '../../auth/acting.js';
+import { requestLinkInput } from '../../auth/schemas.js';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
 import { announceSessionEnded, clearSessionCookie, deleteSession, sessionCookie, setFlash } from '../../auth/sessions.js';
 import type { Context } from '../context.js';
@@ -19,7 +20,7 @@ export const authRouter = router({
     .query(({ ctx }) => ({ authenticated: !!ctx.session, isSuperAdmin: !!ctx.session?.isSuperAdmin })),
   /** Answers the same whether or not the address has an account; the mail goes out afterwards. */
   requestLink: publicProcedure
-    .input(z.object({ destination: z.string().trim().max(254).pipe(z.email('Ange en giltig e-postadress.')), redirectTo: z.string().max(2000).nullish() }))
+    .input(requestLinkInput)
     .output(success)
     .mutation(({ ctx, input }) => {
       requestLoginLink(ctx.services, { email: input.destination, ip: ctx.ip, redirectTo: input.redirectTo ?? null });

@@ -1,7 +1,8 @@
 // Feedback procedure (POST /api/feedback): stored with the user and company, then mailed to support.
 import { t } from '../../../app/texts.js';
 import { z } from '../../zod.js';
-import { feedbackInput, submitFeedback } from '../../feedback/feedback.js';
+import { submitFeedback } from '../../feedback/feedback.js';
+import { feedbackInput } from '../../feedback/schemas.js';
 import { companyProcedure, router } from '../trpc.js';
 
 export const feedbackRouter = router({

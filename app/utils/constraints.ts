@@ -1,0 +1,119 @@
+// A form's HTML constraints read from the zod schema its procedure parses, so a limit is written once (in
+// server/<domain>/schemas.ts) and the browser's checks can never disagree with the server's. Runs in the
+// browser too: it reads zod 4's schema definitions and imports no zod code of its own.
+import type { z } from 'zod';
+
+export type FieldConstraint = {
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  min?: number;
+  max?: number;
+  step?: number;
+  inputMode?: 'email' | 'numeric';
+};
+
+// The parts of zod 4's definitions (schema._zod.def, check._zod.def) read here.
+type Node = { _zod: { def: Def } };
+type Def = {
+  type: string;
+  checks?: Node[];
+  in?: Node;
+  out?: Node;
+  innerType?: Node;
+  format?: string;
+  pattern?: RegExp;
+  check?: string;
+  minimum?: number;
+  maximum?: number;
+  length?: number;
+  value?: number;
+  inclusive?: boolean;
+};
+
+type Found = FieldConstraint & { optional?: boolean; nonEmpty?: boolean };
+
+const lower = (a: number | undefined, b: number) => (a === undefined ? b : Math.min(a, b));
+const higher = (a: number | undefined, b: number) => (a === undefined ? b : Math.max(a, b));
+
+function readCheck(def: Def, found: Found, integer: boolean) {
+  switch (def.check) {
+    case 'min_length':
+      found.minLength = higher(found.minLength, def.minimum!);
+      break;
+    case 'max_length':
+      // Both ends of a pipe may cap the text (raw, then trimmed): the form allows the smaller.
+      found.maxLength = lower(found.maxLength, def.maximum!);
+      break;
+    case 'length_equals':
+      found.minLength = found.maxLength = def.length!;
+      break;
+    case 'string_format':
+      readFormat(def, found);
+      break;
+    case 'greater_than':
+      found.min = higher(found.min, def.inclusive || !integer ? def.value! : def.value! + 1);
+      break;
+    case 'less_than':
+      found.max = lower(found.max, def.inclusive || !integer ? def.value! : def.value! - 1);
+      break;
+  }
+}
+
+function readFormat(def: Def, found: Found) {
+  found.nonEmpty = true;
+  if (def.format === 'email') found.inputMode = 'email';
+  else if (def.format === 'regex' && def.pattern) found.pattern = def.pattern.source.replace(/^\^|\$$/g, '');
+}
+
+function walk(node: Node, found: Found) {
+  const def = node._zod.def;
+  switch (def.type) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+      found.optional = true;
+      walk(def.innerType!, found);
+      return;
+    case 'nullable':
+    case 'readonly':
+      walk(def.innerType!, found);
+      return;
+    case 'pipe':
+      walk(def.in!, found);
+      walk(def.out!, found);
+      return;
+    case 'enum':
+    case 'literal':
+      found.nonEmpty = true;
+      return;
+    case 'number': {
+      const integer = (def.checks ?? []).some((c) => c._zod.def.check === 'number_format' && /int/.test(c._zod.def.format ?? ''));
+      found.nonEmpty = true;
+      found.inputMode = 'numeric';
+      if (integer) found.step = 1;
+      for (const c of def.checks ?? []) readCheck(c._zod.def, found, integer);
+      return;
+    }
+    case 'string':
+      if (def.format) readFormat(def, found);
+      for (const c of def.checks ?? []) readCheck(c._zod.def, found, false);
+      return;
+  }
+}
+
+/** One field's constraints, as attributes for its input, textarea or select. */
+export function fieldConstraint(schema: z.ZodType): FieldConstraint {
+  const found: Found = {};
+  walk(schema as unknown as Node, found);
+  const { optional, nonEmpty, ...attributes } = found;
+  const required = !optional && (nonEmpty || (found.minLength ?? 0) > 0);
+  return Object.fromEntries(Object.entries({ required: required || undefined, ...attributes }).filter(([, v]) => v !== undefined));
+}
+
+/** Every field of an object schema: `{ name: { required: true, maxLength: 200 }, ... }`. */
+export function constraints<S extends z.ZodObject>(schema: S): { [K in keyof S['shape']]: FieldConstraint } {
+  const shape: Record<string, z.ZodType> = schema.shape;
+  return Object.fromEntries(Object.entries(shape).map(([field, s]) => [field, fieldConstraint(s)])) as { [K in keyof S['shape']]: FieldConstraint };
+}
