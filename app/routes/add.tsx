@@ -11,7 +11,7 @@ import type { ScannerProps } from '~/scanner/Scanner';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { constraints } from '~/utils/constraints';
+import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
@@ -54,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       invoiceLineNote: values.invoiceLineNote,
     }),
   );
-  if (!result.ok) return { errors: result.fields, values };
+  if (!result.ok) return { errors: result.fields, values: withinLimits(values, constraints(activateInput)) };
   await context.ctx.showToasts({ flash: true });
   return redirect(safeRedirectTarget(values.returnTo, '/sims'), { headers: procedureHeaders(context) });
 }

@@ -7,7 +7,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
-import { constraints } from '~/utils/constraints';
+import { constraints, withinLimits } from '~/utils/constraints';
 import { attempt, formText, idParam } from '~/utils/forms.server';
 import { updateUserInput } from '../../server/users/schemas';
 
@@ -37,7 +37,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     isSuperAdmin: formFlag(form, 'isSuperAdmin'),
   };
   const result = await attempt(() => context.trpc.admin.updateUser({ id, companyId, ...values }));
-  if (!result.ok) return { values, errors: result.fields };
+  if (!result.ok) return { values: withinLimits(values, constraints(updateUserInput)), errors: result.fields };
   return redirect(`/admin/companies/${companyId}/${id}?notice=updated`);
 }
 

@@ -12,7 +12,7 @@ import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { attempt, formText, idParam } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
-import { constraints, fieldConstraint } from '~/utils/constraints';
+import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
 import { companyFields, INVOICE_INTERVALS, listQuery, updateCompanyInput } from '../../server/companies/schemas';
 import { createUserInput } from '../../server/users/schemas';
 
@@ -70,7 +70,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === 'createUser') {
     const values: UserValues = { name: formText(form, 'name'), email: formText(form, 'email') };
     const result = await attempt(() => context.trpc.admin.createUser({ ...values, companyId: id }));
-    if (!result.ok) return { intent, values, errors: result.fields } satisfies ActionData;
+    if (!result.ok) return { intent, values: withinLimits(values, constraints(createUserInput)), errors: result.fields } satisfies ActionData;
     return redirect(`/admin/companies/${id}?notice=userCreated&user=${result.value.newUser.id}`);
   }
   if (intent === 'updateCompany') {
@@ -84,7 +84,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const interval = companyFields.invoiceInterval.safeParse(values.invoiceInterval);
     if (!interval.success) return { intent, values, errors: { invoiceInterval: interval.error.issues[0]!.message } } satisfies ActionData;
     const result = await attempt(() => context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: interval.data }));
-    if (!result.ok) return { intent, values, errors: result.fields } satisfies ActionData;
+    if (!result.ok) return { intent, values: withinLimits(values, constraints(updateCompanyInput)), errors: result.fields } satisfies ActionData;
     return redirect(`/admin/companies/${id}?notice=updated`);
   }
   throw new Response('Bad Request', { status: 400 });

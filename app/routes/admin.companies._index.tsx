@@ -9,9 +9,8 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
-import { constraints } from '~/utils/constraints';
 import { attempt, formText } from '~/utils/forms.server';
-import { fieldConstraint } from '~/utils/constraints';
+import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
 import { createCompanyInput, listQuery } from '../../server/companies/schemas';
 
 const PAGE_SIZE = 20;
@@ -43,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const values = { name: formText(form, 'name'), customerNumber: formText(form, 'customerNumber'), invoiceNote: formText(form, 'invoiceNote') };
   const result = await attempt(() => context.trpc.admin.createCompany(values));
-  if (!result.ok) return { values, errors: result.fields };
+  if (!result.ok) return { values: withinLimits(values, constraints(createCompanyInput)), errors: result.fields };
   return redirect(`/admin/companies?created=${result.value.newCompany.id}`);
 }
 

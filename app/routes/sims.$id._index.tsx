@@ -8,7 +8,7 @@ import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
-import { constraints } from '~/utils/constraints';
+import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
@@ -45,7 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   };
   // An empty choice is 0, which the schema refuses with its own message.
   const result = await attempt(() => context.trpc.sim.edit({ ...values, id, dataLimit: Number(values.dataLimit) }));
-  if (!result.ok) return { errors: result.fields, values, unchanged: false };
+  if (!result.ok) return { errors: result.fields, values: withinLimits(values, constraints(editInput)), unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
   await context.ctx.showToasts({ flash: true });

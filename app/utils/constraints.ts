@@ -117,3 +117,16 @@ export function constraints<S extends z.ZodObject>(schema: S): { [K in keyof S['
   const shape: Record<string, z.ZodType> = schema.shape;
   return Object.fromEntries(Object.entries(shape).map(([field, s]) => [field, fieldConstraint(s)])) as { [K in keyof S['shape']]: FieldConstraint };
 }
+
+/**
+ * What a refused form sends back to be shown again, each text cut at its field's maximum: a page never
+ * echoes more than the field can hold, however much a client posted.
+ */
+export function withinLimits<V extends Record<string, unknown>>(values: V, fields: Partial<Record<string, FieldConstraint>>): V {
+  const out: Record<string, unknown> = { ...values };
+  for (const [key, value] of Object.entries(out)) {
+    const max = fields[key]?.maxLength;
+    if (typeof value === 'string' && max !== undefined && value.length > max) out[key] = value.slice(0, max);
+  }
+  return out as V;
+}

@@ -105,6 +105,17 @@ describe('request bodies are bounded on every route', () => {
     expect(value).toBe('b'.repeat(254));
     expect(r.text).not.toContain('b'.repeat(255));
   });
+
+  it('never echoes more of a field than it can hold (a refused activation’s marks)', async () => {
+    // A bad ICCID is refused, and the marks come back to be shown again: cut at their maximum (200).
+    const body = new URLSearchParams({ iccid: '123', dataLimit: '500', invoiceLineMark: 'm'.repeat(50_000), invoiceLineNote: 'n'.repeat(50_000) });
+    const r = await raw('POST', '/add', { headers: { ...form, cookie: anna }, body: body.toString() });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('m'.repeat(200));
+    expect(r.text).not.toContain('m'.repeat(201));
+    expect(r.text).toContain('n'.repeat(200));
+    expect(r.text).not.toContain('n'.repeat(201));
+  });
 });
 
 describe('tRPC batches', () => {
