@@ -12,19 +12,25 @@ const LOCAL_BASE = 'http://portal.invalid';
 const SCHEME = /^\s*[a-z][a-z0-9+.-]*:/i;
 // C0 controls and DEL, raw or percent-encoded: browsers drop tabs and newlines from URLs, so
 // "/%09/evil.example" or "/\t/evil.example" would become "//evil.example" there.
-const CONTROL = /[\u0000-\u001f\u007f]|%(?:[01][0-9a-f]|7f)/i;
+const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
+const hasControl = (text: string) =>
+  ENCODED_CONTROL.test(text) || [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /**
  * The target as a path on the portal (path, query and fragment, normalised), or the fallback.
  * Decided by parsing: resolved against APP_URL it must stay on APP_URL's origin, also once
  * percent-decoded (a later decode must not turn %2F%2F or %5C into another host).
  */
-export function safeRedirectTarget(target: string | null | undefined, fallback = '/', appUrl: string = LOCAL_BASE): string {
-  if (!target || CONTROL.test(target)) return fallback;
+export function safeRedirectTarget(
+  target: string | null | undefined,
+  fallback = '/',
+  appUrl: string = LOCAL_BASE,
+): string {
+  if (!target || hasControl(target)) return fallback;
   const origin = new URL(appUrl).origin;
   // Only ASCII escapes matter here (slashes, backslashes, controls); a lone % stays as it is.
   const decoded = target.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  if (CONTROL.test(decoded)) return fallback;
+  if (hasControl(decoded)) return fallback;
   for (const candidate of [target, decoded]) {
     let url: URL;
     try {
