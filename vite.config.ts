@@ -27,7 +27,12 @@ function precompressAssets(): Plugin {
         const source = Buffer.from(file.type === 'chunk' ? file.code : file.source);
         if (source.length < 1024) continue;
         const target = path.join(options.dir, file.fileName);
-        writeFileSync(`${target}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        writeFileSync(
+          `${target}.br`,
+          brotliCompressSync(source, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+          }),
+        );
         writeFileSync(`${target}.gz`, gzipSync(source, { level: 9 }));
       }
     },

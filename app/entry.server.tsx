@@ -27,7 +27,9 @@ export default function handleRequest(
       shellRendered = true;
       const body = new PassThrough();
       responseHeaders.set('Content-Type', 'text/html');
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      resolve(
+        new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+      );
       pipe(body);
     };
     const { pipe, abort } = renderToPipeableStream(
@@ -42,7 +44,8 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell reject and are logged by handleError.
-          if (shellRendered) loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
+          if (shellRendered)
+            loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
         },
       },
     );
@@ -52,5 +55,8 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return; // the browser went away: nothing failed
-  context.services.log.error({ reqId: context.requestId, err: error, path: new URL(request.url).pathname }, 'request failed');
+  context.services.log.error(
+    { reqId: context.requestId, err: error, path: new URL(request.url).pathname },
+    'request failed',
+  );
 };

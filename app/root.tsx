@@ -35,7 +35,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     flash,
     theme: readTheme(request.headers.get('cookie')),
-    user: s ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null } : null,
+    user: s
+      ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null }
+      : null,
   };
 }
 
@@ -74,7 +76,9 @@ export function Layout({ children }: { children: ReactNode }) {
           <div className="banner" role="status">
             <span>{t.acting.banner(data.user.actingCompanyName)}</span>
             <form method="post" action="/auth/own-company">
-              <button className="btn" type="submit">{t.acting.back}</button>
+              <button className="btn" type="submit">
+                {t.acting.back}
+              </button>
             </form>
           </div>
         ) : null}

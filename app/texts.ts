@@ -135,12 +135,18 @@ export const t = {
     previous: 'Föregående',
     next: 'Nästa',
     plan: 'Abonnemang',
-    legacy: 'Det här SIM-kortet har ett äldre abonnemang och kan inte redigeras här. Kontakta supporten för att säga upp det.',
+    legacy:
+      'Det här SIM-kortet har ett äldre abonnemang och kan inte redigeras här. Kontakta supporten för att säga upp det.',
     history: 'Historik',
     historyWhen: 'Datum',
     historyWhat: 'Händelse',
     historyWho: 'Av',
-    kinds: { activated: 'Aktiverat', updated: 'Uppgifter ändrade', planChanged: 'Abonnemang ändrat', deactivated: 'Avaktiverat' } as Record<string, string>,
+    kinds: {
+      activated: 'Aktiverat',
+      updated: 'Uppgifter ändrade',
+      planChanged: 'Abonnemang ändrat',
+      deactivated: 'Avaktiverat',
+    } as Record<string, string>,
     // History lines: what changed, from what to what.
     activatedWith: (plan: string) => `Aktiverat med abonnemanget ${plan}`,
     changed: {
@@ -204,14 +210,17 @@ export const t = {
     readingFile: 'Läser bilden …',
     rejectedHint: {
       notIccid: 'Den streckkoden är inte ett ICCID-nummer (20 siffror). Rikta kameran mot ICCID-streckkoden.',
-      checkDigit: 'Streckkoden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer. Skanna igen eller skriv in numret för hand.',
+      checkDigit:
+        'Streckkoden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer. Skanna igen eller skriv in numret för hand.',
     },
     filled: (iccid: string) => `ICCID ${iccid} är inläst från streckkoden.`,
     manual: 'Du kan alltid skriva in ICCID för hand i fältet ovan.',
     problems: {
       unsupported: 'Webbläsaren kan inte strömma bild från kameran. Skriv in ICCID för hand eller skanna från en bild.',
-      insecure: 'Kameran kan bara användas över en säker anslutning (https eller localhost). Skriv in ICCID för hand eller skanna från en bild.',
-      denied: 'Webbsidan har inte fått använda kameran. Tillåt kameran i webbläsarens inställningar, eller skriv in ICCID för hand.',
+      insecure:
+        'Kameran kan bara användas över en säker anslutning (https eller localhost). Skriv in ICCID för hand eller skanna från en bild.',
+      denied:
+        'Webbsidan har inte fått använda kameran. Tillåt kameran i webbläsarens inställningar, eller skriv in ICCID för hand.',
       notFound: 'Ingen kamera hittades. Skriv in ICCID för hand eller skanna från en bild.',
       inUse: 'Kameran används redan av ett annat program. Stäng det och försök igen.',
       failed: 'Kameran gick inte att starta. Skriv in ICCID för hand eller skanna från en bild.',
@@ -220,7 +229,8 @@ export const t = {
     file: {
       noBarcode: 'Ingen streckkod hittades i bilden. Ta en ny bild där streckkoden syns skarpt, rakt och nära.',
       notIccid: 'Streckkoden i bilden är inte ett giltigt ICCID-nummer (20 siffror).',
-      checkDigit: 'Streckkoden i bilden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer.',
+      checkDigit:
+        'Streckkoden i bilden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer.',
       unreadable: 'Bilden gick inte att läsa. Välj en annan bild.',
     },
     refused: {
@@ -319,7 +329,15 @@ export const t = {
   validation: {
     missing: (field: string) => `${field} saknas.`,
     type: (field: string, what: string) => `${field} måste vara ${what}.`,
-    types: { number: 'ett tal', int: 'ett heltal', string: 'text', boolean: 'true eller false', object: 'ett objekt', array: 'en lista', date: 'ett datum' } as Record<string, string>,
+    types: {
+      number: 'ett tal',
+      int: 'ett heltal',
+      string: 'text',
+      boolean: 'true eller false',
+      object: 'ett objekt',
+      array: 'en lista',
+      date: 'ett datum',
+    } as Record<string, string>,
     otherType: 'ett annat slags värde',
     atLeast: (field: string, min: string) => `${field} måste vara minst ${min}.`,
     above: (field: string, min: string) => `${field} måste vara större än ${min}.`,

@@ -1,6 +1,17 @@
 // The part of autocannon 9's API the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  type Histogram = { average: number; mean: number; stddev: number; min: number; max: number; total: number; p50: number; p90: number; p99: number; p99_9?: number };
+  type Histogram = {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p99_9?: number;
+  };
   export type Result = {
     url: string;
     requests: Histogram & { sent: number };

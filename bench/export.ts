@@ -17,7 +17,14 @@ import { Company, RatePlan, User } from '../server/db/entities.js';
 import { initOrm, migrate, type DbTarget, type Em } from '../server/db/orm.js';
 import { seedDemo } from '../server/db/seed.js';
 import { buildClient, buildIsStale } from '../server/index.js';
-import { addMonths, dateFromDay, dayInZone, formatYearMonth, yearMonthInZone, type Period } from '../server/export/periods.js';
+import {
+  addMonths,
+  dateFromDay,
+  dayInZone,
+  formatYearMonth,
+  yearMonthInZone,
+  type Period,
+} from '../server/export/periods.js';
 import { loadPlans, specificationRows } from '../server/export/invoice-specification.js';
 import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '../server/export/workbook.js';
 import { freshDatabase } from '../server/db/scratch.js';
@@ -32,8 +39,6 @@ const TARGET_RSS_MB = 150;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const log = (...a: unknown[]) => console.log('[bench:export]', ...a);
-
-
 
 /** N SIMs for the company, all active at the period start; a third change plan mid-period, a tenth end. */
 async function seedSims(em: Em, companyId: number, n: number, prefix: string, period: Period) {
@@ -79,8 +84,17 @@ async function rowsInMemory(em: Em, companyId: number, period: Period): Promise<
   for await (const batch of specificationRows(em, companyId, period, { today: dayInZone(new Date()), plans })) {
     for (const r of batch) {
       out.push([
-        formatYearMonth(r.month), r.iccid, r.invoiceLineMark, r.invoiceLineNote, r.plan.description, formatDataAmount(r.plan.dataLimit),
-        yesNo(r.plan.call && r.plan.sms), yesNo(r.plan.roaming), dateFromDay(r.from), dateFromDay(r.to), r.days,
+        formatYearMonth(r.month),
+        r.iccid,
+        r.invoiceLineMark,
+        r.invoiceLineNote,
+        r.plan.description,
+        formatDataAmount(r.plan.dataLimit),
+        yesNo(r.plan.call && r.plan.sms),
+        yesNo(r.plan.roaming),
+        dateFromDay(r.from),
+        dateFromDay(r.to),
+        r.days,
       ]);
     }
   }
@@ -90,11 +104,19 @@ async function rowsInMemory(em: Em, companyId: number, period: Period): Promise<
 /** Baseline: exceljs' streaming writer alone, the same sheets, columns and rows, into a byte counter. */
 async function baseline(rows: Cells[]): Promise<{ ms: number; bytes: number }> {
   let bytes = 0;
-  const sink = new Writable({ write(chunk: Buffer, _e, cb) { bytes += chunk.length; cb(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      bytes += chunk.length;
+      cb();
+    },
+  });
   const t0 = performance.now();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet('Specifikation', { views: [{ state: 'frozen', ySplit: SPEC_HEADER_ROW }] });
-  ws.columns = SPEC_COLUMNS.map((c) => ({ width: c.width, style: 'text' in c ? { numFmt: '@' } : 'date' in c ? { numFmt: 'yyyy-mm-dd' } : {} }));
+  ws.columns = SPEC_COLUMNS.map((c) => ({
+    width: c.width,
+    style: 'text' in c ? { numFmt: '@' } : 'date' in c ? { numFmt: 'yyyy-mm-dd' } : {},
+  }));
   for (let i = 1; i < SPEC_HEADER_ROW; i++) ws.addRow(['Rubrik', 'värde']).commit();
   ws.addRow(SPEC_COLUMNS.map((c) => c.header)).commit();
   for (const r of rows) ws.addRow(r).commit();
@@ -107,7 +129,9 @@ async function baseline(rows: Cells[]): Promise<{ ms: number; bytes: number }> {
   return { ms: performance.now() - t0, bytes };
 }
 
-async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stop: () => Promise<void> }> {
+async function startServerProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   // node --import tsx: the server is this process itself (the tsx CLI would put it in a grandchild).
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
@@ -180,8 +204,18 @@ async function main() {
   await migrate(orm);
   await seedDemo(orm.em.fork());
   const em = orm.em.fork();
-  const big = em.create(Company, { name: 'Bench Stor AB', customerNumber: 'BENCH-1', invoiceNote: 'Benchmark', invoiceInterval: 'annually' });
-  const small = em.create(Company, { name: 'Bench Liten AB', customerNumber: 'BENCH-2', invoiceNote: 'Benchmark', invoiceInterval: 'annually' });
+  const big = em.create(Company, {
+    name: 'Bench Stor AB',
+    customerNumber: 'BENCH-1',
+    invoiceNote: 'Benchmark',
+    invoiceInterval: 'annually',
+  });
+  const small = em.create(Company, {
+    name: 'Bench Liten AB',
+    customerNumber: 'BENCH-2',
+    invoiceNote: 'Benchmark',
+    invoiceInterval: 'annually',
+  });
   const bigUser = em.create(User, { email: 'big@bench.se', name: 'Big', company: big });
   const smallUser = em.create(User, { email: 'small@bench.se', name: 'Small', company: small });
   await em.flush();
@@ -195,7 +229,9 @@ async function main() {
   t = performance.now();
   const rows = await rowsInMemory(orm.em.fork(), big.id, period);
   const smallRows = (await rowsInMemory(orm.em.fork(), small.id, period)).length;
-  log(`${rows.length} rows (${smallRows} for the small company) read into memory in ${Math.round(performance.now() - t)} ms`);
+  log(
+    `${rows.length} rows (${smallRows} for the small company) read into memory in ${Math.round(performance.now() - t)} ms`,
+  );
   await orm.close(true); // PGlite: one process at a time
 
   const rowCount = rows.length;
@@ -215,7 +251,11 @@ async function main() {
     const exportUrl = `${server.url}/api/export/getExcelV1?${query}`;
     // Warm-up: the page, and a one-month export of the small company.
     await fetch(`${server.url}/export`, { headers: { cookie: cookieSmall } });
-    await httpExport(`${server.url}/api/export/getExcelV1?start_year=${end.year}&start_month=${end.month}&end_year=${end.year}&end_month=${end.month}`, cookieSmall, pid);
+    await httpExport(
+      `${server.url}/api/export/getExcelV1?start_year=${end.year}&start_month=${end.month}&end_year=${end.year}&end_month=${end.month}`,
+      cookieSmall,
+      pid,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const idleRss = rssOf(pid);
 
@@ -227,7 +267,9 @@ async function main() {
       baselines.push(b.ms);
       baselineBytes = b.bytes;
       const r = await httpExport(exportUrl, cookieBig, pid);
-      log(`run ${i + 1}: baseline ${Math.round(b.ms)} ms; HTTP ${Math.round(r.ms)} ms, first byte after ${Math.round(r.ttfbMs)} ms, ${r.bytes} bytes`);
+      log(
+        `run ${i + 1}: baseline ${Math.round(b.ms)} ms; HTTP ${Math.round(r.ms)} ms, first byte after ${Math.round(r.ttfbMs)} ms, ${r.bytes} bytes`,
+      );
       runs.push(r);
     }
     const http = median(runs.map((r) => r.ms));
@@ -245,7 +287,12 @@ async function main() {
       rows: rowCount,
       runs: RUNS,
       baseline: { medianMs: Math.round(base), runsMs: baselines.map(Math.round), bytes: baselineBytes },
-      http: { medianMs: Math.round(http), runsMs: runs.map((r) => Math.round(r.ms)), firstByteMs: runs.map((r) => Math.round(r.ttfbMs)), bytes: runs[0]!.bytes },
+      http: {
+        medianMs: Math.round(http),
+        runsMs: runs.map((r) => Math.round(r.ms)),
+        firstByteMs: runs.map((r) => Math.round(r.ttfbMs)),
+        bytes: runs[0]!.bytes,
+      },
       ratio,
       rowsPerSecond: Math.round(rowCount / (http / 1000)),
       rss: {

@@ -21,7 +21,11 @@ export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 export const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 export const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const machine = () => ({ cpus: os.cpus().length, node: process.version, loadavg: os.loadavg().map((x) => round(x, 1)) });
+export const machine = () => ({
+  cpus: os.cpus().length,
+  node: process.version,
+  loadavg: os.loadavg().map((x) => round(x, 1)),
+});
 
 export function logger(name: string) {
   return (...a: unknown[]) => console.log(`[bench:${name}]`, ...a);
@@ -52,7 +56,8 @@ export function rssOf(pid: number): number {
 }
 
 /** The PostgreSQL server the benchmarks make their databases on: DATABASE_URL's, else the machine's. */
-export const pgAdminUrl = () => process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const pgAdminUrl = () =>
+  process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export async function postgresReachable(): Promise<boolean> {
   const c = new pg.Client({ connectionString: pgAdminUrl(), connectionTimeoutMillis: 3000 });
@@ -130,7 +135,9 @@ export async function startProcess(
   const port = await freePort();
   // node --import tsx: the server is this process itself (the tsx CLI would put it in a grandchild).
   // BENCH_CPU_PROF=<dir>: each started process writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', opts.script ?? 'server/index.ts'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), APP_URL: `http://localhost:${port}` },

@@ -48,8 +48,14 @@ const sim = (r: Row) => ({
   status: r.status,
   activatedAt: (r.activated_at as Date).toISOString(),
   ratePlan: {
-    id: r.plan_id, code: r.code, description: r.description, dataLimit: r.data_limit,
-    call: r.call, sms: r.sms, roaming: r.roaming, isLegacy: r.is_legacy,
+    id: r.plan_id,
+    code: r.code,
+    description: r.description,
+    dataLimit: r.data_limit,
+    call: r.call,
+    sms: r.sms,
+    roaming: r.roaming,
+    isLegacy: r.is_legacy,
   },
 });
 
@@ -68,11 +74,20 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const one = /^\/api\/sim\/(\d+)$/.exec(url.pathname);
   if (one) {
     const id = Number(one[1]);
-    const [{ rows }, events] = await Promise.all([pool.query<Row>(ONE_SQL, [id, company]), pool.query<Row>(EVENTS_SQL, [company, id])]);
+    const [{ rows }, events] = await Promise.all([
+      pool.query<Row>(ONE_SQL, [id, company]),
+      pool.query<Row>(EVENTS_SQL, [company, id]),
+    ]);
     if (!rows[0]) return send(res, 404, { error: 'SIM-kortet finns inte.', issues: [] });
     return send(res, 200, {
       ...sim(rows[0]),
-      history: events.rows.map((e) => ({ kind: e.kind, at: (e.at as Date).toISOString(), by: (e.by as string | null) ?? null, before: e.before ?? null, after: e.after ?? null })),
+      history: events.rows.map((e) => ({
+        kind: e.kind,
+        at: (e.at as Date).toISOString(),
+        by: (e.by as string | null) ?? null,
+        before: e.before ?? null,
+        after: e.after ?? null,
+      })),
     });
   }
   return send(res, 404, { error: 'not found' });

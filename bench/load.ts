@@ -14,7 +14,20 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { Sim } from '../server/db/entities.js';
-import { ensureBuild, freshPostgres, logger, machine, round, rssOf, runBenchmark, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
+import {
+  ensureBuild,
+  freshPostgres,
+  logger,
+  machine,
+  round,
+  rssOf,
+  runBenchmark,
+  seedDatabase,
+  serverEnv,
+  sleep,
+  startProcess,
+  writeResult,
+} from './lib.js';
 
 const log = logger('load');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 500 : 10_000));
@@ -23,10 +36,26 @@ const WARMUP = SMOKE ? 1 : 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TARGET = { apiRatioMin: 0.5, p99OverP50Max: 10, errors: 0 };
 
-type Run = { reqPerSec: number; p50: number; p90: number; p99: number; max: number; requests: number; errors: number; timeouts: number; non2xx: number };
+type Run = {
+  reqPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+};
 
 async function cannon(url: string, cookie: string, duration: number): Promise<Run> {
-  const r: Result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { cookie, 'accept-encoding': 'gzip' }, timeout: 10 });
+  const r: Result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { cookie, 'accept-encoding': 'gzip' },
+    timeout: 10,
+  });
   return {
     reqPerSec: round(r.requests.average, 1),
     p50: r.latency.p50,
@@ -43,7 +72,9 @@ async function cannon(url: string, cookie: string, duration: number): Promise<Ru
 /** JSON with its object keys sorted, to compare two answers. */
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x,
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
   );
 }
 
@@ -59,45 +90,67 @@ async function main() {
     const seeded = await seedDatabase(pg.target, SIMS);
     const em = seeded.orm.em.fork();
     // A SIM in the middle of the company's list, with its history.
-    const sims = await em.find(Sim, { company: seeded.demoCompanyId, status: 'active' }, { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(SIMS / 2) });
+    const sims = await em.find(
+      Sim,
+      { company: seeded.demoCompanyId, status: 'active' },
+      { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(SIMS / 2) },
+    );
     const simId = sims[0]!.id;
     await seeded.orm.close(true);
     const cookie = seeded.adminCookie;
     log(`seeded in ${Math.round(performance.now() - t)} ms; SIM ${simId} for /api/sim/{id}`);
 
     app = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
-    base = await startProcess({ DATABASE_URL: pg.target.url }, { script: 'bench/load-baseline.ts', name: 'the baseline server' });
+    base = await startProcess(
+      { DATABASE_URL: pg.target.url },
+      { script: 'bench/load-baseline.ts', name: 'the baseline server' },
+    );
 
     // Same answers from both before any timing.
     const same: Record<string, boolean> = {};
     for (const p of ['/api/sim/all?limit=50', `/api/sim/${simId}`]) {
-      const [a, b] = await Promise.all([app.url, base.url].map(async (u) => {
-        const res = await fetch(u + p, { headers: { cookie } });
-        if (res.status !== 200) throw new Error(`${u}${p} answered ${res.status}: ${await res.text()}`);
-        return res.json();
-      }));
+      const [a, b] = await Promise.all(
+        [app.url, base.url].map(async (u) => {
+          const res = await fetch(u + p, { headers: { cookie } });
+          if (res.status !== 200) throw new Error(`${u}${p} answered ${res.status}: ${await res.text()}`);
+          return res.json();
+        }),
+      );
       same[p] = canonical(a) === canonical(b);
       if (!same[p]) log(`WARNING: ${p}: the baseline's JSON differs from the portal's`);
     }
     const simsPage = await fetch(`${app.url}/sims`, { headers: { cookie } });
-    if (simsPage.status !== 200 || !(await simsPage.text()).includes(`<html`)) throw new Error(`/sims answered ${simsPage.status}`);
+    if (simsPage.status !== 200 || !(await simsPage.text()).includes(`<html`))
+      throw new Error(`/sims answered ${simsPage.status}`);
 
     const targets = [
       { name: 'GET /sims (SSR)', path: '/sims', baseline: null as string | null },
       { name: 'GET /api/sim/all?limit=50', path: '/api/sim/all?limit=50', baseline: '/api/sim/all?limit=50' },
       { name: 'GET /api/sim/{id}', path: `/api/sim/${simId}`, baseline: `/api/sim/${simId}` },
     ];
-    const rows: Array<{ name: string; path: string; portal: Run; baseline: Run | null; ratio: number | null; p99OverP50: number; rssMB: number; pass: boolean }> = [];
+    const rows: Array<{
+      name: string;
+      path: string;
+      portal: Run;
+      baseline: Run | null;
+      ratio: number | null;
+      p99OverP50: number;
+      rssMB: number;
+      pass: boolean;
+    }> = [];
     for (const target of targets) {
       // Warm-up (JIT, caches, pool) of both, then the measured runs: the portal, then the baseline.
       await cannon(app.url + target.path, cookie, WARMUP);
       if (target.baseline) await cannon(base.url + target.baseline, cookie, WARMUP);
       const portal = await cannon(app.url + target.path, cookie, DURATION);
       const rss = rssOf(app.child.pid!);
-      log(`${target.name}: portal ${portal.reqPerSec} req/s, p50 ${portal.p50} ms, p99 ${portal.p99} ms, errors ${portal.errors + portal.timeouts + portal.non2xx}`);
+      log(
+        `${target.name}: portal ${portal.reqPerSec} req/s, p50 ${portal.p50} ms, p99 ${portal.p99} ms, errors ${portal.errors + portal.timeouts + portal.non2xx}`,
+      );
       await sleep(500);
       const baseline = target.baseline ? await cannon(base.url + target.baseline, cookie, DURATION) : null;
-      if (baseline) log(`${target.name}: baseline ${baseline.reqPerSec} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
+      if (baseline)
+        log(`${target.name}: baseline ${baseline.reqPerSec} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
       await sleep(500);
       const ratio = baseline ? round(portal.reqPerSec / baseline.reqPerSec) : null;
       const p99OverP50 = round(portal.p99 / Math.max(1, portal.p50), 1);
@@ -123,7 +176,8 @@ async function main() {
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       tool: 'autocannon 9.0.0, in this process, loopback; portal and baseline each in its own process',
-      baseline: 'bench/load-baseline.ts: node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once)',
+      baseline:
+        'bench/load-baseline.ts: node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once)',
       sameJson: same,
       routes: rows,
       targets: TARGET,
@@ -141,7 +195,9 @@ async function main() {
             `  ${r.name.padEnd(26)} ${pad(r.portal.reqPerSec, 8)} ${pad(r.portal.p50, 7)} ${pad(r.portal.p99, 7)} ${pad(r.p99OverP50, 8)} ${pad(r.portal.errors + r.portal.timeouts + r.portal.non2xx, 7)} | ${pad(r.baseline?.reqPerSec ?? '-', 8)} ${pad(r.baseline?.p50 ?? '-', 5)} ${pad(r.baseline?.p99 ?? '-', 5)} | ${pad(r.ratio ?? '-', 6)}  ${r.pass ? 'met' : 'MISSED'}`,
         ),
         `  targets: API routes >= ${TARGET.apiRatioMin}x the baseline's req/s; p99 < ${TARGET.p99OverP50Max}x p50; zero errors`,
-        `  same JSON as the baseline: ${Object.entries(same).map(([p, s]) => `${p} ${s ? 'yes' : 'NO'}`).join(', ')}`,
+        `  same JSON as the baseline: ${Object.entries(same)
+          .map(([p, s]) => `${p} ${s ? 'yes' : 'NO'}`)
+          .join(', ')}`,
         `  ${result.pass ? 'PASS' : 'FAIL'}  -> ${file}`,
       ].join('\n'),
     );

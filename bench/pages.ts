@@ -11,7 +11,16 @@
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { get as httpGet, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,14 +32,35 @@ import compression from 'compression';
 import express from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import type { DbTarget } from '../server/db/orm.js';
-import { buildDir, ensureBuild, freshPostgres, kb, logger, machine, postgresReachable, root, round, runBenchmark, seedDatabase, serverEnv, startProcess, writeResult } from './lib.js';
+import {
+  buildDir,
+  ensureBuild,
+  freshPostgres,
+  kb,
+  logger,
+  machine,
+  postgresReachable,
+  root,
+  round,
+  runBenchmark,
+  seedDatabase,
+  serverEnv,
+  startProcess,
+  writeResult,
+} from './lib.js';
 
 const log = logger('pages');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 200 : 10_000));
 const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0';
 const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? (SMOKE ? 1 : 3)));
 const CHROME = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const TARGET = { jsFloorRatioMax: 1.15, cssTotalGzipMaxKB: 15, simsHtmlGzipMaxKB: 30, performanceMin: 98, accessibilityMin: 100 };
+const TARGET = {
+  jsFloorRatioMax: 1.15,
+  cssTotalGzipMaxKB: 15,
+  simsHtmlGzipMaxKB: 30,
+  performanceMin: 98,
+  accessibilityMin: 100,
+};
 
 type Route = { path: string; auth: boolean };
 const ROUTES: Route[] = [
@@ -86,7 +116,10 @@ function buildFloor(): string {
   writeFileSync(path.join(dir, 'app/routes/_index.tsx'), FLOOR_INDEX);
   // Remix reads package.json to find the server runtime; the versions are this repo's (nothing is installed:
   // node_modules is a link to this repo's).
-  const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   const pick = (names: string[], from: Record<string, string>) => Object.fromEntries(names.map((n) => [n, from[n]!]));
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -111,7 +144,11 @@ export default defineConfig({
 });
 `,
   );
-  const r = spawnSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build'], { cwd: dir, encoding: 'utf8', env: { ...process.env, BUILD_DIR: '' } });
+  const r = spawnSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, BUILD_DIR: '' },
+  });
   if (r.status !== 0) throw new Error(`the floor app did not build:\n${r.stdout}\n${r.stderr}`);
   return dir;
 }
@@ -121,7 +158,10 @@ async function serveFloor(dir: string): Promise<{ url: string; close: () => Prom
   const app = express();
   app.use(compression());
   app.get('/favicon.ico', (_req, res) => res.status(204).end());
-  app.use('/assets', express.static(path.join(dir, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }));
+  app.use(
+    '/assets',
+    express.static(path.join(dir, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }),
+  );
   app.use(express.static(path.join(dir, 'build/client'), { maxAge: '1h', index: false }));
   app.all('*', createRequestHandler({ build, mode: 'production' }));
   const server = await new Promise<Server>((resolve) => {
@@ -152,7 +192,11 @@ type Visit = {
 };
 
 async function visit(browser: Browser, base: string, route: string, cookie: string | null): Promise<Visit> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'sv-SE', serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'sv-SE',
+    serviceWorkers: 'block',
+  });
   if (cookie) {
     const [name, value] = cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: base }]);
@@ -181,7 +225,13 @@ async function visit(browser: Browser, base: string, route: string, cookie: stri
         if (type === 'eventsource' || (res.status() >= 300 && res.status() < 400)) return null;
         const body = await res.body().catch(() => null);
         if (!body) return null;
-        return { url: res.url().replace(base, ''), type, bytes: body.length, gzip: gz(body), text: type === 'script' ? body.toString('utf8') : '' };
+        return {
+          url: res.url().replace(base, ''),
+          type,
+          bytes: body.length,
+          gzip: gz(body),
+          text: type === 'script' ? body.toString('utf8') : '',
+        };
       })(),
     );
   });
@@ -189,11 +239,13 @@ async function visit(browser: Browser, base: string, route: string, cookie: stri
   // Then until nothing but the event stream has been in flight for 1 s (at most 20 s): lazy imports and the
   // route manifest requests that follow hydration are part of a first visit.
   const deadline = performance.now() + 20_000;
-  while (performance.now() < deadline && (inflight.size > 0 || performance.now() - lastActivity < 1000)) await page.waitForTimeout(100);
+  while (performance.now() < deadline && (inflight.size > 0 || performance.now() - lastActivity < 1000))
+    await page.waitForTimeout(100);
   const files = (await Promise.all(pending)).filter((f): f is Recorded => f !== null);
   const finalUrl = page.url().replace(base, '');
   await context.close();
-  const kind = (t: string) => (t === 'document' ? 'html' : t === 'stylesheet' ? 'css' : t === 'script' ? 'js' : 'other');
+  const kind = (t: string) =>
+    t === 'document' ? 'html' : t === 'stylesheet' ? 'css' : t === 'script' ? 'js' : 'other';
   const gzip = { html: 0, css: 0, js: 0, other: 0, total: 0 };
   const raw = { html: 0, css: 0, js: 0, other: 0 };
   for (const f of files) {
@@ -202,7 +254,15 @@ async function visit(browser: Browser, base: string, route: string, cookie: stri
     gzip.total += f.gzip;
   }
   const quaggaInJs = files.filter((f) => f.type === 'script' && /quagga/i.test(f.text)).map((f) => f.url);
-  return { route, status: response?.status() ?? 0, finalUrl, gzip, raw, files: files.map(({ text: _t, ...f }) => f), quaggaInJs };
+  return {
+    route,
+    status: response?.status() ?? 0,
+    finalUrl,
+    gzip,
+    raw,
+    files: files.map(({ text: _t, ...f }) => f),
+    quaggaInJs,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -218,7 +278,9 @@ type LighthouseScores = {
   runs?: Array<{ performance: number | null; accessibility: number | null; error?: string }>;
 };
 
-async function runLighthouse(targets: Array<{ name: string; url: string; cookie: string | null }>): Promise<{ ran: boolean; reason?: string; results: Record<string, LighthouseScores> }> {
+async function runLighthouse(
+  targets: Array<{ name: string; url: string; cookie: string | null }>,
+): Promise<{ ran: boolean; reason?: string; results: Record<string, LighthouseScores> }> {
   if (!existsSync(CHROME)) return { ran: false, reason: `no Chromium at ${CHROME} (set CHROME_PATH)`, results: {} };
   process.env.CHROME_PATH = CHROME;
   let lighthouse: typeof import('lighthouse').default;
@@ -227,27 +289,45 @@ async function runLighthouse(targets: Array<{ name: string; url: string; cookie:
     lighthouse = (await import('lighthouse')).default;
     launch = (await import('chrome-launcher')).launch;
   } catch (e) {
-    return { ran: false, reason: `lighthouse or chrome-launcher could not be loaded: ${(e as Error).message}`, results: {} };
+    return {
+      ran: false,
+      reason: `lighthouse or chrome-launcher could not be loaded: ${(e as Error).message}`,
+      results: {},
+    };
   }
   let chrome: Awaited<ReturnType<typeof launch>>;
   try {
-    chrome = await launch({ chromePath: CHROME, chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    chrome = await launch({
+      chromePath: CHROME,
+      chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
   } catch (e) {
-    return { ran: false, reason: `Chromium could not be started by chrome-launcher: ${(e as Error).message}`, results: {} };
+    return {
+      ran: false,
+      reason: `Chromium could not be started by chrome-launcher: ${(e as Error).message}`,
+      results: {},
+    };
   }
   const once = async (t: (typeof targets)[number]): Promise<LighthouseScores> => {
     try {
-      const r = await lighthouse(
-        t.url,
-        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], ...(t.cookie ? { extraHeaders: { Cookie: t.cookie } } : {}) },
-      );
+      const r = await lighthouse(t.url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+        ...(t.cookie ? { extraHeaders: { Cookie: t.cookie } } : {}),
+      });
       if (!r) throw new Error('lighthouse returned no result');
       const lhr = r.lhr;
       if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-      const score = (c: string) => (lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c]!.score! * 100));
-      const metric = (id: string) => (lhr.audits[id]?.numericValue == null ? null : Math.round(lhr.audits[id]!.numericValue!));
+      const score = (c: string) =>
+        lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c]!.score! * 100);
+      const metric = (id: string) =>
+        lhr.audits[id]?.numericValue == null ? null : Math.round(lhr.audits[id]!.numericValue!);
       const a11yRefs = lhr.categories.accessibility?.auditRefs ?? [];
-      const failedA11y = a11yRefs.filter((a) => a.weight > 0 && lhr.audits[a.id]?.score !== null && (lhr.audits[a.id]?.score ?? 1) < 1).map((a) => a.id);
+      const failedA11y = a11yRefs
+        .filter((a) => a.weight > 0 && lhr.audits[a.id]?.score !== null && (lhr.audits[a.id]?.score ?? 1) < 1)
+        .map((a) => a.id);
       if (lhr.runWarnings?.length) log(`lighthouse ${t.name}: warnings: ${lhr.runWarnings.join(' | ')}`);
       return {
         url: t.url,
@@ -257,7 +337,10 @@ async function runLighthouse(targets: Array<{ name: string; url: string; cookie:
           fcpMs: metric('first-contentful-paint'),
           lcpMs: metric('largest-contentful-paint'),
           tbtMs: metric('total-blocking-time'),
-          cls1000: lhr.audits['cumulative-layout-shift']?.numericValue == null ? null : Math.round(lhr.audits['cumulative-layout-shift']!.numericValue! * 1000),
+          cls1000:
+            lhr.audits['cumulative-layout-shift']?.numericValue == null
+              ? null
+              : Math.round(lhr.audits['cumulative-layout-shift']!.numericValue! * 1000),
           siMs: metric('speed-index'),
           ttiMs: metric('interactive'),
           serverResponseMs: metric('server-response-time'),
@@ -266,7 +349,14 @@ async function runLighthouse(targets: Array<{ name: string; url: string; cookie:
         failedA11y,
       };
     } catch (e) {
-      return { url: t.url, performance: null, accessibility: null, metrics: {}, failedA11y: [], error: (e as Error).message };
+      return {
+        url: t.url,
+        performance: null,
+        accessibility: null,
+        metrics: {},
+        failedA11y: [],
+        error: (e as Error).message,
+      };
     }
   };
   // LH_RUNS passes over all targets (a busy moment of the machine hits every route alike); per route the run
@@ -278,7 +368,9 @@ async function runLighthouse(targets: Array<{ name: string; url: string; cookie:
         const started = performance.now();
         const s = await once(t);
         runs.get(t.name)!.push(s);
-        log(`lighthouse ${t.name} (${pass + 1}/${LH_RUNS}): performance ${s.performance ?? '-'}, accessibility ${s.accessibility ?? '-'}${s.error ? ` (error: ${s.error})` : ''} in ${Math.round((performance.now() - started) / 1000)} s`);
+        log(
+          `lighthouse ${t.name} (${pass + 1}/${LH_RUNS}): performance ${s.performance ?? '-'}, accessibility ${s.accessibility ?? '-'}${s.error ? ` (error: ${s.error})` : ''} in ${Math.round((performance.now() - started) / 1000)} s`,
+        );
       }
     }
   } finally {
@@ -288,10 +380,15 @@ async function runLighthouse(targets: Array<{ name: string; url: string; cookie:
   for (const [name, list] of runs) {
     const ok = list.filter((r) => !r.error).sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
     const median = ok[Math.floor((ok.length - 1) / 2)] ?? list[0]!;
-    results[name] = { ...median, runs: list.map((r) => ({ performance: r.performance, accessibility: r.accessibility, error: r.error })) };
+    results[name] = {
+      ...median,
+      runs: list.map((r) => ({ performance: r.performance, accessibility: r.accessibility, error: r.error })),
+    };
   }
   const allFailed = Object.values(results).every((r) => r.error);
-  return allFailed ? { ran: false, reason: `every Lighthouse run failed: ${Object.values(results)[0]?.error}`, results } : { ran: true, results };
+  return allFailed
+    ? { ran: false, reason: `every Lighthouse run failed: ${Object.values(results)[0]?.error}`, results }
+    : { ran: true, results };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -323,14 +420,19 @@ async function main() {
     for (const r of ROUTES) await fetch(server.url + r.path, { headers: r.auth ? { cookie } : {} });
     await fetch(floor.url + '/');
 
-    const browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+    const browser = await chromium.launch({
+      executablePath: CHROME,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
     const visits: Visit[] = [];
     let floorVisit: Visit;
     try {
       floorVisit = await visit(browser, floor.url, '/', null);
       for (const r of ROUTES) {
         const v = await visit(browser, server.url, r.path, r.auth ? cookie : null);
-        if (v.status !== 200 || v.finalUrl.split('?')[0] !== r.path) throw new Error(`${r.path} answered ${v.status} at ${v.finalUrl}: not the page itself (logged out?)`);
+        if (v.status !== 200 || v.finalUrl.split('?')[0] !== r.path)
+          throw new Error(`${r.path} answered ${v.status} at ${v.finalUrl}: not the page itself (logged out?)`);
         visits.push(v);
       }
     } finally {
@@ -363,7 +465,11 @@ async function main() {
     const cssLoadedGzip = [...cssLoaded.values()].reduce((a, b) => a + b, 0);
 
     // Lighthouse, the floor first (what this machine can score at best).
-    let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = { ran: false, reason: 'skipped (BENCH_LIGHTHOUSE=0)', results: {} };
+    let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = {
+      ran: false,
+      reason: 'skipped (BENCH_LIGHTHOUSE=0)',
+      results: {},
+    };
     if (LIGHTHOUSE) {
       const lhRoutes = SMOKE ? ROUTES.filter((r) => r.path === '/login') : ROUTES;
       lighthouse = await runLighthouse([
@@ -383,7 +489,16 @@ async function main() {
         jsFloorRatio: round(v.gzip.js / floorJs),
         files: v.files,
         quaggaInJs: v.quaggaInJs,
-        lighthouse: lh ? { performance: lh.performance, accessibility: lh.accessibility, metrics: lh.metrics, failedA11y: lh.failedA11y, error: lh.error, runs: lh.runs } : null,
+        lighthouse: lh
+          ? {
+              performance: lh.performance,
+              accessibility: lh.accessibility,
+              metrics: lh.metrics,
+              failedA11y: lh.failedA11y,
+              error: lh.error,
+              runs: lh.runs,
+            }
+          : null,
       };
     });
     const maxRatio = Math.max(...routes.map((r) => r.jsFloorRatio));
@@ -405,8 +520,14 @@ async function main() {
       database: target.kind,
       sims: SIMS,
       build: buildDir,
-      method: 'first visit in a fresh Chromium profile (390x844), every response body gzipped at level 6, until network idle',
-      floor: { what: 'bare Remix v2 app, same versions and future flags, one route', gzipBytes: floorVisit.gzip, rawBytes: floorVisit.raw, files: floorVisit.files },
+      method:
+        'first visit in a fresh Chromium profile (390x844), every response body gzipped at level 6, until network idle',
+      floor: {
+        what: 'bare Remix v2 app, same versions and future flags, one route',
+        gzipBytes: floorVisit.gzip,
+        rawBytes: floorVisit.raw,
+        files: floorVisit.files,
+      },
       routes,
       css: { buildFiles: cssFiles, buildGzipBytes: cssBuildGzip, loadedGzipBytes: cssLoadedGzip },
       simsPageHtml: simsHtml,
@@ -424,7 +545,8 @@ async function main() {
     const file = writeResult('pages', result);
 
     const pad = (s: string | number, n: number) => String(s).padStart(n);
-    const lhRuns = (runs?: LighthouseScores['runs']) => (runs && runs.length > 1 ? ` (${runs.map((x) => x.performance ?? 'err').join(', ')})` : '');
+    const lhRuns = (runs?: LighthouseScores['runs']) =>
+      runs && runs.length > 1 ? ` (${runs.map((x) => x.performance ?? 'err').join(', ')})` : '';
     const lines = [
       '',
       `page weight, first visit, gzip kB (${target.kind}, ${SIMS} SIMs in Demo AB${SMOKE ? ', smoke' : ''})`,
@@ -437,13 +559,19 @@ async function main() {
       `  JS/floor, worst route        : ${maxRatio.toFixed(2)} (target <= ${TARGET.jsFloorRatioMax}) ${checks.jsFloorRatio ? 'met' : 'MISSED'}`,
       `  quagga in a first visit's JS : ${quagga.length ? quagga.join(', ') : 'never'} ${checks.noQuaggaInInitialLoad ? 'met' : 'MISSED'}`,
       `  CSS, all of the build        : ${kb(cssBuildGzip)} kB gzip (${cssFiles.length} file(s); loaded by these routes ${kb(cssLoadedGzip)} kB) (target < ${TARGET.cssTotalGzipMaxKB}) ${checks.cssTotal ? 'met' : 'MISSED'}`,
-      ...Object.entries(simsHtml).map(([p, s]) => `  ${p.padEnd(28)} : HTML ${kb(s.gzip)} kB gzip (${kb(s.bytes)} kB raw, ${kb(s.wireBytes)} kB on the wire) (target < ${TARGET.simsHtmlGzipMaxKB}) ${s.gzip < TARGET.simsHtmlGzipMaxKB * 1024 ? 'met' : 'MISSED'}`),
+      ...Object.entries(simsHtml).map(
+        ([p, s]) =>
+          `  ${p.padEnd(28)} : HTML ${kb(s.gzip)} kB gzip (${kb(s.bytes)} kB raw, ${kb(s.wireBytes)} kB on the wire) (target < ${TARGET.simsHtmlGzipMaxKB}) ${s.gzip < TARGET.simsHtmlGzipMaxKB * 1024 ? 'met' : 'MISSED'}`,
+      ),
       lighthouse.ran
         ? `  Lighthouse                   : performance ${checks.performance ? 'met' : 'MISSED'} (target >= ${TARGET.performanceMin}), accessibility ${checks.accessibility ? 'met' : 'MISSED'} (target ${TARGET.accessibilityMin})${SMOKE ? ' (smoke: /login only)' : ''}`
         : `  Lighthouse                   : NOT RUN: ${lighthouse.reason}`,
       ...Object.entries(lighthouse.results)
         .filter(([, r]) => r.failedA11y.length || r.error)
-        .map(([n, r]) => `    ${n}: ${r.error ? `error ${r.error}` : `accessibility audits failing: ${r.failedA11y.join(', ')}`}`),
+        .map(
+          ([n, r]) =>
+            `    ${n}: ${r.error ? `error ${r.error}` : `accessibility audits failing: ${r.failedA11y.join(', ')}`}`,
+        ),
       `  ${result.pass ? 'PASS' : 'FAIL'}  -> ${file}`,
     ];
     console.log(lines.join('\n'));

@@ -55,7 +55,9 @@ function summary(name: Name, r: J): string[] {
       const worst = Math.max(...r.routes.map((x: J) => x.jsFloorRatio));
       const sims = Math.max(...Object.values(r.simsPageHtml as Record<string, J>).map((x) => x.gzip));
       const lh = r.lighthouse.ran
-        ? Object.entries(r.lighthouse.routes as Record<string, J>).map(([k, v]) => `${k} ${v.error ? 'error' : `${v.performance}/${v.accessibility}`}`).join(', ')
+        ? Object.entries(r.lighthouse.routes as Record<string, J>)
+            .map(([k, v]) => `${k} ${v.error ? 'error' : `${v.performance}/${v.accessibility}`}`)
+            .join(', ')
         : `not run: ${r.lighthouse.reason}`;
       return [
         `floor JS ${(r.floor.gzipBytes.js / 1024).toFixed(1)} kB gzip; JS/floor per route: ${r.routes.map((x: J) => `${x.route} ${x.jsFloorRatio.toFixed(2)}`).join(', ')} (worst ${worst.toFixed(2)}, <= 1.15 ${ok(r.checks.jsFloorRatio)})`,
@@ -67,7 +69,9 @@ function summary(name: Name, r: J): string[] {
       return r.routes.map(
         (x: J) =>
           `${x.name}: ${x.portal.reqPerSec} req/s, p50 ${x.portal.p50} ms, p99 ${x.portal.p99} ms, errors ${x.portal.errors + x.portal.timeouts + x.portal.non2xx}` +
-          (x.baseline ? `; baseline ${x.baseline.reqPerSec} req/s, ratio ${x.ratio} (>= 0.5 ${ok(x.ratio >= 0.5)})` : '') +
+          (x.baseline
+            ? `; baseline ${x.baseline.reqPerSec} req/s, ratio ${x.ratio} (>= 0.5 ${ok(x.ratio >= 0.5)})`
+            : '') +
           `; p99/p50 ${x.p99OverP50} (< 10 ${ok(x.p99OverP50 < 10)})`,
       );
     case 'sse':
@@ -100,11 +104,25 @@ async function main() {
       if (kept) writeFileSync(exportFile, kept);
     }
     const fresh = existsSync(file) && statSync(file).mtimeMs >= t;
-    outcomes.push({ name, code, seconds: Math.round((Date.now() - t) / 1000), result: fresh ? (JSON.parse(readFileSync(file, 'utf8')) as J) : null });
+    outcomes.push({
+      name,
+      code,
+      seconds: Math.round((Date.now() - t) / 1000),
+      result: fresh ? (JSON.parse(readFileSync(file, 'utf8')) as J) : null,
+    });
   }
-  console.log(`\n== benchmark summary${SMOKE ? ' (smoke: tiny sizes, the figures mean little)' : ''}, ${Math.round((Date.now() - started) / 1000)} s in all`);
+  console.log(
+    `\n== benchmark summary${SMOKE ? ' (smoke: tiny sizes, the figures mean little)' : ''}, ${Math.round((Date.now() - started) / 1000)} s in all`,
+  );
   for (const o of outcomes) {
-    const status = o.code !== 0 ? `FAILED TO RUN (exit ${o.code})` : !o.result ? 'no result' : o.result.pass ? 'PASS' : 'targets missed';
+    const status =
+      o.code !== 0
+        ? `FAILED TO RUN (exit ${o.code})`
+        : !o.result
+          ? 'no result'
+          : o.result.pass
+            ? 'PASS'
+            : 'targets missed';
     console.log(`${o.name} (${o.seconds} s): ${status}`);
     if (o.result) {
       try {

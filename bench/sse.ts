@@ -20,7 +20,21 @@ import { Session, User } from '../server/db/entities.js';
 import { createHub, newToast } from '../server/events/hub.js';
 import { initOrm } from '../server/db/orm.js';
 import { createLogger } from '../server/log.js';
-import { ensureBuild, freshPostgres, logger, machine, mb, round, rssOf, runBenchmark, seedDatabase, serverEnv, sleep, startProcess, writeResult } from './lib.js';
+import {
+  ensureBuild,
+  freshPostgres,
+  logger,
+  machine,
+  mb,
+  round,
+  rssOf,
+  runBenchmark,
+  seedDatabase,
+  serverEnv,
+  sleep,
+  startProcess,
+  writeResult,
+} from './lib.js';
 
 const log = logger('sse');
 const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));
@@ -40,7 +54,15 @@ type Stream = {
 /** Opens one event stream; resolves when the server's first comment (": connected") has arrived. */
 function openStream(url: string, cookie: string, userId: number): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const s: Stream = { userId, req: null as never, connected: false, closed: false, status: 0, received: [], buffer: '' };
+    const s: Stream = {
+      userId,
+      req: null as never,
+      connected: false,
+      closed: false,
+      status: 0,
+      received: [],
+      buffer: '',
+    };
     const timer = setTimeout(() => reject(new Error(`stream of user ${userId}: not connected in 30 s`)), 30_000);
     s.req = request(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
       s.status = res.statusCode ?? 0;
@@ -102,7 +124,14 @@ async function main() {
     const now = new Date();
     for (const u of users) {
       const raw = randomBytes(32).toString('base64url');
-      em.create(Session, { id: hashSessionId(raw), user: u, actingCompany: null, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS) });
+      em.create(Session, {
+        id: hashSessionId(raw),
+        user: u,
+        actingCompany: null,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + ABSOLUTE_TIMEOUT_MS),
+      });
       cookies.push(`sim_session=${raw}`);
     }
     await em.flush();
@@ -126,7 +155,9 @@ async function main() {
     const openMs = Math.round(performance.now() - t);
     await sleep(1000);
     const connectedRss = rssOf(pid);
-    log(`${streams.length} streams open in ${openMs} ms; server RSS ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB with the streams`);
+    log(
+      `${streams.length} streams open in ${openMs} ms; server RSS ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB with the streams`,
+    );
 
     // The publisher: the portal's hub on the same database, in this process.
     publisher = await initOrm(pg.target);
@@ -184,7 +215,8 @@ async function main() {
       connections: N,
       seconds: SECONDS,
       heldSeconds,
-      publishing: 'one toast per user per second through server/events/hub.ts publish (PostgreSQL NOTIFY) from the bench process',
+      publishing:
+        'one toast per user per second through server/events/hub.ts publish (PostgreSQL NOTIFY) from the bench process',
       toastsPublished: total,
       toastsReceived: receivedCount(),
       streamsComplete: complete,
@@ -193,7 +225,10 @@ async function main() {
       foreign,
       closedEarly,
       openAllMs: openMs,
-      publishMsPerSecond: { median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!), max: Math.round(Math.max(...publishMs)) },
+      publishMsPerSecond: {
+        median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
+        max: Math.round(Math.max(...publishMs)),
+      },
       serverRss: { idleMB: mb(idleRss), connectedMB: mb(connectedRss), peakMB: mb(peakRss), endMB: mb(endRss) },
       memoryPerConnectionKB: { connected: perConnKB, peak: perConnPeakKB },
       pass,

@@ -38,7 +38,9 @@ async function withOrm<T>(fn: (orm: Orm) => Promise<T>): Promise<T> {
 /** The refusal of a service (a taken e-mail or customer number) in the CLI's words, naming what was refused. */
 function refusal(e: unknown, words: Record<string, string>): never {
   const err = e as { message?: unknown; issues?: unknown; cause?: { issues?: unknown } } | null;
-  const issues = (Array.isArray(err?.issues) ? err.issues : Array.isArray(err?.cause?.issues) ? err.cause.issues : []) as Array<{ path?: unknown[] }>;
+  const issues = (
+    Array.isArray(err?.issues) ? err.issues : Array.isArray(err?.cause?.issues) ? err.cause.issues : []
+  ) as Array<{ path?: unknown[] }>;
   const field = String(issues[0]?.path?.[0] ?? '');
   if (field in words) throw new CliError(`${words[field]} (${String(err?.message)})`);
   throw e;
@@ -66,10 +68,17 @@ async function userCreate(argv: string[]): Promise<string> {
       company: companyFields.name,
       customerNumber: companyFields.customerNumber.optional(),
     })
-    .safeParse({ email: values.email, name: values.name, company: values.company, customerNumber: values['customer-number'] });
+    .safeParse({
+      email: values.email,
+      name: values.name,
+      company: values.company,
+      customerNumber: values['customer-number'],
+    });
   if (!input.success) {
     const issue = input.error.issues[0]!;
-    const option = { email: '--email', name: '--name', company: '--company', customerNumber: '--customer-number' }[String(issue.path[0])];
+    const option = { email: '--email', name: '--name', company: '--company', customerNumber: '--customer-number' }[
+      String(issue.path[0])
+    ];
     throw new CliError(`${option ?? 'input'}: ${issue.message}`);
   }
   const { email, name, company: companyName, customerNumber } = input.data;
@@ -81,17 +90,29 @@ async function userCreate(argv: string[]): Promise<string> {
       let company: { id: number; name: string } | null = await em.findOne(Company, { name: companyName });
       let made = '';
       if (!company) {
-        const number = customerNumber ?? String(100000 + (await em.count(Company, {})) + 1 + Math.floor(Math.random() * 1000));
-        company = await createCompany(em, CLI_ACTOR, { name: companyName, customerNumber: number, invoiceNote: '', invoiceInterval: 'monthly' }).catch((e) =>
-          refusal(e, { customerNumber: `Customer number ${number} is already used` }),
-        );
+        const number =
+          customerNumber ?? String(100000 + (await em.count(Company, {})) + 1 + Math.floor(Math.random() * 1000));
+        company = await createCompany(em, CLI_ACTOR, {
+          name: companyName,
+          customerNumber: number,
+          invoiceNote: '',
+          invoiceInterval: 'monthly',
+        }).catch((e) => refusal(e, { customerNumber: `Customer number ${number} is already used` }));
         made = `created company "${companyName}" (customer number ${number}); `;
       }
       const words = { email: `A user with e-mail ${normalizeEmail(email)} already exists` };
-      let user = await createUser(em, CLI_ACTOR, { name, email, companyId: company.id }).catch((e) => refusal(e, words));
+      let user = await createUser(em, CLI_ACTOR, { name, email, companyId: company.id }).catch((e) =>
+        refusal(e, words),
+      );
       // The roles are a change of their own, audited as such (creating a user gives none).
       if (isSuperAdmin || isCompanyOwner) {
-        user = await updateUser(em, CLI_ACTOR, { id: user.id, name: user.name, email: user.email, isCompanyOwner, isSuperAdmin }).catch((e) => refusal(e, words));
+        user = await updateUser(em, CLI_ACTOR, {
+          id: user.id,
+          name: user.name,
+          email: user.email,
+          isCompanyOwner,
+          isSuperAdmin,
+        }).catch((e) => refusal(e, words));
       }
       return `${made}created user ${user.email} (id ${user.id}) in "${company.name}"${user.isSuperAdmin ? ' as super admin' : ''}${user.isCompanyOwner ? ' as company owner' : ''}`;
     });
@@ -115,7 +136,8 @@ async function plansImport(file: string | undefined): Promise<string> {
 }
 
 async function migrationCreate(name: string | undefined): Promise<string> {
-  if (!name || !/^[a-zA-Z0-9_]+$/.test(name)) throw new CliError('migration:create needs a NAME of letters, digits and _');
+  if (!name || !/^[a-zA-Z0-9_]+$/.test(name))
+    throw new CliError('migration:create needs a NAME of letters, digits and _');
   const orm = await initOrm({ kind: 'pglite', dataDir: 'memory://' });
   try {
     await migrate(orm);
@@ -171,8 +193,12 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
       process.exit(0);
     },
     (e: unknown) => {
-      const known = e instanceof CliError || e instanceof ConfigError || e instanceof CatalogError || (e as Error)?.name === 'TypeError' && String((e as Error).message).includes('Unknown option');
-      console.error(`Error: ${known ? (e as Error).message : (e as Error)?.message ?? String(e)}`);
+      const known =
+        e instanceof CliError ||
+        e instanceof ConfigError ||
+        e instanceof CatalogError ||
+        ((e as Error)?.name === 'TypeError' && String((e as Error).message).includes('Unknown option'));
+      console.error(`Error: ${known ? (e as Error).message : ((e as Error)?.message ?? String(e))}`);
       process.exit(1);
     },
   );

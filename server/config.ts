@@ -19,15 +19,28 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATABASE_URL: optionalText.pipe(
-    z.string().regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// URL').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// URL')
+      .optional(),
   ),
   DATA_DIR: optionalText,
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SMTP_URL: optionalText.pipe(z.string().regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL').optional()),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
   MAIL_FROM: optionalText.pipe(z.string().min(3).optional()),
   SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: optionalText.pipe(z.string().transform((v, c) => parseTrustProxy(v, c)).optional()),
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .transform((v, c) => parseTrustProxy(v, c))
+      .optional(),
+  ),
 });
 
 /** Express's `trust proxy` value: false (trust none), a number of hops, or names, addresses and CIDRs. */
@@ -46,11 +59,17 @@ function validProxyEntry(entry: string): boolean {
 function parseTrustProxy(value: string, c: z.RefinementCtx): TrustProxy {
   if (value === 'false' || value === 'none') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !validProxyEntry(e));
   // `true` (trust every hop) would let any client choose its own address: name the hops instead.
   if (bad !== undefined || entries.length === 0) {
-    c.addIssue({ code: 'custom', message: `must be a number of hops or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDRs (bad entry "${bad ?? value}")` });
+    c.addIssue({
+      code: 'custom',
+      message: `must be a number of hops or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDRs (bad entry "${bad ?? value}")`,
+    });
     return z.NEVER;
   }
   return entries;

@@ -55,7 +55,8 @@ export function refuse(req: Request, res: Response, status: number, message: str
 }
 
 // A host name (letters, digits, -, _ and dots), an IPv4 address or a bracketed IPv6 address, with an optional port.
-const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+const HOST =
+  /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
 
 export function validHost(host: string | undefined): boolean {
   if (!host || host.length > 255) return false;
@@ -73,7 +74,8 @@ function percentDecoded(raw: string, plusIsSpace: boolean): Buffer {
       out[n++] = parseInt(raw.slice(i + 1, i + 3), 16);
       i += 2;
     } else if (c === 0x2b && plusIsSpace) out[n++] = 0x20;
-    else if (c > 0xff) return Buffer.from([0xff]); // not a byte: never valid
+    else if (c > 0xff)
+      return Buffer.from([0xff]); // not a byte: never valid
     else out[n++] = c;
   }
   return out.subarray(0, n);
@@ -81,10 +83,12 @@ function percentDecoded(raw: string, plusIsSpace: boolean): Buffer {
 
 const cleanBytes = (b: Buffer): boolean => !b.includes(0) && isUtf8(b);
 // isWellFormed (ES2024, in Node 20+): no lone UTF-16 surrogate, which no UTF-8 text could carry.
-const cleanString = (s: string): boolean => !s.includes('\0') && (s as string & { isWellFormed(): boolean }).isWellFormed();
+const cleanString = (s: string): boolean =>
+  !s.includes('\0') && (s as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** A Buffer as fetch's BodyInit. */
-export const bytesOf = (b: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
+export const bytesOf = (b: Buffer): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
 
 /** Every string (keys too) in a parsed JSON value is clean; walked without recursion (nesting may be deep). */
 function cleanJson(value: unknown): boolean {
@@ -128,8 +132,10 @@ export function cleanUrl(url: string): boolean {
 export async function bodyProblem(contentType: string, body: Buffer): Promise<string | null> {
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   const text = (clean: boolean) => (clean ? null : t.refused.badText);
-  if (type === 'application/json' || type.endsWith('+json')) return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
-  if (type === 'application/x-www-form-urlencoded') return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
+  if (type === 'application/json' || type.endsWith('+json'))
+    return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
+  if (type === 'application/x-www-form-urlencoded')
+    return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
   if (type === 'multipart/form-data') {
     let form: FormData;
     try {
@@ -170,7 +176,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
         resolve({ kind: 'too large', ended: false });
       }
     });
-    req.on('end', () => resolve(over ? { kind: 'too large', ended: true } : { kind: 'ok', body: Buffer.concat(chunks, size) }));
+    req.on('end', () =>
+      resolve(over ? { kind: 'too large', ended: true } : { kind: 'ok', body: Buffer.concat(chunks, size) }),
+    );
     req.on('error', () => resolve({ kind: 'gone' }));
     req.on('close', () => {
       if (!req.complete) resolve({ kind: 'gone' });
@@ -201,12 +209,14 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
   // and dropped first so the client hears the 413, a larger one is answered at once and the connection closed.
   const declaredTooLarge = Number(length) > limit;
   if (Number(length) > limit + DRAIN_BYTES) return tooLarge(true);
-  void readBody(req, declaredTooLarge ? 0 : limit).then(async (read) => {
-    if (read.kind === 'gone') return void res.destroy(); // the client went away: nobody to answer
-    if (read.kind === 'too large') return tooLarge(!read.ended);
-    const problem = await bodyProblem(req.get('content-type') ?? '', read.body);
-    if (problem) return refuse(req, res, 400, problem);
-    req.rawBody = read.body;
-    next();
-  }).catch(next);
+  void readBody(req, declaredTooLarge ? 0 : limit)
+    .then(async (read) => {
+      if (read.kind === 'gone') return void res.destroy(); // the client went away: nobody to answer
+      if (read.kind === 'too large') return tooLarge(!read.ended);
+      const problem = await bodyProblem(req.get('content-type') ?? '', read.body);
+      if (problem) return refuse(req, res, 400, problem);
+      req.rawBody = read.body;
+      next();
+    })
+    .catch(next);
 }

@@ -3,7 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createRequestHandler, writeReadableStreamToWritable, type AppLoadContext, type ServerBuild } from '@remix-run/node';
+import {
+  createRequestHandler,
+  writeReadableStreamToWritable,
+  type AppLoadContext,
+  type ServerBuild,
+} from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { t } from '../app/texts.js';
@@ -45,7 +50,12 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
 
 /** The tRPC context of an API request: only its cookie counts. API callers get toasts over the event stream only. */
 function apiContext(services: Services, req: Request): Promise<Context> {
-  return createContext({ services, headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}), requestId: req.id, ip: req.ip ?? '' });
+  return createContext({
+    services,
+    headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
+    requestId: req.id,
+    ip: req.ip ?? '',
+  });
 }
 
 /** GET /api/sse: the logged-in user's event stream (server/events/sse.ts) on the Express response; 401 without a session. */
@@ -76,7 +86,12 @@ function precompressedAssets(dir: string): express.RequestHandler {
     if (!files.has(`${name}.br`) && !files.has(`${name}.gz`)) return next();
     res.setHeader('Vary', 'Accept-Encoding');
     const encoding = encodingFor(req.headers['accept-encoding']);
-    const file = encoding === 'br' && files.has(`${name}.br`) ? `${name}.br` : encoding && files.has(`${name}.gz`) ? `${name}.gz` : null;
+    const file =
+      encoding === 'br' && files.has(`${name}.br`)
+        ? `${name}.br`
+        : encoding && files.has(`${name}.gz`)
+          ? `${name}.gz`
+          : null;
     if (!file) return next();
     res.type(path.extname(name));
     res.setHeader('Content-Encoding', file.endsWith('.br') ? 'br' : 'gzip');
@@ -84,12 +99,15 @@ function precompressedAssets(dir: string): express.RequestHandler {
   };
 }
 
-export type BuildSource = { build: ServerBuild } | { dev: { middlewares: express.RequestHandler; loadBuild: () => Promise<ServerBuild> } };
+export type BuildSource =
+  { build: ServerBuild } | { dev: { middlewares: express.RequestHandler; loadBuild: () => Promise<ServerBuild> } };
 
 /** The request as Remix sees it; its body is the one guardBodies read (bounded), not the socket. */
 function remixRequest(req: Request, res: Response): globalThis.Request {
   // X-Forwarded-Host only from a proxy that TRUST_PROXY trusts, and only when well-formed.
-  const forwarded = req.app.get('trust proxy fn')(req.socket.remoteAddress, 0) ? req.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const forwarded = req.app.get('trust proxy fn')(req.socket.remoteAddress, 0)
+    ? req.get('x-forwarded-host')?.split(',')[0]?.trim()
+    : undefined;
   const host = forwarded && validHost(forwarded) ? forwarded : req.get('host');
   const controller = new AbortController();
   // Abort loaders and actions once the answer can no longer be written.
@@ -116,7 +134,11 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
  * shows no cached page. A route's own header replaces the default of the same name (Referrer-Policy of the
  * login-link page).
  */
-function remixHandler(services: Services, build: BuildSource, mode: 'production' | 'development'): express.RequestHandler {
+function remixHandler(
+  services: Services,
+  build: BuildSource,
+  mode: 'production' | 'development',
+): express.RequestHandler {
   const handle = createRequestHandler('dev' in build ? build.dev.loadBuild : build.build, mode);
   return async (req, res, next) => {
     try {
@@ -157,7 +179,16 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     const method = req.method;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.info({ reqId: req.id, method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info(
+        {
+          reqId: req.id,
+          method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
+        'request',
+      );
     });
     next();
   });
@@ -166,7 +197,12 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   app.use(guardUrls);
 
   // The event stream must reach the browser as it is written: never compress it.
-  app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) =>
+        !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res),
+    }),
+  );
 
   // Cross-site requests never change state: a non-GET whose Origin or Sec-Fetch-Site shows another site
   // is refused before any handler runs.

@@ -27,7 +27,11 @@ function newestMtime(dir: string): number {
 export function buildIsStale(): boolean {
   if (!existsSync(serverBuildFile)) return true;
   const built = statSync(serverBuildFile).mtimeMs;
-  const sources = [newestMtime(path.join(root, 'app')), newestMtime(path.join(root, 'server')), statSync(path.join(root, 'vite.config.ts')).mtimeMs];
+  const sources = [
+    newestMtime(path.join(root, 'app')),
+    newestMtime(path.join(root, 'server')),
+    statSync(path.join(root, 'vite.config.ts')).mtimeMs,
+  ];
   return Math.max(...sources) > built;
 }
 
@@ -43,7 +47,10 @@ export async function loadProductionBuild(): Promise<ServerBuild> {
 export type RunningServer = { services: Services; server: Server; url: string; close: () => Promise<void> };
 
 /** Starts a server on the given config; used by `npm start` and by the tests. */
-export async function startServer(config: Config, opts: { dev?: boolean; seed?: boolean; services?: Services; build?: ServerBuild } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { dev?: boolean; seed?: boolean; services?: Services; build?: ServerBuild } = {},
+): Promise<RunningServer> {
   const services = opts.services ?? (await createServices(config));
   const { log } = services;
   if (opts.seed !== false && (await databaseIsEmpty(services.orm.em.fork()))) {
@@ -54,7 +61,12 @@ export async function startServer(config: Config, opts: { dev?: boolean; seed?: 
   if (opts.dev) {
     const vite = await import('vite');
     const devServer = await vite.createServer({ root, server: { middlewareMode: true } });
-    source = { dev: { middlewares: devServer.middlewares, loadBuild: () => devServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild> } };
+    source = {
+      dev: {
+        middlewares: devServer.middlewares,
+        loadBuild: () => devServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>,
+      },
+    };
   } else {
     source = { build: opts.build ?? (await loadProductionBuild()) };
   }
@@ -103,9 +115,15 @@ async function main() {
   if (!dev && buildIsStale()) buildClient();
   const running = await startServer(config, { dev });
   if (config.sessionSecretGenerated && config.nodeEnv === 'production') {
-    running.services.log.warn({ file: path.join(config.dataDir, 'session-secret') }, 'SESSION_SECRET is not set: using a generated secret kept in DATA_DIR (set SESSION_SECRET when several instances share a database)');
+    running.services.log.warn(
+      { file: path.join(config.dataDir, 'session-secret') },
+      'SESSION_SECRET is not set: using a generated secret kept in DATA_DIR (set SESSION_SECRET when several instances share a database)',
+    );
   }
-  running.services.log.info({ url: config.appUrl, port: config.port, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'SIM-portalen is running');
+  running.services.log.info(
+    { url: config.appUrl, port: config.port, database: config.databaseUrl ? 'postgresql' : 'pglite' },
+    'SIM-portalen is running',
+  );
   const shutdown = (signal: string) => {
     running.services.log.info({ signal }, 'shutting down');
     running.close().then(

@@ -24,7 +24,10 @@ export type Services = {
   purger: Purger;
 };
 
-export async function createServices(config: Config, opts: { log?: Logger; db?: DbTarget; migrate?: boolean } = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  opts: { log?: Logger; db?: DbTarget; migrate?: boolean } = {},
+): Promise<Services> {
   const log = opts.log ?? createLogger(config.logLevel);
   const target = opts.db ?? dbTargetFrom(config);
   const orm = await initOrm(target);

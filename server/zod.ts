@@ -24,11 +24,15 @@ type Issue = {
 };
 
 const show = (value: unknown) => (typeof value === 'string' ? `"${value}"` : String(value));
-const list = (values: string[]) => (values.length > 1 ? `${values.slice(0, -1).join(', ')} ${v.or} ${values.at(-1)}` : (values[0] ?? ''));
+const list = (values: string[]) =>
+  values.length > 1 ? `${values.slice(0, -1).join(', ')} ${v.or} ${values.at(-1)}` : (values[0] ?? '');
 
 export function swedishMessage(issue: Issue): string | undefined {
   const field = issue.path?.length ? issue.path.map(String).join('.') : v.value;
-  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')) {
+  if (
+    issue.input === undefined &&
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value')
+  ) {
     return v.missing(field);
   }
   switch (issue.code) {

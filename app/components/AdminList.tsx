@@ -6,7 +6,19 @@ import { t } from '~/texts';
 import type { FieldConstraint } from '~/utils/constraints';
 
 /** `constraint`: the search text's, from the list procedure's schema (the loader reads it). */
-export function SearchForm({ id, label, hint, q, constraint }: { id: string; label: string; hint: string; q: string; constraint: FieldConstraint }) {
+export function SearchForm({
+  id,
+  label,
+  hint,
+  q,
+  constraint,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  q: string;
+  constraint: FieldConstraint;
+}) {
   const submit = useSubmit();
   const { pathname } = useLocation();
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -30,16 +42,34 @@ export function SearchForm({ id, label, hint, q, constraint }: { id: string; lab
               timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 300);
             }}
           />
-          <button className="btn" type="submit">{t.admin.searchButton}</button>
+          <button className="btn" type="submit">
+            {t.admin.searchButton}
+          </button>
         </div>
-        <p id={`${id}-hint`} className="hint">{hint}</p>
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
       </div>
     </Form>
   );
 }
 
 /** Previous/next links that keep the search; `hasNext` comes from fetching one row more than a page. */
-export function Pager({ q, page, hasNext, shown, pageSize, label }: { q: string; page: number; hasNext: boolean; shown: number; pageSize: number; label: string }) {
+export function Pager({
+  q,
+  page,
+  hasNext,
+  shown,
+  pageSize,
+  label,
+}: {
+  q: string;
+  page: number;
+  hasNext: boolean;
+  shown: number;
+  pageSize: number;
+  label: string;
+}) {
   const { pathname } = useLocation();
   if (page === 1 && !hasNext) return null;
   const href = (p: number) => {
@@ -52,9 +82,21 @@ export function Pager({ q, page, hasNext, shown, pageSize, label }: { q: string;
   const from = (page - 1) * pageSize + 1;
   return (
     <nav className="pager" aria-label={label}>
-      {page > 1 ? <Link to={href(page - 1)} preventScrollReset>{t.admin.previous}</Link> : <span />}
+      {page > 1 ? (
+        <Link to={href(page - 1)} preventScrollReset>
+          {t.admin.previous}
+        </Link>
+      ) : (
+        <span />
+      )}
       <span className="muted">{shown ? t.admin.pageInfo(from, from + shown - 1) : null}</span>
-      {hasNext ? <Link to={href(page + 1)} preventScrollReset>{t.admin.next}</Link> : <span />}
+      {hasNext ? (
+        <Link to={href(page + 1)} preventScrollReset>
+          {t.admin.next}
+        </Link>
+      ) : (
+        <span />
+      )}
     </nav>
   );
 }
@@ -74,7 +116,14 @@ export function queryParam(url: URL): string {
  * A list as a table with an "Redigera" link per row, or the empty message. A column marked `wide` is left
  * out on a phone (fold its value into another cell there).
  */
-export function AdminTable<R extends { id: number }>({ caption, empty, columns, rows, cells, edit }: {
+export function AdminTable<R extends { id: number }>({
+  caption,
+  empty,
+  columns,
+  rows,
+  cells,
+  edit,
+}: {
   caption: string;
   empty: string;
   columns: Array<{ header: string; wide?: boolean }>;
@@ -89,8 +138,14 @@ export function AdminTable<R extends { id: number }>({ caption, empty, columns, 
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((c) => <th key={c.header} scope="col" className={c.wide ? 'hide-mobile' : undefined}>{c.header}</th>)}
-            <th scope="col"><span className="visually-hidden">{t.admin.edit}</span></th>
+            {columns.map((c) => (
+              <th key={c.header} scope="col" className={c.wide ? 'hide-mobile' : undefined}>
+                {c.header}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">{t.admin.edit}</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -98,9 +153,15 @@ export function AdminTable<R extends { id: number }>({ caption, empty, columns, 
             const link = edit(row);
             return (
               <tr key={row.id}>
-                {cells(row).map((cell, i) => <td key={columns[i]!.header} className={columns[i]!.wide ? 'hide-mobile' : undefined}>{cell}</td>)}
+                {cells(row).map((cell, i) => (
+                  <td key={columns[i]!.header} className={columns[i]!.wide ? 'hide-mobile' : undefined}>
+                    {cell}
+                  </td>
+                ))}
                 <td className="edit-cell">
-                  <Link to={link.to} aria-label={link.label}>{t.admin.edit}</Link>
+                  <Link to={link.to} aria-label={link.label}>
+                    {t.admin.edit}
+                  </Link>
                 </td>
               </tr>
             );

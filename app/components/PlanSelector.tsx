@@ -4,14 +4,31 @@
 // server/plans/selector.ts tick and lock an option every remaining plan has, and disable one none has.
 import { useEffect, useId, useState } from 'react';
 import {
-  dataAmounts, formatDataAmount, normalizeSelection, optionContext, optionRules, type OptionRule, type PlanOption, type Selection,
+  dataAmounts,
+  formatDataAmount,
+  normalizeSelection,
+  optionContext,
+  optionRules,
+  type OptionRule,
+  type PlanOption,
+  type Selection,
 } from '../../server/plans/selector';
 import { t } from '~/texts';
 
 type Option = 'callAndSms' | 'roaming';
 type Errors = Partial<Record<'dataLimit' | Option, string>>;
 
-export function PlanSelector({ plans, initial, errors = {}, disabled = false }: { plans: PlanOption[]; initial: Selection; errors?: Errors; disabled?: boolean }) {
+export function PlanSelector({
+  plans,
+  initial,
+  errors = {},
+  disabled = false,
+}: {
+  plans: PlanOption[];
+  initial: Selection;
+  errors?: Errors;
+  disabled?: boolean;
+}) {
   const [sel, setSel] = useState<Selection>(initial);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
@@ -28,9 +45,11 @@ export function PlanSelector({ plans, initial, errors = {}, disabled = false }: 
     const locked = rule === 'included';
     // Why a box is locked or disabled; before an amount is chosen the spec's own text stands in for the help.
     const hint =
-      rule === 'included' ? t.plans.included(optionContext(plans, sel, name))
-      : rule === 'unavailable' ? t.plans.unavailable(optionContext(plans, sel, name))
-      : null;
+      rule === 'included'
+        ? t.plans.included(optionContext(plans, sel, name))
+        : rule === 'unavailable'
+          ? t.plans.unavailable(optionContext(plans, sel, name))
+          : null;
     const invalid = !!errors[name];
     return (
       <div className="check" title={rule === 'needsAmount' ? needsAmount : undefined}>
@@ -43,22 +62,37 @@ export function PlanSelector({ plans, initial, errors = {}, disabled = false }: 
           disabled={disabled || rule !== 'free'}
           onChange={(e) => setSel(normalizeSelection(plans, { ...sel, [name]: e.target.checked }))}
           aria-invalid={invalid ? true : undefined}
-          aria-describedby={[`${id}-${name}-help`, hint ? `${id}-${name}-rule` : null, invalid ? errorId : null].filter(Boolean).join(' ')}
+          aria-describedby={[`${id}-${name}-help`, hint ? `${id}-${name}-rule` : null, invalid ? errorId : null]
+            .filter(Boolean)
+            .join(' ')}
         />
         {/* A disabled box is not posted: a locked option still is. */}
         {locked && !disabled ? <input type="hidden" name={name} value="true" /> : null}
         <div>
           <label htmlFor={`${id}-${name}`}>{label}</label>
-          {hint ? <p id={`${id}-${name}-rule`} className="hint">{hint}</p> : null}
-          <p id={`${id}-${name}-help`} className="hint">{rule === 'needsAmount' ? needsAmount : help}</p>
+          {hint ? (
+            <p id={`${id}-${name}-rule`} className="hint">
+              {hint}
+            </p>
+          ) : null}
+          <p id={`${id}-${name}-help`} className="hint">
+            {rule === 'needsAmount' ? needsAmount : help}
+          </p>
         </div>
       </div>
     );
   };
   return (
-    <fieldset className={planError ? 'plan-selector invalid' : 'plan-selector'} aria-describedby={planError ? errorId : undefined}>
+    <fieldset
+      className={planError ? 'plan-selector invalid' : 'plan-selector'}
+      aria-describedby={planError ? errorId : undefined}
+    >
       <legend>{t.plans.legend}</legend>
-      {planError ? <p id={errorId} className="error">{planError}</p> : null}
+      {planError ? (
+        <p id={errorId} className="error">
+          {planError}
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor={`${id}-data`}>{t.plans.placeholder}</label>
         <select
@@ -67,16 +101,24 @@ export function PlanSelector({ plans, initial, errors = {}, disabled = false }: 
           required
           disabled={disabled}
           value={sel.dataLimit ?? ''}
-          onChange={(e) => setSel(normalizeSelection(plans, { ...sel, dataLimit: e.target.value ? Number(e.target.value) : null }))}
+          onChange={(e) =>
+            setSel(normalizeSelection(plans, { ...sel, dataLimit: e.target.value ? Number(e.target.value) : null }))
+          }
           aria-invalid={errors.dataLimit ? true : undefined}
           aria-describedby={errors.dataLimit ? `${id}-data-error` : undefined}
         >
           <option value="">{t.plans.placeholder}</option>
           {dataAmounts(plans).map((mb) => (
-            <option key={mb} value={mb}>{formatDataAmount(mb)}</option>
+            <option key={mb} value={mb}>
+              {formatDataAmount(mb)}
+            </option>
           ))}
         </select>
-        {errors.dataLimit ? <p id={`${id}-data-error`} className="error">{errors.dataLimit}</p> : null}
+        {errors.dataLimit ? (
+          <p id={`${id}-data-error`} className="error">
+            {errors.dataLimit}
+          </p>
+        ) : null}
       </div>
       {option('callAndSms', t.plans.callAndSms, t.plans.callAndSmsHelp, t.plans.callAndSmsNeedsAmount)}
       {option('roaming', t.plans.roaming, t.plans.roamingHelp, t.plans.roamingNeedsAmount)}

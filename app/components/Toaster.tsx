@@ -12,7 +12,9 @@ const SEEN_KEY = 'sim-portal:toasts-seen';
 
 /** Shows a toast from page code (e.g. a failed download). */
 export function showToast(toast: Omit<ToastData, 'id'> & { id?: string }) {
-  window.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: { id: toast.id ?? `local-${Date.now()}-${Math.random()}`, ...toast } }));
+  window.dispatchEvent(
+    new CustomEvent(TOAST_EVENT, { detail: { id: toast.id ?? `local-${Date.now()}-${Math.random()}`, ...toast } }),
+  );
 }
 
 function seenBefore(id: string): boolean {
@@ -86,7 +88,11 @@ export function Toaster({ flash, loggedIn }: { flash: ToastData | null; loggedIn
   return (
     <div className="toast-region" aria-live="polite">
       {shown ? (
-        <div key={shown.id} className={`toast ${shown.type === 'error' ? 'error' : ''} ${hydrated ? '' : 'toast-static'}`} role={shown.type === 'error' ? 'alert' : 'status'}>
+        <div
+          key={shown.id}
+          className={`toast ${shown.type === 'error' ? 'error' : ''} ${hydrated ? '' : 'toast-static'}`}
+          role={shown.type === 'error' ? 'alert' : 'status'}
+        >
           <strong>{shown.title}</strong>
           {shown.message ? <span>{shown.message}</span> : null}
         </div>

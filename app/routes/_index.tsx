@@ -18,15 +18,29 @@ export default function Home() {
         {name}, {companyName}
       </p>
       <nav className="menu" aria-label={t.home.title}>
-        <Link className="btn btn-primary" to="/add">{t.home.activate}</Link>
-        <Link className="btn" to="/sims">{t.home.list}</Link>
-        <Link className="btn" to="/export">{t.home.export}</Link>
-        <Link className="btn" to="/feedback">{t.home.feedback}</Link>
-        {isSuperAdmin ? <Link className="btn btn-destructive" to="/admin">{t.home.admin}</Link> : null}
+        <Link className="btn btn-primary" to="/add">
+          {t.home.activate}
+        </Link>
+        <Link className="btn" to="/sims">
+          {t.home.list}
+        </Link>
+        <Link className="btn" to="/export">
+          {t.home.export}
+        </Link>
+        <Link className="btn" to="/feedback">
+          {t.home.feedback}
+        </Link>
+        {isSuperAdmin ? (
+          <Link className="btn btn-destructive" to="/admin">
+            {t.home.admin}
+          </Link>
+        ) : null}
         {/* A whole-document post, also with JS: the answer is a redirect to /login, and the page's data held in
             the browser's memory goes with the old document. */}
         <Form method="post" action="/auth/logout" reloadDocument>
-          <button className="btn" type="submit">{t.home.logout}</button>
+          <button className="btn" type="submit">
+            {t.home.logout}
+          </button>
         </Form>
       </nav>
     </>

@@ -3,7 +3,14 @@
 // fetched only on that press; without JS the button is not there and the form works the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
@@ -59,7 +66,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(safeRedirectTarget(values.returnTo, '/sims'), { headers: procedureHeaders(context) });
 }
 
-export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'add');
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) =>
+  keepTypedOnFailure(() => serverAction<typeof action>(), 'add');
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   submissionFailed(actionResult) ? false : defaultShouldRevalidate;
@@ -75,50 +83,107 @@ export default function Activate() {
   const busy = useNavigation().state === 'submitting';
   const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
-  const selection = { dataLimit: v?.dataLimit ? Number(v.dataLimit) : null, callAndSms: v?.callAndSms ?? false, roaming: v?.roaming ?? false };
+  const selection = {
+    dataLimit: v?.dataLimit ? Number(v.dataLimit) : null,
+    callAndSms: v?.callAndSms ?? false,
+    roaming: v?.roaming ?? false,
+  };
   const scan = useScanner();
   return (
     <>
       <h1>{t.pages.add}</h1>
-      {data?.errors && !failed ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
-      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      {data?.errors && !failed ? (
+        <p className="notice error" role="alert">
+          {data.errors[FORM_ERROR] ?? t.sims.formError}
+        </p>
+      ) : null}
+      {failed ? (
+        <p className="notice error" role="alert">
+          {t.error.notSent}
+        </p>
+      ) : null}
       <Form method="post" className="card" key={formKey.current}>
         <input type="hidden" name="returnTo" value={v?.returnTo || returnTo} />
         <Field id="iccid" label={t.sims.iccid} hint={t.sims.iccidHint} error={e.iccid}>
           {(aria) => (
             <div className="iccid-row">
-              <input {...aria} ref={scan.iccidRef} name="iccid" type="text" inputMode="numeric" autoComplete="off" required maxLength={30}
-                pattern="[0-9 ]{20,29}" title={t.sims.iccidTitle} defaultValue={v?.iccid} autoFocus={!!e.iccid} />
+              <input
+                {...aria}
+                ref={scan.iccidRef}
+                name="iccid"
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                required
+                maxLength={30}
+                pattern="[0-9 ]{20,29}"
+                title={t.sims.iccidTitle}
+                defaultValue={v?.iccid}
+                autoFocus={!!e.iccid}
+              />
               {scan.hydrated ? (
-                <button type="button" className="btn scan-toggle" aria-expanded={scan.open} aria-controls="scanner" onClick={scan.toggle}>
+                <button
+                  type="button"
+                  className="btn scan-toggle"
+                  aria-expanded={scan.open}
+                  aria-controls="scanner"
+                  onClick={scan.toggle}
+                >
                   {scan.open ? t.scanner.close : t.scanner.open}
                 </button>
               ) : null}
             </div>
           )}
         </Field>
-        {scan.filled ? <p className="notice success scan-filled" role="status">{t.scanner.filled(scan.filled)}</p> : null}
+        {scan.filled ? (
+          <p className="notice success scan-filled" role="status">
+            {t.scanner.filled(scan.filled)}
+          </p>
+        ) : null}
         {scan.open ? (
           scan.Scanner ? (
             <scan.Scanner onAccept={scan.accept} />
           ) : (
             <section id="scanner" className="scanner" aria-label={t.scanner.title}>
               {scan.loadFailed ? (
-                <p className="notice error" role="alert">{t.scanner.problems.load}</p>
+                <p className="notice error" role="alert">
+                  {t.scanner.problems.load}
+                </p>
               ) : (
-                <p className="scanner-status" role="status">{t.scanner.loading}</p>
+                <p className="scanner-status" role="status">
+                  {t.scanner.loading}
+                </p>
               )}
             </section>
           )
         ) : null}
         <Field id="invoiceLineMark" label={t.sims.mark} hint={t.sims.marksHint} error={e.invoiceLineMark}>
-          {(aria) => <textarea {...aria} ref={scan.nextRef} name="invoiceLineMark" rows={2} {...fields.invoiceLineMark} defaultValue={v?.invoiceLineMark} />}
+          {(aria) => (
+            <textarea
+              {...aria}
+              ref={scan.nextRef}
+              name="invoiceLineMark"
+              rows={2}
+              {...fields.invoiceLineMark}
+              defaultValue={v?.invoiceLineMark}
+            />
+          )}
         </Field>
         <Field id="invoiceLineNote" label={t.sims.note} hint={t.sims.marksHint} error={e.invoiceLineNote}>
-          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} {...fields.invoiceLineNote} defaultValue={v?.invoiceLineNote} />}
+          {(aria) => (
+            <textarea
+              {...aria}
+              name="invoiceLineNote"
+              rows={2}
+              {...fields.invoiceLineNote}
+              defaultValue={v?.invoiceLineNote}
+            />
+          )}
         </Field>
         <PlanSelector plans={plans} initial={selection} errors={e} />
-        <button className="btn btn-primary" type="submit" disabled={busy}>{t.sims.activate}</button>
+        <button className="btn btn-primary" type="submit" disabled={busy}>
+          {t.sims.activate}
+        </button>
       </Form>
     </>
   );

@@ -16,7 +16,9 @@ export default function AdminMenu() {
     <>
       <h1>{t.admin.title}</h1>
       <nav className="menu" aria-label={t.admin.title}>
-        <Link className="btn btn-primary" to="/admin/companies">{t.admin.companiesButton}</Link>
+        <Link className="btn btn-primary" to="/admin/companies">
+          {t.admin.companiesButton}
+        </Link>
       </nav>
     </>
   );

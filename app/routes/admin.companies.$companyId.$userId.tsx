@@ -13,7 +13,9 @@ import { updateUserInput } from '../../server/users/schemas';
 
 export const ErrorBoundary = routeErrorBoundary(t.admin.user.title);
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -22,7 +24,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // The company in the URL must be the user's: another company's user is "not found" here.
   const found = await attempt(() => context.trpc.admin.getUser({ id, companyId }));
   if (!found.ok) throw new Response('Not Found', { status: 404 });
-  return { user: found.value, updated: new URL(request.url).searchParams.get('notice') === 'updated', fields: constraints(updateUserInput) };
+  return {
+    user: found.value,
+    updated: new URL(request.url).searchParams.get('notice') === 'updated',
+    fields: constraints(updateUserInput),
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -50,30 +56,103 @@ export default function UserEdit() {
   return (
     <div className="admin">
       <h1>{t.admin.user.title}</h1>
-      {updated && !data ? <p className="notice success" role="status">{t.admin.user.updated}</p> : null}
-      {data ? <p className="notice error" role="alert">{failure(e)}</p> : null}
-      <Form method="post" className="card" key={[user.name, user.email, user.isCompanyOwner, user.isSuperAdmin].join('|')}>
+      {updated && !data ? (
+        <p className="notice success" role="status">
+          {t.admin.user.updated}
+        </p>
+      ) : null}
+      {data ? (
+        <p className="notice error" role="alert">
+          {failure(e)}
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        className="card"
+        key={[user.name, user.email, user.isCompanyOwner, user.isSuperAdmin].join('|')}
+      >
         <input type="hidden" name="intent" value="updateUser" />
-        <TextField id="user-name" name="name" label={t.admin.user.name} {...fields.name} autoComplete="off" defaultValue={v.name} error={e.name} />
-        <TextField id="user-email" name="email" label={t.admin.user.email} type="email" {...fields.email} autoComplete="off" defaultValue={v.email} error={e.email} />
-        <Check id="user-isCompanyOwner" name="isCompanyOwner" label={t.admin.user.isCompanyOwner} checked={v.isCompanyOwner} error={e.isCompanyOwner} />
-        <Check id="user-isSuperAdmin" name="isSuperAdmin" label={t.admin.user.isSuperAdmin} checked={v.isSuperAdmin} error={e.isSuperAdmin} hint={t.admin.user.isSuperAdminHint} />
-        <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.save}</button>
+        <TextField
+          id="user-name"
+          name="name"
+          label={t.admin.user.name}
+          {...fields.name}
+          autoComplete="off"
+          defaultValue={v.name}
+          error={e.name}
+        />
+        <TextField
+          id="user-email"
+          name="email"
+          label={t.admin.user.email}
+          type="email"
+          {...fields.email}
+          autoComplete="off"
+          defaultValue={v.email}
+          error={e.email}
+        />
+        <Check
+          id="user-isCompanyOwner"
+          name="isCompanyOwner"
+          label={t.admin.user.isCompanyOwner}
+          checked={v.isCompanyOwner}
+          error={e.isCompanyOwner}
+        />
+        <Check
+          id="user-isSuperAdmin"
+          name="isSuperAdmin"
+          label={t.admin.user.isSuperAdmin}
+          checked={v.isSuperAdmin}
+          error={e.isSuperAdmin}
+          hint={t.admin.user.isSuperAdminHint}
+        />
+        <button className="btn btn-primary" type="submit" disabled={busy}>
+          {t.admin.save}
+        </button>
       </Form>
     </div>
   );
 }
 
-function Check({ id, name, label, checked, error, hint }: { id: string; name: string; label: string; checked: boolean; error?: string; hint?: string }) {
+function Check({
+  id,
+  name,
+  label,
+  checked,
+  error,
+  hint,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  checked: boolean;
+  error?: string;
+  hint?: string;
+}) {
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
     <div className="check-field">
       <div className="check">
-        <input id={id} name={name} type="checkbox" defaultChecked={checked} aria-invalid={error ? true : undefined} aria-describedby={described || undefined} />
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          defaultChecked={checked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described || undefined}
+        />
         <label htmlFor={id}>{label}</label>
       </div>
-      {hint ? <p id={`${id}-hint`} className="hint">{hint}</p> : null}
-      {error ? <p id={`${id}-error`} className="error">{error}</p> : null}
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

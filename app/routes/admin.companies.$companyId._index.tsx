@@ -20,7 +20,9 @@ const PAGE_SIZE = 20;
 
 export const ErrorBoundary = routeErrorBoundary(t.admin.company.title);
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -28,7 +30,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = queryParam(url);
   const page = pageParam(url);
-  const found = await attempt(() => context.trpc.admin.getCompany({ id, q: q || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }));
+  const found = await attempt(() =>
+    context.trpc.admin.getCompany({ id, q: q || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+  );
   if (!found.ok) throw new Response('Not Found', { status: 404 });
   const { users, ...company } = found.value;
   const notice = url.searchParams.get('notice');
@@ -70,7 +74,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === 'createUser') {
     const values: UserValues = { name: formText(form, 'name'), email: formText(form, 'email') };
     const result = await attempt(() => context.trpc.admin.createUser({ ...values, companyId: id }));
-    if (!result.ok) return { intent, values: withinLimits(values, constraints(createUserInput)), errors: result.fields } satisfies ActionData;
+    if (!result.ok)
+      return {
+        intent,
+        values: withinLimits(values, constraints(createUserInput)),
+        errors: result.fields,
+      } satisfies ActionData;
     return redirect(`/admin/companies/${id}?notice=userCreated&user=${result.value.newUser.id}`);
   }
   if (intent === 'updateCompany') {
@@ -82,9 +91,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     };
     // A select posts one of its options; anything else is refused in the schema's words.
     const interval = companyFields.invoiceInterval.safeParse(values.invoiceInterval);
-    if (!interval.success) return { intent, values, errors: { invoiceInterval: interval.error.issues[0]!.message } } satisfies ActionData;
-    const result = await attempt(() => context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: interval.data }));
-    if (!result.ok) return { intent, values: withinLimits(values, constraints(updateCompanyInput)), errors: result.fields } satisfies ActionData;
+    if (!interval.success)
+      return { intent, values, errors: { invoiceInterval: interval.error.issues[0]!.message } } satisfies ActionData;
+    const result = await attempt(() =>
+      context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: interval.data }),
+    );
+    if (!result.ok)
+      return {
+        intent,
+        values: withinLimits(values, constraints(updateCompanyInput)),
+        errors: result.fields,
+      } satisfies ActionData;
     return redirect(`/admin/companies/${id}?notice=updated`);
   }
   throw new Response('Bad Request', { status: 400 });
@@ -104,23 +121,64 @@ export default function CompanyEdit() {
   return (
     <div className="admin">
       <h1>{t.admin.company.title}</h1>
-      <p className="muted subtitle">{company.name} ({company.customerNumber})</p>
-      {notice === 'updated' && !data ? <p className="notice success" role="status">{t.admin.companies.updated}</p> : null}
+      <p className="muted subtitle">
+        {company.name} ({company.customerNumber})
+      </p>
+      {notice === 'updated' && !data ? (
+        <p className="notice success" role="status">
+          {t.admin.companies.updated}
+        </p>
+      ) : null}
       {notice === 'userCreated' && !data ? (
         <p className="notice success" role="status">
           {t.admin.user.created}.{' '}
-          {createdUserId ? <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{t.admin.user.openCreated}</Link> : null}
+          {createdUserId ? (
+            <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{t.admin.user.openCreated}</Link>
+          ) : null}
         </p>
       ) : null}
 
       <section className="card" aria-labelledby="company-form-title">
-        <h2 id="company-form-title" className="visually-hidden">{t.admin.company.title}</h2>
-        {companyData ? <p className="notice error" role="alert">{failure(ce)}</p> : null}
-        <Form method="post" key={[company.name, company.customerNumber, company.invoiceNote, company.invoiceInterval].join('|')}>
+        <h2 id="company-form-title" className="visually-hidden">
+          {t.admin.company.title}
+        </h2>
+        {companyData ? (
+          <p className="notice error" role="alert">
+            {failure(ce)}
+          </p>
+        ) : null}
+        <Form
+          method="post"
+          key={[company.name, company.customerNumber, company.invoiceNote, company.invoiceInterval].join('|')}
+        >
           <input type="hidden" name="intent" value="updateCompany" />
-          <TextField id="company-name" name="name" label={t.admin.companies.name} {...companyConstraints.name} autoComplete="organization" defaultValue={cv.name} error={ce.name} />
-          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} {...companyConstraints.customerNumber} autoComplete="off" defaultValue={cv.customerNumber} error={ce.customerNumber} />
-          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} {...companyConstraints.invoiceNote} autoComplete="off" defaultValue={cv.invoiceNote} error={ce.invoiceNote} />
+          <TextField
+            id="company-name"
+            name="name"
+            label={t.admin.companies.name}
+            {...companyConstraints.name}
+            autoComplete="organization"
+            defaultValue={cv.name}
+            error={ce.name}
+          />
+          <TextField
+            id="company-customerNumber"
+            name="customerNumber"
+            label={t.admin.companies.customerNumber}
+            {...companyConstraints.customerNumber}
+            autoComplete="off"
+            defaultValue={cv.customerNumber}
+            error={ce.customerNumber}
+          />
+          <TextField
+            id="company-invoiceNote"
+            name="invoiceNote"
+            label={t.admin.companies.invoiceNote}
+            {...companyConstraints.invoiceNote}
+            autoComplete="off"
+            defaultValue={cv.invoiceNote}
+            error={ce.invoiceNote}
+          />
           <div className="field">
             <label htmlFor="company-invoiceInterval">{t.admin.companies.invoiceInterval}</label>
             <select
@@ -132,35 +190,85 @@ export default function CompanyEdit() {
               aria-describedby={ce.invoiceInterval ? 'company-invoiceInterval-error' : undefined}
             >
               {form.intervals.map((i) => (
-                <option key={i} value={i}>{t.admin.intervals[i]}</option>
+                <option key={i} value={i}>
+                  {t.admin.intervals[i]}
+                </option>
               ))}
             </select>
-            {ce.invoiceInterval ? <p id="company-invoiceInterval-error" className="error">{ce.invoiceInterval}</p> : null}
+            {ce.invoiceInterval ? (
+              <p id="company-invoiceInterval-error" className="error">
+                {ce.invoiceInterval}
+              </p>
+            ) : null}
           </div>
-          <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'updateCompany'}>{t.admin.save}</button>
+          <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'updateCompany'}>
+            {t.admin.save}
+          </button>
         </Form>
       </section>
 
       <Form method="post" className="login-as">
-        {data?.intent === 'loginAs' ? <p className="notice error" role="alert">{failure(data.errors)}</p> : null}
+        {data?.intent === 'loginAs' ? (
+          <p className="notice error" role="alert">
+            {failure(data.errors)}
+          </p>
+        ) : null}
         <input type="hidden" name="intent" value="loginAs" />
-        <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>{t.admin.company.loginAs}</button>
-        <p id="login-as-hint" className="muted">{t.admin.company.loginAsHint}</p>
+        <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>
+          {t.admin.company.loginAs}
+        </button>
+        <p id="login-as-hint" className="muted">
+          {t.admin.company.loginAsHint}
+        </p>
       </Form>
 
       <section aria-labelledby="users-title">
         <h2 id="users-title">{t.admin.company.usersTitle}</h2>
-        <SearchForm id="user-search" label={t.admin.company.searchUsers} hint={t.admin.company.searchUsersHint} q={q} constraint={form.search} />
+        <SearchForm
+          id="user-search"
+          label={t.admin.company.searchUsers}
+          hint={t.admin.company.searchUsersHint}
+          q={q}
+          constraint={form.search}
+        />
 
         <div className="card add-user">
           <h3 id="add-user-title">{t.admin.company.addUserTitle}</h3>
-          {userData ? <p className="notice error" role="alert">{failure(ue)}</p> : null}
-          <Form method="post" className="inline-form" key={`user-${createdUserId ?? ''}`} aria-labelledby="add-user-title">
+          {userData ? (
+            <p className="notice error" role="alert">
+              {failure(ue)}
+            </p>
+          ) : null}
+          <Form
+            method="post"
+            className="inline-form"
+            key={`user-${createdUserId ?? ''}`}
+            aria-labelledby="add-user-title"
+          >
             <input type="hidden" name="intent" value="createUser" />
-            <TextField id="user-name" name="name" label={t.admin.user.name} {...userConstraints.name} autoComplete="off" defaultValue={userData?.values.name} error={ue.name} />
-            <TextField id="user-email" name="email" label={t.admin.user.email} type="email" {...userConstraints.email} autoComplete="off" defaultValue={userData?.values.email} error={ue.email} />
+            <TextField
+              id="user-name"
+              name="name"
+              label={t.admin.user.name}
+              {...userConstraints.name}
+              autoComplete="off"
+              defaultValue={userData?.values.name}
+              error={ue.name}
+            />
+            <TextField
+              id="user-email"
+              name="email"
+              label={t.admin.user.email}
+              type="email"
+              {...userConstraints.email}
+              autoComplete="off"
+              defaultValue={userData?.values.email}
+              error={ue.email}
+            />
             <div className="inline-submit">
-              <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>{t.admin.company.addUser}</button>
+              <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>
+                {t.admin.company.addUser}
+              </button>
             </div>
           </Form>
         </div>
@@ -170,10 +278,20 @@ export default function CompanyEdit() {
           empty={q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}
           columns={[{ header: t.admin.user.name }, { header: t.admin.user.email }]}
           rows={users}
-          cells={(u) => [<Truncated key="name" text={u.name} max={20} />, <Truncated key="email" text={u.email} max={20} />]}
+          cells={(u) => [
+            <Truncated key="name" text={u.name} max={20} />,
+            <Truncated key="email" text={u.email} max={20} />,
+          ]}
           edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: t.admin.editLabel(u.name) })}
         />
-        <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={t.admin.company.usersTitle} />
+        <Pager
+          q={q}
+          page={page}
+          hasNext={hasNext}
+          shown={users.length}
+          pageSize={PAGE_SIZE}
+          label={t.admin.company.usersTitle}
+        />
       </section>
     </div>
   );

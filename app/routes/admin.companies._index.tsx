@@ -24,7 +24,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = queryParam(url);
   const page = pageParam(url);
-  const rows = await context.trpc.admin.getCompanies({ q: q || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  const rows = await context.trpc.admin.getCompanies({
+    q: q || undefined,
+    limit: PAGE_SIZE + 1,
+    offset: (page - 1) * PAGE_SIZE,
+  });
   const createdId = Number(url.searchParams.get('created'));
   return {
     q,
@@ -40,7 +44,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSuperAdmin(request, context);
   const form = await request.formData();
-  const values = { name: formText(form, 'name'), customerNumber: formText(form, 'customerNumber'), invoiceNote: formText(form, 'invoiceNote') };
+  const values = {
+    name: formText(form, 'name'),
+    customerNumber: formText(form, 'customerNumber'),
+    invoiceNote: formText(form, 'invoiceNote'),
+  };
   const result = await attempt(() => context.trpc.admin.createCompany(values));
   if (!result.ok) return { values: withinLimits(values, constraints(createCompanyInput)), errors: result.fields };
   return redirect(`/admin/companies?created=${result.value.newCompany.id}`);
@@ -60,35 +68,87 @@ export default function Companies() {
         </p>
       ) : null}
 
-      <SearchForm id="company-search" label={t.admin.companies.search} hint={t.admin.companies.searchHint} q={q} constraint={search} />
+      <SearchForm
+        id="company-search"
+        label={t.admin.companies.search}
+        hint={t.admin.companies.searchHint}
+        q={q}
+        constraint={search}
+      />
 
       <AdminTable
         caption={t.admin.companies.title}
         empty={q ? t.admin.companies.noneFor(q) : t.admin.companies.none}
-        columns={[{ header: t.admin.companies.name }, { header: t.admin.companies.customerNumber }, { header: t.admin.companies.invoiceNote, wide: true }]}
+        columns={[
+          { header: t.admin.companies.name },
+          { header: t.admin.companies.customerNumber },
+          { header: t.admin.companies.invoiceNote, wide: true },
+        ]}
         rows={companies}
         cells={(c) => [
           <>
             <Truncated text={c.name} max={30} />
             {/* On a phone the invoice mark column is folded in under the name. */}
-            {c.invoiceNote ? <span className="only-mobile cell-sub"><Truncated text={c.invoiceNote} max={30} /></span> : null}
+            {c.invoiceNote ? (
+              <span className="only-mobile cell-sub">
+                <Truncated text={c.invoiceNote} max={30} />
+              </span>
+            ) : null}
           </>,
           <Truncated key="customerNumber" text={c.customerNumber} max={20} />,
           <Truncated key="invoiceNote" text={c.invoiceNote} max={30} />,
         ]}
         edit={(c) => ({ to: `/admin/companies/${c.id}`, label: t.admin.editLabel(c.name) })}
       />
-      <Pager q={q} page={page} hasNext={hasNext} shown={companies.length} pageSize={PAGE_SIZE} label={t.admin.companies.title} />
+      <Pager
+        q={q}
+        page={page}
+        hasNext={hasNext}
+        shown={companies.length}
+        pageSize={PAGE_SIZE}
+        label={t.admin.companies.title}
+      />
 
       <section className="card" aria-labelledby="add-company-title">
         <h2 id="add-company-title">{t.admin.companies.addTitle}</h2>
-        {data ? <p className="notice error" role="alert">{failure(errors)}</p> : null}
+        {data ? (
+          <p className="notice error" role="alert">
+            {failure(errors)}
+          </p>
+        ) : null}
         <Form method="post" key={createdId ?? 'new'}>
           <input type="hidden" name="intent" value="createCompany" />
-          <TextField id="company-name" name="name" label={t.admin.companies.name} {...fields.name} autoComplete="organization" defaultValue={data?.values.name} error={errors.name} />
-          <TextField id="company-customerNumber" name="customerNumber" label={t.admin.companies.customerNumber} {...fields.customerNumber} autoComplete="off" defaultValue={data?.values.customerNumber} error={errors.customerNumber} />
-          <TextField id="company-invoiceNote" name="invoiceNote" label={t.admin.companies.invoiceNote} {...fields.invoiceNote} autoComplete="off" defaultValue={data?.values.invoiceNote} error={errors.invoiceNote} hint={t.admin.companies.intervalHint} />
-          <button className="btn btn-primary" type="submit" disabled={busy}>{t.admin.companies.add}</button>
+          <TextField
+            id="company-name"
+            name="name"
+            label={t.admin.companies.name}
+            {...fields.name}
+            autoComplete="organization"
+            defaultValue={data?.values.name}
+            error={errors.name}
+          />
+          <TextField
+            id="company-customerNumber"
+            name="customerNumber"
+            label={t.admin.companies.customerNumber}
+            {...fields.customerNumber}
+            autoComplete="off"
+            defaultValue={data?.values.customerNumber}
+            error={errors.customerNumber}
+          />
+          <TextField
+            id="company-invoiceNote"
+            name="invoiceNote"
+            label={t.admin.companies.invoiceNote}
+            {...fields.invoiceNote}
+            autoComplete="off"
+            defaultValue={data?.values.invoiceNote}
+            error={errors.invoiceNote}
+            hint={t.admin.companies.intervalHint}
+          />
+          <button className="btn btn-primary" type="submit" disabled={busy}>
+            {t.admin.companies.add}
+          </button>
         </Form>
       </section>
     </div>

@@ -4,7 +4,8 @@
 import { errorBody } from '../../server/errors/domain';
 import { t } from '~/texts';
 
-const notFound = () => Response.json(errorBody(t.errors.byCode.NOT_FOUND!), { status: 404, headers: { 'Cache-Control': 'no-store' } });
+const notFound = () =>
+  Response.json(errorBody(t.errors.byCode.NOT_FOUND!), { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
 export const loader = notFound;
 export const action = notFound;

@@ -53,7 +53,8 @@ function untilAborted(source: ReadableStream<Uint8Array>, signal: AbortSignal): 
   );
 }
 
-const json = (body: unknown, status: number) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+const json = (body: unknown, status: number) =>
+  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

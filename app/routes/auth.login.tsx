@@ -12,7 +12,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { parsed } = await readLoginInput(request);
   if (!parsed.success) {
     if (!fetchRequest) return redirect('/login');
-    return Response.json(errorBody(t.login.emailInvalid, [{ path: ['destination'], message: t.login.emailInvalid }]), { status: 400 });
+    return Response.json(errorBody(t.login.emailInvalid, [{ path: ['destination'], message: t.login.emailInvalid }]), {
+      status: 400,
+    });
   }
   const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '', context.services.config.appUrl) || null;
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo });

@@ -10,7 +10,10 @@ import { safeRedirectTarget } from '~/utils/paths';
 import { loginConstraint } from '~/utils/login-input.server';
 import { LoginForm } from './login';
 
-export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }, { name: 'referrer', content: 'no-referrer' }];
+export const meta: MetaFunction = () => [
+  { title: `${t.login.title} – ${t.appName}` },
+  { name: 'referrer', content: 'no-referrer' },
+];
 export const headers: HeadersFunction = () => ({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -24,10 +27,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = String(form.get('token') ?? '');
   const result = await context.trpc.auth.consumeLink({ token: token.slice(0, 2000) });
   if (result.problem) return { problem: result.problem };
-  return redirect(safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl), { headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }) });
+  return redirect(safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl), {
+    headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }),
+  });
 }
 
-const messages: Record<LinkProblem, string> = { invalid: t.login.linkInvalid, expired: t.login.linkExpired, used: t.login.linkUsed };
+const messages: Record<LinkProblem, string> = {
+  invalid: t.login.linkInvalid,
+  expired: t.login.linkExpired,
+  used: t.login.linkUsed,
+};
 
 export default function Magic() {
   const { token, problem: loadProblem, destination } = useLoaderData<typeof loader>();
@@ -37,7 +46,9 @@ export default function Magic() {
     return (
       <>
         <h1>{t.login.title}</h1>
-        <p className="notice error" role="alert">{messages[problem]}</p>
+        <p className="notice error" role="alert">
+          {messages[problem]}
+        </p>
         <LoginForm constraint={destination} />
         <p className="muted">{t.login.register}</p>
       </>
@@ -49,7 +60,9 @@ export default function Magic() {
       <Form method="post" className="card" reloadDocument>
         <p>{t.login.confirmText}</p>
         <input type="hidden" name="token" value={token} />
-        <button className="btn btn-primary" type="submit">{t.login.confirmButton}</button>
+        <button className="btn btn-primary" type="submit">
+          {t.login.confirmButton}
+        </button>
       </Form>
     </>
   );

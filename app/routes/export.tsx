@@ -22,7 +22,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (EXPORT_FIELDS.some((f) => url.searchParams.has(f))) {
     // Sent back by the download URL (JS off): keep what was typed and say what is wrong with it.
-    const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, url.searchParams.get(f) ?? ''])) as Record<ExportField, string>;
+    const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, url.searchParams.get(f) ?? ''])) as Record<
+      ExportField,
+      string
+    >;
     const check = checkExportQuery(values, yearMonthInZone(new Date()));
     return { values, issues: check.ok ? [] : check.issues };
   }
@@ -53,7 +56,10 @@ export default function ExportPage() {
     for (const [k, v] of new FormData(form)) params.append(k, String(v));
     setStatus({ kind: 'busy' });
     try {
-      const res = await fetch(`${DOWNLOAD_PATH}?${params}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      const res = await fetch(`${DOWNLOAD_PATH}?${params}`, {
+        headers: { accept: 'application/json' },
+        credentials: 'same-origin',
+      });
       if (!res.ok) {
         let message: string = t.export.errorFallback;
         try {
@@ -119,7 +125,14 @@ export default function ExportPage() {
           {issues[0]!.message}
         </p>
       ) : null}
-      <form key={JSON.stringify(values)} method="get" action={DOWNLOAD_PATH} className="card" onSubmit={download} data-enhanced={enhanced ? 'true' : undefined}>
+      <form
+        key={JSON.stringify(values)}
+        method="get"
+        action={DOWNLOAD_PATH}
+        className="card"
+        onSubmit={download}
+        data-enhanced={enhanced ? 'true' : undefined}
+      >
         <fieldset className="export-period">
           <legend>{t.export.start}</legend>
           <div className="pair">

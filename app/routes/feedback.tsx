@@ -2,7 +2,15 @@
 // and the server refuses blank text either way.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useLocation, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
@@ -28,7 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await context.trpc.feedback.send({ message });
   } catch (err) {
     const problem = procedureProblem(err);
-    if (problem?.code === 'BAD_REQUEST') return { message, error: problem.fields.message ?? t.feedback.blank, failed: false };
+    if (problem?.code === 'BAD_REQUEST')
+      return { message, error: problem.fields.message ?? t.feedback.blank, failed: false };
     context.services.log.error({ err, reqId: context.requestId }, 'feedback could not be saved');
     return { message, error: null, failed: true };
   }
@@ -63,7 +72,11 @@ export default function FeedbackPage() {
   return (
     <div className="feedback">
       <h1>{t.feedback.title}</h1>
-      {data?.failed ? <p className="notice error" role="alert">{t.feedback.failed}</p> : null}
+      {data?.failed ? (
+        <p className="notice error" role="alert">
+          {t.feedback.failed}
+        </p>
+      ) : null}
       <p className="muted">{t.feedback.intro}</p>
       {/* A new location (after sending) starts an empty form; after a refusal the text comes back. */}
       <FeedbackForm key={key} field={fields.message} initial={data?.message ?? ''} error={data?.error ?? undefined} />
@@ -92,8 +105,14 @@ function FeedbackForm({ field, initial, error }: { field: FieldConstraint; initi
           aria-invalid={error ? true : undefined}
           aria-describedby={described}
         />
-        <p id="feedback-counter" className="hint counter">{t.feedback.counter(text.length, field.maxLength ?? 0)}</p>
-        {error ? <p id="feedback-error" className="error">{error}</p> : null}
+        <p id="feedback-counter" className="hint counter">
+          {t.feedback.counter(text.length, field.maxLength ?? 0)}
+        </p>
+        {error ? (
+          <p id="feedback-error" className="error">
+            {error}
+          </p>
+        ) : null}
       </div>
       {/* Disabled only once JS runs: without JS the button must stay usable and the server checks. */}
       <button className="btn btn-primary" type="submit" disabled={busy || (hydrated && blank)}>

@@ -34,7 +34,9 @@ export default function Login() {
     <>
       <h1>{t.login.title}</h1>
       {sent ? (
-        <p className="notice success" role="status">{t.login.sent}</p>
+        <p className="notice success" role="status">
+          {t.login.sent}
+        </p>
       ) : null}
       {problem === 'expired' || problem === 'used' || problem === 'invalid' ? (
         <p className="notice error" role="alert">
@@ -47,7 +49,19 @@ export default function Login() {
   );
 }
 
-export function LoginForm({ constraint, redirectTo, error, value, busy }: { constraint: FieldConstraint; redirectTo?: string | null; error?: string; value?: string; busy?: boolean }) {
+export function LoginForm({
+  constraint,
+  redirectTo,
+  error,
+  value,
+  busy,
+}: {
+  constraint: FieldConstraint;
+  redirectTo?: string | null;
+  error?: string;
+  value?: string;
+  busy?: boolean;
+}) {
   return (
     <Form method="post" action="/login" className="card" noValidate={false}>
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
@@ -63,9 +77,15 @@ export function LoginForm({ constraint, redirectTo, error, value, busy }: { cons
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'destination-error' : undefined}
         />
-        {error ? <p id="destination-error" className="error">{error}</p> : null}
+        {error ? (
+          <p id="destination-error" className="error">
+            {error}
+          </p>
+        ) : null}
       </div>
-      <button className="btn btn-primary" type="submit" disabled={busy}>{t.login.submit}</button>
+      <button className="btn btn-primary" type="submit" disabled={busy}>
+        {t.login.submit}
+      </button>
     </Form>
   );
 }

@@ -1,7 +1,15 @@
 // Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from '@remix-run/react';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
 import { useRef } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
@@ -45,14 +53,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   };
   // An empty choice is 0, which the schema refuses with its own message.
   const result = await attempt(() => context.trpc.sim.edit({ ...values, id, dataLimit: Number(values.dataLimit) }));
-  if (!result.ok) return { errors: result.fields, values: withinLimits(values, constraints(editInput)), unchanged: false };
+  if (!result.ok)
+    return { errors: result.fields, values: withinLimits(values, constraints(editInput)), unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
   await context.ctx.showToasts({ flash: true });
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
 
-export const clientAction = ({ serverAction }: ClientActionFunctionArgs) => keepTypedOnFailure(() => serverAction<typeof action>(), 'sim');
+export const clientAction = ({ serverAction }: ClientActionFunctionArgs) =>
+  keepTypedOnFailure(() => serverAction<typeof action>(), 'sim');
 
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   submissionFailed(actionResult) ? false : defaultShouldRevalidate;
@@ -90,24 +100,76 @@ export default function EditSim() {
   if (!failed) formKey.current = v ? JSON.stringify(v) : `${sim.id}${sim.ratePlan.code}${sim.invoiceLineMark}`;
   const selection = v
     ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
-    : { dataLimit: sim.ratePlan.dataLimit, callAndSms: sim.ratePlan.call && sim.ratePlan.sms, roaming: sim.ratePlan.roaming };
+    : {
+        dataLimit: sim.ratePlan.dataLimit,
+        callAndSms: sim.ratePlan.call && sim.ratePlan.sms,
+        roaming: sim.ratePlan.roaming,
+      };
   return (
     <>
       <h1>{t.pages.sim}</h1>
-      {legacy ? <p className="notice error" role="status">{t.sims.legacy}</p> : null}
-      {data?.errors ? <p className="notice error" role="alert">{data.errors[FORM_ERROR] ?? t.sims.formError}</p> : null}
-      {data?.unchanged ? <p className="notice" role="status">{t.sims.unchanged}</p> : null}
-      {failed ? <p className="notice error" role="alert">{t.error.notSent}</p> : null}
+      {legacy ? (
+        <p className="notice error" role="status">
+          {t.sims.legacy}
+        </p>
+      ) : null}
+      {data?.errors ? (
+        <p className="notice error" role="alert">
+          {data.errors[FORM_ERROR] ?? t.sims.formError}
+        </p>
+      ) : null}
+      {data?.unchanged ? (
+        <p className="notice" role="status">
+          {t.sims.unchanged}
+        </p>
+      ) : null}
+      {failed ? (
+        <p className="notice error" role="alert">
+          {t.error.notSent}
+        </p>
+      ) : null}
       <Form method="post" className="card" key={formKey.current}>
         <div className="field">
-          <span id="iccid-label" className="label">{t.sims.iccid}</span>
-          <span aria-labelledby="iccid-label" className="readonly-value">{sim.iccid}</span>
+          <span id="iccid-label" className="label">
+            {t.sims.iccid}
+          </span>
+          <span aria-labelledby="iccid-label" className="readonly-value">
+            {sim.iccid}
+          </span>
         </div>
-        <Field id="invoiceLineMark" label={t.sims.mark} error={e.invoiceLineMark} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineMark" rows={2} {...fields.invoiceLineMark} readOnly={legacy} defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark} />}
+        <Field
+          id="invoiceLineMark"
+          label={t.sims.mark}
+          error={e.invoiceLineMark}
+          hint={legacy ? undefined : t.sims.marksHint}
+        >
+          {(aria) => (
+            <textarea
+              {...aria}
+              name="invoiceLineMark"
+              rows={2}
+              {...fields.invoiceLineMark}
+              readOnly={legacy}
+              defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark}
+            />
+          )}
         </Field>
-        <Field id="invoiceLineNote" label={t.sims.note} error={e.invoiceLineNote} hint={legacy ? undefined : t.sims.marksHint}>
-          {(aria) => <textarea {...aria} name="invoiceLineNote" rows={2} {...fields.invoiceLineNote} readOnly={legacy} defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote} />}
+        <Field
+          id="invoiceLineNote"
+          label={t.sims.note}
+          error={e.invoiceLineNote}
+          hint={legacy ? undefined : t.sims.marksHint}
+        >
+          {(aria) => (
+            <textarea
+              {...aria}
+              name="invoiceLineNote"
+              rows={2}
+              {...fields.invoiceLineNote}
+              readOnly={legacy}
+              defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote}
+            />
+          )}
         </Field>
         {legacy ? (
           <div className="field">
@@ -119,7 +181,9 @@ export default function EditSim() {
         )}
         {legacy ? null : (
           <div className="actions">
-            <button className="btn btn-primary" type="submit" disabled={busy}>{t.sims.save}</button>
+            <button className="btn btn-primary" type="submit" disabled={busy}>
+              {t.sims.save}
+            </button>
             <Link
               className="btn btn-destructive"
               to={`/sims/${sim.id}/deactivate`}
@@ -140,8 +204,12 @@ export default function EditSim() {
           <h2 id="confirm-title">{t.sims.confirmTitle}</h2>
           <p id="confirm-text">{t.sims.confirmText}</p>
           <Form method="post" action={`/sims/${sim.id}/deactivate`} className="actions">
-            <button className="btn" type="button" autoFocus onClick={() => dialog.current?.close()}>{t.sims.cancel}</button>
-            <button className="btn btn-destructive" type="submit">{t.sims.continue}</button>
+            <button className="btn" type="button" autoFocus onClick={() => dialog.current?.close()}>
+              {t.sims.cancel}
+            </button>
+            <button className="btn btn-destructive" type="submit">
+              {t.sims.continue}
+            </button>
           </Form>
         </dialog>
       )}

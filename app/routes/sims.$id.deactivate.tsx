@@ -37,13 +37,21 @@ export default function ConfirmDeactivate() {
   return (
     <>
       <h1>{t.sims.confirmTitle}</h1>
-      {data?.error ? <p className="notice error" role="alert">{data.error}</p> : null}
+      {data?.error ? (
+        <p className="notice error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       <div className="card">
         <p>{t.sims.confirmText}</p>
         <p className="readonly-value">{iccid}</p>
         <Form method="post" className="actions">
-          <Link className="btn" to={`/sims/${id}`}>{t.sims.cancel}</Link>
-          <button className="btn btn-destructive" type="submit">{t.sims.continue}</button>
+          <Link className="btn" to={`/sims/${id}`}>
+            {t.sims.cancel}
+          </Link>
+          <button className="btn btn-destructive" type="submit">
+            {t.sims.continue}
+          </button>
         </Form>
       </div>
     </>

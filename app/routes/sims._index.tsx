@@ -41,7 +41,13 @@ function pageHref(q: string, page: number) {
   return s ? `/sims?${s}` : '/sims';
 }
 
-type ListState = { q: string; page: number; pages: number; total: number; sims: Array<{ id: number; iccid: string; mark: string }> };
+type ListState = {
+  q: string;
+  page: number;
+  pages: number;
+  total: number;
+  sims: Array<{ id: number; iccid: string; mark: string }>;
+};
 
 export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
@@ -61,7 +67,13 @@ export default function Sims() {
         const { trpc } = await import('~/utils/trpc.client');
         const r = await trpc.sim.page.query({ q: text, limit: PAGE_SIZE, offset: 0 });
         if (ticket !== latest.current) return;
-        setLive({ q: text, page: 1, pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)), total: r.total, sims: r.items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })) });
+        setLive({
+          q: text,
+          page: 1,
+          pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)),
+          total: r.total,
+          sims: r.items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
+        });
         const url = new URL(window.location.href);
         url.search = text ? `?q=${encodeURIComponent(text)}` : '';
         window.history.replaceState(window.history.state, '', url);
@@ -76,12 +88,27 @@ export default function Sims() {
     <>
       <h1>{t.pages.sims}</h1>
       <Form method="get" role="search" className="search">
-        <label htmlFor="q" className="visually-hidden">{t.sims.searchLabel}</label>
-        <input id="q" name="q" type="search" key={loaded.q} defaultValue={loaded.q} onChange={(e) => search(e.currentTarget.value)}
-          placeholder={t.sims.searchPlaceholder} {...loaded.query} autoComplete="off" />
-        <button className="btn" type="submit">{t.sims.search}</button>
+        <label htmlFor="q" className="visually-hidden">
+          {t.sims.searchLabel}
+        </label>
+        <input
+          id="q"
+          name="q"
+          type="search"
+          key={loaded.q}
+          defaultValue={loaded.q}
+          onChange={(e) => search(e.currentTarget.value)}
+          placeholder={t.sims.searchPlaceholder}
+          {...loaded.query}
+          autoComplete="off"
+        />
+        <button className="btn" type="submit">
+          {t.sims.search}
+        </button>
       </Form>
-      <p className="muted" aria-live="polite">{searching ? '…' : t.sims.count(total)}</p>
+      <p className="muted" aria-live="polite">
+        {searching ? '…' : t.sims.count(total)}
+      </p>
       {sims.length === 0 ? (
         <p className="notice">
           {q ? t.sims.emptySearch : t.sims.empty} {q ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
@@ -92,7 +119,9 @@ export default function Sims() {
             <tr>
               <th scope="col">{t.sims.iccid}</th>
               <th scope="col">{t.sims.mark}</th>
-              <th scope="col"><span className="visually-hidden">{t.sims.edit}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t.sims.edit}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -100,10 +129,16 @@ export default function Sims() {
               <tr key={s.id}>
                 <td className="iccid" title={s.iccid}>
                   <span className="hide-mobile">{s.iccid}</span>
-                  <span className="only-mobile" title={s.iccid}>{s.iccid.slice(-8)}</span>
+                  <span className="only-mobile" title={s.iccid}>
+                    {s.iccid.slice(-8)}
+                  </span>
                 </td>
                 <td title={s.mark}>{truncate(s.mark, 30)}</td>
-                <td><Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>{t.sims.edit}</Link></td>
+                <td>
+                  <Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>
+                    {t.sims.edit}
+                  </Link>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -111,9 +146,21 @@ export default function Sims() {
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label={t.sims.page(page, pages)}>
-          {page > 1 ? <Link to={pageHref(q, page - 1)} rel="prev">{t.sims.previous}</Link> : <span />}
+          {page > 1 ? (
+            <Link to={pageHref(q, page - 1)} rel="prev">
+              {t.sims.previous}
+            </Link>
+          ) : (
+            <span />
+          )}
           <span>{t.sims.page(page, pages)}</span>
-          {page < pages ? <Link to={pageHref(q, page + 1)} rel="next">{t.sims.next}</Link> : <span />}
+          {page < pages ? (
+            <Link to={pageHref(q, page + 1)} rel="next">
+              {t.sims.next}
+            </Link>
+          ) : (
+            <span />
+          )}
         </nav>
       ) : null}
     </>

@@ -5,7 +5,15 @@
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
 import { t } from '~/texts';
-import { cameraProblem, cameraSupport, constraintsFor, readMemory, safeLocalStorage, writeMemory, type CameraProblem } from './camera';
+import {
+  cameraProblem,
+  cameraSupport,
+  constraintsFor,
+  readMemory,
+  safeLocalStorage,
+  writeMemory,
+  type CameraProblem,
+} from './camera';
 import { closeCameraInTurn, openCamera, serial } from './live';
 import { fileScan, move, type ScannerState } from './machine';
 import { decodeImage, type QuaggaApi } from './quagga';
@@ -18,7 +26,9 @@ export type ScannerProps = {
 
 let quaggaModule: Promise<QuaggaApi> | null = null;
 function loadQuagga(): Promise<QuaggaApi> {
-  quaggaModule ??= import('@ericblade/quagga2').then((m) => ((m as { default?: QuaggaApi }).default ?? (m as unknown as QuaggaApi)));
+  quaggaModule ??= import('@ericblade/quagga2').then(
+    (m) => (m as { default?: QuaggaApi }).default ?? (m as unknown as QuaggaApi),
+  );
   // A failed download may be retried on the next attempt.
   quaggaModule.catch(() => (quaggaModule = null));
   return quaggaModule;
@@ -144,7 +154,8 @@ export function Scanner({ onAccept }: ScannerProps) {
       } catch (err) {
         if (!stillWanted()) return;
         const p = cameraProblem(err);
-        if (p === 'denied') writeMemory(safeLocalStorage(), { ...readMemory(safeLocalStorage()), permissionGranted: false });
+        if (p === 'denied')
+          writeMemory(safeLocalStorage(), { ...readMemory(safeLocalStorage()), permissionGranted: false });
         showProblem(p, err);
       } finally {
         if (stillWanted()) setStarting(false);
@@ -182,7 +193,10 @@ export function Scanner({ onAccept }: ScannerProps) {
   const chooseCamera = async (e: ChangeEvent<HTMLSelectElement>) => {
     const id = e.currentTarget.value;
     setCameraId(id);
-    writeMemory(safeLocalStorage(), { permissionGranted: readMemory(safeLocalStorage()).permissionGranted, cameraId: id });
+    writeMemory(safeLocalStorage(), {
+      permissionGranted: readMemory(safeLocalStorage()).permissionGranted,
+      cameraId: id,
+    });
     if (stateRef.current !== 'notStarted') {
       await shutdown();
       await start(id);
@@ -278,7 +292,14 @@ export function Scanner({ onAccept }: ScannerProps) {
 
   return (
     <section id="scanner" className="scanner" aria-label={t.scanner.title} data-state={state}>
-      <div className="scanner-view" style={videoSize && live ? ({ '--scanner-ar': (videoSize.width / videoSize.height).toFixed(4) } as CSSProperties) : undefined}>
+      <div
+        className="scanner-view"
+        style={
+          videoSize && live
+            ? ({ '--scanner-ar': (videoSize.width / videoSize.height).toFixed(4) } as CSSProperties)
+            : undefined
+        }
+      >
         <div ref={targetRef} className="scanner-video" hidden={!live}>
           <video ref={videoRef} muted playsInline autoPlay />
         </div>
@@ -286,7 +307,16 @@ export function Scanner({ onAccept }: ScannerProps) {
         {/* The status line below says what is going on; the dark picture only shows a camera symbol. */}
         {!live ? (
           <div className="scanner-placeholder" aria-hidden="true">
-            <svg viewBox="0 0 24 24" width="48" height="48" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              viewBox="0 0 24 24"
+              width="48"
+              height="48"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M3 8.5A1.5 1.5 0 0 1 4.5 7h2.6l1.4-2h7l1.4 2h2.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" />
               <circle cx="12" cy="13" r="3.5" />
             </svg>
@@ -311,7 +341,9 @@ export function Scanner({ onAccept }: ScannerProps) {
         <div className="field scanner-camera">
           <label htmlFor="scanner-camera">{t.scanner.camera}</label>
           <select id="scanner-camera" value={cameraId ?? ''} onChange={chooseCamera} disabled={busy}>
-            {cameraId && !cameras.some((c) => c.id === cameraId) ? <option value={cameraId}>{t.scanner.camera}</option> : null}
+            {cameraId && !cameras.some((c) => c.id === cameraId) ? (
+              <option value={cameraId}>{t.scanner.camera}</option>
+            ) : null}
             {!cameraId ? <option value="">{t.scanner.camera}</option> : null}
             {cameras.map((c) => (
               <option key={c.id} value={c.id}>
@@ -343,7 +375,14 @@ export function Scanner({ onAccept }: ScannerProps) {
         )}
         <label className="btn scanner-file" aria-disabled={live || busy ? 'true' : undefined}>
           {t.scanner.fromFile}
-          <input type="file" accept="image/*" capture onChange={scanFile} disabled={live || busy} aria-describedby="scanner-file-hint" />
+          <input
+            type="file"
+            accept="image/*"
+            capture
+            onChange={scanFile}
+            disabled={live || busy}
+            aria-describedby="scanner-file-hint"
+          />
         </label>
       </div>
       <p id="scanner-file-hint" className="hint">
@@ -371,5 +410,10 @@ async function listCameras(): Promise<Camera[]> {
 function boxStyle({ width, height }: Size) {
   const box = scanBox(width, height);
   const pct = (v: number) => `${(v * 100).toFixed(3)}%`;
-  return { left: pct(box.x / width), top: pct(box.y / height), width: pct(box.side / width), height: pct(box.side / height) };
+  return {
+    left: pct(box.x / width),
+    top: pct(box.y / height),
+    width: pct(box.side / width),
+    height: pct(box.side / height),
+  };
 }

@@ -4,7 +4,10 @@
 export type CameraProblem = 'unsupported' | 'insecure' | 'denied' | 'notFound' | 'inUse' | 'failed';
 
 /** Checked before asking for the camera. Browsers hide navigator.mediaDevices outside a secure context. */
-export function cameraSupport(w: { isSecureContext: boolean; navigator: { mediaDevices?: { getUserMedia?: unknown } } }): CameraProblem | null {
+export function cameraSupport(w: {
+  isSecureContext: boolean;
+  navigator: { mediaDevices?: { getUserMedia?: unknown } };
+}): CameraProblem | null {
   if (!w.isSecureContext) return 'insecure';
   if (typeof w.navigator.mediaDevices?.getUserMedia !== 'function') return 'unsupported';
   return null;
@@ -46,7 +49,10 @@ const KEY = 'sim-portal:scanner';
 export function readMemory(storage: Pick<Storage, 'getItem'> | null): ScannerMemory {
   try {
     const v = JSON.parse(storage?.getItem(KEY) ?? 'null') as Partial<ScannerMemory> | null;
-    return { permissionGranted: v?.permissionGranted === true, cameraId: typeof v?.cameraId === 'string' && v.cameraId ? v.cameraId : null };
+    return {
+      permissionGranted: v?.permissionGranted === true,
+      cameraId: typeof v?.cameraId === 'string' && v.cameraId ? v.cameraId : null,
+    };
   } catch {
     return { permissionGranted: false, cameraId: null };
   }

@@ -25,7 +25,11 @@ export type LiveCamera = {
 };
 
 /** Stops decoding and every camera track quagga or the video element still holds. */
-export async function closeCamera(quagga: QuaggaApi, video: HTMLVideoElement | null, onDetected?: DetectedHandler): Promise<void> {
+export async function closeCamera(
+  quagga: QuaggaApi,
+  video: HTMLVideoElement | null,
+  onDetected?: DetectedHandler,
+): Promise<void> {
   if (onDetected) quagga.offDetected(onDetected);
   try {
     await quagga.stop();
@@ -76,7 +80,11 @@ export function openCamera(
 }
 
 /** Closes the camera in turn with other quagga operations. */
-export function closeCameraInTurn(quagga: QuaggaApi, video: HTMLVideoElement | null, onDetected?: DetectedHandler): Promise<void> {
+export function closeCameraInTurn(
+  quagga: QuaggaApi,
+  video: HTMLVideoElement | null,
+  onDetected?: DetectedHandler,
+): Promise<void> {
   // Tracks are stopped at once as well: on unmount or a hidden tab we do not wait for the queue.
   if (video) stopStream(video.srcObject as MediaStream | null);
   return serial(() => closeCamera(quagga, video, onDetected));

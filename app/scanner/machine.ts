@@ -6,7 +6,9 @@ export type ScannerState = 'notStarted' | 'scanning' | 'paused';
 /** Why a move was refused; each has a Swedish text in t.scanner.refused. */
 export type Refusal = 'notScanning' | 'notRunning' | 'alreadyScanning' | 'fileWhileRunning';
 
-export type Move = { ok: true; from: ScannerState; to: ScannerState } | { ok: false; from: ScannerState; to: ScannerState; reason: Refusal };
+export type Move =
+  | { ok: true; from: ScannerState; to: ScannerState }
+  | { ok: false; from: ScannerState; to: ScannerState; reason: Refusal };
 
 const ALLOWED: Record<ScannerState, readonly ScannerState[]> = {
   notStarted: ['scanning'],

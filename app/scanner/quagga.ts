@@ -62,7 +62,11 @@ function decodeOnce(quagga: QuaggaApi, src: string, size: number): Promise<strin
  * quagga locates barcodes from random starting points, so a photo with several (a SIM carrier has the PUK
  * too) may yield only the other one in a pass: when a pass found barcodes but no ICCID, one more is made.
  */
-export async function decodeImage(quagga: QuaggaApi, src: string, sizes: readonly number[] = FILE_SIZES): Promise<ScanVerdict> {
+export async function decodeImage(
+  quagga: QuaggaApi,
+  src: string,
+  sizes: readonly number[] = FILE_SIZES,
+): Promise<ScanVerdict> {
   let rejected: ScanVerdict | null = null;
   for (let pass = 0; pass < 2 && (pass === 0 || rejected); pass++) {
     for (const size of sizes) {

@@ -15,7 +15,8 @@ export const REJECTS_BEFORE_HINT = 3;
  */
 export type RejectReason = 'checkDigit' | 'notIccid';
 
-export type ScanVerdict = { kind: 'accepted'; iccid: string } | { kind: 'rejected'; text: string; reason: RejectReason } | { kind: 'none' };
+export type ScanVerdict =
+  { kind: 'accepted'; iccid: string } | { kind: 'rejected'; text: string; reason: RejectReason } | { kind: 'none' };
 
 /** The one acceptance rule for camera and photo: a decoded text is taken only if isAcceptableScan says so. */
 export function judge(text: string | null | undefined): ScanVerdict {
@@ -35,5 +36,8 @@ export function scanBox(width: number, height: number, ratio = SCAN_BOX_RATIO): 
 
 /** True when every point (the decoder's scan line across the bars) lies inside the box. */
 export function insideBox(points: ReadonlyArray<{ x: number; y: number }>, box: Box): boolean {
-  return points.length > 0 && points.every((p) => p.x >= box.x && p.x <= box.x + box.side && p.y >= box.y && p.y <= box.y + box.side);
+  return (
+    points.length > 0 &&
+    points.every((p) => p.x >= box.x && p.x <= box.x + box.side && p.y >= box.y && p.y <= box.y + box.side)
+  );
 }

@@ -89,7 +89,9 @@ function walk(node: Node, found: Found) {
       found.nonEmpty = true;
       return;
     case 'number': {
-      const integer = (def.checks ?? []).some((c) => c._zod.def.check === 'number_format' && /int/.test(c._zod.def.format ?? ''));
+      const integer = (def.checks ?? []).some(
+        (c) => c._zod.def.check === 'number_format' && /int/.test(c._zod.def.format ?? ''),
+      );
       found.nonEmpty = true;
       found.inputMode = 'numeric';
       if (integer) found.step = 1;
@@ -109,20 +111,27 @@ export function fieldConstraint(schema: z.ZodType): FieldConstraint {
   walk(schema as unknown as Node, found);
   const { optional, nonEmpty, ...attributes } = found;
   const required = !optional && (nonEmpty || (found.minLength ?? 0) > 0);
-  return Object.fromEntries(Object.entries({ required: required || undefined, ...attributes }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(
+    Object.entries({ required: required || undefined, ...attributes }).filter(([, v]) => v !== undefined),
+  );
 }
 
 /** Every field of an object schema: `{ name: { required: true, maxLength: 200 }, ... }`. */
 export function constraints<S extends z.ZodObject>(schema: S): { [K in keyof S['shape']]: FieldConstraint } {
   const shape: Record<string, z.ZodType> = schema.shape;
-  return Object.fromEntries(Object.entries(shape).map(([field, s]) => [field, fieldConstraint(s)])) as { [K in keyof S['shape']]: FieldConstraint };
+  return Object.fromEntries(Object.entries(shape).map(([field, s]) => [field, fieldConstraint(s)])) as {
+    [K in keyof S['shape']]: FieldConstraint;
+  };
 }
 
 /**
  * What a refused form sends back to be shown again, each text cut at its field's maximum: a page never
  * echoes more than the field can hold, however much a client posted.
  */
-export function withinLimits<V extends Record<string, unknown>>(values: V, fields: Partial<Record<string, FieldConstraint>>): V {
+export function withinLimits<V extends Record<string, unknown>>(
+  values: V,
+  fields: Partial<Record<string, FieldConstraint>>,
+): V {
   const out: Record<string, unknown> = { ...values };
   for (const [key, value] of Object.entries(out)) {
     const max = fields[key]?.maxLength;

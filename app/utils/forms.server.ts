@@ -21,7 +21,9 @@ export function procedureProblem(err: unknown): ProcedureProblem | null {
 }
 
 /** Calls a procedure; a refusal for bad input (400, 409) comes back as field messages, anything else is thrown. */
-export async function attempt<T>(call: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string> }> {
+export async function attempt<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string> }> {
   try {
     return { ok: true, value: await call() };
   } catch (err) {
@@ -36,7 +38,6 @@ export async function attempt<T>(call: () => Promise<T>): Promise<{ ok: true; va
     throw err;
   }
 }
-
 
 /** In a loader: a refused read becomes the 404 or 403 page; anything else is rethrown. */
 export function pageError(err: unknown): never {

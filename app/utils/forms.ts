@@ -12,7 +12,9 @@ export function formFlag(form: FormData, name: string): boolean {
  * and turn the whole page into the error page.
  */
 export function submissionFailed(actionResult: unknown): boolean {
-  return typeof actionResult === 'object' && actionResult !== null && (actionResult as { failed?: unknown }).failed === true;
+  return (
+    typeof actionResult === 'object' && actionResult !== null && (actionResult as { failed?: unknown }).failed === true
+  );
 }
 
 /**
@@ -20,7 +22,10 @@ export function submissionFailed(actionResult: unknown): boolean {
  * error page) the answer is `{ failed: true }`, so the form stays with what was typed and says so, instead
  * of the route's error page. The page's shouldRevalidate keeps its data (`submissionFailed`).
  */
-export async function keepTypedOnFailure<T>(serverAction: () => Promise<T>, form: string): Promise<T | { failed: true }> {
+export async function keepTypedOnFailure<T>(
+  serverAction: () => Promise<T>,
+  form: string,
+): Promise<T | { failed: true }> {
   try {
     return await serverAction();
   } catch (err) {

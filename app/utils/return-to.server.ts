@@ -8,7 +8,8 @@ export function cameFrom(request: Request, fallback: string, not: string[] = [])
     const url = new URL(referer);
     if (url.origin !== new URL(request.url).origin) return fallback;
     const path = url.pathname + url.search;
-    if (not.includes(url.pathname) || url.pathname.startsWith('/login') || url.pathname.startsWith('/auth/')) return fallback;
+    if (not.includes(url.pathname) || url.pathname.startsWith('/login') || url.pathname.startsWith('/auth/'))
+      return fallback;
     return safeRedirectTarget(path, fallback);
   } catch {
     return fallback;

@@ -5,5 +5,11 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import type { AppRouter } from '../../server/trpc/router';
 
 export const trpc = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/api/trpc', maxItems: 10, fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }) })],
+  links: [
+    httpBatchLink({
+      url: '/api/trpc',
+      maxItems: 10,
+      fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
+    }),
+  ],
 });

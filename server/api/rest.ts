@@ -24,7 +24,8 @@ import { appRouter } from '../trpc/router.js';
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
   const answer = httpError(err, req.id);
-  if (answer.unexpected) log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
+  if (answer.unexpected)
+    log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
   if (res.headersSent) return void res.end();
   res
     .status(answer.status)

@@ -33,7 +33,8 @@ export function trpcDoor(services: Services, contextOf: (req: Request) => Promis
     createContext: ({ req }) => contextOf(req),
     // What the answer says is the router's errorFormatter (server/errors/answer.ts httpError).
     onError: ({ error, ctx }) => {
-      if (httpError(error).unexpected) services.log.error({ reqId: ctx?.requestId, err: error.cause ?? error }, 'trpc error');
+      if (httpError(error).unexpected)
+        services.log.error({ reqId: ctx?.requestId, err: error.cause ?? error }, 'trpc error');
     },
     responseMeta: ({ ctx }) => {
       const headers = new Headers({ 'Cache-Control': 'no-store' });

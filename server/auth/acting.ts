@@ -12,7 +12,12 @@ import { announceSessionEnded, rotateSession, type SessionInfo } from './session
  * Switches the company the session acts for (null: back to the user's own). Answers the new session's
  * raw id for the cookie, or null when nothing changes (no rotation, no audit row).
  */
-export async function actAsCompany(services: Services, em: Em, session: SessionInfo, companyId: number | null): Promise<string | null> {
+export async function actAsCompany(
+  services: Services,
+  em: Em,
+  session: SessionInfo,
+  companyId: number | null,
+): Promise<string | null> {
   const raw = await em.transactional(async (tx) => {
     let company: Company | null = null;
     if (companyId !== null) {
@@ -23,13 +28,17 @@ export async function actAsCompany(services: Services, em: Em, session: SessionI
     const acting = company && company.id !== session.ownCompanyId ? company.id : null;
     if (acting === session.actingCompanyId) return null;
     // The real user, acting for the company switched to (null: back to their own).
-    recordAudit(tx, { userId: session.userId, actingCompanyId: acting }, {
-      action: acting ? 'loginAsCompany' : 'stopActingAsCompany',
-      targetType: 'Company',
-      targetId: company?.id ?? session.ownCompanyId,
-      before: { actingCompanyId: session.actingCompanyId },
-      after: { actingCompanyId: acting },
-    });
+    recordAudit(
+      tx,
+      { userId: session.userId, actingCompanyId: acting },
+      {
+        action: acting ? 'loginAsCompany' : 'stopActingAsCompany',
+        targetType: 'Company',
+        targetId: company?.id ?? session.ownCompanyId,
+        before: { actingCompanyId: session.actingCompanyId },
+        after: { actingCompanyId: acting },
+      },
+    );
     await tx.flush();
     return rotateSession(tx, session.id, session.userId, acting);
   });

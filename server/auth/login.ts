@@ -25,10 +25,16 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 type Verified = { user: User; redirectTo: string | null };
 
-function authenticatorFor(services: Services, em: Em, onLink: (email: string, link: string, user: User | null) => void) {
+function authenticatorFor(
+  services: Services,
+  em: Em,
+  onLink: (email: string, link: string, user: User | null) => void,
+) {
   const { config } = services;
   // The strategy keeps its link in a session; ours is only ever the server-made request below.
-  const storage = createCookieSessionStorage({ cookie: { name: 'sim_auth', secrets: [config.sessionSecret], httpOnly: true, sameSite: 'lax', path: '/auth' } });
+  const storage = createCookieSessionStorage({
+    cookie: { name: 'sim_auth', secrets: [config.sessionSecret], httpOnly: true, sameSite: 'lax', path: '/auth' },
+  });
   const authenticator = new Authenticator<Verified>(storage);
   authenticator.use(
     new EmailLinkStrategy(
@@ -70,7 +76,10 @@ function loginMail(link: string, name: string) {
  * Sends a login link if the address belongs to a user and the rate limits allow it.
  * Answers the same, at once, in every case: the lookup and the mail run after the answer.
  */
-export function requestLoginLink(services: Services, input: { email: string; ip: string; redirectTo?: string | null }): void {
+export function requestLoginLink(
+  services: Services,
+  input: { email: string; ip: string; redirectTo?: string | null },
+): void {
   const { log } = services;
   const email = normalizeEmail(input.email);
   services.background(async () => {
@@ -89,7 +98,11 @@ export function requestLoginLink(services: Services, input: { email: string; ip:
       if (!user) return; // unknown address: no token, no mail
       sent = (async () => {
         const token = new URL(link).searchParams.get('token')!;
-        em.create(LoginToken, { tokenHash: hashToken(token), email: user.email, expiresAt: new Date(Date.now() + LOGIN_LINK_TTL_MS) });
+        em.create(LoginToken, {
+          tokenHash: hashToken(token),
+          email: user.email,
+          expiresAt: new Date(Date.now() + LOGIN_LINK_TTL_MS),
+        });
         await em.flush();
         const mail = loginMail(link, user.name);
         if (!services.config.smtpUrl) log.info({ to, link }, 'login link (development: no SMTP_URL)');
@@ -102,11 +115,15 @@ export function requestLoginLink(services: Services, input: { email: string; ip:
     });
     const body = new URLSearchParams({ destination: email });
     if (input.redirectTo) body.set('redirectTo', input.redirectTo);
-    const request = new Request(new URL('/auth/login', services.config.appUrl + '/'), { method: 'POST', body, headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      // The strategy wants a host; it is ours, and sendEmail rebuilds the link on APP_URL anyway.
-      'x-forwarded-host': new URL(services.config.appUrl).host,
-    } });
+    const request = new Request(new URL('/auth/login', services.config.appUrl + '/'), {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        // The strategy wants a host; it is ours, and sendEmail rebuilds the link on APP_URL anyway.
+        'x-forwarded-host': new URL(services.config.appUrl).host,
+      },
+    });
     try {
       await authenticator.authenticate('email-link', request, { successRedirect: '/login' });
     } catch (thrown) {
@@ -139,7 +156,11 @@ export async function consumeLoginLink(
     if (!found) return { ok: false, problem: 'invalid' as const };
     // Lock all links of the address, in one order: of two links used at once only the first logs in
     // (the other's row is gone when its lock is granted), and the two cannot deadlock.
-    const links = await tx.find(LoginToken, { email: found.email }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true });
+    const links = await tx.find(
+      LoginToken,
+      { email: found.email },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' }, refresh: true },
+    );
     const row = links.find((l) => l.tokenHash === tokenHash);
     if (!row) return { ok: false, problem: 'invalid' as const };
     if (row.usedAt) return { ok: false, problem: 'used' as const };

@@ -36,7 +36,13 @@ export function hashSessionId(raw: string): string {
 }
 
 export function sessionCookie(raw: string, secure: boolean, maxAgeSeconds = ABSOLUTE_TIMEOUT_MS / 1000): string {
-  const parts = [`${cookieName(secure)}=${raw}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(maxAgeSeconds)}`];
+  const parts = [
+    `${cookieName(secure)}=${raw}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.floor(maxAgeSeconds)}`,
+  ];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }
@@ -87,8 +93,19 @@ export const SESSION_SQL = `select s.id, s.data, s.last_seen_at, s.expires_at, u
   left join company a on a.id = s.acting_company_id where s.id = ?`;
 
 type SessionRow = {
-  id: string; data: unknown; last_seen_at: Date | string; expires_at: Date | string; user_id: number; name: string; email: string;
-  is_super_admin: boolean; is_company_owner: boolean; company_id: number; company_name: string; acting_id: number | null; acting_name: string | null;
+  id: string;
+  data: unknown;
+  last_seen_at: Date | string;
+  expires_at: Date | string;
+  user_id: number;
+  name: string;
+  email: string;
+  is_super_admin: boolean;
+  is_company_owner: boolean;
+  company_id: number;
+  company_name: string;
+  acting_id: number | null;
+  acting_name: string | null;
 };
 
 /** Looks up a live session; expired or idle ones are deleted and give null. */
@@ -130,11 +147,18 @@ export async function deleteSession(em: Em, id: string): Promise<void> {
 /** Closes the event streams of a session that was deleted, on every server instance (through the hub). */
 export async function announceSessionEnded(services: Services, id: string): Promise<void> {
   // The session is already gone; a failing event channel must not fail the logout or switch that succeeded.
-  await services.hub.publish({ kind: 'sessionEnded', sessionId: id }).catch((err) => services.log.warn({ err }, 'session end not published'));
+  await services.hub
+    .publish({ kind: 'sessionEnded', sessionId: id })
+    .catch((err) => services.log.warn({ err }, 'session end not published'));
 }
 
 /** A new session id for the same user (login, switching company): the old id stops working. */
-export async function rotateSession(em: Em, oldId: string, userId: number, actingCompanyId: number | null): Promise<string> {
+export async function rotateSession(
+  em: Em,
+  oldId: string,
+  userId: number,
+  actingCompanyId: number | null,
+): Promise<string> {
   await em.nativeDelete(Session, { id: oldId });
   return createSession(em, userId, { actingCompanyId });
 }

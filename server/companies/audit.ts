@@ -8,14 +8,21 @@ import type { Em } from '../db/orm.js';
  * line, which has no user: its rows have no `who` and say `by: 'cli'` in `after`, so they are never
  * mistaken for a change nobody can account for.
  */
-export type Actor = { userId: number; actingCompanyId: number | null } | { userId: null; actingCompanyId: null; system: 'cli' };
+export type Actor =
+  { userId: number; actingCompanyId: number | null } | { userId: null; actingCompanyId: null; system: 'cli' };
 
 export const CLI_ACTOR: Actor = { userId: null, actingCompanyId: null, system: 'cli' };
 
 export function recordAudit(
   tx: Em,
   actor: Actor,
-  event: { action: string; targetType: string; targetId: number; before: Record<string, unknown> | null; after: Record<string, unknown> | null },
+  event: {
+    action: string;
+    targetType: string;
+    targetId: number;
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+  },
 ): void {
   tx.create(AuditEvent, {
     who: actor.userId === null ? null : tx.getReference(User, actor.userId),

@@ -13,10 +13,21 @@ import { likePattern } from './like.js';
 import type { CompanyView, createCompanyInput, updateCompanyInput } from './schemas.js';
 
 export function companyView(c: Company): CompanyView {
-  return { id: c.id, name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval };
+  return {
+    id: c.id,
+    name: c.name,
+    customerNumber: c.customerNumber,
+    invoiceNote: c.invoiceNote,
+    invoiceInterval: c.invoiceInterval,
+  };
 }
 
-const snapshot = (c: CompanyView) => ({ name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
+const snapshot = (c: CompanyView) => ({
+  name: c.name,
+  customerNumber: c.customerNumber,
+  invoiceNote: c.invoiceNote,
+  invoiceInterval: c.invoiceInterval,
+});
 
 export type ListOptions = { q?: string; limit?: number; offset?: number };
 
@@ -24,7 +35,13 @@ export type ListOptions = { q?: string; limit?: number; offset?: number };
 export async function listCompanies(em: Em, opts: ListOptions = {}): Promise<CompanyView[]> {
   const q = opts.q?.trim();
   const where = q
-    ? { $or: [{ name: { $ilike: likePattern(q) } }, { customerNumber: { $ilike: likePattern(q) } }, { invoiceNote: { $ilike: likePattern(q) } }] }
+    ? {
+        $or: [
+          { name: { $ilike: likePattern(q) } },
+          { customerNumber: { $ilike: likePattern(q) } },
+          { invoiceNote: { $ilike: likePattern(q) } },
+        ],
+      }
     : {};
   const rows = await em.find(Company, where, {
     orderBy: { name: 'asc', id: 'asc' },
@@ -44,12 +61,17 @@ async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
+    if (e instanceof UniqueConstraintViolationException)
+      throw new Conflict(t.errors.customerNumberTaken, 'customerNumber');
     throw e;
   }
 }
 
-export async function createCompany(em: Em, actor: Actor, input: z.output<typeof createCompanyInput>): Promise<CompanyView> {
+export async function createCompany(
+  em: Em,
+  actor: Actor,
+  input: z.output<typeof createCompanyInput>,
+): Promise<CompanyView> {
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
       await ensureCustomerNumberFree(tx, input.customerNumber);
@@ -61,21 +83,36 @@ export async function createCompany(em: Em, actor: Actor, input: z.output<typeof
       });
       await tx.flush();
       const view = companyView(company);
-      recordAudit(tx, actor, { action: 'createCompany', targetType: 'Company', targetId: company.id, before: null, after: snapshot(view) });
+      recordAudit(tx, actor, {
+        action: 'createCompany',
+        targetType: 'Company',
+        targetId: company.id,
+        before: null,
+        after: snapshot(view),
+      });
       await tx.flush();
       return view;
     }),
   );
 }
 
-export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof updateCompanyInput>): Promise<CompanyView> {
+export async function updateCompany(
+  em: Em,
+  actor: Actor,
+  input: z.output<typeof updateCompanyInput>,
+): Promise<CompanyView> {
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
       // Locked, like a SIM edit: parallel updates then take turns, so each audit row's before is the
       // previous one's after. The row alone (no join), and read afresh under the lock.
-      const company = await tx.findOne(Company, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const company = await tx.findOne(
+        Company,
+        { id: input.id },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       if (!company) throw new NotFound(t.errors.companyNotFound);
-      if (input.customerNumber !== company.customerNumber) await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
+      if (input.customerNumber !== company.customerNumber)
+        await ensureCustomerNumberFree(tx, input.customerNumber, company.id);
       const before = snapshot(companyView(company));
       company.name = input.name;
       company.customerNumber = input.customerNumber;
@@ -90,11 +127,17 @@ export async function updateCompany(em: Em, actor: Actor, input: z.output<typeof
 }
 
 /** One company with its users; q, limit and offset search and page the users (name or e-mail). */
-export async function getCompany(em: Em, id: number, users: ListOptions = {}): Promise<CompanyView & { users: UserView[] }> {
+export async function getCompany(
+  em: Em,
+  id: number,
+  users: ListOptions = {},
+): Promise<CompanyView & { users: UserView[] }> {
   const company = await em.findOne(Company, { id });
   if (!company) throw new NotFound(t.errors.companyNotFound);
   const q = users.q?.trim();
-  const where = q ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] } : { company };
+  const where = q
+    ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] }
+    : { company };
   const rows = await em.find(User, where, {
     orderBy: { name: 'asc', id: 'asc' },
     limit: users.limit,

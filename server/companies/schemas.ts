@@ -11,13 +11,20 @@ export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 
 export const LIST_LIMIT = { max: 10_000 } as const;
 
 const text = (field: string, max: number, required: string | null) => {
-  const base = z.string({ error: t.errors.fields.text(field) }).trim().max(max, t.errors.fields.maxChars(field, max));
+  const base = z
+    .string({ error: t.errors.fields.text(field) })
+    .trim()
+    .max(max, t.errors.fields.maxChars(field, max));
   return required ? base.min(1, required) : base;
 };
 
 export const companyFields = {
   name: text(t.errors.fields.companyName, COMPANY_LIMITS.name, t.errors.fields.companyNameMissing),
-  customerNumber: text(t.errors.fields.customerNumber, COMPANY_LIMITS.customerNumber, t.errors.fields.customerNumberMissing),
+  customerNumber: text(
+    t.errors.fields.customerNumber,
+    COMPANY_LIMITS.customerNumber,
+    t.errors.fields.customerNumberMissing,
+  ),
   invoiceNote: text(t.errors.fields.invoiceNote, COMPANY_LIMITS.invoiceNote, null),
   invoiceInterval: z.enum(INVOICE_INTERVALS, { error: t.errors.fields.invoiceInterval }),
 };

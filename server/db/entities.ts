@@ -77,7 +77,13 @@ const SimSchema = defineEntity({
     events: () => p.oneToMany(SimEvent).mappedBy('sim'),
   },
   // The list: a company's active SIMs, newest first (keyset of activatedAt, id).
-  indexes: [{ name: 'sim_company_status_activated_index', expression: 'create index "sim_company_status_activated_index" on "sim" ("company_id", "status", "activated_at" desc, "id" desc)' }],
+  indexes: [
+    {
+      name: 'sim_company_status_activated_index',
+      expression:
+        'create index "sim_company_status_activated_index" on "sim" ("company_id", "status", "activated_at" desc, "id" desc)',
+    },
+  ],
   // At most one active SIM per ICCID; deactivated ones may repeat.
   uniques: [{ name: 'sim_iccid_active_unique', properties: ['iccid'], where: { status: 'active' } }],
 });

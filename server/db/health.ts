@@ -26,7 +26,11 @@ async function pgPool(orm: Orm): Promise<PgPool | null> {
 }
 
 async function postgresAnswers(options: pg.PoolConfig): Promise<boolean> {
-  const client = new pg.Client({ ...options, connectionTimeoutMillis: HEALTH_TIMEOUT_MS, query_timeout: HEALTH_TIMEOUT_MS });
+  const client = new pg.Client({
+    ...options,
+    connectionTimeoutMillis: HEALTH_TIMEOUT_MS,
+    query_timeout: HEALTH_TIMEOUT_MS,
+  });
   client.on('error', () => {}); // a dropped connection is the answer "down", not a crash
   try {
     await client.connect();
@@ -43,7 +47,12 @@ export async function databaseHealth(orm: Orm): Promise<DatabaseHealth> {
   try {
     pool = await withTimeout(pgPool(orm), HEALTH_TIMEOUT_MS);
     up = await withTimeout(
-      pool ? postgresAnswers(pool.options) : orm.em.getConnection().execute('select 1').then(() => true),
+      pool
+        ? postgresAnswers(pool.options)
+        : orm.em
+            .getConnection()
+            .execute('select 1')
+            .then(() => true),
       HEALTH_TIMEOUT_MS,
     );
   } catch {

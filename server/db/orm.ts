@@ -13,10 +13,7 @@ import { entities } from './entities.js';
 export type Orm = MikroORM & { em: SqlEntityManager };
 export type Em = SqlEntityManager;
 
-export type DbTarget =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string } // a folder, or 'memory://'
-  ;
+export type DbTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
 
 export function dbTargetFrom(config: { databaseUrl?: string; dataDir: string }): DbTarget {
   if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl };

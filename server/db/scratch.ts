@@ -7,7 +7,10 @@ import type { DbTarget } from './orm.js';
 export const usingPostgres = !!process.env.DATABASE_URL;
 
 /** A new, empty PostgreSQL database on the server of baseUrl, named <prefix>_<time>_<random>; drop() removes it. */
-export async function scratchPostgres(baseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function scratchPostgres(
+  baseUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -6,21 +6,122 @@ import { upsertPlans, type RatePlanInput } from '../plans/catalog.js';
 import { withCheckDigit } from '../sims/iccid.js';
 
 export const demoPlans: RatePlanInput[] = [
-  { code: 'DATA-500', description: 'Data 500 MB', dataLimit: 500, call: false, sms: false, roaming: false, isLegacy: false },
-  { code: 'DATA-1000', description: 'Data 1 GB', dataLimit: 1000, call: false, sms: false, roaming: false, isLegacy: false },
-  { code: 'DATA-1000-TS', description: 'Data 1 GB med tal & SMS', dataLimit: 1000, call: true, sms: true, roaming: false, isLegacy: false },
-  { code: 'DATA-1500-R', description: 'Data 1,5 GB med roaming', dataLimit: 1500, call: false, sms: false, roaming: true, isLegacy: false },
-  { code: 'DATA-5000', description: 'Data 5 GB', dataLimit: 5000, call: false, sms: false, roaming: false, isLegacy: false },
-  { code: 'DATA-5000-TS', description: 'Data 5 GB med tal & SMS', dataLimit: 5000, call: true, sms: true, roaming: false, isLegacy: false },
-  { code: 'DATA-5000-TSR', description: 'Data 5 GB med tal & SMS och roaming', dataLimit: 5000, call: true, sms: true, roaming: true, isLegacy: false },
-  { code: 'DATA-20000-R', description: 'Data 20 GB med roaming', dataLimit: 20000, call: false, sms: false, roaming: true, isLegacy: false },
-  { code: 'DATA-50000', description: 'Data 50 GB', dataLimit: 50000, call: false, sms: false, roaming: false, isLegacy: false },
-  { code: 'DATA-50000-TSR', description: 'Data 50 GB med tal & SMS och roaming', dataLimit: 50000, call: true, sms: true, roaming: true, isLegacy: false },
-  { code: 'OLD-2000', description: 'Äldre abonnemang 2 GB', dataLimit: 2000, call: false, sms: false, roaming: false, isLegacy: true },
-  { code: 'OLD-10000-TS', description: 'Äldre abonnemang 10 GB med tal & SMS', dataLimit: 10000, call: true, sms: true, roaming: false, isLegacy: true },
+  {
+    code: 'DATA-500',
+    description: 'Data 500 MB',
+    dataLimit: 500,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-1000',
+    description: 'Data 1 GB',
+    dataLimit: 1000,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-1000-TS',
+    description: 'Data 1 GB med tal & SMS',
+    dataLimit: 1000,
+    call: true,
+    sms: true,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-1500-R',
+    description: 'Data 1,5 GB med roaming',
+    dataLimit: 1500,
+    call: false,
+    sms: false,
+    roaming: true,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-5000',
+    description: 'Data 5 GB',
+    dataLimit: 5000,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-5000-TS',
+    description: 'Data 5 GB med tal & SMS',
+    dataLimit: 5000,
+    call: true,
+    sms: true,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-5000-TSR',
+    description: 'Data 5 GB med tal & SMS och roaming',
+    dataLimit: 5000,
+    call: true,
+    sms: true,
+    roaming: true,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-20000-R',
+    description: 'Data 20 GB med roaming',
+    dataLimit: 20000,
+    call: false,
+    sms: false,
+    roaming: true,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-50000',
+    description: 'Data 50 GB',
+    dataLimit: 50000,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: false,
+  },
+  {
+    code: 'DATA-50000-TSR',
+    description: 'Data 50 GB med tal & SMS och roaming',
+    dataLimit: 50000,
+    call: true,
+    sms: true,
+    roaming: true,
+    isLegacy: false,
+  },
+  {
+    code: 'OLD-2000',
+    description: 'Äldre abonnemang 2 GB',
+    dataLimit: 2000,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: true,
+  },
+  {
+    code: 'OLD-10000-TS',
+    description: 'Äldre abonnemang 10 GB med tal & SMS',
+    dataLimit: 10000,
+    call: true,
+    sms: true,
+    roaming: false,
+    isLegacy: true,
+  },
 ];
 
-export type SeedResult = { companies: number; users: number; plans: { created: number; updated: number }; sims: number };
+export type SeedResult = {
+  companies: number;
+  users: number;
+  plans: { created: number; updated: number };
+  sims: number;
+};
 
 export async function seedDemo(em: Em): Promise<SeedResult> {
   const plans = await upsertPlans(em, demoPlans);
@@ -28,7 +129,12 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     const result: SeedResult = { companies: 0, users: 0, plans, sims: 0 };
     let company = await tx.findOne(Company, { customerNumber: '100001' });
     if (!company) {
-      company = tx.create(Company, { name: 'Demo AB', customerNumber: '100001', invoiceNote: 'Demo AB, ref. Inköp', invoiceInterval: 'monthly' });
+      company = tx.create(Company, {
+        name: 'Demo AB',
+        customerNumber: '100001',
+        invoiceNote: 'Demo AB, ref. Inköp',
+        invoiceInterval: 'monthly',
+      });
       result.companies++;
     }
     const users: Array<[string, string, boolean, boolean]> = [
@@ -50,30 +156,100 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
       const byCode = new Map((await tx.find(RatePlan, {})).map((p) => [p.code, p]));
       const anna = created['anna@demo.se']!;
       const year = new Date().getUTCFullYear();
-      const demo: Array<{ n: string; mark: string; note: string; plan: string; from: Date; change?: [Date, string]; off?: Date }> = [
-        { n: '894601234567890001', mark: 'Lager Göteborg', note: 'Handdator 1', plan: 'DATA-5000', from: new Date(Date.UTC(year - 1, 0, 15)) },
-        { n: '894601234567890002', mark: 'Lager Göteborg', note: 'Handdator 2', plan: 'DATA-1000', from: new Date(Date.UTC(year - 1, 2, 1)), change: [new Date(Date.UTC(year - 1, 5, 10)), 'DATA-5000-TS'] },
-        { n: '894601234567890003', mark: 'Servicebil ABC123', note: 'Router', plan: 'DATA-20000-R', from: new Date(Date.UTC(year - 1, 4, 20)) },
-        { n: '894601234567890004', mark: 'Kontor Malmö', note: 'Larm', plan: 'OLD-2000', from: new Date(Date.UTC(year - 2, 8, 1)) },
-        { n: '894601234567890005', mark: 'Butik Lund', note: 'Kassa', plan: 'DATA-500', from: new Date(Date.UTC(year - 1, 1, 1)), off: new Date(Date.UTC(year - 1, 9, 12)) },
+      const demo: Array<{
+        n: string;
+        mark: string;
+        note: string;
+        plan: string;
+        from: Date;
+        change?: [Date, string];
+        off?: Date;
+      }> = [
+        {
+          n: '894601234567890001',
+          mark: 'Lager Göteborg',
+          note: 'Handdator 1',
+          plan: 'DATA-5000',
+          from: new Date(Date.UTC(year - 1, 0, 15)),
+        },
+        {
+          n: '894601234567890002',
+          mark: 'Lager Göteborg',
+          note: 'Handdator 2',
+          plan: 'DATA-1000',
+          from: new Date(Date.UTC(year - 1, 2, 1)),
+          change: [new Date(Date.UTC(year - 1, 5, 10)), 'DATA-5000-TS'],
+        },
+        {
+          n: '894601234567890003',
+          mark: 'Servicebil ABC123',
+          note: 'Router',
+          plan: 'DATA-20000-R',
+          from: new Date(Date.UTC(year - 1, 4, 20)),
+        },
+        {
+          n: '894601234567890004',
+          mark: 'Kontor Malmö',
+          note: 'Larm',
+          plan: 'OLD-2000',
+          from: new Date(Date.UTC(year - 2, 8, 1)),
+        },
+        {
+          n: '894601234567890005',
+          mark: 'Butik Lund',
+          note: 'Kassa',
+          plan: 'DATA-500',
+          from: new Date(Date.UTC(year - 1, 1, 1)),
+          off: new Date(Date.UTC(year - 1, 9, 12)),
+        },
       ];
       for (const d of demo) {
         const iccid = withCheckDigit(d.n + '0');
         const firstPlan = byCode.get(d.plan)!;
         const sim = tx.create(Sim, {
-          iccid, company, ratePlan: firstPlan, invoiceLineMark: d.mark, invoiceLineNote: d.note,
-          status: 'active', activatedAt: d.from, activatedBy: anna,
+          iccid,
+          company,
+          ratePlan: firstPlan,
+          invoiceLineMark: d.mark,
+          invoiceLineNote: d.note,
+          status: 'active',
+          activatedAt: d.from,
+          activatedBy: anna,
         });
-        tx.create(SimEvent, { sim, kind: 'activated', ratePlan: firstPlan, by: anna, at: d.from, before: null, after: { ratePlan: d.plan, invoiceLineMark: d.mark, invoiceLineNote: d.note } });
+        tx.create(SimEvent, {
+          sim,
+          kind: 'activated',
+          ratePlan: firstPlan,
+          by: anna,
+          at: d.from,
+          before: null,
+          after: { ratePlan: d.plan, invoiceLineMark: d.mark, invoiceLineNote: d.note },
+        });
         if (d.change) {
           const next = byCode.get(d.change[1])!;
           sim.ratePlan = next;
-          tx.create(SimEvent, { sim, kind: 'planChanged', ratePlan: next, by: anna, at: d.change[0], before: { ratePlan: d.plan }, after: { ratePlan: d.change[1] } });
+          tx.create(SimEvent, {
+            sim,
+            kind: 'planChanged',
+            ratePlan: next,
+            by: anna,
+            at: d.change[0],
+            before: { ratePlan: d.plan },
+            after: { ratePlan: d.change[1] },
+          });
         }
         if (d.off) {
           sim.status = 'deactivated';
           sim.deactivatedAt = d.off;
-          tx.create(SimEvent, { sim, kind: 'deactivated', ratePlan: sim.ratePlan, by: anna, at: d.off, before: { status: 'active' }, after: { status: 'deactivated' } });
+          tx.create(SimEvent, {
+            sim,
+            kind: 'deactivated',
+            ratePlan: sim.ratePlan,
+            by: anna,
+            at: d.off,
+            before: { status: 'active' },
+            after: { status: 'deactivated' },
+          });
         }
         result.sims++;
       }

@@ -11,9 +11,7 @@ export const CHANNEL = 'sim_portal_events';
 const MAX_PAYLOAD = 7000;
 
 export type Toast = { id: string; type: 'error' | 'info'; title: string; message: string };
-export type HubEvent =
-  | { kind: 'toast'; userId: number; toast: Toast }
-  | { kind: 'sessionEnded'; sessionId: string };
+export type HubEvent = { kind: 'toast'; userId: number; toast: Toast } | { kind: 'sessionEnded'; sessionId: string };
 
 type Listener = (event: HubEvent) => void;
 
@@ -85,7 +83,9 @@ export async function createHub(orm: Orm, opts: { databaseUrl?: string; log: Log
       await client?.end().catch(() => {});
     };
   } else {
-    const native = (await orm.em.getConnection().getNativeClient()) as { listen: (ch: string, cb: (p: string) => void) => Promise<() => Promise<void>> };
+    const native = (await orm.em.getConnection().getNativeClient()) as {
+      listen: (ch: string, cb: (p: string) => void) => Promise<() => Promise<void>>;
+    };
     const unlisten = await native.listen(CHANNEL, deliver);
     stop = async () => {
       await unlisten().catch(() => {});

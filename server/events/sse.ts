@@ -9,7 +9,11 @@ export const RETRY_MS = 5_000;
 /** Open streams per user; an extra one closes that user's oldest (a tab long gone, or someone hoarding connections). */
 export const MAX_STREAMS_PER_USER = 10;
 
-export type Streams = { open: (session: SessionInfo & { expiresAt?: Date }, signal: AbortSignal) => Response; closeAll: () => void; count: () => number };
+export type Streams = {
+  open: (session: SessionInfo & { expiresAt?: Date }, signal: AbortSignal) => Response;
+  closeAll: () => void;
+  count: () => number;
+};
 
 export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): Streams {
   const active = new Set<() => void>();
@@ -35,7 +39,9 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
             : null;
           const unsubscribe = hub.subscribe((event) => {
             if (event.kind === 'toast' && event.userId === session.userId) {
-              send(`id: ${event.toast.id}\nevent: toast\ndata: ${JSON.stringify({ id: event.toast.id, type: event.toast.type, title: event.toast.title, message: event.toast.message })}\n\n`);
+              send(
+                `id: ${event.toast.id}\nevent: toast\ndata: ${JSON.stringify({ id: event.toast.id, type: event.toast.type, title: event.toast.title, message: event.toast.message })}\n\n`,
+              );
             } else if (event.kind === 'sessionEnded' && event.sessionId === session.id) {
               close();
             }

@@ -4,7 +4,15 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { Em } from '../db/orm.js';
 import type { Logger } from '../log.js';
-import { dayInZone, firstDayOfMonth, lastDayOfMonth, dateFromDay, monthRows, type Period, type SimEventInput } from './periods.js';
+import {
+  dayInZone,
+  firstDayOfMonth,
+  lastDayOfMonth,
+  dateFromDay,
+  monthRows,
+  type Period,
+  type SimEventInput,
+} from './periods.js';
 import { exportFilename, type ExportQuery } from './query.js';
 import { ExportAborted, writeInvoiceSpecification, type PlanInfo, type SpecHeader, type SpecRow } from './workbook.js';
 
@@ -27,10 +35,22 @@ type JoinedRow = SimRow & { kind: string | null; event_plan_id: number | null; a
 const asDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 export async function loadPlans(em: Em): Promise<Map<number, PlanInfo>> {
-  const rows = await em.execute<Array<{ id: number; description: string; data_limit: number; call: boolean; sms: boolean; roaming: boolean }>>(
-    'select id, description, data_limit, call, sms, roaming from rate_plan',
+  const rows = await em.execute<
+    Array<{ id: number; description: string; data_limit: number; call: boolean; sms: boolean; roaming: boolean }>
+  >('select id, description, data_limit, call, sms, roaming from rate_plan');
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      {
+        id: Number(r.id),
+        description: r.description,
+        dataLimit: Number(r.data_limit),
+        call: !!r.call,
+        sms: !!r.sms,
+        roaming: !!r.roaming,
+      },
+    ]),
   );
-  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), description: r.description, dataLimit: Number(r.data_limit), call: !!r.call, sms: !!r.sms, roaming: !!r.roaming }]));
 }
 
 /** The month rows of the company's SIMs in the period, a batch of SIMs at a time, in SIM id order. */
@@ -81,12 +101,27 @@ export async function* specificationRows(
       if (!history) {
         // A SIM without recorded history: its own activation (and deactivation) dates on its current plan.
         history = [{ kind: 'activated', day: dayInZone(asDate(s.activated_at)), planId: Number(s.rate_plan_id) }];
-        if (s.deactivated_at) history.push({ kind: 'deactivated', day: dayInZone(asDate(s.deactivated_at)), planId: Number(s.rate_plan_id) });
+        if (s.deactivated_at)
+          history.push({
+            kind: 'deactivated',
+            day: dayInZone(asDate(s.deactivated_at)),
+            planId: Number(s.rate_plan_id),
+          });
       }
       for (const r of monthRows(history, period, opts.today)) {
         const plan = opts.plans.get(r.planId);
         if (!plan) continue;
-        out.push({ simId: id, month: r.month, iccid: s.iccid, invoiceLineMark: s.invoice_line_mark, invoiceLineNote: s.invoice_line_note, plan, from: r.from, to: r.to, days: r.days });
+        out.push({
+          simId: id,
+          month: r.month,
+          iccid: s.iccid,
+          invoiceLineMark: s.invoice_line_mark,
+          invoiceLineNote: s.invoice_line_note,
+          plan,
+          from: r.from,
+          to: r.to,
+          days: r.days,
+        });
       }
     }
     yield out;
@@ -126,12 +161,18 @@ export async function invoiceSpecification(
   const rows = specificationRows(em, company.id, header.period, { today: dayInZone(now), plans });
   const started = Date.now();
   writeInvoiceSpecification(out, header, rows).then(
-    (r) => log.info({ companyId: company.id, rows: r.rows, ms: Date.now() - started }, 'invoice specification exported'),
+    (r) =>
+      log.info({ companyId: company.id, rows: r.rows, ms: Date.now() - started }, 'invoice specification exported'),
     (err) => {
-      if (err instanceof ExportAborted || out.destroyed) log.info({ companyId: company.id }, 'invoice specification download cancelled');
+      if (err instanceof ExportAborted || out.destroyed)
+        log.info({ companyId: company.id }, 'invoice specification download cancelled');
       else log.error({ err, companyId: company.id }, 'invoice specification export failed');
       out.destroy(err instanceof Error ? err : new Error(String(err)));
     },
   );
-  return { filename: exportFilename(query), contentType: XLSX_CONTENT_TYPE, stream: Readable.toWeb(out) as ReadableStream<Uint8Array> };
+  return {
+    filename: exportFilename(query),
+    contentType: XLSX_CONTENT_TYPE,
+    stream: Readable.toWeb(out) as ReadableStream<Uint8Array>,
+  };
 }

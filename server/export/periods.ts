@@ -160,7 +160,11 @@ export function planIntervals(events: readonly SimEventInput[]): Interval[] {
  * One row per month per plan period in which the SIM was active, inside the period.
  * `lastDay` cuts the current month at today: days that have not happened are not billed.
  */
-export function monthRows(events: readonly SimEventInput[], period: Period, lastDay: Day = Number.POSITIVE_INFINITY): MonthRow[] {
+export function monthRows(
+  events: readonly SimEventInput[],
+  period: Period,
+  lastDay: Day = Number.POSITIVE_INFINITY,
+): MonthRow[] {
   const periodFrom = firstDayOfMonth(period.start);
   const periodTo = Math.min(lastDayOfMonth(period.end), lastDay);
   const rows: MonthRow[] = [];

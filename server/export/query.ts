@@ -59,10 +59,16 @@ export function checkExportQuery(raw: RawExportQuery, current: YearMonth): Expor
     }
   }
   if (issues.length) return { ok: false, issues };
-  const period: Period = { start: { year: n.start_year, month: n.start_month }, end: { year: n.end_year, month: n.end_month } };
-  if (monthIndex(period.start) > monthIndex(period.end)) return { ok: false, issues: [{ field: 'start_month', message: exportMessages.order }] };
-  if (monthsInPeriod(period) > MAX_MONTHS) return { ok: false, issues: [{ field: 'start_year', message: exportMessages.tooLong }] };
-  if (monthIndex(period.end) > monthIndex(current)) return { ok: false, issues: [{ field: 'end_month', message: exportMessages.future }] };
+  const period: Period = {
+    start: { year: n.start_year, month: n.start_month },
+    end: { year: n.end_year, month: n.end_month },
+  };
+  if (monthIndex(period.start) > monthIndex(period.end))
+    return { ok: false, issues: [{ field: 'start_month', message: exportMessages.order }] };
+  if (monthsInPeriod(period) > MAX_MONTHS)
+    return { ok: false, issues: [{ field: 'start_year', message: exportMessages.tooLong }] };
+  if (monthIndex(period.end) > monthIndex(current))
+    return { ok: false, issues: [{ field: 'end_month', message: exportMessages.future }] };
   return { ok: true, value: { ...period, typed } };
 }
 

@@ -7,7 +7,14 @@ import ExcelJS from 'exceljs';
 import { dateFromDay, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
 import { formatDataAmount } from '../plans/selector.js';
 
-export type PlanInfo = { id: number; description: string; dataLimit: number; call: boolean; sms: boolean; roaming: boolean };
+export type PlanInfo = {
+  id: number;
+  description: string;
+  dataLimit: number;
+  call: boolean;
+  sms: boolean;
+  roaming: boolean;
+};
 
 export type SpecRow = {
   simId: number;
@@ -21,7 +28,13 @@ export type SpecRow = {
   days: number;
 };
 
-export type SpecHeader = { companyName: string; customerNumber: string; invoiceNote: string; period: Period; generatedAt: string };
+export type SpecHeader = {
+  companyName: string;
+  customerNumber: string;
+  invoiceNote: string;
+  period: Period;
+  generatedAt: string;
+};
 
 export const SHEET_SPEC = 'Specifikation';
 export const SHEET_SUMMARY = 'Sammanställning';
@@ -102,7 +115,10 @@ export async function writeInvoiceSpecification(
   const head = sheet.addRow(SPEC_COLUMNS.map((c) => c.header));
   head.font = { bold: true };
   head.commit();
-  sheet.autoFilter = { from: { row: SPEC_HEADER_ROW, column: 1 }, to: { row: SPEC_HEADER_ROW, column: SPEC_COLUMNS.length } };
+  sheet.autoFilter = {
+    from: { row: SPEC_HEADER_ROW, column: 1 },
+    to: { row: SPEC_HEADER_ROW, column: SPEC_COLUMNS.length },
+  };
 
   const summary = new Map<string, SummaryEntry>();
   let rows = 0;
@@ -149,9 +165,14 @@ export async function writeInvoiceSpecification(
   sumHead.font = { bold: true };
   sumHead.commit();
   const entries = [...summary.values()].sort(
-    (a, b) => a.month.year - b.month.year || a.month.month - b.month.month || a.plan.description.localeCompare(b.plan.description, 'sv') || a.plan.id - b.plan.id,
+    (a, b) =>
+      a.month.year - b.month.year ||
+      a.month.month - b.month.month ||
+      a.plan.description.localeCompare(b.plan.description, 'sv') ||
+      a.plan.id - b.plan.id,
   );
-  for (const e of entries) sum.addRow([formatYearMonth(e.month), safeText(e.plan.description), e.sims, e.days]).commit();
+  for (const e of entries)
+    sum.addRow([formatYearMonth(e.month), safeText(e.plan.description), e.sims, e.days]).commit();
   sum.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: SUMMARY_COLUMNS.length } };
   sum.commit();
   await workbook.commit();

@@ -17,7 +17,12 @@ export function feedbackMail(sender: Sender, message: string, id: number) {
   return { subject, text, html };
 }
 
-export async function submitFeedback(services: Services, em: Em, sender: Sender, message: string): Promise<{ id: number }> {
+export async function submitFeedback(
+  services: Services,
+  em: Em,
+  sender: Sender,
+  message: string,
+): Promise<{ id: number }> {
   const feedback = em.create(Feedback, {
     message,
     user: em.getReference(User, sender.userId),

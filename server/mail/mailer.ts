@@ -26,7 +26,10 @@ export function createMailer(config: Config, log: Logger): Mailer {
     async send(m) {
       const info = await transport.sendMail({ from: config.mailFrom, ...m });
       mkdirSync(outbox, { recursive: true });
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`);
+      const file = path.join(
+        outbox,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`,
+      );
       writeFileSync(file, info.message as Buffer);
       log.info({ to: m.to, subject: m.subject, file }, 'mail written to the outbox (no SMTP_URL)');
     },

@@ -18,8 +18,12 @@ const LONGEST_WINDOW_MS = Math.max(ADDRESS_LIMIT.windowMs, IP_LIMIT.windowMs);
 export type Purged = { loginTokens: number; rateLimitCounters: number; sessions: number };
 
 export async function purgeExpired(em: Em, now = new Date()): Promise<Purged> {
-  const loginTokens = await em.nativeDelete(LoginToken, { expiresAt: { $lt: new Date(now.getTime() - EXPIRED_LINK_KEPT_MS) } });
-  const rateLimitCounters = await em.nativeDelete(RateLimitCounter, { windowStart: { $lte: new Date(now.getTime() - LONGEST_WINDOW_MS) } });
+  const loginTokens = await em.nativeDelete(LoginToken, {
+    expiresAt: { $lt: new Date(now.getTime() - EXPIRED_LINK_KEPT_MS) },
+  });
+  const rateLimitCounters = await em.nativeDelete(RateLimitCounter, {
+    windowStart: { $lte: new Date(now.getTime() - LONGEST_WINDOW_MS) },
+  });
   // The same rules as findSession, which deletes such a session when it is next used.
   const sessions = await em.nativeDelete(Session, {
     $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lt: new Date(now.getTime() - IDLE_TIMEOUT_MS) } }],
@@ -39,7 +43,8 @@ export function startPurging(orm: Orm, log: Logger, intervalMs = PURGE_INTERVAL_
     running = purgeExpired(orm.em.fork())
       .then(
         (purged) => {
-          if (purged.loginTokens || purged.rateLimitCounters || purged.sessions) log.info({ purged }, 'expired rows purged');
+          if (purged.loginTokens || purged.rateLimitCounters || purged.sessions)
+            log.info({ purged }, 'expired rows purged');
         },
         // A database blip is no reason to stop: the next interval tries again.
         (err) => log.warn({ err }, 'purging expired rows failed'),

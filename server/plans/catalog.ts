@@ -36,7 +36,9 @@ export async function upsertPlans(em: Em, plans: RatePlanInput[]): Promise<{ cre
   return em.transactional(async (tx) => {
     let created = 0;
     let updated = 0;
-    const existing = new Map((await tx.find(RatePlan, { code: { $in: plans.map((p) => p.code) } })).map((p) => [p.code, p]));
+    const existing = new Map(
+      (await tx.find(RatePlan, { code: { $in: plans.map((p) => p.code) } })).map((p) => [p.code, p]),
+    );
     for (const plan of plans) {
       const found = existing.get(plan.code);
       if (found) {

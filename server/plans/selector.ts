@@ -9,7 +9,9 @@ export const EMPTY_SELECTION: Selection = { dataLimit: null, callAndSms: false, 
 
 /** The data amounts to choose from: duplicates removed, ascending; only amounts some plan can be chosen with. */
 export function dataAmounts(plans: readonly PlanOption[]): number[] {
-  return [...new Set(plans.filter((p) => !p.isLegacy && p.call === p.sms).map((p) => p.dataLimit))].sort((a, b) => a - b);
+  return [...new Set(plans.filter((p) => !p.isLegacy && p.call === p.sms).map((p) => p.dataLimit))].sort(
+    (a, b) => a - b,
+  );
 }
 
 /** 1000 MB or more in GB (Swedish decimal comma), below that in MB. */
@@ -44,7 +46,13 @@ export function optionRules(plans: readonly PlanOption[], s: Selection): OptionR
   const candidates = choosable(plans, s.dataLimit);
   const callAndSms = ruleFor(candidates, (p) => p.call);
   const withCall = applyRule(callAndSms, s.callAndSms);
-  return { callAndSms, roaming: ruleFor(candidates.filter((p) => p.call === withCall), (p) => p.roaming) };
+  return {
+    callAndSms,
+    roaming: ruleFor(
+      candidates.filter((p) => p.call === withCall),
+      (p) => p.roaming,
+    ),
+  };
 }
 
 function applyRule(rule: OptionRule, wanted: boolean): boolean {
@@ -63,9 +71,19 @@ export function normalizeSelection(plans: readonly PlanOption[], s: Selection): 
  * The plan for a selection: the non-legacy plan with that amount whose call and sms equal callAndSms and
  * whose roaming equals roaming; if several, the lowest code; null if none.
  */
-export function resolvePlan<P extends PlanOption & { code: string; isLegacy: boolean }>(plans: readonly P[], s: Selection): P | null {
+export function resolvePlan<P extends PlanOption & { code: string; isLegacy: boolean }>(
+  plans: readonly P[],
+  s: Selection,
+): P | null {
   const matches = plans
-    .filter((p) => !p.isLegacy && p.dataLimit === s.dataLimit && p.call === s.callAndSms && p.sms === s.callAndSms && p.roaming === s.roaming)
+    .filter(
+      (p) =>
+        !p.isLegacy &&
+        p.dataLimit === s.dataLimit &&
+        p.call === s.callAndSms &&
+        p.sms === s.callAndSms &&
+        p.roaming === s.roaming,
+    )
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   return matches[0] ?? null;
 }
@@ -78,15 +96,22 @@ export function optionContext(plans: readonly PlanOption[], s: Selection, option
 }
 
 /** Why a posted selection cannot be saved, in Swedish, with the field to mark; null when it can. */
-export function selectionProblem(plans: readonly (PlanOption & { code: string; isLegacy: boolean })[], s: Selection): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string } | null {
+export function selectionProblem(
+  plans: readonly (PlanOption & { code: string; isLegacy: boolean })[],
+  s: Selection,
+): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string } | null {
   if (s.dataLimit === null) return { field: 'dataLimit', message: t.plans.chooseAmount };
   if (!dataAmounts(plans).includes(s.dataLimit)) return { field: 'dataLimit', message: t.plans.unknownAmount };
   const rules = optionRules(plans, s);
   const what = (option: 'callAndSms' | 'roaming') => optionContext(plans, s, option);
-  if (rules.callAndSms === 'unavailable' && s.callAndSms) return { field: 'callAndSms', message: t.plans.callAndSmsUnavailable(what('callAndSms')) };
-  if (rules.callAndSms === 'included' && !s.callAndSms) return { field: 'callAndSms', message: t.plans.callAndSmsRequired(what('callAndSms')) };
-  if (rules.roaming === 'unavailable' && s.roaming) return { field: 'roaming', message: t.plans.roamingUnavailable(what('roaming')) };
-  if (rules.roaming === 'included' && !s.roaming) return { field: 'roaming', message: t.plans.roamingRequired(what('roaming')) };
+  if (rules.callAndSms === 'unavailable' && s.callAndSms)
+    return { field: 'callAndSms', message: t.plans.callAndSmsUnavailable(what('callAndSms')) };
+  if (rules.callAndSms === 'included' && !s.callAndSms)
+    return { field: 'callAndSms', message: t.plans.callAndSmsRequired(what('callAndSms')) };
+  if (rules.roaming === 'unavailable' && s.roaming)
+    return { field: 'roaming', message: t.plans.roamingUnavailable(what('roaming')) };
+  if (rules.roaming === 'included' && !s.roaming)
+    return { field: 'roaming', message: t.plans.roamingRequired(what('roaming')) };
   if (!resolvePlan(plans, s)) return { field: 'roaming', message: t.plans.noPlan };
   return null;
 }

@@ -6,7 +6,11 @@ import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 export const MARK_MAX = 200;
 
 // A mark: optional when activating (empty), required when editing, where a missing field would clear it.
-const markText = z.string().max(10_000).transform((v) => v.trim()).pipe(z.string().max(MARK_MAX, t.errors.fields.mark(MARK_MAX)));
+const markText = z
+  .string()
+  .max(10_000)
+  .transform((v) => v.trim())
+  .pipe(z.string().max(MARK_MAX, t.errors.fields.mark(MARK_MAX)));
 const mark = z.string().max(10_000).default('').pipe(markText);
 
 // Forms send strings, JSON sends booleans: accept both. A form leaves an unticked box out, so the edit

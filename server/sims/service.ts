@@ -11,12 +11,14 @@ import type { ActivateInput, EditInput, simDetailOutput, simOutput } from './sch
 
 export type Actor = { companyId: number; userId: number };
 
-
 export async function selectablePlans(em: Em): Promise<RatePlan[]> {
   return em.find(RatePlan, { isLegacy: false }, { orderBy: { dataLimit: 'asc', code: 'asc' } });
 }
 
-async function planFor(em: Em, choice: { dataLimit: number; callAndSms: boolean; roaming: boolean }): Promise<RatePlan> {
+async function planFor(
+  em: Em,
+  choice: { dataLimit: number; callAndSms: boolean; roaming: boolean },
+): Promise<RatePlan> {
   const plans = await selectablePlans(em);
   const problem = selectionProblem(plans, choice);
   if (problem) throw Invalid.field(problem.field, problem.message);
@@ -27,7 +29,8 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
   try {
     return await em.transactional(async (tx) => {
       const plan = await planFor(tx, input);
-      if (await tx.count(Sim, { iccid: input.iccid, status: 'active' })) throw new Conflict(t.errors.simAlreadyActive, 'iccid');
+      if (await tx.count(Sim, { iccid: input.iccid, status: 'active' }))
+        throw new Conflict(t.errors.simAlreadyActive, 'iccid');
       const by = tx.getReference(User, actor.userId);
       const now = new Date();
       const sim = tx.create(Sim, {
@@ -41,7 +44,12 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
         activatedBy: by,
       });
       tx.create(SimEvent, {
-        sim, kind: 'activated', ratePlan: plan, by, at: now, before: null,
+        sim,
+        kind: 'activated',
+        ratePlan: plan,
+        by,
+        at: now,
+        before: null,
         after: { ratePlan: plan.code, invoiceLineMark: input.invoiceLineMark, invoiceLineNote: input.invoiceLineNote },
       });
       await tx.flush();
@@ -60,13 +68,31 @@ const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.
   r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
 
 type SimRow = {
-  id: number; iccid: string; invoice_line_mark: string; invoice_line_note: string; status: 'active' | 'deactivated'; activated_at: Date | string;
-  plan_id: number; code: string; description: string; data_limit: number; call: boolean; sms: boolean; roaming: boolean; is_legacy: boolean;
+  id: number;
+  iccid: string;
+  invoice_line_mark: string;
+  invoice_line_note: string;
+  status: 'active' | 'deactivated';
+  activated_at: Date | string;
+  plan_id: number;
+  code: string;
+  description: string;
+  data_limit: number;
+  call: boolean;
+  sms: boolean;
+  roaming: boolean;
+  is_legacy: boolean;
 };
 
 export type SimView = z.infer<typeof simOutput>;
 export type SimDetailView = z.infer<typeof simDetailOutput>;
-type EventRow = { kind: SimDetailView['history'][number]['kind']; at: Date | string; by: string | null; before: unknown; after: unknown };
+type EventRow = {
+  kind: SimDetailView['history'][number]['kind'];
+  at: Date | string;
+  by: string | null;
+  before: unknown;
+  after: unknown;
+};
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 /** A jsonb column of objects, whichever way the driver hands it over (parsed, or as its text). */
@@ -88,13 +114,25 @@ const simView = (r: SimRow): SimView => ({
   invoiceLineNote: r.invoice_line_note,
   status: r.status,
   activatedAt: iso(r.activated_at),
-  ratePlan: { id: r.plan_id, code: r.code, description: r.description, dataLimit: r.data_limit, call: r.call, sms: r.sms, roaming: r.roaming, isLegacy: r.is_legacy },
+  ratePlan: {
+    id: r.plan_id,
+    code: r.code,
+    description: r.description,
+    dataLimit: r.data_limit,
+    call: r.call,
+    sms: r.sms,
+    roaming: r.roaming,
+    isLegacy: r.is_legacy,
+  },
 });
 
 /** The list's SQL (shared with the load benchmark's baseline): with a search, by ICCID, marks or plan description. */
 export function listSql(search: boolean): { page: string; count: string } {
-  const where = `s.company_id = ? and s.status = 'active'` +
-    (search ? ` and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)` : '');
+  const where =
+    `s.company_id = ? and s.status = 'active'` +
+    (search
+      ? ` and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)`
+      : '');
   return {
     page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}
       order by s.activated_at desc, s.id desc limit ? offset ?`,
@@ -141,14 +179,27 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     em.execute<EventRow[]>(HISTORY_SQL, [companyId, id]),
   ]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  return { ...simView(row), history: events.map((e) => ({ kind: e.kind, at: iso(e.at), by: e.by, before: json(e.before), after: json(e.after) })) };
+  return {
+    ...simView(row),
+    history: events.map((e) => ({
+      kind: e.kind,
+      at: iso(e.at),
+      by: e.by,
+      before: json(e.before),
+      after: json(e.after),
+    })),
+  };
 }
 
 /** The company's active SIM, locked for the rest of the transaction. */
 async function lockOwnActiveSim(em: Em, companyId: number, id: number): Promise<Sim> {
   // The row lock is taken on the SIM alone: FOR UPDATE over a join with rate_plan makes PostgreSQL
   // lose the row when a concurrent edit changed its plan while we waited.
-  const sim = await em.findOne(Sim, { id, company: companyId, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const sim = await em.findOne(
+    Sim,
+    { id, company: companyId, status: 'active' },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
   if (!sim) throw new NotFound(t.errors.simNotFound);
   await em.populate(sim, ['ratePlan']);
   return sim;
@@ -176,8 +227,13 @@ export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{
     sim.invoiceLineMark = input.invoiceLineMark;
     sim.invoiceLineNote = input.invoiceLineNote;
     tx.create(SimEvent, {
-      sim, kind: 'ratePlan' in after ? 'planChanged' : 'updated', ratePlan: plan,
-      by: tx.getReference(User, actor.userId), at: new Date(), before, after,
+      sim,
+      kind: 'ratePlan' in after ? 'planChanged' : 'updated',
+      ratePlan: plan,
+      by: tx.getReference(User, actor.userId),
+      at: new Date(),
+      before,
+      after,
     });
     await tx.flush();
     return { changed: true };
@@ -192,8 +248,13 @@ export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<S
     sim.status = 'deactivated';
     sim.deactivatedAt = now;
     tx.create(SimEvent, {
-      sim, kind: 'deactivated', ratePlan: sim.ratePlan, by: tx.getReference(User, actor.userId), at: now,
-      before: { status: 'active' }, after: { status: 'deactivated' },
+      sim,
+      kind: 'deactivated',
+      ratePlan: sim.ratePlan,
+      by: tx.getReference(User, actor.userId),
+      at: now,
+      before: { status: 'active' },
+      after: { status: 'deactivated' },
     });
     await tx.flush();
     return sim;

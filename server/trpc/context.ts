@@ -64,7 +64,9 @@ export function createContextInner(opts: {
   // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
   const publish = (toast: Toast) =>
     ctx.session
-      ? opts.services.hub.publish({ kind: 'toast', userId: ctx.session.userId, toast }).catch((err) => opts.services.log.warn({ err }, 'toast not published'))
+      ? opts.services.hub
+          .publish({ kind: 'toast', userId: ctx.session.userId, toast })
+          .catch((err) => opts.services.log.warn({ err }, 'toast not published'))
       : Promise.resolve();
   return ctx;
 }

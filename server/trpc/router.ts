@@ -10,10 +10,12 @@ import { plansRouter } from './routers/plans.js';
 import { simsRouter } from './routers/sims.js';
 
 export const appRouter = router({
-  health: publicProcedure.output(z.object({ status: z.literal('ok'), db: z.enum(['ok', 'down']) })).query(async ({ ctx }) => ({
-    status: 'ok' as const,
-    db: (await databaseIsUp(ctx.services.orm)) ? ('ok' as const) : ('down' as const),
-  })),
+  health: publicProcedure
+    .output(z.object({ status: z.literal('ok'), db: z.enum(['ok', 'down']) }))
+    .query(async ({ ctx }) => ({
+      status: 'ok' as const,
+      db: (await databaseIsUp(ctx.services.orm)) ? ('ok' as const) : ('down' as const),
+    })),
   auth: authRouter,
   admin: adminRouter,
   plans: plansRouter,

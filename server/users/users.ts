@@ -11,10 +11,23 @@ import { normalizeEmail } from './normalize.js';
 import type { createUserInput, updateUserInput, UserView } from './schemas.js';
 
 export function userView(u: User): UserView {
-  return { id: u.id, name: u.name, email: u.email, companyId: u.company.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin };
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    companyId: u.company.id,
+    isCompanyOwner: u.isCompanyOwner,
+    isSuperAdmin: u.isSuperAdmin,
+  };
 }
 
-const snapshot = (u: UserView) => ({ name: u.name, email: u.email, companyId: u.companyId, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin });
+const snapshot = (u: UserView) => ({
+  name: u.name,
+  email: u.email,
+  companyId: u.companyId,
+  isCompanyOwner: u.isCompanyOwner,
+  isSuperAdmin: u.isSuperAdmin,
+});
 
 async function ensureEmailFree(em: Em, email: string, exceptId?: number) {
   const other = await em.findOne(User, { email });
@@ -40,7 +53,13 @@ export async function createUser(em: Em, actor: Actor, input: z.output<typeof cr
       const user = tx.create(User, { name: input.name, email, company, isCompanyOwner: false, isSuperAdmin: false });
       await tx.flush();
       const view = userView(user);
-      recordAudit(tx, actor, { action: 'createUser', targetType: 'User', targetId: user.id, before: null, after: snapshot(view) });
+      recordAudit(tx, actor, {
+        action: 'createUser',
+        targetType: 'User',
+        targetId: user.id,
+        before: null,
+        after: snapshot(view),
+      });
       await tx.flush();
       return view;
     }),
@@ -59,10 +78,14 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
   return translatingConflicts(() =>
     em.transactional(async (tx) => {
       // Locked, like a SIM edit: parallel updates take turns and the audit chain stays unbroken.
-      const user = await tx.findOne(User, input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId }, {
-        lockMode: LockMode.PESSIMISTIC_WRITE,
-        refresh: true,
-      });
+      const user = await tx.findOne(
+        User,
+        input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId },
+        {
+          lockMode: LockMode.PESSIMISTIC_WRITE,
+          refresh: true,
+        },
+      );
       if (!user) throw new NotFound(input.companyId === undefined ? t.errors.userNotFound : t.errors.userNotInCompany);
       if (user.id === actor.userId && user.isSuperAdmin && !input.isSuperAdmin) {
         throw Invalid.field('isSuperAdmin', t.errors.ownSuperAdmin);

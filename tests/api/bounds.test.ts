@@ -16,7 +16,8 @@ beforeAll(async () => {
 
 const TOO_LARGE = 'Förfrågan är för stor (högst 100 kB).';
 const BAD_TEXT = 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).';
-const LEAKS = /\n\s+at |node_modules|\/work\/|DriverException|TypeError|SyntaxError|Unexpected token|invalid message|is not valid JSON/i;
+const LEAKS =
+  /\n\s+at |node_modules|\/work\/|DriverException|TypeError|SyntaxError|Unexpected token|invalid message|is not valid JSON/i;
 
 type Raw = { status: number; headers: http.IncomingHttpHeaders; text: string; sent: number };
 
@@ -24,18 +25,25 @@ type Raw = { status: number; headers: http.IncomingHttpHeaders; text: string; se
  * One request over a raw socket, so the test controls every header (Host, Content-Length, chunked) and bytes
  * that fetch would refuse to send. `stream` keeps sending chunks until the answer arrives.
  */
-function raw(method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer | string; stream?: boolean } = {}): Promise<Raw> {
+function raw(
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: Buffer | string; stream?: boolean } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...opts.headers }, agent: false }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, sent }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...opts.headers }, agent: false },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, sent }));
+        res.on('error', reject);
+      },
+    );
     // The server may close the connection while a streamed body is still being written.
     req.on('error', (err) => (answered ? undefined : reject(err)));
     if (opts.stream) {
@@ -78,23 +86,35 @@ describe('request bodies are bounded on every route', () => {
   });
 
   it('refuses a declared 300 MB body at once, without reading it', async () => {
-    const r = await raw('POST', '/login', { headers: { ...form, 'content-length': String(300 * 1024 * 1024) }, stream: true });
+    const r = await raw('POST', '/login', {
+      headers: { ...form, 'content-length': String(300 * 1024 * 1024) },
+      stream: true,
+    });
     expect(r.status).toBe(413);
     expect(r.text).toContain(TOO_LARGE);
     expect(r.headers.connection).toBe('close');
   });
 
-  it.each(['/login', '/auth/login', '/api/trpc/sim.activate', '/api/sim'])('counts a chunked body without a length to %s: 413 after at most about a megabyte', async (path) => {
-    const r = await raw('POST', path, { headers: { ...json, cookie: anna, 'transfer-encoding': 'chunked' }, stream: true });
-    expect(r.status).toBe(413);
-    expect(r.text).toContain(TOO_LARGE);
-    // The server stopped taking the body: what the client could send is the limit, the drain allowance and the
-    // socket buffers, not the endless stream it offered.
-    expect(r.sent).toBeLessThan(16 * 1024 * 1024);
-  });
+  it.each(['/login', '/auth/login', '/api/trpc/sim.activate', '/api/sim'])(
+    'counts a chunked body without a length to %s: 413 after at most about a megabyte',
+    async (path) => {
+      const r = await raw('POST', path, {
+        headers: { ...json, cookie: anna, 'transfer-encoding': 'chunked' },
+        stream: true,
+      });
+      expect(r.status).toBe(413);
+      expect(r.text).toContain(TOO_LARGE);
+      // The server stopped taking the body: what the client could send is the limit, the drain allowance and the
+      // socket buffers, not the endless stream it offered.
+      expect(r.sent).toBeLessThan(16 * 1024 * 1024);
+    },
+  );
 
   it('still takes a body just under the limit', async () => {
-    const r = await raw('POST', '/auth/login', { headers: json, body: JSON.stringify({ destination: 'anna@demo.se', pad: 'x'.repeat(90 * 1024) }) });
+    const r = await raw('POST', '/auth/login', {
+      headers: json,
+      body: JSON.stringify({ destination: 'anna@demo.se', pad: 'x'.repeat(90 * 1024) }),
+    });
     expect(r.status).toBe(200);
   });
 
@@ -108,7 +128,12 @@ describe('request bodies are bounded on every route', () => {
 
   it('never echoes more of a field than it can hold (a refused activation’s marks)', async () => {
     // A bad ICCID is refused, and the marks come back to be shown again: cut at their maximum (200).
-    const body = new URLSearchParams({ iccid: '123', dataLimit: '500', invoiceLineMark: 'm'.repeat(50_000), invoiceLineNote: 'n'.repeat(50_000) });
+    const body = new URLSearchParams({
+      iccid: '123',
+      dataLimit: '500',
+      invoiceLineMark: 'm'.repeat(50_000),
+      invoiceLineNote: 'n'.repeat(50_000),
+    });
     const r = await raw('POST', '/add', { headers: { ...form, cookie: anna }, body: body.toString() });
     expect(r.status).toBe(200);
     expect(r.text).toContain('m'.repeat(200));
@@ -122,10 +147,15 @@ describe('tRPC batches', () => {
   const calls = (n: number, name: string) => Array.from({ length: n }, () => name).join(',');
 
   it('refuses more than 10 calls with 400 before any procedure runs', async () => {
-    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
+    const sim = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
     // Eleven deactivations of one SIM: had any of them run, the SIM would be inactive.
     const body = JSON.stringify(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [i, { id: sim.id }])));
-    const r = await raw('POST', `/api/trpc/${calls(11, 'sim.deactivate')}?batch=1`, { headers: { ...json, cookie: anna }, body });
+    const r = await raw('POST', `/api/trpc/${calls(11, 'sim.deactivate')}?batch=1`, {
+      headers: { ...json, cookie: anna },
+      body,
+    });
     expect(r.status).toBe(400);
     expect(JSON.parse(r.text)).toEqual({ error: 'För många anrop i en och samma förfrågan (högst 10).', issues: [] });
     expect((await portal.server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).status).toBe('active');
@@ -138,7 +168,11 @@ describe('tRPC batches', () => {
   });
 
   it('answers a malformed batch in Swedish, without the library’s text', async () => {
-    for (const path of ['/api/trpc/sim.list?batch=1&input=xx', '/api/trpc/sim.list,sim.list?batch=1&input=[1]', '/api/trpc/no.such?batch=1&input={}']) {
+    for (const path of [
+      '/api/trpc/sim.list?batch=1&input=xx',
+      '/api/trpc/sim.list,sim.list?batch=1&input=[1]',
+      '/api/trpc/no.such?batch=1&input={}',
+    ]) {
       const r = await raw('GET', path, { headers: { cookie: anna } });
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.text).not.toMatch(LEAKS);
@@ -146,7 +180,10 @@ describe('tRPC batches', () => {
       const messages = (JSON.parse(r.text) as Array<{ error: { message: string } }>).map((e) => e.error.message);
       expect(messages.every((m) => ['Ogiltiga uppgifter.', 'Det du söker finns inte.'].includes(m))).toBe(true);
     }
-    const wrongType = await raw('POST', '/api/trpc/sim.deactivate?batch=1', { headers: { cookie: anna, 'content-type': 'text/plain' }, body: '{}' });
+    const wrongType = await raw('POST', '/api/trpc/sim.deactivate?batch=1', {
+      headers: { cookie: anna, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(wrongType.text).not.toMatch(/Unsupported content-type/);
   });
 });
@@ -166,9 +203,17 @@ describe('NUL bytes and invalid UTF-8', () => {
     ['POST', '/auth/login', json, '{"destination":"a\\ud800@demo.se"}'],
     ['POST', '/auth/login', json, Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])],
     ['POST', '/api/sim', json, '{"iccid":"8946\\u0000","invoiceLineMark":"x"}'],
-    ['POST', '/feedback', { 'content-type': 'multipart/form-data; boundary=B' }, '--B\r\nContent-Disposition: form-data; name="message"\r\n\r\nhej\u0000\r\n--B--\r\n'],
+    [
+      'POST',
+      '/feedback',
+      { 'content-type': 'multipart/form-data; boundary=B' },
+      '--B\r\nContent-Disposition: form-data; name="message"\r\n\r\nhej\u0000\r\n--B--\r\n',
+    ],
   ] as const)('%s %s answers 400 in Swedish', async (method, path, headers, body) => {
-    const r = await raw(method, path, { headers: { cookie: anna, ...headers }, body: body as string | Buffer | undefined });
+    const r = await raw(method, path, {
+      headers: { cookie: anna, ...headers },
+      body: body as string | Buffer | undefined,
+    });
     expect(r.status).toBe(400);
     expect(r.text).toContain(BAD_TEXT);
     expect(r.text).not.toMatch(LEAKS);
@@ -185,16 +230,26 @@ describe('NUL bytes and invalid UTF-8', () => {
   it('still takes Swedish letters and escaped text', async () => {
     expect((await raw('GET', '/sims?q=%C3%A5%C3%A4%C3%B6', { headers: { cookie: anna } })).status).toBe(200);
     expect((await raw('GET', '/api/sim/all?q=100%25', { headers: { cookie: anna } })).status).toBe(200);
-    expect((await raw('POST', '/auth/login', { headers: json, body: '{"destination":"anna@demo.se","note":"\\\\u0000 är text"}' })).status).toBe(200);
+    expect(
+      (
+        await raw('POST', '/auth/login', {
+          headers: json,
+          body: '{"destination":"anna@demo.se","note":"\\\\u0000 är text"}',
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('the Host header', () => {
-  it.each(['evil host', 'a/b', 'x:99999', 'exa mple.se:80', '[::1', 'a@b.se', 'a..b'])('answers 400 for Host %j', async (host) => {
-    const r = await raw('GET', '/login', { headers: { host } });
-    expect(r.status).toBe(400);
-    expect(r.text).not.toMatch(LEAKS);
-  });
+  it.each(['evil host', 'a/b', 'x:99999', 'exa mple.se:80', '[::1', 'a@b.se', 'a..b'])(
+    'answers 400 for Host %j',
+    async (host) => {
+      const r = await raw('GET', '/login', { headers: { host } });
+      expect(r.status).toBe(400);
+      expect(r.text).not.toMatch(LEAKS);
+    },
+  );
 
   it.each(['localhost', 'sim.example.se:8443', '127.0.0.1:3000', '[::1]:3000'])('takes Host %j', async (host) => {
     expect((await raw('GET', '/login', { headers: { host } })).status).toBe(200);
@@ -203,7 +258,14 @@ describe('the Host header', () => {
 
 describe('production mode', () => {
   it('answers an unreadable multipart form with 400, not an error in the action', async () => {
-    const r = await raw('POST', '/login', { headers: { 'content-type': 'multipart/form-data; boundary=nope', accept: 'text/html', 'sec-fetch-mode': 'navigate' }, body: 'not multipart at all' });
+    const r = await raw('POST', '/login', {
+      headers: {
+        'content-type': 'multipart/form-data; boundary=nope',
+        accept: 'text/html',
+        'sec-fetch-mode': 'navigate',
+      },
+      body: 'not multipart at all',
+    });
     expect(r.status).toBe(400);
     expect(r.text).toContain('Formulärets innehåll gick inte att läsa.');
   });
@@ -212,7 +274,9 @@ describe('production mode', () => {
     const conn = portal.server.services.orm.em.getConnection();
     await conn.execute('alter table "sim" rename to "sim_away"');
     try {
-      const page = await raw('GET', '/sims', { headers: { cookie: anna, accept: 'text/html', 'sec-fetch-mode': 'navigate' } });
+      const page = await raw('GET', '/sims', {
+        headers: { cookie: anna, accept: 'text/html', 'sec-fetch-mode': 'navigate' },
+      });
       expect(page.status).toBe(500);
       expect(page.text).toContain('Något gick fel');
       expect(page.text).not.toMatch(LEAKS);

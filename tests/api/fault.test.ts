@@ -66,7 +66,11 @@ describe.skipIf(!usingPostgres)('database outage', () => {
   it('answers 503 while the database is cut off and recovers on its own', async () => {
     const cookie = await server.sessionCookie('anna@demo.se');
     const activate = (iccid: string) =>
-      fetch(`${server.url}/api/sim`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ iccid, dataLimit: 500, invoiceLineMark: 'Före avbrott' }) });
+      fetch(`${server.url}/api/sim`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ iccid, dataLimit: 500, invoiceLineMark: 'Före avbrott' }),
+      });
     const acknowledged = newIccid();
     expect((await activate(acknowledged)).status).toBe(200);
 
@@ -84,7 +88,9 @@ describe.skipIf(!usingPostgres)('database outage', () => {
     expect(await page.text()).toContain('Databasen går inte att nå just nu');
 
     await proxy.listen();
-    await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 20_000, interval: 250 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 20_000, interval: 250 })
+      .toBe(200);
     const after = await fetch(`${server.url}/api/sim/all?q=${acknowledged}`, { headers: { cookie } });
     expect(after.status).toBe(200);
     expect((await after.json()).map((s: { iccid: string }) => s.iccid)).toEqual([acknowledged]);

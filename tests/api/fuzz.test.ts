@@ -15,24 +15,65 @@ beforeAll(async () => {
 });
 
 const paths: Array<[string, string]> = [
-  ['GET', '/api/rate_plans'], ['POST', '/api/sim'], ['GET', '/api/sim/all'], ['GET', '/api/sim/1'], ['PUT', '/api/sim/edit/'],
-  ['POST', '/api/sim/deactivate/1'], ['POST', '/api/feedback'], ['GET', '/api/admin/getCompanies'], ['POST', '/api/admin/createCompany'],
-  ['GET', '/api/admin/getCompany/1'], ['PUT', '/api/admin/updateCompany'], ['POST', '/api/admin/loginAsCompany/'], ['POST', '/api/admin/createUser'],
-  ['GET', '/api/admin/getUser/1'], ['PUT', '/api/admin/updateUser'],
+  ['GET', '/api/rate_plans'],
+  ['POST', '/api/sim'],
+  ['GET', '/api/sim/all'],
+  ['GET', '/api/sim/1'],
+  ['PUT', '/api/sim/edit/'],
+  ['POST', '/api/sim/deactivate/1'],
+  ['POST', '/api/feedback'],
+  ['GET', '/api/admin/getCompanies'],
+  ['POST', '/api/admin/createCompany'],
+  ['GET', '/api/admin/getCompany/1'],
+  ['PUT', '/api/admin/updateCompany'],
+  ['POST', '/api/admin/loginAsCompany/'],
+  ['POST', '/api/admin/createUser'],
+  ['GET', '/api/admin/getUser/1'],
+  ['PUT', '/api/admin/updateUser'],
 ];
 
 // What zod and the adapters say in English: any of it in an answer means a message that is not ours.
-const ENGLISH = /\b(invalid|expected|received|too small|too big|required|unrecognized|must|should|characters|input|option|string|number|boolean|undefined|nan|object|array)\b/i;
+const ENGLISH =
+  /\b(invalid|expected|received|too small|too big|required|unrecognized|must|should|characters|input|option|string|number|boolean|undefined|nan|object|array)\b/i;
 
 async function counts() {
   const em = portal.server.services.orm.em.fork();
-  return Promise.all([em.count(Sim), em.count(SimEvent), em.count(Company), em.count(User), em.count(Feedback), em.count(AuditEvent)]);
+  return Promise.all([
+    em.count(Sim),
+    em.count(SimEvent),
+    em.count(Company),
+    em.count(User),
+    em.count(Feedback),
+    em.count(AuditEvent),
+  ]);
 }
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
-const fieldNames = fc.constantFrom('iccid', 'dataLimit', 'callAndSms', 'roaming', 'invoiceLineMark', 'invoiceLineNote', 'id', 'name', 'email', 'companyId', 'customerNumber', 'invoiceNote', 'invoiceInterval', 'message', 'isSuperAdmin', 'isCompanyOwner', 'q', 'limit', 'offset');
+const fieldNames = fc.constantFrom(
+  'iccid',
+  'dataLimit',
+  'callAndSms',
+  'roaming',
+  'invoiceLineMark',
+  'invoiceLineNote',
+  'id',
+  'name',
+  'email',
+  'companyId',
+  'customerNumber',
+  'invoiceNote',
+  'invoiceInterval',
+  'message',
+  'isSuperAdmin',
+  'isCompanyOwner',
+  'q',
+  'limit',
+  'offset',
+);
 const body = fc.oneof(jsonValue, fc.dictionary(fieldNames, jsonValue, { maxKeys: 8 }));
-const query = fc.dictionary(fieldNames, fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), { maxKeys: 4 });
+const query = fc.dictionary(fieldNames, fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), {
+  maxKeys: 4,
+});
 
 describe('random input to every REST path', () => {
   for (const [method, path] of paths) {
@@ -51,7 +92,8 @@ describe('random input to every REST path', () => {
           if (res.status >= 400) {
             const data = await res.json();
             expect(typeof data.error).toBe('string');
-            for (const message of [data.error, ...data.issues.map((i: { message: string }) => i.message)]) expect(message).not.toMatch(ENGLISH);
+            for (const message of [data.error, ...data.issues.map((i: { message: string }) => i.message)])
+              expect(message).not.toMatch(ENGLISH);
             expect(Array.isArray(data.issues)).toBe(true);
             expect(await counts()).toEqual(before);
           } else {

@@ -16,7 +16,8 @@ beforeAll(async () => {
   admin = await portal.server.sessionCookie('admin@demo.se');
 });
 
-const get = (path: string, headers: Record<string, string> = {}, base = portal.server.url) => fetch(base + path, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}, base = portal.server.url) =>
+  fetch(base + path, { headers, redirect: 'manual' });
 
 async function anAsset(): Promise<string> {
   const html = await (await get('/login')).text();
@@ -78,13 +79,23 @@ describe('security headers', () => {
     const res = await get('/auth/magic?token=whatever');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
-
 });
 
 describe('Cache-Control', () => {
   it('is no-store on a logged-in page, its data request and the API', async () => {
-    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
-    for (const path of ['/sims', '/sims.data', `/sims/${sim.id}`, `/sims/${sim.id}.data`, '/', '/_root.data', '/api/sim/all', '/api/trpc/plans.list']) {
+    const sim = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    for (const path of [
+      '/sims',
+      '/sims.data',
+      `/sims/${sim.id}`,
+      `/sims/${sim.id}.data`,
+      '/',
+      '/_root.data',
+      '/api/sim/all',
+      '/api/trpc/plans.list',
+    ]) {
       const res = await get(path, { cookie: anna });
       expect(res.status, path).toBeLessThan(400);
       expect(res.headers.get('cache-control'), path).toBe('no-store');
@@ -94,7 +105,12 @@ describe('Cache-Control', () => {
   });
 
   it('is no-store on a page whose answer sets a cookie', async () => {
-    const res = await fetch(`${portal.server.url}/theme`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'theme=light', redirect: 'manual' });
+    const res = await fetch(`${portal.server.url}/theme`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'theme=light',
+      redirect: 'manual',
+    });
     expect(res.headers.get('set-cookie')).toBeTruthy();
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
@@ -102,9 +118,18 @@ describe('Cache-Control', () => {
 
 describe('proxy headers (TRUST_PROXY)', () => {
   const ipKeys = async (s: TestServer) =>
-    ((await s.services.orm.em.fork().getConnection().execute(`select key from rate_limit_counter where key like 'login:ip:%'`)) as Array<{ key: string }>).map((r) => r.key);
+    (
+      (await s.services.orm.em
+        .fork()
+        .getConnection()
+        .execute(`select key from rate_limit_counter where key like 'login:ip:%'`)) as Array<{ key: string }>
+    ).map((r) => r.key);
   const login = (s: TestServer, forwardedFor: string) =>
-    fetch(`${s.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ destination: 'anna@demo.se' }) });
+    fetch(`${s.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': forwardedFor },
+      body: JSON.stringify({ destination: 'anna@demo.se' }),
+    });
 
   it('ignores X-Forwarded-For by default: the login rate limit counts the socket’s address', async () => {
     expect((await login(portal.server, '203.0.113.7')).status).toBe(200);
@@ -135,14 +160,18 @@ describe('the Content-Security-Policy in a real Chromium', () => {
   afterAll(async () => browser?.close());
 
   it('lets every screen run with JS (the scanner too) without a single violation', async () => {
-    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    const sim = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
     const context = await newContext(browser, { baseURL: portal.server.url, cookie: admin });
     await context.grantPermissions(['camera'], { origin: portal.server.url });
     const violations: string[] = [];
     await context.exposeFunction('reportViolation', (text: string) => void violations.push(text));
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) =>
-        (window as unknown as { reportViolation: (t: string) => void }).reportViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+        (window as unknown as { reportViolation: (t: string) => void }).reportViolation(
+          `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+        ),
       );
     });
     const page = await context.newPage();

@@ -45,7 +45,9 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
       body: JSON.stringify({ iccid: newIccid(), dataLimit: 500, invoiceLineMark: 'Avbrott', invoiceLineNote: '' }),
     });
     expect(created.status).toBe(200);
-    const [sim] = (await (await fetch(`${server.url}/api/sim/all`, { headers: { cookie } })).json()) as Array<{ id: number }>;
+    const [sim] = (await (await fetch(`${server.url}/api/sim/all`, { headers: { cookie } })).json()) as Array<{
+      id: number;
+    }>;
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
     let hung = 0;
@@ -55,7 +57,14 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
         const res = await fetch(`${server.url}/api/sim/edit`, {
           method: 'PUT',
           headers,
-          body: JSON.stringify({ id: sim!.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'Avbrott', invoiceLineNote: note }),
+          body: JSON.stringify({
+            id: sim!.id,
+            dataLimit: 500,
+            callAndSms: false,
+            roaming: false,
+            invoiceLineMark: 'Avbrott',
+            invoiceLineNote: note,
+          }),
           signal: AbortSignal.timeout(HUNG_AFTER_MS),
         });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -75,7 +84,10 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
       // Kill in the middle of the traffic: once writes are flowing.
       const before = acknowledged.length;
       await expect.poll(() => acknowledged.length, { timeout: 30_000, interval: 20 }).toBeGreaterThan(before + 20);
-      const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
+      const killed = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [dbName],
+      );
       expect(killed.rowCount).toBeGreaterThan(0);
       // Keep writing after the blip: the server must serve again without a restart.
       const afterKill = acknowledged.length;
@@ -88,7 +100,9 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
       await expect
         .poll(
           async () => {
-            const health = (await (await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) })).json()) as Health;
+            const health = (await (
+              await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) })
+            ).json()) as Health;
             return health.db === 'ok' && health.pool!.waiting === 0 && health.pool!.idle === health.pool!.total;
           },
           { timeout: 20_000, interval: 100 },
@@ -104,11 +118,19 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
     const db = new pg.Client({ connectionString: (server.db as { url: string }).url });
     await db.connect();
     try {
-      const notes = await db.query<{ note: string }>(`select after->>'invoiceLineNote' as note from sim_event where sim_id = $1 and kind = 'updated'`, [sim!.id]);
+      const notes = await db.query<{ note: string }>(
+        `select after->>'invoiceLineNote' as note from sim_event where sim_id = $1 and kind = 'updated'`,
+        [sim!.id],
+      );
       const inHistory = new Set(notes.rows.map((r) => r.note));
       expect(acknowledged.filter((n) => !inHistory.has(n))).toEqual([]);
-      const last = await db.query<{ note: string }>(`select after->>'invoiceLineNote' as note from sim_event where sim_id = $1 order by id desc limit 1`, [sim!.id]);
-      const current = await db.query<{ invoice_line_note: string }>(`select invoice_line_note from sim where id = $1`, [sim!.id]);
+      const last = await db.query<{ note: string }>(
+        `select after->>'invoiceLineNote' as note from sim_event where sim_id = $1 order by id desc limit 1`,
+        [sim!.id],
+      );
+      const current = await db.query<{ invoice_line_note: string }>(`select invoice_line_note from sim where id = $1`, [
+        sim!.id,
+      ]);
       expect(current.rows[0]!.invoice_line_note).toBe(last.rows[0]!.note);
     } finally {
       await db.end();
@@ -119,9 +141,17 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
   it('answers 503 instead of waiting for ever when every slot is busy, and /healthz still answers', async () => {
     const cookie = await server.sessionCookie('anna@demo.se');
     // Twelve slow queries hold all ten slots (two more wait), as stuck requests would.
-    const busy = Array.from({ length: 12 }, () => server.services.orm.em.fork().execute('select pg_sleep(8)').catch(() => null));
+    const busy = Array.from({ length: 12 }, () =>
+      server.services.orm.em
+        .fork()
+        .execute('select pg_sleep(8)')
+        .catch(() => null),
+    );
     await expect
-      .poll(async () => ((await (await fetch(`${server.url}/healthz`)).json()) as Health).pool, { timeout: 10_000, interval: 50 })
+      .poll(async () => ((await (await fetch(`${server.url}/healthz`)).json()) as Health).pool, {
+        timeout: 10_000,
+        interval: 50,
+      })
       .toMatchObject({ total: 10, idle: 0 });
 
     // /healthz does not queue behind the pool: it answers, says the database is up and shows the queue.
@@ -132,10 +162,15 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
     expect(body.pool!.waiting).toBeGreaterThan(0);
 
     // A request that needs a connection gives up after the acquire timeout with the Swedish 503.
-    const list = await fetch(`${server.url}/api/sim/all`, { headers: { cookie }, signal: AbortSignal.timeout(HUNG_AFTER_MS) });
+    const list = await fetch(`${server.url}/api/sim/all`, {
+      headers: { cookie },
+      signal: AbortSignal.timeout(HUNG_AFTER_MS),
+    });
     expect(list.status).toBe(503);
     expect(list.headers.get('retry-after')).toBe('5');
-    expect(((await list.json()) as { error: string }).error).toBe('Databasen går inte att nå just nu. Försök igen om en stund.');
+    expect(((await list.json()) as { error: string }).error).toBe(
+      'Databasen går inte att nå just nu. Försök igen om en stund.',
+    );
 
     await Promise.all(busy);
     expect((await fetch(`${server.url}/api/sim/all`, { headers: { cookie } })).status).toBe(200);

@@ -13,14 +13,23 @@ const newIccid = iccidFactory('8946555');
 
 beforeAll(async () => {
   const em = portal.server.services.orm.em.fork();
-  const other = em.create(Company, { name: 'Bolag B', customerNumber: 'B-1', invoiceNote: '', invoiceInterval: 'monthly' });
+  const other = em.create(Company, {
+    name: 'Bolag B',
+    customerNumber: 'B-1',
+    invoiceNote: '',
+    invoiceInterval: 'monthly',
+  });
   em.create(User, { name: 'Bo', email: 'bo@b.se', company: other });
   await em.flush();
   anna = await portal.server.sessionCookie('anna@demo.se');
   bo = await portal.server.sessionCookie('bo@b.se');
 });
 
-async function call(method: string, path: string, opts: { cookie?: string; json?: unknown; body?: string; type?: string | null } = {}) {
+async function call(
+  method: string,
+  path: string,
+  opts: { cookie?: string; json?: unknown; body?: string; type?: string | null } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
   let body: string | undefined;
@@ -40,15 +49,33 @@ async function call(method: string, path: string, opts: { cookie?: string; json?
   return { status: res.status, data, headers: res.headers };
 }
 
-const activation = (iccid: string) => ({ iccid, dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'API', invoiceLineNote: '' });
+const activation = (iccid: string) => ({
+  iccid,
+  dataLimit: 1000,
+  callAndSms: true,
+  roaming: false,
+  invoiceLineMark: 'API',
+  invoiceLineNote: '',
+});
 
 describe('anonymous callers', () => {
   it.each([
-    ['GET', '/api/rate_plans'], ['POST', '/api/sim'], ['GET', '/api/sim/all'], ['GET', '/api/sim/1'], ['PUT', '/api/sim/edit/'],
-    ['POST', '/api/sim/deactivate/1'], ['POST', '/api/admin/loginAsCompany/'],
+    ['GET', '/api/rate_plans'],
+    ['POST', '/api/sim'],
+    ['GET', '/api/sim/all'],
+    ['GET', '/api/sim/1'],
+    ['PUT', '/api/sim/edit/'],
+    ['POST', '/api/sim/deactivate/1'],
+    ['POST', '/api/admin/loginAsCompany/'],
     ['GET', '/api/export/getExcelV1?start_year=2024&start_month=1&end_year=2024&end_month=1'],
   ])('%s %s answers 401 with { error, issues: [] }', async (method, path) => {
-    const r = await call(method, path, method === 'GET' ? {} : { json: method === 'PUT' ? { id: 1, dataLimit: 500 } : { iccid: newIccid(), dataLimit: 500, companyId: 1 } });
+    const r = await call(
+      method,
+      path,
+      method === 'GET'
+        ? {}
+        : { json: method === 'PUT' ? { id: 1, dataLimit: 500 } : { iccid: newIccid(), dataLimit: 500, companyId: 1 } },
+    );
     expect(r.status).toBe(401);
     expect(r.data).toEqual({ error: 'Du är inte inloggad.', issues: [] });
   });
@@ -70,8 +97,17 @@ describe('rate plans and SIMs', () => {
     const id = created.data.id;
     const got = await call('GET', `/api/sim/${id}`, { cookie: anna });
     expect(got.status).toBe(200);
-    expect(got.data).toMatchObject({ id, iccid, invoiceLineMark: 'API', ratePlan: { code: 'DATA-1000-TS' }, history: [{ kind: 'activated' }] });
-    const edited = await call('PUT', '/api/sim/edit/', { cookie: anna, json: { id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'API 2', invoiceLineNote: 'x' } });
+    expect(got.data).toMatchObject({
+      id,
+      iccid,
+      invoiceLineMark: 'API',
+      ratePlan: { code: 'DATA-1000-TS' },
+      history: [{ kind: 'activated' }],
+    });
+    const edited = await call('PUT', '/api/sim/edit/', {
+      cookie: anna,
+      json: { id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'API 2', invoiceLineNote: 'x' },
+    });
     expect(edited.status).toBe(200);
     expect(edited.data).toEqual({ success: true, changed: true });
     const list = await call('GET', `/api/sim/all?q=${iccid}`, { cookie: anna });
@@ -99,14 +135,22 @@ describe('rate plans and SIMs', () => {
   });
 
   it('answers 400 with { error, issues } naming the field for bad input', async () => {
-    const bad = await call('POST', '/api/sim', { cookie: anna, json: { ...activation('123'), invoiceLineMark: 'x'.repeat(300) } });
+    const bad = await call('POST', '/api/sim', {
+      cookie: anna,
+      json: { ...activation('123'), invoiceLineMark: 'x'.repeat(300) },
+    });
     expect(bad.status).toBe(400);
     expect(bad.data.error).toBe('ICCID ska vara exakt 20 siffror.');
-    expect(bad.data.issues).toEqual(expect.arrayContaining([
-      { path: ['iccid'], message: 'ICCID ska vara exakt 20 siffror.' },
-      { path: ['invoiceLineMark'], message: 'Högst 200 tecken.' },
-    ]));
-    const noPlan = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), dataLimit: 500 } });
+    expect(bad.data.issues).toEqual(
+      expect.arrayContaining([
+        { path: ['iccid'], message: 'ICCID ska vara exakt 20 siffror.' },
+        { path: ['invoiceLineMark'], message: 'Högst 200 tecken.' },
+      ]),
+    );
+    const noPlan = await call('POST', '/api/sim', {
+      cookie: anna,
+      json: { ...activation(newIccid()), dataLimit: 500 },
+    });
     expect(noPlan.status).toBe(400);
     expect(noPlan.data.issues[0].path).toEqual(['callAndSms']);
     expect((await call('GET', '/api/sim/abc', { cookie: anna })).status).toBe(400);
@@ -118,7 +162,13 @@ describe('rate plans and SIMs', () => {
       ['GET', '/api/sim/-1', undefined, 'id', 'id måste vara större än 0.'],
       ['GET', '/api/sim/all?limit=abc', undefined, 'limit', 'limit måste vara ett tal.'],
       ['GET', '/api/sim/all?limit=100000', undefined, 'limit', 'limit får vara högst 10000.'],
-      ['PUT', '/api/sim/edit', { dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: '', invoiceLineNote: '' }, 'id', 'id saknas.'],
+      [
+        'PUT',
+        '/api/sim/edit',
+        { dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: '', invoiceLineNote: '' },
+        'id',
+        'id saknas.',
+      ],
     ];
     for (const [method, path, json, field, message] of cases) {
       const r = await call(method, path, { cookie: anna, json });
@@ -128,11 +178,20 @@ describe('rate plans and SIMs', () => {
   });
 
   it('PUT /api/sim/edit without invoiceLineNote is a 400 naming it, and keeps the note', async () => {
-    const created = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), invoiceLineNote: 'Behålls' } });
+    const created = await call('POST', '/api/sim', {
+      cookie: anna,
+      json: { ...activation(newIccid()), invoiceLineNote: 'Behålls' },
+    });
     const id = created.data.id;
-    const r = await call('PUT', '/api/sim/edit', { cookie: anna, json: { id, dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'API' } });
+    const r = await call('PUT', '/api/sim/edit', {
+      cookie: anna,
+      json: { id, dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'API' },
+    });
     expect(r.status).toBe(400);
-    expect(r.data).toEqual({ error: 'invoiceLineNote saknas.', issues: [{ path: ['invoiceLineNote'], message: 'invoiceLineNote saknas.' }] });
+    expect(r.data).toEqual({
+      error: 'invoiceLineNote saknas.',
+      issues: [{ path: ['invoiceLineNote'], message: 'invoiceLineNote saknas.' }],
+    });
     expect((await call('GET', `/api/sim/${id}`, { cookie: anna })).data.invoiceLineNote).toBe('Behålls');
   });
 
@@ -140,29 +199,48 @@ describe('rate plans and SIMs', () => {
     const malformed = await call('POST', '/api/sim', { cookie: anna, body: '{"iccid": ', type: 'application/json' });
     expect(malformed.status).toBe(400);
     expect(malformed.data.error).toContain('JSON');
-    const noType = await call('POST', '/api/sim', { cookie: anna, body: JSON.stringify(activation(newIccid())), type: null });
+    const noType = await call('POST', '/api/sim', {
+      cookie: anna,
+      body: JSON.stringify(activation(newIccid())),
+      type: null,
+    });
     expect(noType.status).toBe(400);
     expect(noType.data.error).toBe('Innehållstypen måste vara application/json.');
     const wrongType = await call('POST', '/api/sim', { cookie: anna, body: 'iccid=1', type: 'text/plain' });
     expect(wrongType.status).toBe(400);
     expect(wrongType.data.error).toBe('Innehållstypen måste vara application/json.');
-    const huge = await call('POST', '/api/sim', { cookie: anna, json: { ...activation(newIccid()), invoiceLineNote: 'x'.repeat(150_000) } });
+    const huge = await call('POST', '/api/sim', {
+      cookie: anna,
+      json: { ...activation(newIccid()), invoiceLineNote: 'x'.repeat(150_000) },
+    });
     expect(huge.status).toBe(413);
     expect(huge.data.error).toContain('100 kB');
   });
 
   it('POST /api/sim/deactivate/{id} takes no body and no content type (its input is the path)', async () => {
     const created = await call('POST', '/api/sim', { cookie: anna, json: activation(newIccid()) });
-    const res = await fetch(`${portal.server.url}/api/sim/deactivate/${created.data.id}`, { method: 'POST', headers: { cookie: anna } });
+    const res = await fetch(`${portal.server.url}/api/sim/deactivate/${created.data.id}`, {
+      method: 'POST',
+      headers: { cookie: anna },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true });
     // Whatever body comes is not read: a text body does not make it a content-type error.
-    const again = await call('POST', `/api/sim/deactivate/${created.data.id}`, { cookie: anna, body: 'ignored', type: 'text/plain' });
+    const again = await call('POST', `/api/sim/deactivate/${created.data.id}`, {
+      cookie: anna,
+      body: 'ignored',
+      type: 'text/plain',
+    });
     expect(again.status).toBe(404);
   });
 
   it('answers an anonymous caller 401 before looking at the body', async () => {
-    for (const [method, path] of [['POST', '/api/sim'], ['PUT', '/api/sim/edit'], ['POST', '/api/sim/deactivate/1'], ['POST', '/api/admin/createCompany']]) {
+    for (const [method, path] of [
+      ['POST', '/api/sim'],
+      ['PUT', '/api/sim/edit'],
+      ['POST', '/api/sim/deactivate/1'],
+      ['POST', '/api/admin/createCompany'],
+    ]) {
       for (const opts of [{ body: '{"iccid": ', type: 'application/json' }, { body: 'x=1', type: 'text/plain' }, {}]) {
         const r = await call(method!, path!, opts);
         expect(r.status, `${method} ${path} ${JSON.stringify(opts)}`).toBe(401);
@@ -176,17 +254,38 @@ describe('rate plans and SIMs', () => {
     expect((await call('POST', '/api/sim', { cookie: anna, json: activation(iccid) })).status).toBe(200);
     const dup = await call('POST', '/api/sim', { cookie: bo, json: activation(iccid) });
     expect(dup.status).toBe(409);
-    expect(dup.data).toEqual({ error: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.', issues: [{ path: ['iccid'], message: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.' }] });
-    const legacy = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+    expect(dup.data).toEqual({
+      error: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.',
+      issues: [{ path: ['iccid'], message: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.' }],
+    });
+    const legacy = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
     const r = await call('POST', `/api/sim/deactivate/${legacy.id}`, { cookie: anna, json: {} });
     expect(r.status).toBe(409);
     expect(r.data.error).toContain('Kontakta supporten');
   });
 
   it('answers 404 for another company’s SIM and for unknown paths', async () => {
-    const annas = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
+    const annas = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' } });
     expect((await call('GET', `/api/sim/${annas.id}`, { cookie: bo })).status).toBe(404);
-    expect((await call('PUT', '/api/sim/edit', { cookie: bo, json: { id: annas.id, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' } })).status).toBe(404);
+    expect(
+      (
+        await call('PUT', '/api/sim/edit', {
+          cookie: bo,
+          json: {
+            id: annas.id,
+            dataLimit: 1000,
+            callAndSms: false,
+            roaming: false,
+            invoiceLineMark: 'x',
+            invoiceLineNote: '',
+          },
+        })
+      ).status,
+    ).toBe(404);
     const unknown = await call('GET', '/api/no/such/path', { cookie: anna });
     expect(unknown.status).toBe(404);
     expect(unknown.data).toEqual({ error: 'Det du söker finns inte.', issues: [] });
@@ -236,7 +335,15 @@ describe('OpenAPI', () => {
     const result = await validate(structuredClone(r.data));
     expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? '')).toBe(true);
     const paths = Object.keys(r.data.paths);
-    for (const p of ['/rate_plans', '/sim', '/sim/all', '/sim/{id}', '/sim/edit', '/sim/deactivate/{id}', '/admin/loginAsCompany']) {
+    for (const p of [
+      '/rate_plans',
+      '/sim',
+      '/sim/all',
+      '/sim/{id}',
+      '/sim/edit',
+      '/sim/deactivate/{id}',
+      '/admin/loginAsCompany',
+    ]) {
       expect(paths).toContain(p);
     }
     const post = r.data.paths['/sim'].post;
@@ -261,7 +368,8 @@ describe('compression of API answers', () => {
   }
 
   it('compresses a large answer as the client accepts (brotli, gzip, none), with its length and Vary', async () => {
-    for (let i = 0; i < 6; i++) expect((await call('POST', '/api/sim', { cookie: anna, json: activation(newIccid()) })).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect((await call('POST', '/api/sim', { cookie: anna, json: activation(newIccid()) })).status).toBe(200);
     const plain = await get('/api/sim/all', { cookie: anna });
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -283,7 +391,12 @@ describe('compression of API answers', () => {
 
   it('compresses a large answer (a whole list without a limit) as well, off the event loop', async () => {
     const em = portal.server.services.orm.em.fork();
-    const big = em.create(Company, { name: 'Stora listan AB', customerNumber: 'BIG-1', invoiceNote: '', invoiceInterval: 'monthly' });
+    const big = em.create(Company, {
+      name: 'Stora listan AB',
+      customerNumber: 'BIG-1',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     em.create(User, { name: 'Lisa', email: 'lisa@big.se', company: big });
     await em.flush();
     await em.execute(
@@ -296,7 +409,10 @@ describe('compression of API answers', () => {
     const plain = await get('/api/sim/all', { cookie });
     expect(plain.body.length).toBeGreaterThan(64 * 1024);
     expect(JSON.parse(plain.body.toString('utf8'))).toHaveLength(400);
-    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [accept, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const r = await get('/api/sim/all', { cookie, 'accept-encoding': accept });
       expect(r.headers['content-encoding']).toBe(accept);
       expect(Number(r.headers['content-length'])).toBe(r.body.length);

@@ -10,11 +10,13 @@ import { useScreens } from '../helpers/screens.js';
 const portal = useScreens();
 const newIccid = iccidFactory('8946444');
 
-
 /** Opens /api/sse and collects its text until closed. */
 async function openStream(url: string, cookie: string) {
   const controller = new AbortController();
-  const res = await fetch(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(`${url}/api/sse`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   let text = '';
   let closed = false;
   const done = (async () => {
@@ -50,7 +52,13 @@ const activate = (url: string, cookie: string) =>
   fetch(`${url}/api/sim`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ iccid: newIccid(), dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'SSE' }),
+    body: JSON.stringify({
+      iccid: newIccid(),
+      dataLimit: 500,
+      callAndSms: false,
+      roaming: false,
+      invoiceLineMark: 'SSE',
+    }),
   });
 
 describe('GET /api/sse', () => {
@@ -72,12 +80,18 @@ describe('GET /api/sse', () => {
     await tab1.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
     await tab2.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
     const data = JSON.parse(tab1.text().match(/event: toast\ndata: (.*)\n/)![1]!);
-    expect(data).toMatchObject({ type: 'info', title: 'SIM-kortet är aktiverat', message: expect.stringMatching(/^ICCID \d{20}$/) });
+    expect(data).toMatchObject({
+      type: 'info',
+      title: 'SIM-kortet är aktiverat',
+      message: expect.stringMatching(/^ICCID \d{20}$/),
+    });
     // Absence without waiting a while: the other user's own, later toast comes down the same ordered
     // stream, so Anna's would have arrived before it.
     expect((await activate(portal.server.url, await portal.server.sessionCookie('admin@demo.se'))).status).toBe(200);
     await other.waitFor(/event: toast/);
-    const toastsOfOther = [...other.text().matchAll(/event: toast\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!).message);
+    const toastsOfOther = [...other.text().matchAll(/event: toast\ndata: (.*)\n/g)].map(
+      (m) => JSON.parse(m[1]!).message,
+    );
     expect(toastsOfOther).toHaveLength(1);
     expect(toastsOfOther[0]).toMatch(/^ICCID \d{20}$/);
     expect(toastsOfOther[0]).not.toBe(data.message);
@@ -119,19 +133,22 @@ describe('GET /api/sse', () => {
     for (const tab of [...tabs.slice(1), eleventh, other]) await tab.close();
   });
 
-  it.skipIf(!usingPostgres)('delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)', async () => {
-    const second = await startTestServer({ db: portal.server.db });
-    try {
-      const cookie = await portal.server.sessionCookie('anna@demo.se');
-      const tab = await openStream(second.url, cookie);
-      await tab.waitFor(/connected/);
-      expect((await activate(portal.server.url, cookie)).status).toBe(200);
-      await tab.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
-      await tab.close();
-    } finally {
-      await second.stop();
-    }
-  });
+  it.skipIf(!usingPostgres)(
+    'delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)',
+    async () => {
+      const second = await startTestServer({ db: portal.server.db });
+      try {
+        const cookie = await portal.server.sessionCookie('anna@demo.se');
+        const tab = await openStream(second.url, cookie);
+        await tab.waitFor(/connected/);
+        expect((await activate(portal.server.url, cookie)).status).toBe(200);
+        await tab.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
+        await tab.close();
+      } finally {
+        await second.stop();
+      }
+    },
+  );
 });
 
 describe('toasts in the browser', () => {

@@ -41,7 +41,12 @@ async function sessionOf(cookie: string) {
 }
 
 function post(path: string, cookie: string, body: string, type: string) {
-  return fetch(`${server.url}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': type, 'sec-fetch-site': 'same-origin' }, body });
+  return fetch(`${server.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': type, 'sec-fetch-site': 'same-origin' },
+    body,
+  });
 }
 
 describe('toasts: the door decides', () => {
@@ -57,7 +62,12 @@ describe('toasts: the door decides', () => {
   it('an admin page shows its own notice: no toast, no flash', async () => {
     const cookie = await server.sessionCookie('admin@demo.se');
     const session = await sessionOf(cookie);
-    const res = await post('/admin/companies', cookie, new URLSearchParams({ name: 'Toast AB', customerNumber: 'T-1', invoiceNote: '' }).toString(), 'application/x-www-form-urlencoded');
+    const res = await post(
+      '/admin/companies',
+      cookie,
+      new URLSearchParams({ name: 'Toast AB', customerNumber: 'T-1', invoiceNote: '' }).toString(),
+      'application/x-www-form-urlencoded',
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toMatch(/^\/admin\/companies\?created=\d+$/);
     expect(await publishedSoFar(session.userId)).toEqual([]);
@@ -67,7 +77,13 @@ describe('toasts: the door decides', () => {
   it('a page holds the toast until its action shows it: live, and as the flash for the next page', async () => {
     const cookie = await server.sessionCookie('anna@demo.se');
     const session = await sessionOf(cookie);
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie }), requestId: 'test', ip: '127.0.0.1', toastMode: 'held' });
+    const ctx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie }),
+      requestId: 'test',
+      ip: '127.0.0.1',
+      toastMode: 'held',
+    });
     await createCaller(ctx).feedback.send({ message: 'Hej från sidan' });
     expect(ctx.toasts.map((toast) => toast.title)).toEqual([t.feedback.thanks]);
     expect(await publishedSoFar(session.userId)).toEqual([]);

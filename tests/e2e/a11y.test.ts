@@ -36,8 +36,13 @@ beforeAll(async () => {
   ];
 });
 
-async function contextFor(as: 'anon' | 'user' | 'admin', viewport: typeof DESKTOP, js: boolean): Promise<BrowserContext> {
-  const cookie = as === 'anon' ? undefined : await portal.server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
+async function contextFor(
+  as: 'anon' | 'user' | 'admin',
+  viewport: typeof DESKTOP,
+  js: boolean,
+): Promise<BrowserContext> {
+  const cookie =
+    as === 'anon' ? undefined : await portal.server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
   const ctx = await newContext(portal.browser, { baseURL: portal.server.url, viewport, cookie });
   if (!js) await ctx.route('**/*.js', (route) => route.abort());
   return ctx;
@@ -55,10 +60,26 @@ for (const viewport of [DESKTOP, MOBILE]) {
           if (js) await page.waitForFunction(() => '__remixRouter' in window);
           await injectAxe(page);
           const result = await page.evaluate(async () => {
-            const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-            return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+            const axe = (
+              window as unknown as {
+                axe: {
+                  run: (
+                    ctx: Document,
+                    opts: unknown,
+                  ) => Promise<{
+                    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+                  }>;
+                };
+              }
+            ).axe;
+            return axe.run(document, {
+              runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+            });
           });
-          for (const v of result.violations) problems.push(`${screen.path} (${as}): ${v.id} [${v.impact}] at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          for (const v of result.violations)
+            problems.push(
+              `${screen.path} (${as}): ${v.id} [${v.impact}] at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+            );
         }
         await ctx.close();
       }
@@ -79,17 +100,23 @@ describe('keyboard only', () => {
       const info = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
         const style = getComputedStyle(el);
-        return { text: (el.textContent ?? '').trim(), outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
+        return {
+          text: (el.textContent ?? '').trim(),
+          outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px',
+        };
       });
       seen.push(info.text);
       expect(info.outline, `focus on "${info.text}" is visible`).toBe(true);
     }
-    for (const label of ['Aktivera SIM-kort', 'Visa befintliga SIM-kort', 'Lämna feedback', 'Admin', 'Logga ut']) expect(seen).toContain(label);
+    for (const label of ['Aktivera SIM-kort', 'Visa befintliga SIM-kort', 'Lämna feedback', 'Admin', 'Logga ut'])
+      expect(seen).toContain(label);
     await ctx.close();
   });
 
   it('the confirm dialog opens from the keyboard, traps focus and closes with Escape', async () => {
-    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
+    const sim = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
     const ctx = await contextFor('user', DESKTOP, true);
     const page = await ctx.newPage();
     await page.goto(`/sims/${sim.id}`);
@@ -100,7 +127,9 @@ describe('keyboard only', () => {
     await dialog.waitFor();
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
-      const inside = await page.evaluate(() => !!document.activeElement?.closest('dialog') || document.activeElement === document.body);
+      const inside = await page.evaluate(
+        () => !!document.activeElement?.closest('dialog') || document.activeElement === document.body,
+      );
       expect(inside).toBe(true);
     }
     await page.keyboard.press('Escape');

@@ -23,8 +23,17 @@ async function ready(page: Page, js: boolean) {
 async function fieldState(page: Page, label: string) {
   const input = page.getByLabel(label, { exact: true });
   const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(describedBy.split(' ').filter(Boolean).map((id) => page.locator(`#${id}`).textContent()));
-  return { invalid: await input.getAttribute('aria-invalid'), value: await input.inputValue(), describedBy: texts.join(' ') };
+  const texts = await Promise.all(
+    describedBy
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => page.locator(`#${id}`).textContent()),
+  );
+  return {
+    invalid: await input.getAttribute('aria-invalid'),
+    value: await input.inputValue(),
+    describedBy: texts.join(' '),
+  };
 }
 
 describe('companies and users', () => {
@@ -46,7 +55,10 @@ describe('companies and users', () => {
       await page.getByRole('button', { name: 'Lägg till företag' }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
-      expect(await fieldState(page, 'Företagsnamn')).toMatchObject({ invalid: 'true', describedBy: 'Ange företagets namn.' });
+      expect(await fieldState(page, 'Företagsnamn')).toMatchObject({
+        invalid: 'true',
+        describedBy: 'Ange företagets namn.',
+      });
       expect(await fieldState(page, 'Kundnummer')).toEqual({ invalid: null, value: '100001', describedBy: '' });
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Behålls');
       await page.getByLabel('Företagsnamn').fill('Dubblett AB');
@@ -54,7 +66,11 @@ describe('companies and users', () => {
       await page.locator('#company-customerNumber-error').waitFor();
       expect(await page.getByRole('alert').textContent()).toContain('Något gick fel');
       expect(await fieldState(page, 'Företagsnamn')).toEqual({ invalid: null, value: 'Dubblett AB', describedBy: '' });
-      expect(await fieldState(page, 'Kundnummer')).toEqual({ invalid: 'true', value: '100001', describedBy: 'Kundnumret används redan av ett annat företag.' });
+      expect(await fieldState(page, 'Kundnummer')).toEqual({
+        invalid: 'true',
+        value: '100001',
+        describedBy: 'Kundnumret används redan av ett annat företag.',
+      });
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Behålls');
 
       // The real thing.
@@ -92,14 +108,22 @@ describe('companies and users', () => {
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
-      expect(await fieldState(page, 'Kundnummer')).toMatchObject({ invalid: 'true', value: '100001', describedBy: 'Kundnumret används redan av ett annat företag.' });
+      expect(await fieldState(page, 'Kundnummer')).toMatchObject({
+        invalid: 'true',
+        value: '100001',
+        describedBy: 'Kundnumret används redan av ett annat företag.',
+      });
       await page.getByLabel('Företagsnamn').fill(`Omdöpt ${tag} AB`);
       await page.getByLabel('Kundnummer').fill(`E2E-${tag}-2`);
       await page.getByLabel('Faktureringsintervall').selectOption({ label: 'Kvartalsvis' });
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('status').filter({ hasText: 'Företag uppdaterat' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
-      expect(await em().findOneOrFail(Company, { id: company.id })).toMatchObject({ name: `Omdöpt ${tag} AB`, customerNumber: `E2E-${tag}-2`, invoiceInterval: 'quarterly' });
+      expect(await em().findOneOrFail(Company, { id: company.id })).toMatchObject({
+        name: `Omdöpt ${tag} AB`,
+        customerNumber: `E2E-${tag}-2`,
+        invoiceInterval: 'quarterly',
+      });
       expect(await page.getByLabel('Faktureringsintervall').inputValue()).toBe('quarterly');
       const interval = page.getByLabel('Faktureringsintervall').locator('option');
       expect(await interval.allTextContents()).toEqual(['Månadsvis', 'Kvartalsvis', 'Halvårsvis', 'Årsvis']);
@@ -110,7 +134,11 @@ describe('companies and users', () => {
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
-      expect(await fieldState(page, 'E-postadress')).toEqual({ invalid: 'true', value: 'ANNA@demo.se', describedBy: 'E-postadressen används redan av en annan användare.' });
+      expect(await fieldState(page, 'E-postadress')).toEqual({
+        invalid: 'true',
+        value: 'ANNA@demo.se',
+        describedBy: 'E-postadressen används redan av en annan användare.',
+      });
       expect(await page.getByLabel('Namn', { exact: true }).inputValue()).toBe('Kopia av Anna');
 
       const email = `Ulla.Langnamnsson.${tag}@Exempel.se`;
@@ -124,7 +152,10 @@ describe('companies and users', () => {
       await page.getByLabel('E-postadress').fill(`sven.${tag}@exempel.se`);
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       // A locator waits across the no-JS navigation (a page function would be lost with the old page).
-      await page.locator('table tbody tr').filter({ hasText: `Sven ${tag}` }).waitFor();
+      await page
+        .locator('table tbody tr')
+        .filter({ hasText: `Sven ${tag}` })
+        .waitFor();
       expect(await page.locator('table tbody tr').count()).toBe(2);
       const user = await em().findOneOrFail(User, { email: email.toLowerCase() });
       expect(user.company.id).toBe(company.id);
@@ -140,7 +171,9 @@ describe('companies and users', () => {
       await page.getByLabel('Sök användare').fill('ulla');
       if (!js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
       await page.waitForURL((u) => u.searchParams.get('q') === 'ulla');
-      await expect.poll(async () => (await page.locator('table tbody tr').allTextContents()).join('|'), { timeout: 30_000 }).toMatch(/^[^|]*Ulla[^|]*$/);
+      await expect
+        .poll(async () => (await page.locator('table tbody tr').allTextContents()).join('|'), { timeout: 30_000 })
+        .toMatch(/^[^|]*Ulla[^|]*$/);
 
       // Edit the user.
       await page.locator('table tbody tr').getByRole('link', { name: 'Redigera' }).click();
@@ -153,10 +186,19 @@ describe('companies and users', () => {
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('status').filter({ hasText: 'Användare uppdaterad' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
-      expect(await em().findOneOrFail(User, { id: user.id })).toMatchObject({ name: `Ulla ${tag} Kortnamn`, email: `ulla.${tag.toLowerCase()}@exempel.se`, isCompanyOwner: true, isSuperAdmin: false });
+      expect(await em().findOneOrFail(User, { id: user.id })).toMatchObject({
+        name: `Ulla ${tag} Kortnamn`,
+        email: `ulla.${tag.toLowerCase()}@exempel.se`,
+        isCompanyOwner: true,
+        isSuperAdmin: false,
+      });
       expect(await page.getByLabel('E-postadress').inputValue()).toBe(`ulla.${tag.toLowerCase()}@exempel.se`);
       expect(await page.getByLabel('Företagsägare').isChecked()).toBe(true);
-      const audit = await em().find(AuditEvent, { targetType: 'User', targetId: String(user.id) }, { orderBy: { id: 'asc' } });
+      const audit = await em().find(
+        AuditEvent,
+        { targetType: 'User', targetId: String(user.id) },
+        { orderBy: { id: 'asc' } },
+      );
       expect(audit.map((a) => a.action)).toEqual(['createUser', 'updateUser']);
 
       // Back to the company and log in as it.
@@ -183,7 +225,9 @@ describe('companies and users', () => {
     await page.waitForLoadState(); // a page posted without JS may still be streaming in
     const box = page.getByLabel('Superadministratör');
     expect(await box.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#user-isSuperAdmin-error').textContent()).toBe('Du kan inte ta bort din egen behörighet som superadministratör.');
+    expect(await page.locator('#user-isSuperAdmin-error').textContent()).toBe(
+      'Du kan inte ta bort din egen behörighet som superadministratör.',
+    );
     expect(await box.isChecked()).toBe(false);
     expect(await page.getByLabel('Namn').inputValue()).toBe('Admin Demo Ändrad');
     expect(await em().findOneOrFail(User, { id: admin.id })).toMatchObject({ isSuperAdmin: true, name: 'Admin Demo' });
@@ -192,7 +236,13 @@ describe('companies and users', () => {
 
   it('pages the company list on the server', async () => {
     const e = em();
-    for (let i = 1; i <= 23; i++) e.create(Company, { name: `Sida ${String(i).padStart(2, '0')} AB`, customerNumber: `P-${i}`, invoiceNote: '', invoiceInterval: 'monthly' });
+    for (let i = 1; i <= 23; i++)
+      e.create(Company, {
+        name: `Sida ${String(i).padStart(2, '0')} AB`,
+        customerNumber: `P-${i}`,
+        invoiceNote: '',
+        invoiceInterval: 'monthly',
+      });
     await e.flush();
     const { ctx, page } = await adminPage(false);
     await page.goto('/admin/companies?q=Sida');
@@ -200,7 +250,11 @@ describe('companies and users', () => {
     expect(await page.getByRole('link', { name: '‹ Föregående' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Nästa ›' }).click();
     await page.waitForURL((u) => u.searchParams.get('page') === '2' && u.searchParams.get('q') === 'Sida');
-    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Sida 21 AB', 'Sida 22 AB', 'Sida 23 AB']);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual([
+      'Sida 21 AB',
+      'Sida 22 AB',
+      'Sida 23 AB',
+    ]);
     expect(await page.getByRole('link', { name: 'Nästa ›' }).count()).toBe(0);
     await page.getByRole('link', { name: '‹ Föregående' }).click();
     await page.waitForURL((u) => !u.searchParams.has('page'));
@@ -232,7 +286,12 @@ describe('who reaches the admin pages', () => {
   it('a regular user gets the 403 page on every admin page and action; anonymous goes to the login', async () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
     const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
-    const paths = ['/admin', '/admin/companies', `/admin/companies/${demo.id}`, `/admin/companies/${demo.id}/${anna.id}`];
+    const paths = [
+      '/admin',
+      '/admin/companies',
+      `/admin/companies/${demo.id}`,
+      `/admin/companies/${demo.id}/${anna.id}`,
+    ];
     const cookie = await portal.server.sessionCookie('anna@demo.se');
     for (const p of paths) {
       const res = await fetch(portal.server.url + p, { headers: { cookie }, redirect: 'manual' });
@@ -260,11 +319,21 @@ describe('who reaches the admin pages', () => {
 
   it('a user of another company in the URL, or an unknown id, is a 404', async () => {
     const e = em();
-    const other = e.create(Company, { name: 'Främmande AB', customerNumber: 'OTHER-1', invoiceNote: '', invoiceInterval: 'monthly' });
+    const other = e.create(Company, {
+      name: 'Främmande AB',
+      customerNumber: 'OTHER-1',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     await e.flush();
     const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
     const cookie = await portal.server.sessionCookie('admin@demo.se');
-    for (const p of [`/admin/companies/${other.id}/${anna.id}`, '/admin/companies/999999', '/admin/companies/abc', `/admin/companies/${other.id}/999999`]) {
+    for (const p of [
+      `/admin/companies/${other.id}/${anna.id}`,
+      '/admin/companies/999999',
+      '/admin/companies/abc',
+      `/admin/companies/${other.id}/999999`,
+    ]) {
       const res = await fetch(portal.server.url + p, { headers: { cookie }, redirect: 'manual' });
       expect(res.status, p).toBe(404);
     }
@@ -276,7 +345,10 @@ describe('who reaches the admin pages', () => {
       redirect: 'manual',
     });
     expect(res.status).toBe(404);
-    expect(await em().findOneOrFail(User, { id: anna.id })).toMatchObject({ name: 'Anna Andersson', isSuperAdmin: false });
+    expect(await em().findOneOrFail(User, { id: anna.id })).toMatchObject({
+      name: 'Anna Andersson',
+      isSuperAdmin: false,
+    });
   });
 });
 
@@ -284,7 +356,10 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
   const api = (path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) =>
     fetch(portal.server.url + '/api' + path, {
       method: init.method ?? 'GET',
-      headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
       body: init.body ? JSON.stringify(init.body) : undefined,
     });
 
@@ -295,10 +370,24 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
       ['GET', '/admin/getCompanies'],
       ['POST', '/admin/createCompany', { name: 'REST AB', customerNumber: 'REST-1' }],
       ['GET', `/admin/getCompany/${demo.id}`],
-      ['PUT', '/admin/updateCompany', { id: demo.id, name: 'Demo AB', customerNumber: '100001', invoiceNote: 'Demo AB, ref. Inköp', invoiceInterval: 'monthly' }],
+      [
+        'PUT',
+        '/admin/updateCompany',
+        {
+          id: demo.id,
+          name: 'Demo AB',
+          customerNumber: '100001',
+          invoiceNote: 'Demo AB, ref. Inköp',
+          invoiceInterval: 'monthly',
+        },
+      ],
       ['POST', '/admin/createUser', { name: 'Rest Person', email: 'rest.person@demo.se', companyId: demo.id }],
       ['GET', `/admin/getUser/${anna.id}`],
-      ['PUT', '/admin/updateUser', { id: anna.id, name: 'Anna Andersson', email: 'anna@demo.se', isCompanyOwner: false, isSuperAdmin: false }],
+      [
+        'PUT',
+        '/admin/updateUser',
+        { id: anna.id, name: 'Anna Andersson', email: 'anna@demo.se', isCompanyOwner: false, isSuperAdmin: false },
+      ],
     ];
     const user = await portal.server.sessionCookie('anna@demo.se');
     const admin = await portal.server.sessionCookie('admin@demo.se');
@@ -314,17 +403,48 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
 
   it('answers with the spec shapes, 400/409 with { error, issues } and 404 for another company', async () => {
     const admin = await portal.server.sessionCookie('admin@demo.se');
-    const created = await api('/admin/createCompany', { method: 'POST', cookie: admin, body: { name: 'Json AB', customerNumber: 'JSON-1' } });
+    const created = await api('/admin/createCompany', {
+      method: 'POST',
+      cookie: admin,
+      body: { name: 'Json AB', customerNumber: 'JSON-1' },
+    });
     const { newCompany } = await created.json();
-    expect(newCompany).toMatchObject({ name: 'Json AB', customerNumber: 'JSON-1', invoiceNote: '', invoiceInterval: 'monthly' });
-    const dup = await api('/admin/createCompany', { method: 'POST', cookie: admin, body: { name: 'Json 2 AB', customerNumber: 'JSON-1' } });
+    expect(newCompany).toMatchObject({
+      name: 'Json AB',
+      customerNumber: 'JSON-1',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
+    const dup = await api('/admin/createCompany', {
+      method: 'POST',
+      cookie: admin,
+      body: { name: 'Json 2 AB', customerNumber: 'JSON-1' },
+    });
     expect(dup.status).toBe(409);
-    expect(await dup.json()).toEqual({ error: 'Kundnumret används redan av ett annat företag.', issues: [{ path: ['customerNumber'], message: 'Kundnumret används redan av ett annat företag.' }] });
-    const bad = await api('/admin/createUser', { method: 'POST', cookie: admin, body: { name: 'X', email: 'inte-en-adress', companyId: newCompany.id } });
+    expect(await dup.json()).toEqual({
+      error: 'Kundnumret används redan av ett annat företag.',
+      issues: [{ path: ['customerNumber'], message: 'Kundnumret används redan av ett annat företag.' }],
+    });
+    const bad = await api('/admin/createUser', {
+      method: 'POST',
+      cookie: admin,
+      body: { name: 'X', email: 'inte-en-adress', companyId: newCompany.id },
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).issues).toEqual([{ path: ['email'], message: 'Ange en giltig e-postadress.' }]);
-    const { newUser } = await (await api('/admin/createUser', { method: 'POST', cookie: admin, body: { name: 'Json Person', email: 'Json@Exempel.se', companyId: newCompany.id } })).json();
-    expect(newUser).toMatchObject({ email: 'json@exempel.se', companyId: newCompany.id, isCompanyOwner: false, isSuperAdmin: false });
+    const { newUser } = await (
+      await api('/admin/createUser', {
+        method: 'POST',
+        cookie: admin,
+        body: { name: 'Json Person', email: 'Json@Exempel.se', companyId: newCompany.id },
+      })
+    ).json();
+    expect(newUser).toMatchObject({
+      email: 'json@exempel.se',
+      companyId: newCompany.id,
+      isCompanyOwner: false,
+      isSuperAdmin: false,
+    });
     const company = await (await api(`/admin/getCompany/${newCompany.id}`, { cookie: admin })).json();
     expect(company.users.map((u: { email: string }) => u.email)).toEqual(['json@exempel.se']);
     const found = await (await api(`/admin/getCompanies?q=json-1&limit=5&offset=0`, { cookie: admin })).json();

@@ -8,11 +8,20 @@ import { linkIn } from '../helpers/smtp.js';
 const portal = useScreens({ smtp: true, env: { MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
 
 const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(portal.server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+  fetch(portal.server.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body),
+  });
 
 async function requestLink(email: string): Promise<string> {
   const before = portal.smtp.to(email).length;
-  const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+  const res = await post(
+    '/auth/login',
+    { destination: email },
+    { accept: 'application/json', 'sec-fetch-mode': 'cors' },
+  );
   expect(res.status).toBe(200);
   await portal.server.services.settled();
   const mails = portal.smtp.to(email);
@@ -53,7 +62,10 @@ describe('login by e-mail link', () => {
       const cookie = (await ctx.cookies()).find((c) => c.name === portal.server.cookieName)!;
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
-      expect(await sessionOf(`${portal.server.cookieName}=${cookie.value}`)).toEqual({ authenticated: true, isSuperAdmin: false });
+      expect(await sessionOf(`${portal.server.cookieName}=${cookie.value}`)).toEqual({
+        authenticated: true,
+        isSuperAdmin: false,
+      });
 
       // A second use of the same link fails with a clear message and the login form.
       const other = await newContext(portal.browser, { baseURL: portal.server.url, js });
@@ -88,8 +100,16 @@ describe('login by e-mail link', () => {
   });
 
   it('gives an unknown address the same answer and sends no mail', async () => {
-    const known = await post('/auth/login', { destination: 'anna@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
-    const unknown = await post('/auth/login', { destination: 'nobody@demo.se' }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+    const known = await post(
+      '/auth/login',
+      { destination: 'anna@demo.se' },
+      { accept: 'application/json', 'sec-fetch-mode': 'cors' },
+    );
+    const unknown = await post(
+      '/auth/login',
+      { destination: 'nobody@demo.se' },
+      { accept: 'application/json', 'sec-fetch-mode': 'cors' },
+    );
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
     await portal.server.services.settled();
@@ -102,7 +122,11 @@ describe('login by e-mail link', () => {
   });
 
   it('accepts JSON, and answers 400 with { error } for a bad address', async () => {
-    const res = await fetch(portal.server.url + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ destination: 'inte-en-adress' }) });
+    const res = await fetch(portal.server.url + '/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ destination: 'inte-en-adress' }),
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error).toBe('Ange en giltig e-postadress.');
@@ -112,7 +136,11 @@ describe('login by e-mail link', () => {
   it('refuses an expired link and a tampered link', async () => {
     const link = await requestLink('admin@demo.se');
     const em = portal.server.services.orm.em.fork();
-    await em.nativeUpdate(LoginToken, { usedAt: null, email: 'admin@demo.se' }, { expiresAt: new Date(Date.now() - 1000) });
+    await em.nativeUpdate(
+      LoginToken,
+      { usedAt: null, email: 'admin@demo.se' },
+      { expiresAt: new Date(Date.now() - 1000) },
+    );
     const expired = await (await fetch(link)).text();
     expect(expired).toContain('Inloggningslänken har gått ut');
     const link2 = await requestLink('admin@demo.se');
@@ -132,7 +160,8 @@ describe('login by e-mail link', () => {
     expect(second).not.toBe(first);
     const token = (link: string) => new URL(link).searchParams.get('token')!;
     // Both work until one is used.
-    for (const link of [first, second]) expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
+    for (const link of [first, second])
+      expect(await (await fetch(link)).text()).not.toMatch(/Inloggningslänken (är|har)/);
     const used = await post('/auth/magic', { token: token(second) });
     expect(used.status).toBe(302);
     expect(used.headers.get('set-cookie') ?? '').toContain(`${portal.server.cookieName}=`);
@@ -146,7 +175,16 @@ describe('login by e-mail link', () => {
   });
 
   it('builds the link from APP_URL, never from the Host header', async () => {
-    await post('/auth/login', { destination: 'anna@demo.se' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example', accept: 'application/json', 'sec-fetch-mode': 'cors' });
+    await post(
+      '/auth/login',
+      { destination: 'anna@demo.se' },
+      {
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+        accept: 'application/json',
+        'sec-fetch-mode': 'cors',
+      },
+    );
     await portal.server.services.settled();
     const link = linkIn(portal.smtp.to('anna@demo.se').at(-1)!.raw);
     expect(link.startsWith(portal.server.url)).toBe(true);
@@ -159,7 +197,11 @@ describe('login by e-mail link', () => {
     em.create((await import('../../server/db/entities.js')).User, { email, name: 'Limit', company });
     await em.flush();
     for (let i = 0; i < 6; i++) {
-      const res = await post('/auth/login', { destination: email }, { accept: 'application/json', 'sec-fetch-mode': 'cors' });
+      const res = await post(
+        '/auth/login',
+        { destination: email },
+        { accept: 'application/json', 'sec-fetch-mode': 'cors' },
+      );
       expect(res.status).toBe(200);
     }
     await portal.server.services.settled();
@@ -182,9 +224,18 @@ describe('login by e-mail link', () => {
 describe('sessions', () => {
   it('/auth/session answers for anonymous, user and super admin, never 401', async () => {
     expect(await sessionOf()).toEqual({ authenticated: false, isSuperAdmin: false });
-    expect(await sessionOf(await portal.server.sessionCookie('anna@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: false });
-    expect(await sessionOf(await portal.server.sessionCookie('admin@demo.se'))).toEqual({ authenticated: true, isSuperAdmin: true });
-    expect(await sessionOf(`${portal.server.cookieName}=forged-value-that-is-long-enough`)).toEqual({ authenticated: false, isSuperAdmin: false });
+    expect(await sessionOf(await portal.server.sessionCookie('anna@demo.se'))).toEqual({
+      authenticated: true,
+      isSuperAdmin: false,
+    });
+    expect(await sessionOf(await portal.server.sessionCookie('admin@demo.se'))).toEqual({
+      authenticated: true,
+      isSuperAdmin: true,
+    });
+    expect(await sessionOf(`${portal.server.cookieName}=forged-value-that-is-long-enough`)).toEqual({
+      authenticated: false,
+      isSuperAdmin: false,
+    });
   });
 
   it('logout deletes the session: replaying the old cookie is refused', async () => {
@@ -200,7 +251,10 @@ describe('sessions', () => {
     expect(replay.headers.get('location')).toBe('/login');
     // A fetch logout answers 204.
     const cookie2 = await portal.server.sessionCookie('anna@demo.se');
-    const res = await fetch(portal.server.url + '/auth/logout', { method: 'POST', headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' } });
+    const res = await fetch(portal.server.url + '/auth/logout', {
+      method: 'POST',
+      headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' },
+    });
     expect(res.status).toBe(204);
     expect(await sessionOf(cookie2)).toEqual({ authenticated: false, isSuperAdmin: false });
     await ctx.close();
@@ -208,7 +262,11 @@ describe('sessions', () => {
 
   it('refuses cross-site POSTs before any handler runs', async () => {
     const cookie = await portal.server.sessionCookie('anna@demo.se');
-    const attempts: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+    const attempts: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ];
     for (const headers of attempts) {
       const res = await fetch(portal.server.url + '/auth/logout', { method: 'POST', headers: { cookie, ...headers } });
       expect(res.status).toBe(403);
@@ -216,7 +274,11 @@ describe('sessions', () => {
     }
     expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
     // The same request from the portal's own origin goes through.
-    const ok = await fetch(portal.server.url + '/auth/logout', { method: 'POST', redirect: 'manual', headers: { cookie, origin: portal.server.url } });
+    const ok = await fetch(portal.server.url + '/auth/logout', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: portal.server.url },
+    });
     expect(ok.status).toBe(204);
     expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
   });
@@ -232,12 +294,22 @@ describe('sessions', () => {
 describe('log in as a company', () => {
   it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
     const em = portal.server.services.orm.em.fork();
-    const other = em.create(Company, { name: 'Annat AB', customerNumber: 'A-200', invoiceNote: '', invoiceInterval: 'monthly' });
+    const other = em.create(Company, {
+      name: 'Annat AB',
+      customerNumber: 'A-200',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     await em.flush();
     const cookie = await portal.server.sessionCookie('admin@demo.se');
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
-    const ctx = await createContext({ services: portal.server.services, headers: new Headers({ cookie }), requestId: 't', ip: '127.0.0.1' });
+    const ctx = await createContext({
+      services: portal.server.services,
+      headers: new Headers({ cookie }),
+      requestId: 't',
+      ip: '127.0.0.1',
+    });
     expect(await createCaller(ctx).admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
     const newCookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
     expect(newCookie).not.toBe(cookie);
@@ -250,7 +322,13 @@ describe('log in as a company', () => {
     await page.getByRole('button', { name: 'Tillbaka till eget företag' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     expect(await page.getByText('Du agerar som').count()).toBe(0);
-    const audits = await em.fork().find(AuditEvent, { action: { $in: ['loginAsCompany', 'stopActingAsCompany'] } }, { orderBy: { id: 'asc' }, populate: ['who'] });
+    const audits = await em
+      .fork()
+      .find(
+        AuditEvent,
+        { action: { $in: ['loginAsCompany', 'stopActingAsCompany'] } },
+        { orderBy: { id: 'asc' }, populate: ['who'] },
+      );
     expect(audits.map((a) => a.action)).toEqual(['loginAsCompany', 'stopActingAsCompany']);
     expect(audits.every((a) => a.who?.email === 'admin@demo.se')).toBe(true);
     await bctx.close();
@@ -271,7 +349,12 @@ describe('log in as a company', () => {
 
   it('switching company, and back, closes the event streams of the old session like logout', async () => {
     const em = portal.server.services.orm.em.fork();
-    const other = em.create(Company, { name: 'Strömmen AB', customerNumber: 'A-300', invoiceNote: '', invoiceInterval: 'monthly' });
+    const other = em.create(Company, {
+      name: 'Strömmen AB',
+      customerNumber: 'A-300',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     await em.flush();
     const cookie = await portal.server.sessionCookie('admin@demo.se');
     const own = await openEvents(cookie);
@@ -285,7 +368,11 @@ describe('log in as a company', () => {
 
     const actingCookie = act.headers.get('set-cookie')!.split(';')[0]!;
     const acting = await openEvents(actingCookie);
-    const back = await fetch(`${portal.server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie: actingCookie } });
+    const back = await fetch(`${portal.server.url}/auth/own-company`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: actingCookie },
+    });
     expect(back.status).toBe(302);
     expect(back.headers.get('set-cookie')).toContain(`${portal.server.cookieName}=`);
     await acting.ended;
@@ -296,7 +383,11 @@ describe('log in as a company', () => {
     for (const email of ['admin@demo.se', 'anna@demo.se']) {
       const cookie = await portal.server.sessionCookie(email);
       const before = await audits();
-      const res = await fetch(`${portal.server.url}/auth/own-company`, { method: 'POST', redirect: 'manual', headers: { cookie } });
+      const res = await fetch(`${portal.server.url}/auth/own-company`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie },
+      });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/');
       expect(res.headers.get('set-cookie')).toBeNull();
@@ -309,11 +400,32 @@ describe('log in as a company', () => {
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
-    const userCtx = await createContext({ services: portal.server.services, headers: new Headers({ cookie: await portal.server.sessionCookie('anna@demo.se') }), requestId: 't', ip: '' });
-    await expect(createCaller(userCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    const anonCtx = await createContext({ services: portal.server.services, headers: new Headers(), requestId: 't', ip: '' });
-    await expect(createCaller(anonCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    const adminCtx = await createContext({ services: portal.server.services, headers: new Headers({ cookie: await portal.server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '' });
-    await expect(createCaller(adminCtx).admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const userCtx = await createContext({
+      services: portal.server.services,
+      headers: new Headers({ cookie: await portal.server.sessionCookie('anna@demo.se') }),
+      requestId: 't',
+      ip: '',
+    });
+    await expect(createCaller(userCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    const anonCtx = await createContext({
+      services: portal.server.services,
+      headers: new Headers(),
+      requestId: 't',
+      ip: '',
+    });
+    await expect(createCaller(anonCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    const adminCtx = await createContext({
+      services: portal.server.services,
+      headers: new Headers({ cookie: await portal.server.sessionCookie('admin@demo.se') }),
+      requestId: 't',
+      ip: '',
+    });
+    await expect(createCaller(adminCtx).admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -38,9 +38,15 @@ async function expectShell(page: Page, heading: string, back: string) {
 describe('a failing loader on a form page', () => {
   for (const js of [false, true]) {
     it(`keeps the layout and the page's heading, with a Swedish message (JS ${js ? 'on' : 'off'})`, async () => {
-      const ctx = await newContext(browser, { baseURL: server.url, js, cookie: await server.sessionCookie('anna@demo.se') });
+      const ctx = await newContext(browser, {
+        baseURL: server.url,
+        js,
+        cookie: await server.sessionCookie('anna@demo.se'),
+      });
       const page = await ctx.newPage();
-      const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
+      const sim = await server.services.orm.em
+        .fork()
+        .findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
       await withTableAway('sim', async () => {
         const res = await page.goto(`/sims/${sim.id}`);
         expect(res?.status()).toBe(500);
@@ -64,7 +70,11 @@ describe('a failing loader on a form page', () => {
 
 describe('a failing form post with JS', () => {
   it('keeps what was typed and says so; the same form then sends', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, js: true, cookie: await server.sessionCookie('anna@demo.se') });
+    const ctx = await newContext(browser, {
+      baseURL: server.url,
+      js: true,
+      cookie: await server.sessionCookie('anna@demo.se'),
+    });
     const page = await ctx.newPage();
     await page.goto('/add');
     await page.waitForFunction(() => '__remixRouter' in window);
@@ -87,9 +97,15 @@ describe('a failing form post with JS', () => {
   });
 
   it('keeps the edited SIM form too', async () => {
-    const ctx = await newContext(browser, { baseURL: server.url, js: true, cookie: await server.sessionCookie('anna@demo.se') });
+    const ctx = await newContext(browser, {
+      baseURL: server.url,
+      js: true,
+      cookie: await server.sessionCookie('anna@demo.se'),
+    });
     const page = await ctx.newPage();
-    const sim = await server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } }, { orderBy: { id: 'asc' } });
+    const sim = await server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } }, { orderBy: { id: 'asc' } });
     await page.goto(`/sims/${sim.id}`);
     await page.waitForFunction(() => '__remixRouter' in window);
     const mark = `Ändrad ${Date.now()}`;
@@ -100,7 +116,11 @@ describe('a failing form post with JS', () => {
     });
     expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe(mark);
     await page.getByRole('button', { name: 'Spara' }).click();
-    await expect.poll(async () => (await server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).invoiceLineMark, { timeout: 15_000 }).toBe(mark);
+    await expect
+      .poll(async () => (await server.services.orm.em.fork().findOneOrFail(Sim, sim.id)).invoiceLineMark, {
+        timeout: 15_000,
+      })
+      .toBe(mark);
     await ctx.close();
   });
 });

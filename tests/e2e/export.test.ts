@@ -44,7 +44,10 @@ describe('export screen', () => {
       expect(await page.getByLabel('Slutår', { exact: true }).inputValue()).toBe(String(prev.year));
 
       await fill(page, [String(Y), '1', String(Y), '3']);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Exportera' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(`Sim_export${Y}1-${Y}3.xlsx`);
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile((await download.path())!);
@@ -69,7 +72,10 @@ describe('export screen', () => {
     expect(await page.getByLabel('Startmånad', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     // Corrected, the same form downloads.
     await page.getByLabel('Slutmånad', { exact: true }).fill('6');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exportera' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`Sim_export${Y}5-${Y}6.xlsx`);
     await ctx.close();
   });

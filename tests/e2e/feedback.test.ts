@@ -19,14 +19,21 @@ async function feedbackPage(js: boolean, viewport?: { width: number; height: num
 
 const send = (page: Page) => page.getByRole('button', { name: 'Skicka' });
 const box = (page: Page) => page.getByLabel('Ditt meddelande');
-const storedMessages = async () => (await portal.server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' } })).map((f) => f.message);
+const storedMessages = async () =>
+  (await portal.server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' } })).map((f) => f.message);
 /** Mail text with quoted-printable soft breaks and UTF-8 escapes undone. */
-const mailText = (raw: string) => Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+const mailText = (raw: string) =>
+  Buffer.from(
+    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 
 describe('feedback', () => {
   it('with JS: "Skicka" is disabled while the text is blank, the counter follows, and sending thanks the user', async () => {
     const { ctx, page } = await feedbackPage(true);
-    await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('form.card button[type=submit]')!.disabled);
+    await page.waitForFunction(
+      () => document.querySelector<HTMLButtonElement>('form.card button[type=submit]')!.disabled,
+    );
     expect(await page.locator('#feedback-counter').textContent()).toBe('0 / 5000 tecken');
     expect(await box(page).getAttribute('maxlength')).toBe('5000');
     await box(page).fill('  \n  ');
@@ -134,12 +141,19 @@ describe('feedback', () => {
 
   it('POST /api/feedback: 401 anonymous, 400 with the message for blank text, 200 stores and mails', async () => {
     const post = (body: unknown, cookie?: string) =>
-      fetch(portal.server.url + '/api/feedback', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+      fetch(portal.server.url + '/api/feedback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(body),
+      });
     expect((await post({ message: 'Hej' })).status).toBe(401);
     const cookie = await portal.server.sessionCookie('anna@demo.se');
     const blank = await post({ message: ' \n ' }, cookie);
     expect(blank.status).toBe(400);
-    expect(await blank.json()).toEqual({ error: 'Skriv ett meddelande innan du skickar.', issues: [{ path: ['message'], message: 'Skriv ett meddelande innan du skickar.' }] });
+    expect(await blank.json()).toEqual({
+      error: 'Skriv ett meddelande innan du skickar.',
+      issues: [{ path: ['message'], message: 'Skriv ett meddelande innan du skickar.' }],
+    });
     const ok = await post({ message: 'Via REST' }, cookie);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ success: true, id: expect.any(Number) });

@@ -15,7 +15,12 @@ describe('home page', () => {
       expect(await page.getAttribute('html', 'lang')).toBe('sv');
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
       const nav = page.getByRole('navigation', { name: 'Meny' });
-      for (const label of ['Aktivera SIM-kort', 'Visa befintliga SIM-kort', 'Exportera fakturaspecifikation till Excel', 'Lämna feedback']) {
+      for (const label of [
+        'Aktivera SIM-kort',
+        'Visa befintliga SIM-kort',
+        'Exportera fakturaspecifikation till Excel',
+        'Lämna feedback',
+      ]) {
         await expect(nav.getByRole('link', { name: label }).isVisible()).resolves.toBe(true);
       }
       expect(await nav.getByRole('button', { name: 'Logga ut' }).isVisible()).toBe(true);
@@ -126,18 +131,23 @@ describe('home page', () => {
     const js = html.match(/(\/assets\/components-[^"]+\.js)"/)![1]!;
     const raw = (url: string, encoding?: string) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
+        http
+          .get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
       });
     const plain = await raw(portal.server.url + js);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString('utf8')).toContain('react');
     const br = await raw(portal.server.url + js, 'gzip, deflate, br');
     const gz = await raw(portal.server.url + js, 'gzip');
-    for (const [r, encoding, decode] of [[br, 'br', brotliDecompressSync], [gz, 'gzip', gunzipSync]] as const) {
+    for (const [r, encoding, decode] of [
+      [br, 'br', brotliDecompressSync],
+      [gz, 'gzip', gunzipSync],
+    ] as const) {
       expect(r.headers['content-encoding']).toBe(encoding);
       expect(r.headers['content-type']).toContain('javascript');
       expect(r.headers['cache-control']).toContain('immutable');

@@ -16,7 +16,11 @@ const EMAIL = `${long('e', 64)}@${long('d', 63)}.${long('f', 63)}.se`;
 let ids: { company: number; user: number; sim: number };
 
 async function call(method: string, path: string, cookie: string, json: unknown) {
-  const res = await fetch(portal.server.url + path, { method, headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const res = await fetch(portal.server.url + path, {
+    method,
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
   const data = await res.json();
   expect(res.status, JSON.stringify(data)).toBe(200);
   return data;
@@ -25,12 +29,33 @@ async function call(method: string, path: string, cookie: string, json: unknown)
 beforeAll(async () => {
   // Everything through the REST doors, so the values are ones the portal itself accepts.
   const admin = await portal.server.sessionCookie('admin@demo.se');
-  const { newCompany } = await call('POST', '/api/admin/createCompany', admin, { name: long('N'), customerNumber: long('7', 50), invoiceNote: long('M') });
-  const { newUser } = await call('POST', '/api/admin/createUser', admin, { name: long('U'), email: EMAIL, companyId: newCompany.id });
+  const { newCompany } = await call('POST', '/api/admin/createCompany', admin, {
+    name: long('N'),
+    customerNumber: long('7', 50),
+    invoiceNote: long('M'),
+  });
+  const { newUser } = await call('POST', '/api/admin/createUser', admin, {
+    name: long('U'),
+    email: EMAIL,
+    companyId: newCompany.id,
+  });
   // A super admin, so that one session reaches every screen (and shows the admin button on the home page).
-  await call('PUT', '/api/admin/updateUser', admin, { id: newUser.id, companyId: newCompany.id, name: long('U'), email: EMAIL, isCompanyOwner: true, isSuperAdmin: true });
+  await call('PUT', '/api/admin/updateUser', admin, {
+    id: newUser.id,
+    companyId: newCompany.id,
+    name: long('U'),
+    email: EMAIL,
+    isCompanyOwner: true,
+    isSuperAdmin: true,
+  });
   const cookie = await portal.server.sessionCookie(EMAIL);
-  const sim = { dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: long('m'), invoiceLineNote: long('n') };
+  const sim = {
+    dataLimit: 1000,
+    callAndSms: true,
+    roaming: false,
+    invoiceLineMark: long('m'),
+    invoiceLineNote: long('n'),
+  };
   const { id } = await call('POST', '/api/sim', cookie, { iccid: newIccid(), ...sim });
   await call('PUT', '/api/sim/edit', cookie, { id, ...sim, invoiceLineMark: long('k') });
   for (let i = 0; i < 3; i++) await call('POST', '/api/sim', cookie, { iccid: newIccid(), ...sim });
@@ -60,7 +85,12 @@ describe('at 390 px with 200-character unbroken values', () => {
   for (const js of [true, false]) {
     for (const acting of [false, true]) {
       it(`no screen scrolls sideways (JS ${js ? 'on' : 'off'}${acting ? ', acting as the company' : ''})`, async () => {
-        const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, viewport: MOBILE, cookie: await cookieFor(acting) });
+        const ctx = await newContext(portal.browser, {
+          baseURL: portal.server.url,
+          js,
+          viewport: MOBILE,
+          cookie: await cookieFor(acting),
+        });
         const page = await ctx.newPage();
         const wide: string[] = [];
         for (const path of screens()) {
@@ -70,15 +100,31 @@ describe('at 390 px with 200-character unbroken values', () => {
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
           if (width > MOBILE.width) {
             // Name the innermost elements that reach past the edge, to know where to look.
-            const culprits = await page.evaluate((w) => [...document.querySelectorAll('body *')]
-              .filter((e) => e.getBoundingClientRect().right > w + 1 && ![...e.children].some((c) => c.getBoundingClientRect().right > w + 1))
-              .slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${e.className}`), MOBILE.width);
+            const culprits = await page.evaluate(
+              (w) =>
+                [...document.querySelectorAll('body *')]
+                  .filter(
+                    (e) =>
+                      e.getBoundingClientRect().right > w + 1 &&
+                      ![...e.children].some((c) => c.getBoundingClientRect().right > w + 1),
+                  )
+                  .slice(0, 3)
+                  .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
+              MOBILE.width,
+            );
             wide.push(`${path}: ${width} px (${culprits.join(', ')})`);
           }
           // Nor may a part of it (a table in its scroll box) scroll sideways; a field scrolling its own text is fine.
-          const scrollers = await page.evaluate(() => [...document.querySelectorAll('body *')]
-            .filter((e) => !['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName) && /auto|scroll/.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth + 1)
-            .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${e.scrollWidth} px in ${e.clientWidth} px`));
+          const scrollers = await page.evaluate(() =>
+            [...document.querySelectorAll('body *')]
+              .filter(
+                (e) =>
+                  !['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName) &&
+                  /auto|scroll/.test(getComputedStyle(e).overflowX) &&
+                  e.scrollWidth > e.clientWidth + 1,
+              )
+              .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${e.scrollWidth} px in ${e.clientWidth} px`),
+          );
           if (scrollers.length) wide.push(`${path}: ${scrollers.join(', ')}`);
           const name = path === '/' ? 'home' : path.slice(1).replace(/\d+/g, 'id').replace(/\//g, '-');
           if (js && !acting) await page.screenshot({ path: `test-results/layout-390-${name}.png`, fullPage: true });
@@ -101,7 +147,15 @@ async function looks(locator: Locator) {
     const style = getComputedStyle(el);
     const card = getComputedStyle(el.closest('.card')!).backgroundColor;
     const [a, b] = [lum(style.color), lum(card)].sort((x, y) => y - x);
-    return { color: style.color, contrast: (a! + 0.05) / (b! + 0.05), opacity: Number(style.opacity), cursor: style.cursor, borderStyle: style.borderTopStyle, background: style.backgroundColor, resize: style.resize };
+    return {
+      color: style.color,
+      contrast: (a! + 0.05) / (b! + 0.05),
+      opacity: Number(style.opacity),
+      cursor: style.cursor,
+      borderStyle: style.borderTopStyle,
+      background: style.backgroundColor,
+      resize: style.resize,
+    };
   });
 }
 
@@ -110,8 +164,15 @@ describe('controls that cannot be changed look so, at AA contrast', () => {
     it(`a legacy SIM's marks are read-only and look it, unlike an editable SIM's (${theme} theme)`, async () => {
       const em = portal.server.services.orm.em.fork();
       const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
-      const editable = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false }, company: legacy.company });
-      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie: await portal.server.sessionCookie('anna@demo.se') });
+      const editable = await em.findOneOrFail(Sim, {
+        status: 'active',
+        ratePlan: { isLegacy: false },
+        company: legacy.company,
+      });
+      const ctx = await newContext(portal.browser, {
+        baseURL: portal.server.url,
+        cookie: await portal.server.sessionCookie('anna@demo.se'),
+      });
       await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();
       await page.goto(`/sims/${editable.id}`);
@@ -133,7 +194,10 @@ describe('controls that cannot be changed look so, at AA contrast', () => {
     });
 
     it(`the plan selector's boxes, disabled until a data amount is chosen, look disabled (${theme} theme)`, async () => {
-      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie: await portal.server.sessionCookie('anna@demo.se') });
+      const ctx = await newContext(portal.browser, {
+        baseURL: portal.server.url,
+        cookie: await portal.server.sessionCookie('anna@demo.se'),
+      });
       await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();
       await page.goto('/add');

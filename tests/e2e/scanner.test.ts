@@ -14,8 +14,12 @@ import { withCheckDigit } from '../../server/sims/iccid.js';
 import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
 import { useScreens } from '../helpers/screens.js';
 
-const ICCID = withCheckDigit(`894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
-const ICCID_2 = withCheckDigit(`894688${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`);
+const ICCID = withCheckDigit(
+  `894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`,
+);
+const ICCID_2 = withCheckDigit(
+  `894688${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`,
+);
 /** 20 digits like an ICCID, but the last is not the Luhn check digit of the first 19. */
 const WRONG_CHECK = ICCID_2.slice(0, 19) + String((Number(ICCID_2[19]) + 1) % 10);
 const SCAN = 'Skanna streckkod';
@@ -31,12 +35,24 @@ let dir: string;
 const files = { video: '', shortVideo: '', twoCodes: '', short: '', wrongCheck: '', qr: '' };
 
 async function barcodePng(options: bwipjs.RenderOptions): Promise<Buffer> {
-  return bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options });
+  return bwipjs.toBuffer({
+    scale: 2,
+    height: 12,
+    paddingwidth: 24,
+    paddingheight: 12,
+    backgroundcolor: 'FFFFFF',
+    ...options,
+  });
 }
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 /** Renders images on a white page in Chromium and photographs it. */
-async function photograph(browser: Browser, images: Buffer[], size: { width: number; height: number }, type: 'jpeg' | 'png'): Promise<Buffer> {
+async function photograph(
+  browser: Browser,
+  images: Buffer[],
+  size: { width: number; height: number },
+  type: 'jpeg' | 'png',
+): Promise<Buffer> {
   const page = await browser.newPage({ viewport: size });
   const imgs = images.map((png) => `<img src="${dataUrl(png)}">`).join('');
   await page.setContent(
@@ -61,7 +77,12 @@ beforeAll(async () => {
   const [frame, shortFrame, twoCodes] = await Promise.all([
     photograph(painter, [iccid], { width: 640, height: 480 }, 'jpeg'),
     photograph(painter, [short], { width: 640, height: 480 }, 'jpeg'),
-    photograph(painter, [puk, await barcodePng({ bcid: 'code128', text: ICCID_2 })], { width: 900, height: 600 }, 'png'),
+    photograph(
+      painter,
+      [puk, await barcodePng({ bcid: 'code128', text: ICCID_2 })],
+      { width: 900, height: 600 },
+      'png',
+    ),
   ]);
   await painter.close();
   // An MJPEG file for Chromium's fake camera is JPEG frames one after another.
@@ -84,9 +105,17 @@ afterAll(async () => {
 
 type Watched = { page: Page; errors: string[] };
 
-async function openAdd(browser: Browser, opts: { js?: boolean; viewport?: { width: number; height: number }; baseURL?: string; init?: () => void } = {}): Promise<Watched> {
+async function openAdd(
+  browser: Browser,
+  opts: { js?: boolean; viewport?: { width: number; height: number }; baseURL?: string; init?: () => void } = {},
+): Promise<Watched> {
   const baseURL = opts.baseURL ?? portal.server.url;
-  const ctx: BrowserContext = await newContext(browser, { baseURL, js: opts.js, viewport: opts.viewport, cookie: await portal.server.sessionCookie('anna@demo.se') });
+  const ctx: BrowserContext = await newContext(browser, {
+    baseURL,
+    js: opts.js,
+    viewport: opts.viewport,
+    cookie: await portal.server.sessionCookie('anna@demo.se'),
+  });
   await ctx.addInitScript(() => {
     const w = window as unknown as { __streams: MediaStream[] };
     w.__streams = [];
@@ -114,10 +143,19 @@ async function gotoAdd(page: Page) {
 }
 
 const liveTracks = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length);
+  page.evaluate(
+    () =>
+      (window as unknown as { __streams: MediaStream[] }).__streams
+        .flatMap((s) => s.getTracks())
+        .filter((t) => t.readyState === 'live').length,
+  );
 
 async function waitNoLiveTracks(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).every((t) => t.readyState === 'ended'));
+  await page.waitForFunction(() =>
+    (window as unknown as { __streams: MediaStream[] }).__streams
+      .flatMap((s) => s.getTracks())
+      .every((t) => t.readyState === 'ended'),
+  );
   expect(await liveTracks(page)).toBe(0);
 }
 
@@ -125,7 +163,16 @@ async function waitNoLiveTracks(page: Page) {
 async function axeProblems(page: Page): Promise<string[]> {
   await injectAxe(page);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: unknown,
+          ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
   });
   return result.violations.map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -133,12 +180,17 @@ async function axeProblems(page: Page): Promise<string[]> {
 
 const memory = (page: Page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null'), MEMORY_KEY);
 const iccidValue = (page: Page) => page.getByLabel('ICCID').inputValue();
-const scanning = (page: Page) => page.getByRole('status').filter({ hasText: 'Rikta kameran mot ICCID-streckkoden' }).waitFor();
+const scanning = (page: Page) =>
+  page.getByRole('status').filter({ hasText: 'Rikta kameran mot ICCID-streckkoden' }).waitFor();
 
 describe('scanner with a camera that films an ICCID barcode', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${files.video}`]);
+    browser = await launchBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${files.video}`,
+    ]);
   });
   afterAll(async () => browser?.close());
 
@@ -160,13 +212,21 @@ describe('scanner with a camera that films an ICCID barcode', () => {
     await page.getByRole('button', { name: SCAN }).click();
     expect(await (await quaggaChunk).text()).toContain(QUAGGA_MARK);
 
-    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID, { timeout: 20_000 });
+    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID, {
+      timeout: 20_000,
+    });
     expect(await iccidValue(page)).toBe(ICCID);
     // The scanner closed itself, the camera is off, and the user goes on with the next field.
     expect(await page.locator('#scanner').count()).toBe(0);
     expect(await page.getByRole('button', { name: SCAN }).getAttribute('aria-expanded')).toBe('false');
     await page.waitForFunction(() => document.activeElement?.id === 'invoiceLineMark');
-    expect(await page.evaluate(() => document.activeElement === (document.querySelector('label[for=invoiceLineMark]') as HTMLLabelElement | null)?.control)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          document.activeElement ===
+          (document.querySelector('label[for=invoiceLineMark]') as HTMLLabelElement | null)?.control,
+      ),
+    ).toBe(true);
     expect(await page.getByText(`ICCID ${ICCID} är inläst från streckkoden.`).isVisible()).toBe(true);
     await waitNoLiveTracks(page);
     const remembered = await memory(page);
@@ -186,7 +246,11 @@ describe('scanner with a camera that films an ICCID barcode', () => {
 describe('scanner with a camera that films a barcode that is not an ICCID', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${files.shortVideo}`]);
+    browser = await launchBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${files.shortVideo}`,
+    ]);
   });
   afterAll(async () => browser?.close());
 
@@ -210,7 +274,10 @@ describe('scanner with a camera that films a barcode that is not an ICCID', () =
 describe('scanner controls with a camera that sees no barcode (two fake cameras)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(['--use-fake-device-for-media-stream=device-count=2', '--use-fake-ui-for-media-stream']);
+    browser = await launchBrowser([
+      '--use-fake-device-for-media-stream=device-count=2',
+      '--use-fake-ui-for-media-stream',
+    ]);
   });
   afterAll(async () => browser?.close());
 
@@ -235,16 +302,28 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     // Two cameras: a select; picking the other one restarts on it and is remembered.
     const select = page.getByLabel('Kamera', { exact: true });
     await select.waitFor();
-    const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    const options = await select
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
     expect(options).toHaveLength(2);
     const current = await select.inputValue();
     const other = options.find((o) => o !== current)!;
     await select.selectOption(other);
-    await page.waitForFunction((id) => JSON.parse(localStorage.getItem('sim-portal:scanner') ?? '{}').cameraId === id, other);
+    await page.waitForFunction(
+      (id) => JSON.parse(localStorage.getItem('sim-portal:scanner') ?? '{}').cameraId === id,
+      other,
+    );
     await scanning(page);
-    await page.waitForFunction(() => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length === 1);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __streams: MediaStream[] }).__streams
+          .flatMap((s) => s.getTracks())
+          .filter((t) => t.readyState === 'live').length === 1,
+    );
     const track = await page.evaluate(() => {
-      const live = (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).find((t) => t.readyState === 'live');
+      const live = (window as unknown as { __streams: MediaStream[] }).__streams
+        .flatMap((s) => s.getTracks())
+        .find((t) => t.readyState === 'live');
       return live?.getSettings().deviceId;
     });
     expect(track).toBe(other);
@@ -273,7 +352,10 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     expect(await file.getAttribute('capture')).not.toBeNull();
 
     await file.setInputFiles(files.short);
-    await page.getByRole('alert').filter({ hasText: 'Streckkoden i bilden är inte ett giltigt ICCID-nummer (20 siffror).' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Streckkoden i bilden är inte ett giltigt ICCID-nummer (20 siffror).' })
+      .waitFor();
     // 20 digits with a wrong check digit: the message names the check digit, not the length.
     await file.setInputFiles(files.wrongCheck);
     await page.getByRole('alert').filter({ hasText: 'har 20 siffror men kontrollsiffran stämmer inte' }).waitFor();
@@ -285,7 +367,9 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
 
     // A photo with two Code 128 barcodes: the ICCID is taken, the other ignored.
     await file.setInputFiles(files.twoCodes);
-    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID_2, { timeout: 60_000 });
+    await page.waitForFunction((v) => (document.getElementById('iccid') as HTMLInputElement).value === v, ICCID_2, {
+      timeout: 60_000,
+    });
     expect(await page.locator('#scanner').count()).toBe(0);
     await page.waitForFunction(() => document.activeElement?.id === 'invoiceLineMark');
 
@@ -293,7 +377,13 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     await page.getByRole('button', { name: SCAN }).click();
     await scanning(page);
     expect(await page.getByLabel('Kamera', { exact: true }).inputValue()).toBe(other);
-    expect(await page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.at(-1)?.getVideoTracks()[0]?.getSettings().deviceId)).toBe(other);
+    expect(
+      await page.evaluate(
+        () =>
+          (window as unknown as { __streams: MediaStream[] }).__streams.at(-1)?.getVideoTracks()[0]?.getSettings()
+            .deviceId,
+      ),
+    ).toBe(other);
     await page.getByRole('button', { name: CLOSE }).click();
     expect(await page.locator('#scanner').count()).toBe(0);
     await waitNoLiveTracks(page);
@@ -321,7 +411,10 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
     await gotoAdd(page);
     await page.getByRole('button', { name: SCAN }).click();
     await scanning(page);
-    const [video, box] = await Promise.all([page.locator('.scanner-video video').boundingBox(), page.locator('.scanner-box').boundingBox()]);
+    const [video, box] = await Promise.all([
+      page.locator('.scanner-video video').boundingBox(),
+      page.locator('.scanner-box').boundingBox(),
+    ]);
     expect(video && box).toBeTruthy();
     const side = Math.min(video!.width, video!.height) * 0.85;
     expect(Math.abs(box!.width - side)).toBeLessThan(2);
@@ -347,7 +440,11 @@ describe('scanner controls with a camera that sees no barcode (two fake cameras)
 describe('scanner conditions', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(['--use-fake-device-for-media-stream', '--deny-permission-prompts', '--host-resolver-rules=MAP sim-portal.test 127.0.0.1']);
+    browser = await launchBrowser([
+      '--use-fake-device-for-media-stream',
+      '--deny-permission-prompts',
+      '--host-resolver-rules=MAP sim-portal.test 127.0.0.1',
+    ]);
   });
   afterAll(async () => browser?.close());
 
@@ -362,12 +459,16 @@ describe('scanner conditions', () => {
     const w = await openAdd(browser, {
       init: packagedChromium()
         ? () => {
-            MediaDevices.prototype.getUserMedia = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+            MediaDevices.prototype.getUserMedia = () =>
+              Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
           }
         : undefined,
     });
     await w.page.goto('/add');
-    await w.page.evaluate((k) => localStorage.setItem(k, JSON.stringify({ permissionGranted: true, cameraId: 'gone' })), MEMORY_KEY);
+    await w.page.evaluate(
+      (k) => localStorage.setItem(k, JSON.stringify({ permissionGranted: true, cameraId: 'gone' })),
+      MEMORY_KEY,
+    );
     await openScanner(w);
     await w.page.getByRole('alert').filter({ hasText: 'Webbsidan har inte fått använda kameran.' }).waitFor();
     expect(w.errors.some((e) => e.includes('Webbsidan har inte fått använda kameran'))).toBe(true);
@@ -383,7 +484,10 @@ describe('scanner conditions', () => {
     const port = new URL(portal.server.url).port;
     const w = await openAdd(browser, { baseURL: `http://sim-portal.test:${port}` });
     await openScanner(w);
-    await w.page.getByRole('alert').filter({ hasText: 'Kameran kan bara användas över en säker anslutning (https eller localhost).' }).waitFor();
+    await w.page
+      .getByRole('alert')
+      .filter({ hasText: 'Kameran kan bara användas över en säker anslutning (https eller localhost).' })
+      .waitFor();
     expect(await w.page.evaluate(() => window.isSecureContext)).toBe(false);
     expect(w.errors.some((e) => e.includes('säker anslutning'))).toBe(true);
     expect(await w.page.getByLabel(FROM_FILE).isEnabled()).toBe(true);
@@ -392,7 +496,10 @@ describe('scanner conditions', () => {
 
   it('says so when the browser cannot stream from a camera at all', async () => {
     // A browser without the media API (an old or locked-down one): the API is absent from the page.
-    const w = await openAdd(browser, { init: () => Object.defineProperty(Navigator.prototype, 'mediaDevices', { configurable: true, get: () => undefined }) });
+    const w = await openAdd(browser, {
+      init: () =>
+        Object.defineProperty(Navigator.prototype, 'mediaDevices', { configurable: true, get: () => undefined }),
+    });
     await openScanner(w);
     await w.page.getByRole('alert').filter({ hasText: 'Webbläsaren kan inte strömma bild från kameran.' }).waitFor();
     expect(w.errors.some((e) => e.includes('strömma bild från kameran'))).toBe(true);
@@ -412,7 +519,9 @@ describe('scanner without JavaScript', () => {
     await page.goto('/add');
     expect(await page.getByLabel('ICCID').isVisible()).toBe(true);
     // The browser's own message for a wrong format comes with this Swedish hint.
-    expect(await page.getByLabel('ICCID').getAttribute('title')).toBe('ICCID: 20 siffror (mellanslag mellan siffergrupperna går bra).');
+    expect(await page.getByLabel('ICCID').getAttribute('title')).toBe(
+      'ICCID: 20 siffror (mellanslag mellan siffergrupperna går bra).',
+    );
     expect(await page.getByRole('button', { name: 'Aktivera' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: SCAN }).count()).toBe(0);
     expect(await page.getByText(FROM_FILE).count()).toBe(0);

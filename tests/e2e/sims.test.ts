@@ -21,10 +21,14 @@ for (const js of [true, false]) {
       await page.goto('/add');
       if (js) {
         // With JS the rules apply live (after hydration): nothing but the amount before an amount is chosen.
-        await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+        await page.waitForFunction(
+          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+        );
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
         expect(await page.getByLabel('Aktivera roaming').isDisabled()).toBe(true);
-        expect(await page.getByText('Du måste välja en datamängd för att kunna aktivera tal & SMS').count()).toBeGreaterThan(0);
+        expect(
+          await page.getByText('Du måste välja en datamängd för att kunna aktivera tal & SMS').count(),
+        ).toBeGreaterThan(0);
       }
       const iccid = newIccid();
       const bad = iccid.slice(0, 19) + String((Number(iccid[19]) + 1) % 10);
@@ -56,7 +60,10 @@ for (const js of [true, false]) {
       const page = await pageAs('anna@demo.se', js);
       await page.goto('/add');
       await page.getByLabel('ICCID').fill(newIccid());
-      if (js) await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+      if (js)
+        await page.waitForFunction(
+          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+        );
       await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
       if (js) {
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
@@ -79,7 +86,9 @@ for (const js of [true, false]) {
       const callAndSms = page.getByLabel('Aktivera tal & SMS');
       const roaming = page.getByLabel('Aktivera roaming');
       if (js) {
-        await page.waitForFunction(() => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true);
+        await page.waitForFunction(
+          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+        );
         // 50 GB exists without options or with both: roaming follows tal & SMS, locked.
         await page.getByLabel('Datamängd').selectOption({ label: '50 GB' });
         expect(await callAndSms.isEnabled()).toBe(true);
@@ -127,7 +136,14 @@ for (const js of [true, false]) {
       const iccid = newIccid();
       const caller = await import('../helpers/caller.js');
       const anna = await caller.callerFor(portal.server.services, 'anna@demo.se');
-      const { id } = await anna.sim.activate({ iccid, dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: `Sökbar ${js}`, invoiceLineNote: '' });
+      const { id } = await anna.sim.activate({
+        iccid,
+        dataLimit: 1000,
+        callAndSms: false,
+        roaming: false,
+        invoiceLineMark: `Sökbar ${js}`,
+        invoiceLineNote: '',
+      });
       await page.goto('/sims');
       // With JS the search is live, through the tRPC client (batched calls to /api/trpc).
       const trpcCall = js ? page.waitForRequest((r) => r.url().includes('/api/trpc/sim.page')) : null;
@@ -155,7 +171,9 @@ for (const js of [true, false]) {
       // The history line says what changed, from what to what.
       const line = page.locator('table.history tbody tr').first().locator('td').nth(1);
       await line.getByText('Abonnemang ändrat från Data 1 GB till Data 1 GB med tal & SMS', { exact: true }).waitFor();
-      expect(await line.getByText(`Fakturamärkning ändrad från ”Sökbar ${js}” till ”Ny märkning”`, { exact: true }).count()).toBe(1);
+      expect(
+        await line.getByText(`Fakturamärkning ändrad från ”Sökbar ${js}” till ”Ny märkning”`, { exact: true }).count(),
+      ).toBe(1);
       expect(await page.getByText('Inga ändringar att spara.').count()).toBe(0);
       expect(await page.getByText('(abonnemang)').count()).toBe(0);
       const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id }, { populate: ['ratePlan'] });
@@ -182,7 +200,9 @@ for (const js of [true, false]) {
     });
 
     it('shows a legacy SIM read-only with the support message', async () => {
-      const legacy = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+      const legacy = await portal.server.services.orm.em
+        .fork()
+        .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
       const page = await pageAs('anna@demo.se', js);
       await page.goto(`/sims/${legacy.id}`);
       await page.getByText('kan inte redigeras här. Kontakta supporten').waitFor();
@@ -198,7 +218,12 @@ describe('SIM screens, other cases', () => {
     const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' });
     const em = portal.server.services.orm.em.fork();
     const { Company, User } = await import('../../server/db/entities.js');
-    const other = em.create(Company, { name: 'Ett Annat AB', customerNumber: 'E-404', invoiceNote: '', invoiceInterval: 'monthly' });
+    const other = em.create(Company, {
+      name: 'Ett Annat AB',
+      customerNumber: 'E-404',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     em.create(User, { name: 'Eva', email: 'eva@annat.se', company: other });
     await em.flush();
     const cookie = await portal.server.sessionCookie('eva@annat.se');
@@ -207,13 +232,19 @@ describe('SIM screens, other cases', () => {
       expect(res.status).toBe(404);
       expect(await res.text()).toContain('Sidan finns inte');
     }
-    const post = await fetch(`${portal.server.url}/sims/${sim.id}/deactivate`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const post = await fetch(`${portal.server.url}/sims/${sim.id}/deactivate`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(post.status).toBe(404);
     expect((await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id: sim.id })).status).toBe('active');
   });
 
   it('shows the last 8 ICCID digits at 390 px and the whole ICCID on desktop', async () => {
-    const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
+    const sim = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
     const mobile = await pageAs('anna@demo.se', true, MOBILE);
     await mobile.goto('/sims');
     const cell = mobile.getByRole('cell', { name: sim.iccid.slice(-8), exact: true }).first();

@@ -49,14 +49,19 @@ describe('no-JS walk-through', () => {
     expect(sim).toMatchObject({ status: 'deactivated', invoiceLineNote: 'Ändrad utan JS' });
 
     await page.goto('/export');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportera' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exportera' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^Sim_export\d{4}\d{1,2}-\d{4}\d{1,2}\.xlsx$/);
 
     await page.goto('/feedback');
     await page.getByLabel('Ditt meddelande').fill('Allt gick bra utan JavaScript.');
     await page.getByRole('button', { name: 'Skicka' }).click();
     await page.getByRole('status').filter({ hasText: 'Tack för din feedback!' }).waitFor();
-    expect(await portal.server.services.orm.em.fork().count(Feedback, { message: 'Allt gick bra utan JavaScript.' })).toBe(1);
+    expect(
+      await portal.server.services.orm.em.fork().count(Feedback, { message: 'Allt gick bra utan JavaScript.' }),
+    ).toBe(1);
 
     await page.goto('/');
     await page.getByRole('button', { name: 'Logga ut' }).click();
@@ -81,7 +86,9 @@ describe('no-JS walk-through', () => {
     await page.getByLabel('E-postadress').fill('greta@genomgang.se');
     await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Användare skapad' }).waitFor();
-    const greta = await portal.server.services.orm.em.fork().findOneOrFail(User, { email: 'greta@genomgang.se' }, { populate: ['company'] });
+    const greta = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(User, { email: 'greta@genomgang.se' }, { populate: ['company'] });
     expect(greta.company.id).toBe(company.id);
     await ctx.close();
   });

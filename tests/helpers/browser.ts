@@ -39,7 +39,9 @@ export const MOBILE = { width: 390, height: 844 };
 
 export async function newContext(
   browser: Browser,
-  opts: { baseURL: string; js?: boolean; viewport?: { width: number; height: number }; cookie?: string } = { baseURL: '' },
+  opts: { baseURL: string; js?: boolean; viewport?: { width: number; height: number }; cookie?: string } = {
+    baseURL: '',
+  },
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: opts.baseURL,

@@ -11,7 +11,9 @@ export type Screens = { server: TestServer; browser: Browser; smtp: Smtp | null 
 type ScreensOpts<M extends boolean> = { env?: Record<string, string>; smtp?: M; logs?: boolean };
 
 /** The server (with extra env, and SMTP_URL of a fresh SMTP server when `smtp` is set) and a browser. */
-export async function startScreens<M extends boolean = false>(opts: ScreensOpts<M> = {}): Promise<Screens & { smtp: M extends true ? Smtp : null }> {
+export async function startScreens<M extends boolean = false>(
+  opts: ScreensOpts<M> = {},
+): Promise<Screens & { smtp: M extends true ? Smtp : null }> {
   const smtp = opts.smtp ? await startSmtp() : null;
   const [server, browser] = await Promise.all([
     startTestServer({ env: { ...opts.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) }, logs: opts.logs }),
@@ -20,7 +22,9 @@ export async function startScreens<M extends boolean = false>(opts: ScreensOpts<
   return { server, browser, smtp } as Screens & { smtp: M extends true ? Smtp : null };
 }
 
-export async function stopScreens(s: { server?: TestServer; browser?: Browser | null; smtp?: Smtp | null } | undefined): Promise<void> {
+export async function stopScreens(
+  s: { server?: TestServer; browser?: Browser | null; smtp?: Smtp | null } | undefined,
+): Promise<void> {
   await s?.browser?.close();
   await s?.server?.stop();
   await s?.smtp?.close();
@@ -37,7 +41,10 @@ export function useScreens<M extends boolean = false>(opts: ScreensOpts<M> & { b
     if (opts.browser !== false) started = await startScreens(opts);
     else {
       const smtp = (opts.smtp ? await startSmtp() : null) as M extends true ? Smtp : null;
-      const server = await startTestServer({ env: { ...opts.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) }, logs: opts.logs });
+      const server = await startTestServer({
+        env: { ...opts.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) },
+        logs: opts.logs,
+      });
       started = { server, browser: null, smtp };
     }
   });
@@ -65,9 +72,14 @@ export function useScreens<M extends boolean = false>(opts: ScreensOpts<M> & { b
      * A page in a browser context of its own, with a new session of the user with this e-mail (a super admin
      * may act as a company); JS on unless `js: false`; desktop size unless a `width` (390: a phone).
      */
-    async loggedInPage(email: string, o: { js?: boolean; width?: number; actingCompanyId?: number } = {}): Promise<Page> {
+    async loggedInPage(
+      email: string,
+      o: { js?: boolean; width?: number; actingCompanyId?: number } = {},
+    ): Promise<Page> {
       const { server } = get();
-      const viewport = o.width ? { width: o.width, height: o.width <= MOBILE.width ? MOBILE.height : DESKTOP.height } : DESKTOP;
+      const viewport = o.width
+        ? { width: o.width, height: o.width <= MOBILE.width ? MOBILE.height : DESKTOP.height }
+        : DESKTOP;
       const cookie = await server.sessionCookie(email, { actingCompanyId: o.actingCompanyId });
       const context = await newContext(browser(), { baseURL: server.url, js: o.js, viewport, cookie });
       return context.newPage();

@@ -25,14 +25,24 @@ export type TestServer = RunningServer & {
   stop: () => Promise<void>;
 };
 
-export async function startTestServer(opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget; logs?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget; logs?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-test-'));
   // A given database is shared (a second server instance); otherwise a fresh one, dropped at stop.
   const db = opts.db ? { target: opts.db, drop: async () => {} } : await freshDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...opts.env,
+  });
   const logs: TestServer['logs'] = [];
   // What the server noticed, for a test to wait on (e.g. a cancelled download) instead of sleeping.
-  const log = opts.logs ? pino({ level: 'info', base: undefined }, { write: (line: string) => void logs.push(JSON.parse(line)) }) : createLogger(config.logLevel);
+  const log = opts.logs
+    ? pino({ level: 'info', base: undefined }, { write: (line: string) => void logs.push(JSON.parse(line)) })
+    : createLogger(config.logLevel);
   const services = await createServices(config, { db: db.target, log });
   const running = await startServer(config, { services, seed: opts.seed ?? true });
   // APP_URL must name the real port for links in mails; the config was made before the port was known.

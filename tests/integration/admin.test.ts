@@ -27,7 +27,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-admin-'));
   const db = await freshDatabase();
   drop = db.drop;
-  services = await createServices(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { db: db.target });
+  services = await createServices(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), {
+    db: db.target,
+  });
   await seedDemo(services.orm.em.fork());
   const em = services.orm.em.fork();
   demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
@@ -48,7 +50,12 @@ async function as(email: string | null) {
     const user = await em.findOneOrFail(User, { email });
     cookie = `${cookieName(services.config.secureCookies)}=${await createSession(em, user.id)}`;
   }
-  const ctx = await createContext({ services, headers: new Headers(cookie ? { cookie } : {}), requestId: 'test', ip: '127.0.0.1' });
+  const ctx = await createContext({
+    services,
+    headers: new Headers(cookie ? { cookie } : {}),
+    requestId: 'test',
+    ip: '127.0.0.1',
+  });
   return createCaller(ctx);
 }
 
@@ -57,7 +64,11 @@ async function refusal(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (err) {
-    const e = err as { code: string; message: string; cause?: { issues?: Array<{ path: PropertyKey[]; message: string }> } };
+    const e = err as {
+      code: string;
+      message: string;
+      cause?: { issues?: Array<{ path: PropertyKey[]; message: string }> };
+    };
     const fields: Record<string, string> = {};
     for (const i of e.cause?.issues ?? []) fields[String(i.path[0])] ??= i.message;
     return { code: e.code, message: e.message, fields };
@@ -71,19 +82,39 @@ const audits = (action: string) =>
 describe('who may call the admin procedures', () => {
   const calls = {
     getCompanies: (c: Awaited<ReturnType<typeof as>>) => c.admin.getCompanies({}),
-    createCompany: (c: Awaited<ReturnType<typeof as>>) => c.admin.createCompany({ name: 'Roll AB', customerNumber: 'ROLL-1' }),
+    createCompany: (c: Awaited<ReturnType<typeof as>>) =>
+      c.admin.createCompany({ name: 'Roll AB', customerNumber: 'ROLL-1' }),
     getCompany: (c: Awaited<ReturnType<typeof as>>) => c.admin.getCompany({ id: demo.id }),
     updateCompany: (c: Awaited<ReturnType<typeof as>>) =>
-      c.admin.updateCompany({ id: demo.id, name: 'Demo AB', customerNumber: '100001', invoiceNote: 'x', invoiceInterval: 'monthly' }),
-    createUser: (c: Awaited<ReturnType<typeof as>>) => c.admin.createUser({ name: 'Roll', email: 'roll@demo.se', companyId: demo.id }),
+      c.admin.updateCompany({
+        id: demo.id,
+        name: 'Demo AB',
+        customerNumber: '100001',
+        invoiceNote: 'x',
+        invoiceInterval: 'monthly',
+      }),
+    createUser: (c: Awaited<ReturnType<typeof as>>) =>
+      c.admin.createUser({ name: 'Roll', email: 'roll@demo.se', companyId: demo.id }),
     getUser: (c: Awaited<ReturnType<typeof as>>) => c.admin.getUser({ id: anna.id }),
     updateUser: (c: Awaited<ReturnType<typeof as>>) =>
-      c.admin.updateUser({ id: anna.id, name: 'Anna', email: 'anna@demo.se', isCompanyOwner: false, isSuperAdmin: true }),
+      c.admin.updateUser({
+        id: anna.id,
+        name: 'Anna',
+        email: 'anna@demo.se',
+        isCompanyOwner: false,
+        isSuperAdmin: true,
+      }),
   };
   for (const [name, call] of Object.entries(calls)) {
     it(`${name}: anonymous UNAUTHORIZED, regular user FORBIDDEN, nothing changed`, async () => {
-      expect(await refusal(call(await as(null)))).toMatchObject({ code: 'UNAUTHORIZED', message: 'Du är inte inloggad.' });
-      expect(await refusal(call(await as('anna@demo.se')))).toMatchObject({ code: 'FORBIDDEN', message: 'Du har inte behörighet till detta.' });
+      expect(await refusal(call(await as(null)))).toMatchObject({
+        code: 'UNAUTHORIZED',
+        message: 'Du är inte inloggad.',
+      });
+      expect(await refusal(call(await as('anna@demo.se')))).toMatchObject({
+        code: 'FORBIDDEN',
+        message: 'Du har inte behörighet till detta.',
+      });
     });
   }
   it('none of the refused calls changed anything', async () => {
@@ -98,14 +129,33 @@ describe('who may call the admin procedures', () => {
 describe('companies', () => {
   it('creates a company (monthly by default), answers { newCompany } and writes an audit row', async () => {
     const caller = await as('admin@demo.se');
-    const { newCompany } = await caller.admin.createCompany({ name: '  Nya Bolaget AB ', customerNumber: ' 200001 ', invoiceNote: 'Ref. Ekonomi' });
-    expect(newCompany).toEqual({ id: expect.any(Number), name: 'Nya Bolaget AB', customerNumber: '200001', invoiceNote: 'Ref. Ekonomi', invoiceInterval: 'monthly' });
+    const { newCompany } = await caller.admin.createCompany({
+      name: '  Nya Bolaget AB ',
+      customerNumber: ' 200001 ',
+      invoiceNote: 'Ref. Ekonomi',
+    });
+    expect(newCompany).toEqual({
+      id: expect.any(Number),
+      name: 'Nya Bolaget AB',
+      customerNumber: '200001',
+      invoiceNote: 'Ref. Ekonomi',
+      invoiceInterval: 'monthly',
+    });
     const [row] = await audits('createCompany');
     expect(row).toMatchObject({ targetType: 'Company', targetId: String(newCompany.id), before: null });
     expect(row!.who!.id).toBe(admin.id);
     expect(row!.actingCompany).toBeNull();
-    expect(row!.after).toEqual({ name: 'Nya Bolaget AB', customerNumber: '200001', invoiceNote: 'Ref. Ekonomi', invoiceInterval: 'monthly' });
-    const { newCompany: quarterly } = await caller.admin.createCompany({ name: 'Kvartal AB', customerNumber: '200002', invoiceInterval: 'quarterly' });
+    expect(row!.after).toEqual({
+      name: 'Nya Bolaget AB',
+      customerNumber: '200001',
+      invoiceNote: 'Ref. Ekonomi',
+      invoiceInterval: 'monthly',
+    });
+    const { newCompany: quarterly } = await caller.admin.createCompany({
+      name: 'Kvartal AB',
+      customerNumber: '200002',
+      invoiceInterval: 'quarterly',
+    });
     expect(quarterly.invoiceInterval).toBe('quarterly');
     expect(quarterly.invoiceNote).toBe('');
   });
@@ -117,8 +167,16 @@ describe('companies', () => {
       [{ name: 'a'.repeat(201), customerNumber: 'X-1' }, 'name', 'Namnet får vara högst 200 tecken.'],
       [{ name: 'Bolag', customerNumber: '' }, 'customerNumber', 'Ange ett kundnummer.'],
       [{ name: 'Bolag', customerNumber: '1'.repeat(51) }, 'customerNumber', 'Kundnumret får vara högst 50 tecken.'],
-      [{ name: 'Bolag', customerNumber: 'X-1', invoiceNote: 'n'.repeat(201) }, 'invoiceNote', 'Fakturamärkningen får vara högst 200 tecken.'],
-      [{ name: 'Bolag', customerNumber: 'X-1', invoiceInterval: 'weekly' }, 'invoiceInterval', 'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.'],
+      [
+        { name: 'Bolag', customerNumber: 'X-1', invoiceNote: 'n'.repeat(201) },
+        'invoiceNote',
+        'Fakturamärkningen får vara högst 200 tecken.',
+      ],
+      [
+        { name: 'Bolag', customerNumber: 'X-1', invoiceInterval: 'weekly' },
+        'invoiceInterval',
+        'Välj ett faktureringsintervall: monthly, quarterly, biannually eller annually.',
+      ],
       [{ customerNumber: 'X-1' }, 'name', 'Namnet måste vara text.'],
     ];
     for (const [input, field, message] of cases) {
@@ -146,33 +204,87 @@ describe('companies', () => {
 
   it('updates a company, keeping its own customer number, with before and after in the audit row', async () => {
     const caller = await as('admin@demo.se');
-    const { newCompany } = await caller.admin.createCompany({ name: 'Före AB', customerNumber: '400001', invoiceNote: 'Gammal' });
-    const res = await caller.admin.updateCompany({ id: newCompany.id, name: 'Efter AB', customerNumber: '400001', invoiceNote: ' Ny ', invoiceInterval: 'annually' });
-    expect(res).toEqual({ success: true, company: { id: newCompany.id, name: 'Efter AB', customerNumber: '400001', invoiceNote: 'Ny', invoiceInterval: 'annually' } });
+    const { newCompany } = await caller.admin.createCompany({
+      name: 'Före AB',
+      customerNumber: '400001',
+      invoiceNote: 'Gammal',
+    });
+    const res = await caller.admin.updateCompany({
+      id: newCompany.id,
+      name: 'Efter AB',
+      customerNumber: '400001',
+      invoiceNote: ' Ny ',
+      invoiceInterval: 'annually',
+    });
+    expect(res).toEqual({
+      success: true,
+      company: {
+        id: newCompany.id,
+        name: 'Efter AB',
+        customerNumber: '400001',
+        invoiceNote: 'Ny',
+        invoiceInterval: 'annually',
+      },
+    });
     const row = (await audits('updateCompany')).at(-1)!;
     expect(row.targetId).toBe(String(newCompany.id));
-    expect(row.before).toEqual({ name: 'Före AB', customerNumber: '400001', invoiceNote: 'Gammal', invoiceInterval: 'monthly' });
-    expect(row.after).toEqual({ name: 'Efter AB', customerNumber: '400001', invoiceNote: 'Ny', invoiceInterval: 'annually' });
-    expect(await refusal(caller.admin.updateCompany({ ...res.company, id: 999999 }))).toMatchObject({ code: 'NOT_FOUND', message: 'Företaget finns inte.' });
+    expect(row.before).toEqual({
+      name: 'Före AB',
+      customerNumber: '400001',
+      invoiceNote: 'Gammal',
+      invoiceInterval: 'monthly',
+    });
+    expect(row.after).toEqual({
+      name: 'Efter AB',
+      customerNumber: '400001',
+      invoiceNote: 'Ny',
+      invoiceInterval: 'annually',
+    });
+    expect(await refusal(caller.admin.updateCompany({ ...res.company, id: 999999 }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Företaget finns inte.',
+    });
   });
 
   it('lists, searches (name, customer number, invoice mark; any case; % is literal) and pages on the server', async () => {
     const caller = await as('admin@demo.se');
-    for (let i = 1; i <= 5; i++) await caller.admin.createCompany({ name: `Sökbolag ${i}`, customerNumber: `S-${i}`, invoiceNote: i === 3 ? 'Märkt 100% special' : '' });
+    for (let i = 1; i <= 5; i++)
+      await caller.admin.createCompany({
+        name: `Sökbolag ${i}`,
+        customerNumber: `S-${i}`,
+        invoiceNote: i === 3 ? 'Märkt 100% special' : '',
+      });
     const all = await caller.admin.getCompanies({});
     expect(all.map((c) => c.name)).toEqual([...all.map((c) => c.name)].sort((a, b) => a.localeCompare(b, 'en')));
-    expect((await caller.admin.getCompanies({ q: 'SÖKBOLAG' })).map((c) => c.name)).toEqual(['Sökbolag 1', 'Sökbolag 2', 'Sökbolag 3', 'Sökbolag 4', 'Sökbolag 5']);
+    expect((await caller.admin.getCompanies({ q: 'SÖKBOLAG' })).map((c) => c.name)).toEqual([
+      'Sökbolag 1',
+      'Sökbolag 2',
+      'Sökbolag 3',
+      'Sökbolag 4',
+      'Sökbolag 5',
+    ]);
     expect((await caller.admin.getCompanies({ q: 's-4' })).map((c) => c.name)).toEqual(['Sökbolag 4']);
     expect((await caller.admin.getCompanies({ q: '100% special' })).map((c) => c.name)).toEqual(['Sökbolag 3']);
     expect(await caller.admin.getCompanies({ q: '0%s' })).toEqual([]);
-    expect((await caller.admin.getCompanies({ q: 'sökbolag', limit: 2, offset: 2 })).map((c) => c.name)).toEqual(['Sökbolag 3', 'Sökbolag 4']);
-    expect((await refusal(caller.admin.getCompanies({ limit: 10_001 }))).fields.limit).toBe('limit får vara högst 10000.');
+    expect((await caller.admin.getCompanies({ q: 'sökbolag', limit: 2, offset: 2 })).map((c) => c.name)).toEqual([
+      'Sökbolag 3',
+      'Sökbolag 4',
+    ]);
+    expect((await refusal(caller.admin.getCompanies({ limit: 10_001 }))).fields.limit).toBe(
+      'limit får vara högst 10000.',
+    );
   });
 
   it('gives the whole list when no limit is asked for (the REST list of companies), 150 companies and more', async () => {
     const caller = await as('admin@demo.se');
     const em = services.orm.em.fork();
-    for (let i = 1; i <= 150; i++) em.create(Company, { name: `Massbolag ${String(i).padStart(3, '0')}`, customerNumber: `M-${i}`, invoiceNote: '', invoiceInterval: 'monthly' });
+    for (let i = 1; i <= 150; i++)
+      em.create(Company, {
+        name: `Massbolag ${String(i).padStart(3, '0')}`,
+        customerNumber: `M-${i}`,
+        invoiceNote: '',
+        invoiceInterval: 'monthly',
+      });
     await em.flush();
     const all = await caller.admin.getCompanies({});
     expect(all.filter((c) => c.name.startsWith('Massbolag'))).toHaveLength(150);
@@ -182,11 +294,25 @@ describe('companies', () => {
   it('gets a company with its users (searchable), and NOT_FOUND for an unknown id', async () => {
     const caller = await as('admin@demo.se');
     const company = await caller.admin.getCompany({ id: demo.id });
-    expect(company).toMatchObject({ id: demo.id, name: 'Demo AB', customerNumber: '100001', invoiceInterval: 'monthly' });
+    expect(company).toMatchObject({
+      id: demo.id,
+      name: 'Demo AB',
+      customerNumber: '100001',
+      invoiceInterval: 'monthly',
+    });
     expect(company.users.map((u) => u.email)).toEqual(expect.arrayContaining(['admin@demo.se', 'anna@demo.se']));
-    expect(company.users.find((u) => u.email === 'admin@demo.se')).toMatchObject({ companyId: demo.id, isSuperAdmin: true, isCompanyOwner: true });
-    expect((await caller.admin.getCompany({ id: demo.id, q: 'ANDERS' })).users.map((u) => u.email)).toEqual(['anna@demo.se']);
-    expect(await refusal(caller.admin.getCompany({ id: 999999 }))).toMatchObject({ code: 'NOT_FOUND', message: 'Företaget finns inte.' });
+    expect(company.users.find((u) => u.email === 'admin@demo.se')).toMatchObject({
+      companyId: demo.id,
+      isSuperAdmin: true,
+      isCompanyOwner: true,
+    });
+    expect((await caller.admin.getCompany({ id: demo.id, q: 'ANDERS' })).users.map((u) => u.email)).toEqual([
+      'anna@demo.se',
+    ]);
+    expect(await refusal(caller.admin.getCompany({ id: 999999 }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Företaget finns inte.',
+    });
   });
 });
 
@@ -200,8 +326,19 @@ describe('users', () => {
 
   it('creates a user with the e-mail stored lower-case, answers { newUser } and writes an audit row', async () => {
     const caller = await as('admin@demo.se');
-    const { newUser } = await caller.admin.createUser({ name: ' Bo Berg ', email: '  Bo.Berg@Exempel.SE ', companyId: other.id });
-    expect(newUser).toEqual({ id: expect.any(Number), name: 'Bo Berg', email: 'bo.berg@exempel.se', companyId: other.id, isCompanyOwner: false, isSuperAdmin: false });
+    const { newUser } = await caller.admin.createUser({
+      name: ' Bo Berg ',
+      email: '  Bo.Berg@Exempel.SE ',
+      companyId: other.id,
+    });
+    expect(newUser).toEqual({
+      id: expect.any(Number),
+      name: 'Bo Berg',
+      email: 'bo.berg@exempel.se',
+      companyId: other.id,
+      isCompanyOwner: false,
+      isSuperAdmin: false,
+    });
     const row = (await audits('createUser')).at(-1)!;
     expect(row).toMatchObject({ targetType: 'User', targetId: String(newUser.id), before: null });
     expect(row.after).toMatchObject({ email: 'bo.berg@exempel.se', companyId: other.id });
@@ -212,26 +349,42 @@ describe('users', () => {
     const caller = await as('admin@demo.se');
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ name: '', email: 'x@exempel.se', companyId: other.id }, 'name', 'Ange ett namn.'],
-      [{ name: 'n'.repeat(201), email: 'x@exempel.se', companyId: other.id }, 'name', 'Namnet får vara högst 200 tecken.'],
+      [
+        { name: 'n'.repeat(201), email: 'x@exempel.se', companyId: other.id },
+        'name',
+        'Namnet får vara högst 200 tecken.',
+      ],
       [{ name: 'X', email: 'inte-en-adress', companyId: other.id }, 'email', 'Ange en giltig e-postadress.'],
       [{ name: 'X', email: '   ', companyId: other.id }, 'email', 'Ange en giltig e-postadress.'],
-      [{ name: 'X', email: `${'a'.repeat(250)}@x.se`, companyId: other.id }, 'email', 'E-postadressen får vara högst 254 tecken.'],
+      [
+        { name: 'X', email: `${'a'.repeat(250)}@x.se`, companyId: other.id },
+        'email',
+        'E-postadressen får vara högst 254 tecken.',
+      ],
     ];
     for (const [input, field, message] of cases) {
       const r = await refusal(caller.admin.createUser(bad<CreateUserInput>(input)));
       expect(r.code, JSON.stringify(input)).toBe('BAD_REQUEST');
       expect(r.fields[field], JSON.stringify(input)).toBe(message);
     }
-    expect(await refusal(caller.admin.createUser({ name: 'X', email: 'x@exempel.se', companyId: 999999 }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      await refusal(caller.admin.createUser({ name: 'X', email: 'x@exempel.se', companyId: 999999 })),
+    ).toMatchObject({ code: 'NOT_FOUND' });
     expect(await services.orm.em.fork().count(User, { email: 'x@exempel.se' })).toBe(0);
   });
 
   it('refuses an e-mail used in any company, whatever its case (CONFLICT)', async () => {
     const caller = await as('admin@demo.se');
-    const r = await refusal(caller.admin.createUser({ name: 'Anna Kopia', email: 'ANNA@Demo.se', companyId: other.id }));
+    const r = await refusal(
+      caller.admin.createUser({ name: 'Anna Kopia', email: 'ANNA@Demo.se', companyId: other.id }),
+    );
     expect(r).toMatchObject({ code: 'CONFLICT', message: 'E-postadressen används redan av en annan användare.' });
     expect(r.fields.email).toBe('E-postadressen används redan av en annan användare.');
-    const { newUser } = await caller.admin.createUser({ name: 'Cecilia', email: 'cecilia@exempel.se', companyId: other.id });
+    const { newUser } = await caller.admin.createUser({
+      name: 'Cecilia',
+      email: 'cecilia@exempel.se',
+      companyId: other.id,
+    });
     const u = await refusal(caller.admin.updateUser({ ...newUser, email: 'Anna@DEMO.se' }));
     expect(u.code).toBe('CONFLICT');
     expect(u.fields.email).toBe('E-postadressen används redan av en annan användare.');
@@ -241,51 +394,140 @@ describe('users', () => {
   it('updates a user (flags, e-mail case) with before and after in the audit row', async () => {
     const caller = await as('admin@demo.se');
     const { newUser } = await caller.admin.createUser({ name: 'Dan', email: 'dan@exempel.se', companyId: other.id });
-    const res = await caller.admin.updateUser({ id: newUser.id, companyId: other.id, name: 'Dan Dansson', email: 'Dan.D@Exempel.se', isCompanyOwner: true, isSuperAdmin: true });
-    expect(res).toEqual({ success: true, user: { id: newUser.id, name: 'Dan Dansson', email: 'dan.d@exempel.se', companyId: other.id, isCompanyOwner: true, isSuperAdmin: true } });
+    const res = await caller.admin.updateUser({
+      id: newUser.id,
+      companyId: other.id,
+      name: 'Dan Dansson',
+      email: 'Dan.D@Exempel.se',
+      isCompanyOwner: true,
+      isSuperAdmin: true,
+    });
+    expect(res).toEqual({
+      success: true,
+      user: {
+        id: newUser.id,
+        name: 'Dan Dansson',
+        email: 'dan.d@exempel.se',
+        companyId: other.id,
+        isCompanyOwner: true,
+        isSuperAdmin: true,
+      },
+    });
     const row = (await audits('updateUser')).at(-1)!;
     expect(row.targetId).toBe(String(newUser.id));
-    expect(row.before).toEqual({ name: 'Dan', email: 'dan@exempel.se', companyId: other.id, isCompanyOwner: false, isSuperAdmin: false });
-    expect(row.after).toEqual({ name: 'Dan Dansson', email: 'dan.d@exempel.se', companyId: other.id, isCompanyOwner: true, isSuperAdmin: true });
+    expect(row.before).toEqual({
+      name: 'Dan',
+      email: 'dan@exempel.se',
+      companyId: other.id,
+      isCompanyOwner: false,
+      isSuperAdmin: false,
+    });
+    expect(row.after).toEqual({
+      name: 'Dan Dansson',
+      email: 'dan.d@exempel.se',
+      companyId: other.id,
+      isCompanyOwner: true,
+      isSuperAdmin: true,
+    });
     // Keeping one's own address in another case is not a conflict with oneself.
-    await expect(caller.admin.updateUser({ ...res.user, email: 'DAN.D@exempel.se' })).resolves.toMatchObject({ user: { email: 'dan.d@exempel.se' } });
+    await expect(caller.admin.updateUser({ ...res.user, email: 'DAN.D@exempel.se' })).resolves.toMatchObject({
+      user: { email: 'dan.d@exempel.se' },
+    });
   });
 
   it('finds a user only through their own company: another company in the URL is NOT_FOUND', async () => {
     const caller = await as('admin@demo.se');
-    expect(await caller.admin.getUser({ id: anna.id, companyId: demo.id })).toMatchObject({ email: 'anna@demo.se', companyId: demo.id });
+    expect(await caller.admin.getUser({ id: anna.id, companyId: demo.id })).toMatchObject({
+      email: 'anna@demo.se',
+      companyId: demo.id,
+    });
     expect(await caller.admin.getUser({ id: anna.id })).toMatchObject({ email: 'anna@demo.se' });
-    expect(await refusal(caller.admin.getUser({ id: anna.id, companyId: other.id }))).toMatchObject({ code: 'NOT_FOUND', message: 'Användaren finns inte i det här företaget.' });
+    expect(await refusal(caller.admin.getUser({ id: anna.id, companyId: other.id }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Användaren finns inte i det här företaget.',
+    });
     const before = await services.orm.em.fork().count(AuditEvent, { action: 'updateUser' });
-    const r = await refusal(caller.admin.updateUser({ id: anna.id, companyId: other.id, name: 'Kapad', email: 'anna@demo.se', isCompanyOwner: true, isSuperAdmin: true }));
+    const r = await refusal(
+      caller.admin.updateUser({
+        id: anna.id,
+        companyId: other.id,
+        name: 'Kapad',
+        email: 'anna@demo.se',
+        isCompanyOwner: true,
+        isSuperAdmin: true,
+      }),
+    );
     expect(r.code).toBe('NOT_FOUND');
     const fresh = await services.orm.em.fork().findOneOrFail(User, { id: anna.id });
     expect(fresh).toMatchObject({ name: 'Anna Andersson', isSuperAdmin: false, isCompanyOwner: false });
     expect(await services.orm.em.fork().count(AuditEvent, { action: 'updateUser' })).toBe(before);
-    expect(await refusal(caller.admin.getUser({ id: 999999 }))).toMatchObject({ code: 'NOT_FOUND', message: 'Användaren finns inte.' });
+    expect(await refusal(caller.admin.getUser({ id: 999999 }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Användaren finns inte.',
+    });
   });
 
   it('refuses a super admin removing their own super-admin flag, but lets them edit the rest', async () => {
     const caller = await as('admin@demo.se');
-    const r = await refusal(caller.admin.updateUser({ id: admin.id, name: 'Admin Demo', email: 'admin@demo.se', isCompanyOwner: true, isSuperAdmin: false }));
-    expect(r).toMatchObject({ code: 'BAD_REQUEST', message: 'Du kan inte ta bort din egen behörighet som superadministratör.' });
+    const r = await refusal(
+      caller.admin.updateUser({
+        id: admin.id,
+        name: 'Admin Demo',
+        email: 'admin@demo.se',
+        isCompanyOwner: true,
+        isSuperAdmin: false,
+      }),
+    );
+    expect(r).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Du kan inte ta bort din egen behörighet som superadministratör.',
+    });
     expect(r.fields.isSuperAdmin).toBe('Du kan inte ta bort din egen behörighet som superadministratör.');
     expect((await services.orm.em.fork().findOneOrFail(User, { id: admin.id })).isSuperAdmin).toBe(true);
-    await caller.admin.updateUser({ id: admin.id, name: 'Admin Demo', email: 'admin@demo.se', isCompanyOwner: false, isSuperAdmin: true });
+    await caller.admin.updateUser({
+      id: admin.id,
+      name: 'Admin Demo',
+      email: 'admin@demo.se',
+      isCompanyOwner: false,
+      isSuperAdmin: true,
+    });
     expect((await services.orm.em.fork().findOneOrFail(User, { id: admin.id })).isCompanyOwner).toBe(false);
     // Another super admin may remove the flag (no lock-out: the first one still has it).
-    const { newUser } = await caller.admin.createUser({ name: 'Extra Admin', email: 'extra@demo.se', companyId: demo.id });
+    const { newUser } = await caller.admin.createUser({
+      name: 'Extra Admin',
+      email: 'extra@demo.se',
+      companyId: demo.id,
+    });
     await caller.admin.updateUser({ ...newUser, isSuperAdmin: true });
     const extra = await as('extra@demo.se');
-    await extra.admin.updateUser({ id: admin.id, name: 'Admin Demo', email: 'admin@demo.se', isCompanyOwner: false, isSuperAdmin: false });
+    await extra.admin.updateUser({
+      id: admin.id,
+      name: 'Admin Demo',
+      email: 'admin@demo.se',
+      isCompanyOwner: false,
+      isSuperAdmin: false,
+    });
     expect((await services.orm.em.fork().findOneOrFail(User, { id: admin.id })).isSuperAdmin).toBe(false);
-    await extra.admin.updateUser({ id: admin.id, name: 'Admin Demo', email: 'admin@demo.se', isCompanyOwner: true, isSuperAdmin: true });
+    await extra.admin.updateUser({
+      id: admin.id,
+      name: 'Admin Demo',
+      email: 'admin@demo.se',
+      isCompanyOwner: true,
+      isSuperAdmin: true,
+    });
   });
 
   it('records the acting company of a super admin who acts as another company', async () => {
     const em = services.orm.em.fork();
     const raw = await createSession(em, admin.id, { actingCompanyId: other.id });
-    const caller = createCaller(await createContext({ services, headers: new Headers({ cookie: `${cookieName(services.config.secureCookies)}=${raw}` }), requestId: 't', ip: '' }));
+    const caller = createCaller(
+      await createContext({
+        services,
+        headers: new Headers({ cookie: `${cookieName(services.config.secureCookies)}=${raw}` }),
+        requestId: 't',
+        ip: '',
+      }),
+    );
     const { newUser } = await caller.admin.createUser({ name: 'Eva', email: 'eva@exempel.se', companyId: other.id });
     const row = (await audits('createUser')).at(-1)!;
     expect(row.targetId).toBe(String(newUser.id));
@@ -310,33 +552,61 @@ describe('parallel updates of one row', () => {
     await Promise.all(
       Array.from({ length: 30 }, async (_, i) =>
         (await as('admin@demo.se')).admin.updateCompany({
-          id: newCompany.id, name: `Kapplöpning AB ${i + 1}`, customerNumber: '700001', invoiceNote: `Märkning ${i + 1}`, invoiceInterval: i % 2 ? 'quarterly' : 'annually',
+          id: newCompany.id,
+          name: `Kapplöpning AB ${i + 1}`,
+          customerNumber: '700001',
+          invoiceNote: `Märkning ${i + 1}`,
+          invoiceInterval: i % 2 ? 'quarterly' : 'annually',
         }),
       ),
     );
     const c = await services.orm.em.fork().findOneOrFail(Company, { id: newCompany.id });
-    await expectUnbrokenChain('updateCompany', newCompany.id, { name: c.name, customerNumber: c.customerNumber, invoiceNote: c.invoiceNote, invoiceInterval: c.invoiceInterval });
+    await expectUnbrokenChain('updateCompany', newCompany.id, {
+      name: c.name,
+      customerNumber: c.customerNumber,
+      invoiceNote: c.invoiceNote,
+      invoiceInterval: c.invoiceInterval,
+    });
   });
 
   it('30 parallel user updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
     const caller = await as('admin@demo.se');
-    const { newUser } = await caller.admin.createUser({ name: 'Parallell', email: 'parallell@demo.se', companyId: demo.id });
+    const { newUser } = await caller.admin.createUser({
+      name: 'Parallell',
+      email: 'parallell@demo.se',
+      companyId: demo.id,
+    });
     await caller.admin.updateUser({ ...newUser, name: 'Parallell 0' });
     await Promise.all(
       Array.from({ length: 30 }, async (_, i) =>
         (await as('admin@demo.se')).admin.updateUser({
-          id: newUser.id, companyId: demo.id, name: `Parallell ${i + 1}`, email: 'parallell@demo.se', isCompanyOwner: i % 2 === 0, isSuperAdmin: false,
+          id: newUser.id,
+          companyId: demo.id,
+          name: `Parallell ${i + 1}`,
+          email: 'parallell@demo.se',
+          isCompanyOwner: i % 2 === 0,
+          isSuperAdmin: false,
         }),
       ),
     );
     const u = await services.orm.em.fork().findOneOrFail(User, { id: newUser.id });
-    await expectUnbrokenChain('updateUser', newUser.id, { name: u.name, email: u.email, companyId: demo.id, isCompanyOwner: u.isCompanyOwner, isSuperAdmin: u.isSuperAdmin });
+    await expectUnbrokenChain('updateUser', newUser.id, {
+      name: u.name,
+      email: u.email,
+      companyId: demo.id,
+      isCompanyOwner: u.isCompanyOwner,
+      isSuperAdmin: u.isSuperAdmin,
+    });
   });
 });
 
 describe('REST description', () => {
   it('serves every admin procedure and feedback on the spec paths', () => {
-    const doc = generateOpenApiDocument(appRouter, { title: 'SIM-portalen', version: '1', baseUrl: 'http://localhost/api' });
+    const doc = generateOpenApiDocument(appRouter, {
+      title: 'SIM-portalen',
+      version: '1',
+      baseUrl: 'http://localhost/api',
+    });
     const paths = doc.paths ?? {};
     expect(Object.keys(paths['/admin/getCompanies'] ?? {})).toEqual(['get']);
     expect(Object.keys(paths['/admin/createCompany'] ?? {})).toEqual(['post']);

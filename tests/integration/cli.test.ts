@@ -27,9 +27,15 @@ afterAll(async () => {
 
 // Asynchronous on purpose: a spawnSync blocks the test worker's event loop, and several CLI runs in a row on
 // a busy machine outlast vitest's 60 s worker RPC timeout ("Timeout calling onTaskUpdate").
-function cliWith(extraEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function cliWith(
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 });
+    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/cli.ts', ...args], {
+      env: { ...env, ...extraEnv },
+      timeout: 60_000,
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -53,7 +59,18 @@ describe('cli', { timeout: 240_000 }, () => {
   });
 
   it('user:create creates the company when missing and refuses duplicates and bad input', async () => {
-    const ok = await cli('user:create', '--email', 'Ny@Firma.se', '--name', 'Ny Person', '--company', 'Firma AB', '--customer-number', '555', '--owner');
+    const ok = await cli(
+      'user:create',
+      '--email',
+      'Ny@Firma.se',
+      '--name',
+      'Ny Person',
+      '--company',
+      'Firma AB',
+      '--customer-number',
+      '555',
+      '--owner',
+    );
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('created company "Firma AB" (customer number 555)');
     expect(ok.out).toContain('created user ny@firma.se');
@@ -61,9 +78,19 @@ describe('cli', { timeout: 240_000 }, () => {
     const userId = Number(/\(id (\d+)\)/.exec(ok.out)?.[1]);
     // Made through the services: audited like an admin's change, with the CLI as the actor (no person).
     // No CLI runs now, so the test may open the database (PGlite: one process at a time).
-    const orm = await initOrm(dbTargetFrom(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}) })));
+    const orm = await initOrm(
+      dbTargetFrom(
+        loadConfig({
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}),
+        }),
+      ),
+    );
     try {
-      const rows = await orm.em.fork().find(AuditEvent, { targetType: { $in: ['User', 'Company'] } }, { orderBy: { id: 'asc' } });
+      const rows = await orm.em
+        .fork()
+        .find(AuditEvent, { targetType: { $in: ['User', 'Company'] } }, { orderBy: { id: 'asc' } });
       expect(rows.map((r) => [r.action, r.targetType, r.who, r.after?.by])).toEqual([
         ['createCompany', 'Company', null, 'cli'],
         ['createUser', 'User', null, 'cli'],
@@ -77,30 +104,83 @@ describe('cli', { timeout: 240_000 }, () => {
     const dup = await cli('user:create', '--email', 'ny@firma.se', '--name', 'X', '--company', 'Firma AB');
     expect(dup.code).toBe(1);
     expect(dup.err).toContain('already exists');
-    const admin = await cli('user:create', '--email', 'boss@firma.se', '--name', 'Boss', '--company', 'Firma AB', '--super-admin');
+    const admin = await cli(
+      'user:create',
+      '--email',
+      'boss@firma.se',
+      '--name',
+      'Boss',
+      '--company',
+      'Firma AB',
+      '--super-admin',
+    );
     expect(admin.out).toMatch(/created user boss@firma.se .* in "Firma AB" as super admin/);
-    expect(await cli('user:create', '--email', 'not-an-email', '--name', 'X', '--company', 'Y')).toMatchObject({ code: 1, err: expect.stringContaining('--email') });
-    expect(await cli('user:create', '--email', 'a@b.se', '--company', 'Y')).toMatchObject({ code: 1, err: expect.stringContaining('--name') });
-    expect(await cli('user:create', '--email', 'a@b.se', '--name', 'A', '--company', 'Y', '--bogus')).toMatchObject({ code: 1, err: expect.stringContaining('bogus') });
+    expect(await cli('user:create', '--email', 'not-an-email', '--name', 'X', '--company', 'Y')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('--email'),
+    });
+    expect(await cli('user:create', '--email', 'a@b.se', '--company', 'Y')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('--name'),
+    });
+    expect(await cli('user:create', '--email', 'a@b.se', '--name', 'A', '--company', 'Y', '--bogus')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('bogus'),
+    });
   });
 
   it('plans:import upserts by code and refuses a bad file whole, naming entry and field', async () => {
     const good = path.join(dataDir, 'plans.json');
-    writeFileSync(good, JSON.stringify([
-      { code: 'DATA-500', description: 'Data 500 MB (ny text)', dataLimit: 500, call: false, sms: false, roaming: false, isLegacy: false },
-      { code: 'NEW-3000', description: 'Data 3 GB', dataLimit: 3000, call: true, sms: true, roaming: false, isLegacy: false },
-    ]));
+    writeFileSync(
+      good,
+      JSON.stringify([
+        {
+          code: 'DATA-500',
+          description: 'Data 500 MB (ny text)',
+          dataLimit: 500,
+          call: false,
+          sms: false,
+          roaming: false,
+          isLegacy: false,
+        },
+        {
+          code: 'NEW-3000',
+          description: 'Data 3 GB',
+          dataLimit: 3000,
+          call: true,
+          sms: true,
+          roaming: false,
+          isLegacy: false,
+        },
+      ]),
+    );
     expect(await cli('plans:import', good)).toMatchObject({ code: 0, out: 'rate plans: 1 created, 1 updated' });
     const bad = path.join(dataDir, 'bad.json');
-    writeFileSync(bad, JSON.stringify([
-      { code: 'OK-1', description: 'ok', dataLimit: 100, call: false, sms: false, roaming: false, isLegacy: false },
-      { code: 'BAD-2', description: 'bad', dataLimit: 'lots', call: false, sms: false, roaming: false, isLegacy: false },
-    ]));
+    writeFileSync(
+      bad,
+      JSON.stringify([
+        { code: 'OK-1', description: 'ok', dataLimit: 100, call: false, sms: false, roaming: false, isLegacy: false },
+        {
+          code: 'BAD-2',
+          description: 'bad',
+          dataLimit: 'lots',
+          call: false,
+          sms: false,
+          roaming: false,
+          isLegacy: false,
+        },
+      ]),
+    );
     const r = await cli('plans:import', bad);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/Entry 2, field "dataLimit"/);
     // Refused whole: OK-1 was not stored either, so importing only it creates it.
-    writeFileSync(bad, JSON.stringify([{ code: 'OK-1', description: 'ok', dataLimit: 100, call: false, sms: false, roaming: false, isLegacy: false }]));
+    writeFileSync(
+      bad,
+      JSON.stringify([
+        { code: 'OK-1', description: 'ok', dataLimit: 100, call: false, sms: false, roaming: false, isLegacy: false },
+      ]),
+    );
     expect((await cli('plans:import', bad)).out).toBe('rate plans: 1 created, 0 updated');
     writeFileSync(bad, '{ not json');
     expect(await cli('plans:import', bad)).toMatchObject({ code: 1, err: expect.stringContaining('Cannot read') });

@@ -27,19 +27,44 @@ beforeAll(async () => {
   const plans = new Map((await em.find(RatePlan, {})).map((p) => [p.code, p]));
   const plan = (code: string) => plans.get(code)!;
 
-  const firma = em.create(Company, { name: '=2+3 Firma AB', customerNumber: 'X-1', invoiceNote: '-ref Inköp', invoiceInterval: 'quarterly' });
-  const other = em.create(Company, { name: 'Annan AB', customerNumber: 'B-1', invoiceNote: '', invoiceInterval: 'monthly' });
+  const firma = em.create(Company, {
+    name: '=2+3 Firma AB',
+    customerNumber: 'X-1',
+    invoiceNote: '-ref Inköp',
+    invoiceInterval: 'quarterly',
+  });
+  const other = em.create(Company, {
+    name: 'Annan AB',
+    customerNumber: 'B-1',
+    invoiceNote: '',
+    invoiceInterval: 'monthly',
+  });
   em.create(User, { email: 'xena@firma.se', name: 'Xena', company: firma });
   em.create(User, { email: 'bo@annan.se', name: 'Bo', company: other });
-  const sim = (company: Company, iccid: string, mark: string, note: string, history: Array<[SimEvent['kind'], Date, string]>) => {
+  const sim = (
+    company: Company,
+    iccid: string,
+    mark: string,
+    note: string,
+    history: Array<[SimEvent['kind'], Date, string]>,
+  ) => {
     const last = history.at(-1)!;
     const s = em.create(Sim, {
-      iccid, company, ratePlan: plan(last[2]), invoiceLineMark: mark, invoiceLineNote: note,
-      status: last[0] === 'deactivated' ? 'deactivated' : 'active', activatedAt: history[0]![1], deactivatedAt: last[0] === 'deactivated' ? last[1] : null,
+      iccid,
+      company,
+      ratePlan: plan(last[2]),
+      invoiceLineMark: mark,
+      invoiceLineNote: note,
+      status: last[0] === 'deactivated' ? 'deactivated' : 'active',
+      activatedAt: history[0]![1],
+      deactivatedAt: last[0] === 'deactivated' ? last[1] : null,
     });
-    for (const [kind, when, code] of history) em.create(SimEvent, { sim: s, kind, ratePlan: plan(code), at: when, before: null, after: null });
+    for (const [kind, when, code] of history)
+      em.create(SimEvent, { sim: s, kind, ratePlan: plan(code), at: when, before: null, after: null });
   };
-  sim(firma, ICCID_1, '=HYPERLINK("http://evil.example","klicka")', '+46701234567', [['activated', at(Y, 1, 15), 'DATA-5000']]);
+  sim(firma, ICCID_1, '=HYPERLINK("http://evil.example","klicka")', '+46701234567', [
+    ['activated', at(Y, 1, 15), 'DATA-5000'],
+  ]);
   sim(firma, ICCID_2, 'Lager', 'Handdator', [
     ['activated', at(Y, 2, 1), 'DATA-1000'],
     ['updated', at(Y, 2, 4), 'DATA-1000'],
@@ -48,7 +73,10 @@ beforeAll(async () => {
   ]);
   sim(firma, ICCID_3, '@SUM(1)', '-5', [['activated', at(Y - 1, 6, 1), 'DATA-1500-R']]);
   // Outside the period: deactivated before it starts.
-  sim(firma, '89460000000000000042', 'Gammal', '', [['activated', at(Y - 1, 1, 1), 'DATA-500'], ['deactivated', at(Y - 1, 12, 20), 'DATA-500']]);
+  sim(firma, '89460000000000000042', 'Gammal', '', [
+    ['activated', at(Y - 1, 1, 1), 'DATA-500'],
+    ['deactivated', at(Y - 1, 12, 20), 'DATA-500'],
+  ]);
   sim(other, ICCID_B, 'Annan', '', [['activated', at(Y - 1, 1, 1), 'DATA-500']]);
   await em.flush();
 });
@@ -56,16 +84,27 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const url = (q: Record<string, string | number>) => `${server.url}/api/export/getExcelV1?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`;
-const period = (sy: number, sm: number | string, ey: number, em: number | string) => ({ start_year: sy, start_month: sm, end_year: ey, end_month: em });
+const url = (q: Record<string, string | number>) =>
+  `${server.url}/api/export/getExcelV1?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`;
+const period = (sy: number, sm: number | string, ey: number, em: number | string) => ({
+  start_year: sy,
+  start_month: sm,
+  end_year: ey,
+  end_month: em,
+});
 
 /** A GET with exactly these headers (fetch() would set Sec-Fetch-Mode itself). */
-function rawGet(target: string, headers: Record<string, string>): Promise<{ status: number; location: string | undefined }> {
+function rawGet(
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; location: string | undefined }> {
   return new Promise((resolve, reject) => {
-    http.get(target, { headers }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
-    }).on('error', reject);
+    http
+      .get(target, { headers }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+      })
+      .on('error', reject);
   });
 }
 
@@ -82,7 +121,17 @@ function specRows(ws: ExcelJS.Worksheet) {
   const rows: unknown[][] = [];
   ws.eachRow((row, n) => {
     if (n <= 7) return;
-    rows.push((row.values as unknown[]).slice(1).map((v) => (v instanceof Date ? v.toISOString().slice(0, 10) : v && typeof v === 'object' && 'richText' in v ? (v as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join('') : v)));
+    rows.push(
+      (row.values as unknown[])
+        .slice(1)
+        .map((v) =>
+          v instanceof Date
+            ? v.toISOString().slice(0, 10)
+            : v && typeof v === 'object' && 'richText' in v
+              ? (v as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join('')
+              : v,
+        ),
+    );
   });
   return rows;
 }
@@ -96,7 +145,12 @@ describe('GET /api/export/getExcelV1', () => {
 
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning']);
     const ws = workbook.getWorksheet('Specifikation')!;
-    expect([1, 2, 3, 4].map((r) => ws.getCell(r, 1).value)).toEqual(['Företag', 'Kundnummer', 'Fakturanotering', 'Period']);
+    expect([1, 2, 3, 4].map((r) => ws.getCell(r, 1).value)).toEqual([
+      'Företag',
+      'Kundnummer',
+      'Fakturanotering',
+      'Period',
+    ]);
     expect(ws.getCell('B1').text).toBe('=2+3 Firma AB');
     expect(ws.getCell('B2').value).toBe('X-1');
     expect(ws.getCell('B3').text).toBe('-ref Inköp');
@@ -104,7 +158,17 @@ describe('GET /api/export/getExcelV1', () => {
     expect(ws.getCell('A5').value).toBe('Skapad');
     expect(String(ws.getCell('B5').value)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect((ws.getRow(7).values as unknown[]).slice(1)).toEqual([
-      'Månad', 'ICCID', 'Fakturamärkning', 'Fakturakommentar', 'Abonnemang', 'Datamängd', 'Tal & SMS', 'Roaming', 'Aktiv från', 'Aktiv till', 'Aktiva dagar',
+      'Månad',
+      'ICCID',
+      'Fakturamärkning',
+      'Fakturakommentar',
+      'Abonnemang',
+      'Datamängd',
+      'Tal & SMS',
+      'Roaming',
+      'Aktiv från',
+      'Aktiv till',
+      'Aktiva dagar',
     ]);
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 7 });
     expect(ws.autoFilter).toBe('A7:K7');
@@ -115,14 +179,86 @@ describe('GET /api/export/getExcelV1', () => {
     const hyperlink = '=HYPERLINK("http://evil.example","klicka")';
     expect(specRows(ws)).toEqual([
       [m(1), ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej', `${m(1)}-15`, `${m(1)}-31`, 17],
-      [m(2), ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej', `${m(2)}-01`, `${m(2)}-${feb}`, feb],
+      [
+        m(2),
+        ICCID_1,
+        hyperlink,
+        '+46701234567',
+        'Data 5 GB',
+        '5 GB',
+        'Nej',
+        'Nej',
+        `${m(2)}-01`,
+        `${m(2)}-${feb}`,
+        feb,
+      ],
       [m(3), ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej', `${m(3)}-01`, `${m(3)}-31`, 31],
       [m(2), ICCID_2, 'Lager', 'Handdator', 'Data 1 GB', '1 GB', 'Nej', 'Nej', `${m(2)}-01`, `${m(2)}-09`, 9],
-      [m(2), ICCID_2, 'Lager', 'Handdator', 'Data 5 GB med tal & SMS', '5 GB', 'Ja', 'Nej', `${m(2)}-10`, `${m(2)}-${feb}`, feb - 9],
-      [m(3), ICCID_2, 'Lager', 'Handdator', 'Data 5 GB med tal & SMS', '5 GB', 'Ja', 'Nej', `${m(3)}-01`, `${m(3)}-05`, 5],
-      [m(1), ICCID_3, '@SUM(1)', '-5', 'Data 1,5 GB med roaming', '1,5 GB', 'Nej', 'Ja', `${m(1)}-01`, `${m(1)}-31`, 31],
-      [m(2), ICCID_3, '@SUM(1)', '-5', 'Data 1,5 GB med roaming', '1,5 GB', 'Nej', 'Ja', `${m(2)}-01`, `${m(2)}-${feb}`, feb],
-      [m(3), ICCID_3, '@SUM(1)', '-5', 'Data 1,5 GB med roaming', '1,5 GB', 'Nej', 'Ja', `${m(3)}-01`, `${m(3)}-31`, 31],
+      [
+        m(2),
+        ICCID_2,
+        'Lager',
+        'Handdator',
+        'Data 5 GB med tal & SMS',
+        '5 GB',
+        'Ja',
+        'Nej',
+        `${m(2)}-10`,
+        `${m(2)}-${feb}`,
+        feb - 9,
+      ],
+      [
+        m(3),
+        ICCID_2,
+        'Lager',
+        'Handdator',
+        'Data 5 GB med tal & SMS',
+        '5 GB',
+        'Ja',
+        'Nej',
+        `${m(3)}-01`,
+        `${m(3)}-05`,
+        5,
+      ],
+      [
+        m(1),
+        ICCID_3,
+        '@SUM(1)',
+        '-5',
+        'Data 1,5 GB med roaming',
+        '1,5 GB',
+        'Nej',
+        'Ja',
+        `${m(1)}-01`,
+        `${m(1)}-31`,
+        31,
+      ],
+      [
+        m(2),
+        ICCID_3,
+        '@SUM(1)',
+        '-5',
+        'Data 1,5 GB med roaming',
+        '1,5 GB',
+        'Nej',
+        'Ja',
+        `${m(2)}-01`,
+        `${m(2)}-${feb}`,
+        feb,
+      ],
+      [
+        m(3),
+        ICCID_3,
+        '@SUM(1)',
+        '-5',
+        'Data 1,5 GB med roaming',
+        '1,5 GB',
+        'Nej',
+        'Ja',
+        `${m(3)}-01`,
+        `${m(3)}-31`,
+        31,
+      ],
     ]);
 
     // ICCIDs are text cells with all 20 digits, in a text-formatted column.
@@ -173,14 +309,21 @@ describe('GET /api/export/getExcelV1', () => {
     const b = specRows((await download('bo@annan.se', period(Y, 1, Y, 12))).workbook.getWorksheet('Specifikation')!);
     expect(b).toHaveLength(12);
     expect(new Set(b.map((r) => r[1]))).toEqual(new Set([ICCID_B]));
-    const demo = specRows((await download('anna@demo.se', period(Y, 1, Y, 12))).workbook.getWorksheet('Specifikation')!);
+    const demo = specRows(
+      (await download('anna@demo.se', period(Y, 1, Y, 12))).workbook.getWorksheet('Specifikation')!,
+    );
     expect(demo.some((r) => [ICCID_1, ICCID_2, ICCID_3, ICCID_B].includes(r[1] as string))).toBe(false);
   });
 
   it('exports the acting company for a super admin', async () => {
     const em = server.services.orm.em.fork();
     const firma = await em.findOneOrFail(Company, { customerNumber: 'X-1' });
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '127.0.0.1' });
+    const ctx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }),
+      requestId: 't',
+      ip: '127.0.0.1',
+    });
     await createCaller(ctx).admin.loginAsCompany({ companyId: firma.id });
     const cookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
     const res = await fetch(url(period(Y, 1, Y, 3)), { headers: { cookie } });
@@ -216,10 +359,15 @@ describe('GET /api/export/getExcelV1', () => {
   });
 
   it('sends a browser navigation with a bad query back to the form, values kept', async () => {
-    const res = await rawGet(url(period(Y, 5, Y, 4)), { cookie: await server.sessionCookie('xena@firma.se'), 'sec-fetch-mode': 'navigate' });
+    const res = await rawGet(url(period(Y, 5, Y, 4)), {
+      cookie: await server.sessionCookie('xena@firma.se'),
+      'sec-fetch-mode': 'navigate',
+    });
     expect(res.status).toBe(303);
     expect(res.location).toBe(`/export?start_year=${Y}&start_month=5&end_year=${Y}&end_month=4`);
-    const page = await fetch(server.url + res.location, { headers: { cookie: await server.sessionCookie('xena@firma.se') } });
+    const page = await fetch(server.url + res.location, {
+      headers: { cookie: await server.sessionCookie('xena@firma.se') },
+    });
     const html = await page.text();
     expect(html).toContain(exportMessages.order);
     expect(html).toMatch(new RegExp(`name="start_month"[^>]*value="5"`));
@@ -235,7 +383,9 @@ describe('GET /api/export/getExcelV1', () => {
   });
 
   it('the form starts at the previous full invoicing period of the company', async () => {
-    const html = await (await fetch(server.url + '/export', { headers: { cookie: await server.sessionCookie('xena@firma.se') } })).text();
+    const html = await (
+      await fetch(server.url + '/export', { headers: { cookie: await server.sessionCookie('xena@firma.se') } })
+    ).text();
     const q = Math.floor((now.month - 1) / 3); // current quarter, 0-based
     const start = q === 0 ? { y: now.year - 1, m: 10 } : { y: now.year, m: (q - 1) * 3 + 1 };
     expect(html).toMatch(new RegExp(`name="start_year"[^>]*value="${start.y}"`));
@@ -249,7 +399,12 @@ describe('GET /api/export/getExcelV1', () => {
     // 2,000 SIMs of a new company make four batches; reading stops after the first chunk, so the writer
     // waits (backpressure) and the last batch is read from the database only after the insert below.
     const em = server.services.orm.em.fork();
-    const big = em.create(Company, { name: 'Stor AB', customerNumber: 'S-1', invoiceNote: '', invoiceInterval: 'monthly' });
+    const big = em.create(Company, {
+      name: 'Stor AB',
+      customerNumber: 'S-1',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     em.create(User, { email: 'stina@stor.se', name: 'Stina', company: big });
     await em.flush();
     const planId = (await em.findOneOrFail(RatePlan, { code: 'DATA-5000' })).id;
@@ -258,10 +413,23 @@ describe('GET /api/export/getExcelV1', () => {
        select '8947' || lpad(g::text, 16, '0'), ?, ?, 'Bil ' || g, '', 'active', ? from generate_series(1, 2000) g`,
       [big.id, planId, at(Y - 1, 1, 1)],
     );
-    await em.execute(`insert into sim_event (sim_id, kind, rate_plan_id, at) select id, 'activated', rate_plan_id, activated_at from sim where company_id = ?`, [big.id]);
+    await em.execute(
+      `insert into sim_event (sim_id, kind, rate_plan_id, at) select id, 'activated', rate_plan_id, activated_at from sim where company_id = ?`,
+      [big.id],
+    );
 
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('stina@stor.se') }), requestId: 't', ip: '127.0.0.1' });
-    const file = await createCaller(ctx).export.invoiceSpecification({ start_year: String(Y), start_month: '1', end_year: String(Y), end_month: '12' });
+    const ctx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie: await server.sessionCookie('stina@stor.se') }),
+      requestId: 't',
+      ip: '127.0.0.1',
+    });
+    const file = await createCaller(ctx).export.invoiceSpecification({
+      start_year: String(Y),
+      start_month: '1',
+      end_year: String(Y),
+      end_month: '12',
+    });
     expect(file.filename).toBe(`Sim_export${Y}1-${Y}12.xlsx`);
     const reader = file.stream.getReader();
     const chunks: Uint8Array[] = [];
@@ -269,7 +437,14 @@ describe('GET /api/export/getExcelV1', () => {
     chunks.push(first.value!);
     const late = '89469999999999999999';
     const fresh = em.fork();
-    const s = fresh.create(Sim, { iccid: late, company: big.id, ratePlan: planId, invoiceLineMark: 'Sen', status: 'active', activatedAt: at(Y, 6, 1) });
+    const s = fresh.create(Sim, {
+      iccid: late,
+      company: big.id,
+      ratePlan: planId,
+      invoiceLineMark: 'Sen',
+      status: 'active',
+      activatedAt: at(Y, 6, 1),
+    });
     fresh.create(SimEvent, { sim: s, kind: 'activated', ratePlan: planId, at: at(Y, 6, 1), before: null, after: null });
     await fresh.flush();
     for (;;) {
@@ -286,7 +461,12 @@ describe('GET /api/export/getExcelV1', () => {
 
   it('survives a download cancelled half-way, in process and over HTTP', async () => {
     const cookie = await server.sessionCookie('stina@stor.se');
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie }), requestId: 't', ip: '127.0.0.1' });
+    const ctx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie }),
+      requestId: 't',
+      ip: '127.0.0.1',
+    });
     const file = await createCaller(ctx).export.invoiceSpecification(period(Y, 1, Y, 12));
     const reader = file.stream.getReader();
     await reader.read();

@@ -12,7 +12,9 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se', MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
+  server = await startTestServer({
+    env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@test.se', MAIL_FROM: 'SIM-portalen <no-reply@test.se>' },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -38,7 +40,8 @@ function decoded(raw: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-const stored = () => server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' }, populate: ['user', 'company'] });
+const stored = () =>
+  server.services.orm.em.fork().find(Feedback, {}, { orderBy: { id: 'asc' }, populate: ['user', 'company'] });
 
 describe('feedback', () => {
   it('stores the message with user and company, and mails support with name, e-mail and company (HTML escaped)', async () => {
@@ -74,7 +77,10 @@ describe('feedback', () => {
     for (const message of ['', '   ', '\r\n\t ']) {
       const err = await caller.feedback.send({ message }).catch((e) => e);
       expect(err.code).toBe('BAD_REQUEST');
-      expect(err.cause.issues[0]).toMatchObject({ path: ['message'], message: 'Skriv ett meddelande innan du skickar.' });
+      expect(err.cause.issues[0]).toMatchObject({
+        path: ['message'],
+        message: 'Skriv ett meddelande innan du skickar.',
+      });
     }
     const long = await caller.feedback.send({ message: 'x'.repeat(5001) }).catch((e) => e);
     expect(long.cause.issues[0].message).toBe('Meddelandet får vara högst 5000 tecken.');
@@ -121,12 +127,27 @@ describe('feedback', () => {
 
   it('records the acting company for a super admin acting as another company', async () => {
     const em = server.services.orm.em.fork();
-    const other = em.create(Company, { name: 'Agerat AB', customerNumber: 'F-900', invoiceNote: '', invoiceInterval: 'monthly' });
+    const other = em.create(Company, {
+      name: 'Agerat AB',
+      customerNumber: 'F-900',
+      invoiceNote: '',
+      invoiceInterval: 'monthly',
+    });
     await em.flush();
-    const adminCtx = await createContext({ services: server.services, headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }), requestId: 't', ip: '' });
+    const adminCtx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }),
+      requestId: 't',
+      ip: '',
+    });
     await createCaller(adminCtx).admin.loginAsCompany({ companyId: other.id });
     const cookie = adminCtx.resHeaders.get('set-cookie')!.split(';')[0]!;
-    const ctx = await createContext({ services: server.services, headers: new Headers({ cookie }), requestId: 't', ip: '' });
+    const ctx = await createContext({
+      services: server.services,
+      headers: new Headers({ cookie }),
+      requestId: 't',
+      ip: '',
+    });
     await createCaller(ctx).feedback.send({ message: 'Från admin som Agerat AB' });
     await server.services.settled();
     const last = (await stored()).at(-1)!;

@@ -26,7 +26,12 @@ async function rowsOfEveryKind(tag: string) {
   const em = services.orm.em.fork();
   const now = Date.now();
   const token = (name: string, expiresAt: number, usedAt: number | null = null) =>
-    em.create(LoginToken, { tokenHash: randomBytes(32).toString('hex'), email: `${tag}-${name}@demo.se`, expiresAt: new Date(expiresAt), usedAt: usedAt === null ? null : new Date(usedAt) });
+    em.create(LoginToken, {
+      tokenHash: randomBytes(32).toString('hex'),
+      email: `${tag}-${name}@demo.se`,
+      expiresAt: new Date(expiresAt),
+      usedAt: usedAt === null ? null : new Date(usedAt),
+    });
   token('dead', now - EXPIRED_LINK_KEPT_MS - MINUTE);
   token('dead-used', now - 2 * DAY, now - 2 * DAY - MINUTE);
   token('recently-expired', now - MINUTE);
@@ -47,8 +52,12 @@ async function rowsOfEveryKind(tag: string) {
 async function counts(tag: string) {
   const em = services.orm.em.fork();
   return {
-    loginTokens: (await em.find(LoginToken, { email: { $like: `${tag}-%` } }, { orderBy: { id: 'asc' } })).map((t) => t.email.slice(tag.length + 1)),
-    rateLimitCounters: (await em.find(RateLimitCounter, { key: { $like: `${tag}:%` } }, { orderBy: { key: 'asc' } })).map((c) => c.key.slice(tag.length + 1)),
+    loginTokens: (await em.find(LoginToken, { email: { $like: `${tag}-%` } }, { orderBy: { id: 'asc' } })).map((t) =>
+      t.email.slice(tag.length + 1),
+    ),
+    rateLimitCounters: (
+      await em.find(RateLimitCounter, { key: { $like: `${tag}:%` } }, { orderBy: { key: 'asc' } })
+    ).map((c) => c.key.slice(tag.length + 1)),
     sessions: await em.count(Session, { user: annaId }),
   };
 }
@@ -58,7 +67,13 @@ describe('purge of expired rows', () => {
     await services.orm.em.fork().nativeDelete(Session, {});
     const live = await rowsOfEveryKind('one');
     expect(await counts('one')).toEqual({
-      loginTokens: ['dead@demo.se', 'dead-used@demo.se', 'recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
+      loginTokens: [
+        'dead@demo.se',
+        'dead-used@demo.se',
+        'recently-expired@demo.se',
+        'live@demo.se',
+        'live-used@demo.se',
+      ],
       rateLimitCounters: ['dead', 'live', 'long-dead'],
       sessions: 4,
     });
@@ -89,7 +104,10 @@ describe('purge of expired rows', () => {
     const purger = startPurging(services.orm, services.log, 20);
     try {
       await expect.poll(async () => (await counts('timer')).rateLimitCounters, { timeout: 20_000 }).toEqual(['live']);
-      expect(await counts('timer')).toMatchObject({ loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'], sessions: 2 });
+      expect(await counts('timer')).toMatchObject({
+        loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
+        sessions: 2,
+      });
     } finally {
       await purger.stop();
     }

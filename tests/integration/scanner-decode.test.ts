@@ -14,7 +14,14 @@ const ICCID = withCheckDigit('8946071234567890123');
 let dir: string;
 
 async function png(name: string, options: bwipjs.RenderOptions): Promise<string> {
-  const buffer = await bwipjs.toBuffer({ scale: 2, height: 12, paddingwidth: 24, paddingheight: 12, backgroundcolor: 'FFFFFF', ...options });
+  const buffer = await bwipjs.toBuffer({
+    scale: 2,
+    height: 12,
+    paddingwidth: 24,
+    paddingheight: 12,
+    backgroundcolor: 'FFFFFF',
+    ...options,
+  });
   const file = path.join(dir, `${name}.png`);
   writeFileSync(file, buffer);
   return file;
@@ -35,13 +42,25 @@ describe('decoding photos with quagga2 in Node', () => {
 
   it('reads but rejects a 19-digit code and a text code', async () => {
     const short = ICCID.slice(0, 19);
-    expect(await decodeImage(quagga, await png('short', { bcid: 'code128', text: short }))).toEqual({ kind: 'rejected', text: short, reason: 'notIccid' });
-    expect(await decodeImage(quagga, await png('text', { bcid: 'code128', text: 'SIM-LAGER-7' }))).toEqual({ kind: 'rejected', text: 'SIM-LAGER-7', reason: 'notIccid' });
+    expect(await decodeImage(quagga, await png('short', { bcid: 'code128', text: short }))).toEqual({
+      kind: 'rejected',
+      text: short,
+      reason: 'notIccid',
+    });
+    expect(await decodeImage(quagga, await png('text', { bcid: 'code128', text: 'SIM-LAGER-7' }))).toEqual({
+      kind: 'rejected',
+      text: 'SIM-LAGER-7',
+      reason: 'notIccid',
+    });
   });
 
   it('rejects an ICCID-length code whose check digit is wrong', async () => {
     const wrong = ICCID.slice(0, 19) + String((Number(ICCID[19]) + 1) % 10);
-    expect(await decodeImage(quagga, await png('wrong', { bcid: 'code128', text: wrong }))).toEqual({ kind: 'rejected', text: wrong, reason: 'checkDigit' });
+    expect(await decodeImage(quagga, await png('wrong', { bcid: 'code128', text: wrong }))).toEqual({
+      kind: 'rejected',
+      text: wrong,
+      reason: 'checkDigit',
+    });
   });
 
   it('finds no barcode in a QR code of the same ICCID (Code 128 only)', async () => {

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, findSession, IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS, readSessionCookie, sessionCookie, cookieName } from '../../server/auth/sessions.js';
+import {
+  createSession,
+  findSession,
+  IDLE_TIMEOUT_MS,
+  ABSOLUTE_TIMEOUT_MS,
+  readSessionCookie,
+  sessionCookie,
+  cookieName,
+} from '../../server/auth/sessions.js';
 import { hit } from '../../server/auth/rate-limit.js';
 import { Session, User } from '../../server/db/entities.js';
 import { initOrm, migrate, type Orm } from '../../server/db/orm.js';

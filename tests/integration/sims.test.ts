@@ -13,14 +13,25 @@ const newIccid = iccidFactory('8946099');
 beforeAll(async () => {
   ({ services, stop } = await startServices());
   const em = services.orm.em.fork();
-  const other = em.create(Company, { name: 'Konkurrent AB', customerNumber: 'K-1', invoiceNote: '', invoiceInterval: 'monthly' });
+  const other = em.create(Company, {
+    name: 'Konkurrent AB',
+    customerNumber: 'K-1',
+    invoiceNote: '',
+    invoiceInterval: 'monthly',
+  });
   em.create(User, { name: 'Bo Annan', email: 'bo@konkurrent.se', company: other });
   await em.flush();
 });
 afterAll(async () => stop?.());
 
 const activation = (iccid: string, extra: Partial<ActivateInput> = {}): ActivateInput => ({
-  iccid, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: ' Lager 1 ', invoiceLineNote: 'Handdator', ...extra,
+  iccid,
+  dataLimit: 5000,
+  callAndSms: true,
+  roaming: false,
+  invoiceLineMark: ' Lager 1 ',
+  invoiceLineNote: 'Handdator',
+  ...extra,
 });
 
 describe('activate', () => {
@@ -47,16 +58,27 @@ describe('activate', () => {
       [good.slice(0, 19) + String((Number(good[19]) + 1) % 10), 'kontrollsiffra'],
     ];
     for (const [iccid, message] of cases) {
-      await expect(anna.sim.activate(activation(iccid))).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(message) });
+      await expect(anna.sim.activate(activation(iccid))).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringContaining(message),
+      });
     }
   });
 
   it('refuses marks over 200 characters and a plan combination that does not exist', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    await expect(anna.sim.activate(activation(newIccid(), { invoiceLineMark: 'x'.repeat(201) }))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 500, callAndSms: true }))).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Tal & SMS') });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 1000, callAndSms: false, roaming: true }))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 2000, callAndSms: false }))).rejects.toMatchObject({ code: 'BAD_REQUEST' }); // legacy only
+    await expect(anna.sim.activate(activation(newIccid(), { invoiceLineMark: 'x'.repeat(201) }))).rejects.toMatchObject(
+      { code: 'BAD_REQUEST' },
+    );
+    await expect(anna.sim.activate(activation(newIccid(), { dataLimit: 500, callAndSms: true }))).rejects.toMatchObject(
+      { code: 'BAD_REQUEST', message: expect.stringContaining('Tal & SMS') },
+    );
+    await expect(
+      anna.sim.activate(activation(newIccid(), { dataLimit: 1000, callAndSms: false, roaming: true })),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      anna.sim.activate(activation(newIccid(), { dataLimit: 2000, callAndSms: false })),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' }); // legacy only
   });
 
   it('refuses an ICCID active in any company, but allows a deactivated one again', async () => {
@@ -64,7 +86,10 @@ describe('activate', () => {
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const iccid = newIccid();
     const first = await anna.sim.activate(activation(iccid));
-    await expect(bo.sim.activate(activation(iccid))).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('redan ett aktivt') });
+    await expect(bo.sim.activate(activation(iccid))).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('redan ett aktivt'),
+    });
     await anna.sim.deactivate({ id: first.id });
     const again = await bo.sim.activate(activation(iccid));
     expect(again.id).not.toBe(first.id);
@@ -86,12 +111,23 @@ describe('parallel edits', () => {
   it('leave a consistent history: each event starts where the one before ended', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const { id } = await anna.sim.activate(activation(newIccid()));
-    const edits = Array.from({ length: 10 }, (_, i) => ({ id, dataLimit: 5000, callAndSms: true, roaming: i % 2 === 0, invoiceLineMark: `Märkning ${i}`, invoiceLineNote: 'Handdator' }));
+    const edits = Array.from({ length: 10 }, (_, i) => ({
+      id,
+      dataLimit: 5000,
+      callAndSms: true,
+      roaming: i % 2 === 0,
+      invoiceLineMark: `Märkning ${i}`,
+      invoiceLineNote: 'Handdator',
+    }));
     // Each edit is its own request (its own context), as ten browser tabs would send them.
     const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.se')));
     const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e)));
-    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
-    const events = await services.orm.em.fork().find(SimEvent, { sim: id }, { orderBy: { id: 'asc' }, populate: ['ratePlan'] });
+    expect(
+      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    ).toEqual([]);
+    const events = await services.orm.em
+      .fork()
+      .find(SimEvent, { sim: id }, { orderBy: { id: 'asc' }, populate: ['ratePlan'] });
     let mark = 'Lager 1';
     let plan = 'DATA-5000-TS';
     for (const e of events.slice(1)) {
@@ -116,10 +152,12 @@ describe('list and search', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((s) => s.status === 'active')).toBe(true);
     expect(mine.some((s) => s.invoiceLineMark === 'Hemlig kund')).toBe(false);
-    expect((await anna.sim.list({ q: 'hemlig' }))).toHaveLength(0);
+    expect(await anna.sim.list({ q: 'hemlig' })).toHaveLength(0);
     expect((await anna.sim.list({ q: 'LAGER GÖTEBORG' })).length).toBeGreaterThanOrEqual(2);
     expect((await anna.sim.list({ q: 'handdator 1' })).map((s) => s.invoiceLineNote)).toContain('Handdator 1');
-    expect((await anna.sim.list({ q: 'med roaming' })).every((s) => s.ratePlan.description.includes('roaming'))).toBe(true);
+    expect((await anna.sim.list({ q: 'med roaming' })).every((s) => s.ratePlan.description.includes('roaming'))).toBe(
+      true,
+    );
     const first = mine[0]!;
     expect((await anna.sim.list({ q: first.iccid.slice(-8) })).map((s) => s.id)).toContain(first.id);
     expect(await anna.sim.list({ q: '%' })).toHaveLength(0);
@@ -133,7 +171,14 @@ describe('edit and deactivate', () => {
   it('edits marks and plan, writing updated and planChanged events with before and after', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const { id } = await anna.sim.activate(activation(newIccid()));
-    const base = { id, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: 'Lager 1', invoiceLineNote: 'Handdator' };
+    const base = {
+      id,
+      dataLimit: 5000,
+      callAndSms: true,
+      roaming: false,
+      invoiceLineMark: 'Lager 1',
+      invoiceLineNote: 'Handdator',
+    };
     expect(await anna.sim.edit(base)).toEqual({ success: true, changed: false });
     await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2' });
     await anna.sim.edit({ ...base, invoiceLineMark: 'Lager 2', roaming: true });
@@ -142,14 +187,23 @@ describe('edit and deactivate', () => {
     expect(sim.history.map((h) => h.kind)).toEqual(['planChanged', 'updated', 'activated']);
     expect(sim.history[0]!.before).toEqual({ ratePlan: 'DATA-5000-TS' });
     expect(sim.history[1]!.after).toEqual({ invoiceLineMark: 'Lager 2' });
-    const events = await services.orm.em.fork().find(SimEvent, { sim: id }, { populate: ['ratePlan'], orderBy: { id: 'asc' } });
+    const events = await services.orm.em
+      .fork()
+      .find(SimEvent, { sim: id }, { populate: ['ratePlan'], orderBy: { id: 'asc' } });
     expect(events.at(-1)!.ratePlan.code).toBe('DATA-5000-TSR');
   });
 
   it('refuses an edit that leaves out a field (400 naming it), and changes nothing', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const { id } = await anna.sim.activate(activation(newIccid(), { invoiceLineNote: 'Behålls' }));
-    const full = { id, dataLimit: 5000, callAndSms: true, roaming: false, invoiceLineMark: 'Lager 1', invoiceLineNote: 'Behålls' };
+    const full = {
+      id,
+      dataLimit: 5000,
+      callAndSms: true,
+      roaming: false,
+      invoiceLineMark: 'Lager 1',
+      invoiceLineNote: 'Behålls',
+    };
     for (const field of ['invoiceLineNote', 'invoiceLineMark', 'callAndSms', 'roaming', 'id'] as const) {
       const { [field]: _left, ...rest } = full;
       await expect(anna.sim.edit(bad<EditInput>(rest)), field).rejects.toMatchObject({
@@ -164,18 +218,40 @@ describe('edit and deactivate', () => {
 
   it('refuses edits and deactivation of a SIM on a legacy plan (409)', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
-    const legacy = await services.orm.em.fork().findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
+    const legacy = await services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
     const detail = await anna.sim.byId({ id: legacy.id });
     expect(detail.ratePlan.isLegacy).toBe(true);
-    await expect(anna.sim.edit({ id: legacy.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'x', invoiceLineNote: '' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
+    await expect(
+      anna.sim.edit({
+        id: legacy.id,
+        dataLimit: 500,
+        callAndSms: false,
+        roaming: false,
+        invoiceLineMark: 'x',
+        invoiceLineNote: '',
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Kontakta supporten') });
     await expect(anna.sim.deactivate({ id: legacy.id })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('answers NOT_FOUND for another company’s SIM through every procedure, and changes nothing', async () => {
     const bo = await callerFor(services, 'bo@konkurrent.se');
-    const annas = await services.orm.em.fork().findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
+    const annas = await services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { status: 'active', company: { name: 'Demo AB' }, ratePlan: { isLegacy: false } });
     await expect(bo.sim.byId({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(bo.sim.edit({ id: annas.id, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'hack', invoiceLineNote: '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      bo.sim.edit({
+        id: annas.id,
+        dataLimit: 500,
+        callAndSms: false,
+        roaming: false,
+        invoiceLineMark: 'hack',
+        invoiceLineNote: '',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(bo.sim.deactivate({ id: annas.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const after = await services.orm.em.fork().findOneOrFail(Sim, { id: annas.id });
     expect(after.status).toBe('active');

@@ -26,17 +26,48 @@ describe('constraints from the procedures’ schemas', () => {
     expect(constraints(feedbackInput).message).toEqual({ required: true, minLength: 1, maxLength: FEEDBACK_MAX });
     // A mark is capped raw (10,000) and trimmed (MARK_MAX): the form allows the smaller.
     for (const schema of [activateInput, editInput]) {
-      expect(constraints(schema)).toMatchObject({ invoiceLineMark: { maxLength: MARK_MAX }, invoiceLineNote: { maxLength: MARK_MAX } });
+      expect(constraints(schema)).toMatchObject({
+        invoiceLineMark: { maxLength: MARK_MAX },
+        invoiceLineNote: { maxLength: MARK_MAX },
+      });
     }
-    expect(constraints(activateInput).dataLimit).toEqual({ required: true, inputMode: 'numeric', step: 1, min: 1, max: 10_000_000 });
-    expect(fieldConstraint(requestLinkInput.shape.destination)).toEqual({ required: true, maxLength: EMAIL_MAX, inputMode: 'email' });
+    expect(constraints(activateInput).dataLimit).toEqual({
+      required: true,
+      inputMode: 'numeric',
+      step: 1,
+      min: 1,
+      max: 10_000_000,
+    });
+    expect(fieldConstraint(requestLinkInput.shape.destination)).toEqual({
+      required: true,
+      maxLength: EMAIL_MAX,
+      inputMode: 'email',
+    });
   });
 
   it('reads lengths, patterns and bounds through optional, default and pipe', () => {
     expect(fieldConstraint(z.string().length(4))).toEqual({ minLength: 4, maxLength: 4, required: true });
-    expect(fieldConstraint(z.string().regex(/^[A-Z]{2}\d+$/).optional())).toEqual({ pattern: '[A-Z]{2}\\d+' });
-    expect(fieldConstraint(z.coerce.number().int().gt(0).lt(13))).toEqual({ required: true, inputMode: 'numeric', step: 1, min: 1, max: 12 });
-    expect(fieldConstraint(z.number().min(0.5).max(2))).toEqual({ required: true, inputMode: 'numeric', min: 0.5, max: 2 });
+    expect(
+      fieldConstraint(
+        z
+          .string()
+          .regex(/^[A-Z]{2}\d+$/)
+          .optional(),
+      ),
+    ).toEqual({ pattern: '[A-Z]{2}\\d+' });
+    expect(fieldConstraint(z.coerce.number().int().gt(0).lt(13))).toEqual({
+      required: true,
+      inputMode: 'numeric',
+      step: 1,
+      min: 1,
+      max: 12,
+    });
+    expect(fieldConstraint(z.number().min(0.5).max(2))).toEqual({
+      required: true,
+      inputMode: 'numeric',
+      min: 0.5,
+      max: 2,
+    });
     expect(fieldConstraint(z.string().default('').pipe(z.string().max(3)))).toEqual({ maxLength: 3 });
     expect(fieldConstraint(z.boolean())).toEqual({});
   });

@@ -22,7 +22,13 @@ const period = (a: string, b: string): Period => {
 };
 /** Rows as [YYYY-MM, plan, from, to, days] for readable expectations. */
 const view = (rows: MonthRow[]) =>
-  rows.map((r) => [`${r.month.year}-${String(r.month.month).padStart(2, '0')}`, r.planId, isoFromDay(r.from), isoFromDay(r.to), r.days]);
+  rows.map((r) => [
+    `${r.month.year}-${String(r.month.month).padStart(2, '0')}`,
+    r.planId,
+    isoFromDay(r.from),
+    isoFromDay(r.to),
+    r.days,
+  ]);
 
 describe('monthRows: one row per month per plan period', () => {
   it('starts on the activation day inside a month', () => {
@@ -34,7 +40,10 @@ describe('monthRows: one row per month per plan period', () => {
   });
 
   it('splits at a plan change: the old plan ends the day before, the new one starts that day', () => {
-    const rows = monthRows([ev('activated', '2025-06-01', 1), ev('planChanged', '2026-03-10', 2)], period('2026-03', '2026-03'));
+    const rows = monthRows(
+      [ev('activated', '2025-06-01', 1), ev('planChanged', '2026-03-10', 2)],
+      period('2026-03', '2026-03'),
+    );
     expect(view(rows)).toEqual([
       ['2026-03', 1, '2026-03-01', '2026-03-09', 9],
       ['2026-03', 2, '2026-03-10', '2026-03-31', 22],
@@ -42,7 +51,10 @@ describe('monthRows: one row per month per plan period', () => {
   });
 
   it('ends on the deactivation day, and nothing after it', () => {
-    const rows = monthRows([ev('activated', '2025-01-01', 3), ev('deactivated', '2026-04-12', 3)], period('2026-03', '2026-05'));
+    const rows = monthRows(
+      [ev('activated', '2025-01-01', 3), ev('deactivated', '2026-04-12', 3)],
+      period('2026-03', '2026-05'),
+    );
     expect(view(rows)).toEqual([
       ['2026-03', 3, '2026-03-01', '2026-03-31', 31],
       ['2026-04', 3, '2026-04-01', '2026-04-12', 12],
@@ -51,7 +63,12 @@ describe('monthRows: one row per month per plan period', () => {
 
   it('activation, change and deactivation inside one month give two rows', () => {
     const rows = monthRows(
-      [ev('activated', '2026-02-03', 1), ev('updated', '2026-02-05', 1), ev('planChanged', '2026-02-10', 2), ev('deactivated', '2026-02-20', 2)],
+      [
+        ev('activated', '2026-02-03', 1),
+        ev('updated', '2026-02-05', 1),
+        ev('planChanged', '2026-02-10', 2),
+        ev('deactivated', '2026-02-20', 2),
+      ],
       period('2026-01', '2026-03'),
     );
     expect(view(rows)).toEqual([
@@ -71,7 +88,10 @@ describe('monthRows: one row per month per plan period', () => {
   });
 
   it('crosses a year boundary, with a change on New Year’s Day', () => {
-    const rows = monthRows([ev('activated', '2025-11-20', 1), ev('planChanged', '2026-01-01', 2)], period('2025-11', '2026-02'));
+    const rows = monthRows(
+      [ev('activated', '2025-11-20', 1), ev('planChanged', '2026-01-01', 2)],
+      period('2025-11', '2026-02'),
+    );
     expect(view(rows)).toEqual([
       ['2025-11', 1, '2025-11-20', '2025-11-30', 11],
       ['2025-12', 1, '2025-12-01', '2025-12-31', 31],
@@ -82,21 +102,33 @@ describe('monthRows: one row per month per plan period', () => {
 
   it('gives no rows for a SIM outside the period', () => {
     expect(monthRows([ev('activated', '2026-05-01', 1)], period('2026-01', '2026-04'))).toEqual([]);
-    expect(monthRows([ev('activated', '2025-01-01', 1), ev('deactivated', '2025-12-31', 1)], period('2026-01', '2026-04'))).toEqual([]);
+    expect(
+      monthRows([ev('activated', '2025-01-01', 1), ev('deactivated', '2025-12-31', 1)], period('2026-01', '2026-04')),
+    ).toEqual([]);
   });
 
   it('counts a same-day activation and deactivation as one day; a same-day change leaves only the new plan', () => {
-    expect(view(monthRows([ev('activated', '2026-03-05', 1), ev('deactivated', '2026-03-05', 1)], period('2026-03', '2026-03')))).toEqual([
-      ['2026-03', 1, '2026-03-05', '2026-03-05', 1],
-    ]);
-    expect(view(monthRows([ev('activated', '2026-03-05', 1), ev('planChanged', '2026-03-05', 2)], period('2026-03', '2026-03')))).toEqual([
-      ['2026-03', 2, '2026-03-05', '2026-03-31', 27],
-    ]);
+    expect(
+      view(
+        monthRows([ev('activated', '2026-03-05', 1), ev('deactivated', '2026-03-05', 1)], period('2026-03', '2026-03')),
+      ),
+    ).toEqual([['2026-03', 1, '2026-03-05', '2026-03-05', 1]]);
+    expect(
+      view(
+        monthRows([ev('activated', '2026-03-05', 1), ev('planChanged', '2026-03-05', 2)], period('2026-03', '2026-03')),
+      ),
+    ).toEqual([['2026-03', 2, '2026-03-05', '2026-03-31', 27]]);
   });
 
   it('keeps A -> B -> A in one month as three periods and ignores events after deactivation', () => {
     const rows = monthRows(
-      [ev('activated', '2026-03-01', 1), ev('planChanged', '2026-03-11', 2), ev('planChanged', '2026-03-21', 1), ev('deactivated', '2026-03-25', 1), ev('planChanged', '2026-03-28', 2)],
+      [
+        ev('activated', '2026-03-01', 1),
+        ev('planChanged', '2026-03-11', 2),
+        ev('planChanged', '2026-03-21', 1),
+        ev('deactivated', '2026-03-25', 1),
+        ev('planChanged', '2026-03-28', 2),
+      ],
       period('2026-03', '2026-03'),
     );
     expect(view(rows)).toEqual([
@@ -107,7 +139,11 @@ describe('monthRows: one row per month per plan period', () => {
   });
 
   it('sorts events by day and cuts the current month at the last day given (today)', () => {
-    const rows = monthRows([ev('planChanged', '2026-03-15', 2), ev('activated', '2026-03-01', 1)], period('2026-03', '2026-03'), dayFromIso('2026-03-20'));
+    const rows = monthRows(
+      [ev('planChanged', '2026-03-15', 2), ev('activated', '2026-03-01', 1)],
+      period('2026-03', '2026-03'),
+      dayFromIso('2026-03-20'),
+    );
     expect(view(rows)).toEqual([
       ['2026-03', 1, '2026-03-01', '2026-03-14', 14],
       ['2026-03', 2, '2026-03-15', '2026-03-20', 6],
@@ -148,7 +184,8 @@ describe('defaultPeriod: the previous full invoicing period', () => {
 
 describe('checkExportQuery', () => {
   const now = { year: 2026, month: 11 };
-  const q = (start_year: unknown, start_month: unknown, end_year: unknown, end_month: unknown) => checkExportQuery({ start_year, start_month, end_year, end_month }, now);
+  const q = (start_year: unknown, start_month: unknown, end_year: unknown, end_month: unknown) =>
+    checkExportQuery({ start_year, start_month, end_year, end_month }, now);
   const firstMessage = (r: ReturnType<typeof q>) => (r.ok ? null : r.issues[0]!.message);
 
   it('accepts a good period and keeps the numbers as typed for the file name', () => {
@@ -183,7 +220,8 @@ describe('cell texts', () => {
   });
 
   it('writes formula-like texts as rich text, others as plain strings', () => {
-    for (const v of ['=1+1', '+46701234567', '-5', '@SUM(A1)', '\tx', '\rx']) expect(safeText(v)).toEqual({ richText: [{ text: v }] });
+    for (const v of ['=1+1', '+46701234567', '-5', '@SUM(A1)', '\tx', '\rx'])
+      expect(safeText(v)).toEqual({ richText: [{ text: v }] });
     expect(safeText('Lager Göteborg')).toBe('Lager Göteborg');
     expect(safeText('a=b')).toBe('a=b');
   });

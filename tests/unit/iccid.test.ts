@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { iccidProblem, isAcceptableScan, luhnCheckDigit, normalizeIccid, withCheckDigit } from '../../server/sims/iccid.js';
+import {
+  iccidProblem,
+  isAcceptableScan,
+  luhnCheckDigit,
+  normalizeIccid,
+  withCheckDigit,
+} from '../../server/sims/iccid.js';
 
 describe('ICCID', () => {
   const valid = withCheckDigit('8946012345678900010');

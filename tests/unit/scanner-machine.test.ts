@@ -40,7 +40,12 @@ describe('scanner state machine', () => {
   });
 
   it('refuses notStarted -> paused because the scanner is not scanning', () => {
-    expect(move('notStarted', 'paused')).toEqual({ ok: false, from: 'notStarted', to: 'paused', reason: 'notScanning' });
+    expect(move('notStarted', 'paused')).toEqual({
+      ok: false,
+      from: 'notStarted',
+      to: 'paused',
+      reason: 'notScanning',
+    });
     expect(move('paused', 'paused')).toMatchObject({ ok: false, reason: 'notScanning' });
     expect(move('notStarted', 'notStarted')).toMatchObject({ ok: false, reason: 'notRunning' });
     expect(move('scanning', 'scanning')).toMatchObject({ ok: false, reason: 'alreadyScanning' });
@@ -79,7 +84,15 @@ describe('scan acceptance', () => {
   it('accepts exactly 20 digits with a valid check digit, and nothing else', () => {
     expect(judge(valid)).toEqual({ kind: 'accepted', iccid: valid });
     const wrongCheck = valid.slice(0, 19) + String((Number(valid[19]) + 1) % 10);
-    for (const text of [valid.slice(0, 19), valid + '0', `${valid} `, ` ${valid}`, valid.replace(/(\d{4})/g, '$1 ').trim(), 'A' + valid.slice(1), 'https://example.se']) {
+    for (const text of [
+      valid.slice(0, 19),
+      valid + '0',
+      `${valid} `,
+      ` ${valid}`,
+      valid.replace(/(\d{4})/g, '$1 ').trim(),
+      'A' + valid.slice(1),
+      'https://example.se',
+    ]) {
       expect(judge(text), text).toEqual({ kind: 'rejected', text, reason: 'notIccid' });
     }
     // 20 digits with a wrong check digit is an ICCID misread or mislabelled: the user is told so.
@@ -97,7 +110,17 @@ describe('scan acceptance', () => {
   it('collects texts from one or several decoder results', () => {
     const info = { error: 0, code: 0, start: 0, end: 0 };
     const r = (code: string | null, barcodes?: QuaggaJSResultObject[]): QuaggaJSResultObject => ({
-      codeResult: { code, start: 0, end: 0, codeset: 0, startInfo: info, decodedCodes: [], endInfo: info, direction: 1, format: 'code_128' },
+      codeResult: {
+        code,
+        start: 0,
+        end: 0,
+        codeset: 0,
+        startInfo: info,
+        decodedCodes: [],
+        endInfo: info,
+        direction: 1,
+        format: 'code_128',
+      },
       barcodes,
       line: [],
       angle: 0,
@@ -125,9 +148,33 @@ describe('scan box', () => {
 
   it('takes a scan line only when it lies wholly inside the box', () => {
     const box = scanBox(800, 600);
-    expect(insideBox([{ x: 200, y: 300 }, { x: 600, y: 300 }], box)).toBe(true);
-    expect(insideBox([{ x: 100, y: 300 }, { x: 600, y: 300 }], box)).toBe(false);
-    expect(insideBox([{ x: 200, y: 20 }, { x: 600, y: 20 }], box)).toBe(false);
+    expect(
+      insideBox(
+        [
+          { x: 200, y: 300 },
+          { x: 600, y: 300 },
+        ],
+        box,
+      ),
+    ).toBe(true);
+    expect(
+      insideBox(
+        [
+          { x: 100, y: 300 },
+          { x: 600, y: 300 },
+        ],
+        box,
+      ),
+    ).toBe(false);
+    expect(
+      insideBox(
+        [
+          { x: 200, y: 20 },
+          { x: 600, y: 20 },
+        ],
+        box,
+      ),
+    ).toBe(false);
     expect(insideBox([], box)).toBe(false);
   });
 });
@@ -149,7 +196,8 @@ describe('camera conditions and memory', () => {
     expect(cameraProblem(err('NotReadableError'))).toBe('inUse');
     expect(cameraProblem(new Error('Unable to play video stream'))).toBe('failed');
     expect(cameraProblem('boom')).toBe('failed');
-    for (const p of ['unsupported', 'insecure', 'denied', 'notFound', 'inUse', 'failed', 'load'] as const) expect(t.scanner.problems[p]).toMatch(/\S/);
+    for (const p of ['unsupported', 'insecure', 'denied', 'notFound', 'inUse', 'failed', 'load'] as const)
+      expect(t.scanner.problems[p]).toMatch(/\S/);
   });
 
   it('asks for the rear camera unless one was chosen', () => {
@@ -160,13 +208,25 @@ describe('camera conditions and memory', () => {
 
   it('remembers permission and the last camera, and survives bad or missing storage', () => {
     const data = new Map<string, string>();
-    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
     expect(readMemory(storage)).toEqual({ permissionGranted: false, cameraId: null });
     writeMemory(storage, { permissionGranted: true, cameraId: 'cam-2' });
     expect(readMemory(storage)).toEqual({ permissionGranted: true, cameraId: 'cam-2' });
     data.set([...data.keys()][0]!, '{not json');
     expect(readMemory(storage)).toEqual({ permissionGranted: false, cameraId: null });
     expect(readMemory(null)).toEqual({ permissionGranted: false, cameraId: null });
-    expect(() => writeMemory({ setItem: () => { throw new Error('QuotaExceededError'); } }, { permissionGranted: true, cameraId: null })).not.toThrow();
+    expect(() =>
+      writeMemory(
+        {
+          setItem: () => {
+            throw new Error('QuotaExceededError');
+          },
+        },
+        { permissionGranted: true, cameraId: null },
+      ),
+    ).not.toThrow();
   });
 });

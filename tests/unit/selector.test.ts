@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dataAmounts, formatDataAmount, normalizeSelection, optionRules, resolvePlan, selectionProblem,
+  dataAmounts,
+  formatDataAmount,
+  normalizeSelection,
+  optionRules,
+  resolvePlan,
+  selectionProblem,
 } from '../../server/plans/selector.js';
 
-const plan = (code: string, dataLimit: number, call: boolean, sms: boolean, roaming: boolean, isLegacy = false) => ({ code, dataLimit, call, sms, roaming, isLegacy });
+const plan = (code: string, dataLimit: number, call: boolean, sms: boolean, roaming: boolean, isLegacy = false) => ({
+  code,
+  dataLimit,
+  call,
+  sms,
+  roaming,
+  isLegacy,
+});
 // A catalog that exercises every rule: amounts with and without tal & SMS, roaming only with or only
 // without tal & SMS, call without sms, duplicates, a legacy plan.
 const catalog = [
@@ -48,7 +60,8 @@ describe('data amounts', () => {
 });
 
 describe('plan option rules', () => {
-  const rules = (dataLimit: number | null, callAndSms = false, roaming = false) => optionRules(catalog, { dataLimit, callAndSms, roaming });
+  const rules = (dataLimit: number | null, callAndSms = false, roaming = false) =>
+    optionRules(catalog, { dataLimit, callAndSms, roaming });
 
   it('rule 1: nothing can be ticked before an amount is chosen', () => {
     expect(rules(null)).toEqual({ callAndSms: 'needsAmount', roaming: 'needsAmount' });
@@ -91,7 +104,8 @@ describe('plan option rules', () => {
   });
 
   it('the seed catalog: 1,5 GB and 20 GB lock roaming on, 50 GB locks roaming to tal & SMS', () => {
-    const at = (dataLimit: number, callAndSms = false) => optionRules(seedCatalog, { dataLimit, callAndSms, roaming: false });
+    const at = (dataLimit: number, callAndSms = false) =>
+      optionRules(seedCatalog, { dataLimit, callAndSms, roaming: false });
     expect(at(1500)).toEqual({ callAndSms: 'unavailable', roaming: 'included' });
     expect(at(20000)).toEqual({ callAndSms: 'unavailable', roaming: 'included' });
     expect(at(50000, false)).toEqual({ callAndSms: 'free', roaming: 'unavailable' });
@@ -101,12 +115,36 @@ describe('plan option rules', () => {
   });
 
   it('a change of amount or option sets locked options and clears unavailable ones', () => {
-    expect(normalizeSelection(catalog, { dataLimit: 500, callAndSms: true, roaming: true })).toEqual({ dataLimit: 500, callAndSms: false, roaming: false });
-    expect(normalizeSelection(catalog, { dataLimit: 20000, callAndSms: true, roaming: true })).toEqual({ dataLimit: 20000, callAndSms: true, roaming: false });
-    expect(normalizeSelection(catalog, { dataLimit: 1500, callAndSms: false, roaming: false })).toEqual({ dataLimit: 1500, callAndSms: false, roaming: true });
-    expect(normalizeSelection(seedCatalog, { dataLimit: 50000, callAndSms: true, roaming: false })).toEqual({ dataLimit: 50000, callAndSms: true, roaming: true });
-    expect(normalizeSelection(seedCatalog, { dataLimit: 50000, callAndSms: false, roaming: true })).toEqual({ dataLimit: 50000, callAndSms: false, roaming: false });
-    expect(normalizeSelection(catalog, { dataLimit: 12345, callAndSms: true, roaming: false })).toEqual({ dataLimit: null, callAndSms: false, roaming: false });
+    expect(normalizeSelection(catalog, { dataLimit: 500, callAndSms: true, roaming: true })).toEqual({
+      dataLimit: 500,
+      callAndSms: false,
+      roaming: false,
+    });
+    expect(normalizeSelection(catalog, { dataLimit: 20000, callAndSms: true, roaming: true })).toEqual({
+      dataLimit: 20000,
+      callAndSms: true,
+      roaming: false,
+    });
+    expect(normalizeSelection(catalog, { dataLimit: 1500, callAndSms: false, roaming: false })).toEqual({
+      dataLimit: 1500,
+      callAndSms: false,
+      roaming: true,
+    });
+    expect(normalizeSelection(seedCatalog, { dataLimit: 50000, callAndSms: true, roaming: false })).toEqual({
+      dataLimit: 50000,
+      callAndSms: true,
+      roaming: true,
+    });
+    expect(normalizeSelection(seedCatalog, { dataLimit: 50000, callAndSms: false, roaming: true })).toEqual({
+      dataLimit: 50000,
+      callAndSms: false,
+      roaming: false,
+    });
+    expect(normalizeSelection(catalog, { dataLimit: 12345, callAndSms: true, roaming: false })).toEqual({
+      dataLimit: null,
+      callAndSms: false,
+      roaming: false,
+    });
   });
 
   it('offers only amounts that some plan can be chosen with', () => {
@@ -123,13 +161,31 @@ describe('resolving the plan', () => {
     expect(resolvePlan(catalog, { dataLimit: 2000, callAndSms: true, roaming: true })).toBeNull(); // legacy only
   });
   it('explains why a posted selection cannot be saved, naming the field and the amount', () => {
-    expect(selectionProblem(catalog, { dataLimit: null, callAndSms: false, roaming: false })).toEqual({ field: 'dataLimit', message: 'Välj en datamängd.' });
+    expect(selectionProblem(catalog, { dataLimit: null, callAndSms: false, roaming: false })).toEqual({
+      field: 'dataLimit',
+      message: 'Välj en datamängd.',
+    });
     expect(selectionProblem(catalog, { dataLimit: 42, callAndSms: false, roaming: false })?.field).toBe('dataLimit');
-    expect(selectionProblem(catalog, { dataLimit: 500, callAndSms: true, roaming: false })).toEqual({ field: 'callAndSms', message: 'Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.' });
-    expect(selectionProblem(catalog, { dataLimit: 5000, callAndSms: false, roaming: true })).toEqual({ field: 'callAndSms', message: 'Tal & SMS ingår alltid för 5 GB. Kryssa i Aktivera tal & SMS.' });
-    expect(selectionProblem(seedCatalog, { dataLimit: 1500, callAndSms: false, roaming: false })).toEqual({ field: 'roaming', message: 'Roaming ingår alltid för 1,5 GB. Kryssa i Aktivera roaming.' });
-    expect(selectionProblem(seedCatalog, { dataLimit: 50000, callAndSms: true, roaming: false })).toEqual({ field: 'roaming', message: 'Roaming ingår alltid för 50 GB med tal & SMS. Kryssa i Aktivera roaming.' });
-    expect(selectionProblem(seedCatalog, { dataLimit: 50000, callAndSms: false, roaming: true })).toEqual({ field: 'roaming', message: 'Roaming finns inte för 50 GB utan tal & SMS. Ta bort krysset för Aktivera roaming.' });
+    expect(selectionProblem(catalog, { dataLimit: 500, callAndSms: true, roaming: false })).toEqual({
+      field: 'callAndSms',
+      message: 'Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.',
+    });
+    expect(selectionProblem(catalog, { dataLimit: 5000, callAndSms: false, roaming: true })).toEqual({
+      field: 'callAndSms',
+      message: 'Tal & SMS ingår alltid för 5 GB. Kryssa i Aktivera tal & SMS.',
+    });
+    expect(selectionProblem(seedCatalog, { dataLimit: 1500, callAndSms: false, roaming: false })).toEqual({
+      field: 'roaming',
+      message: 'Roaming ingår alltid för 1,5 GB. Kryssa i Aktivera roaming.',
+    });
+    expect(selectionProblem(seedCatalog, { dataLimit: 50000, callAndSms: true, roaming: false })).toEqual({
+      field: 'roaming',
+      message: 'Roaming ingår alltid för 50 GB med tal & SMS. Kryssa i Aktivera roaming.',
+    });
+    expect(selectionProblem(seedCatalog, { dataLimit: 50000, callAndSms: false, roaming: true })).toEqual({
+      field: 'roaming',
+      message: 'Roaming finns inte för 50 GB utan tal & SMS. Ta bort krysset för Aktivera roaming.',
+    });
     expect(selectionProblem(catalog, { dataLimit: 1000, callAndSms: false, roaming: true })?.field).toBe('roaming');
     expect(selectionProblem(catalog, { dataLimit: 1500, callAndSms: false, roaming: true })).toBeNull();
   });

@@ -17,7 +17,15 @@ const tags = ['admin'];
 
 export const adminRouter = router({
   getCompanies: superAdminProcedure
-    .meta({ openapi: { method: 'GET', path: '/admin/getCompanies', tags, description: 'Companies by name; q searches name, customer number and invoice mark; limit (default 100, at most 500) and offset page.' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/getCompanies',
+        tags,
+        description:
+          'Companies by name; q searches name, customer number and invoice mark; limit (default 100, at most 500) and offset page.',
+      },
+    })
     .input(z.object(listQuery))
     .output(z.array(companyOutput))
     .query(({ ctx, input }) => listCompanies(ctx.em, input)),
@@ -33,7 +41,14 @@ export const adminRouter = router({
     }),
 
   getCompany: superAdminProcedure
-    .meta({ openapi: { method: 'GET', path: '/admin/getCompany/{id}', tags, description: 'A company with its users; q searches the users by name or e-mail, limit and offset page them.' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/getCompany/{id}',
+        tags,
+        description: 'A company with its users; q searches the users by name or e-mail, limit and offset page them.',
+      },
+    })
     .input(z.object({ id, ...listQuery }))
     .output(companyOutput.extend({ users: z.array(userOutput) }))
     .query(({ ctx, input }) => getCompany(ctx.em, input.id, input)),
@@ -69,7 +84,14 @@ export const adminRouter = router({
     }),
 
   getUser: superAdminProcedure
-    .meta({ openapi: { method: 'GET', path: '/admin/getUser/{id}', tags, description: 'A user; with companyId, only if the user belongs to that company.' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/getUser/{id}',
+        tags,
+        description: 'A user; with companyId, only if the user belongs to that company.',
+      },
+    })
     .input(z.object({ id, companyId: id.optional() }))
     .output(userOutput)
     .query(({ ctx, input }) => getUser(ctx.em, input.id, input.companyId)),

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { actAsCompany } from '../../auth/acting.js';
 import { requestLinkInput } from '../../auth/schemas.js';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
-import { announceSessionEnded, clearSessionCookie, deleteSession, sessionCookie, setFlash } from '../../auth/sessions.js';
+import {
+  announceSessionEnded,
+  clearSessionCookie,
+  deleteSession,
+  sessionCookie,
+  setFlash,
+} from '../../auth/sessions.js';
 import type { Context } from '../context.js';
 import { authedProcedure, publicProcedure, router } from '../trpc.js';
 
@@ -40,27 +46,35 @@ export const authRouter = router({
       setSessionCookie(ctx, result.sessionId);
       return { problem: null, redirectTo: result.redirectTo };
     }),
-  logout: publicProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
-    if (ctx.session) {
-      await deleteSession(ctx.em, ctx.session.id);
-      await announceSessionEnded(ctx.services, ctx.session.id);
-    }
-    ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
-    return { success: true };
-  }),
+  logout: publicProcedure
+    .input(z.void())
+    .output(success)
+    .mutation(async ({ ctx }) => {
+      if (ctx.session) {
+        await deleteSession(ctx.em, ctx.session.id);
+        await announceSessionEnded(ctx.services, ctx.session.id);
+      }
+      ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
+      return { success: true };
+    }),
   /** The one-time toast kept for this page, cleared as it is read. */
   takeFlash: authedProcedure
     .input(z.void())
-    .output(z.object({ id: z.string(), type: z.enum(['error', 'info']), title: z.string(), message: z.string() }).nullable())
+    .output(
+      z.object({ id: z.string(), type: z.enum(['error', 'info']), title: z.string(), message: z.string() }).nullable(),
+    )
     .mutation(async ({ ctx }) => {
       const flash = ctx.session.flash;
       if (flash) await setFlash(ctx.em, ctx.session.id, null);
       return flash;
     }),
   /** Back to the user's own company; for a user who is not acting as another, nothing changes. */
-  stopActing: authedProcedure.input(z.void()).output(success).mutation(async ({ ctx }) => {
-    const raw = await actAsCompany(ctx.services, ctx.em, ctx.session, null);
-    if (raw) setSessionCookie(ctx, raw);
-    return { success: true };
-  }),
+  stopActing: authedProcedure
+    .input(z.void())
+    .output(success)
+    .mutation(async ({ ctx }) => {
+      const raw = await actAsCompany(ctx.services, ctx.em, ctx.session, null);
+      if (raw) setSessionCookie(ctx, raw);
+      return { success: true };
+    }),
 });

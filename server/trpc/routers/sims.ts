@@ -4,7 +4,10 @@ import { activateInput, editInput, listInput, simDetailOutput, simOutput } from 
 import { activateSim, deactivateSim, editSim, getSim, listSims } from '../../sims/service.js';
 import { companyProcedure, router } from '../trpc.js';
 
-const actor = (ctx: { companyId: number; session: { userId: number } }) => ({ companyId: ctx.companyId, userId: ctx.session.userId });
+const actor = (ctx: { companyId: number; session: { userId: number } }) => ({
+  companyId: ctx.companyId,
+  userId: ctx.session.userId,
+});
 
 export const simsRouter = router({
   activate: companyProcedure
@@ -19,7 +22,15 @@ export const simsRouter = router({
   /** A page of the list (limit, offset), as the REST path /sim/all of the spec serves it. */
   list: companyProcedure
     // operationId: the name API clients have generated code from, kept when the procedure was renamed.
-    .meta({ openapi: { method: 'GET', path: '/sim/all', operationId: 'sim-all', tags: ['sims'], summary: "The company's active SIMs; optional q (search), limit and offset" } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/sim/all',
+        operationId: 'sim-all',
+        tags: ['sims'],
+        summary: "The company's active SIMs; optional q (search), limit and offset",
+      },
+    })
     .input(listInput)
     .output(z.array(simOutput))
     .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items),
