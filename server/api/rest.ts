@@ -81,24 +81,19 @@ type RestRoute = {
   protect: boolean;
 };
 const restRoutes: RestRoute[] = [];
-type OpenApiProcedure = { _def: { type: string; inputs: unknown[] } };
 type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
-forEachOpenApiProcedure(
-  appRouter._def.procedures as never,
-  ({ procedure, meta }: { procedure: OpenApiProcedure; meta: OpenApiMeta }) => {
-    if (procedure._def.type === 'subscription') return;
-    const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
-    const bodyless =
-      meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
-    restRoutes.push({
-      method: meta.openapi.method,
-      path: getPathRegExp(normalizePath(meta.openapi.path)),
-      bodyless,
-      protect: meta.openapi.protect !== false,
-    });
-  },
-);
+forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ procedure, meta }) => {
+  if (procedure._def.type === 'subscription') return;
+  const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
+  restRoutes.push({
+    method: meta.openapi.method,
+    path: getPathRegExp(normalizePath(meta.openapi.path)),
+    bodyless,
+    protect: meta.openapi.protect !== false,
+  });
+});
 
 function restRouteOf(method: string, path: string): RestRoute | undefined {
   const normalized = normalizePath(path);
@@ -123,21 +118,21 @@ function parsedBody(req: Request): unknown {
 export function restDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
   // The session is looked up once per request, and only once the path is known to be a procedure's.
   const contexts = new WeakMap<object, Promise<Context>>();
-  const handler = createOpenApiNodeHttpHandler({
+  const handler = createOpenApiNodeHttpHandler<typeof appRouter, Request, Response>({
     router: appRouter,
-    createContext: ({ req }: { req: object }) => contexts.get(req)!,
+    createContext: ({ req }) => contexts.get(req)!,
     // Called before the library writes its (English) error answer: throwing hands the error to the door,
     // which answers it in Swedish.
-    onError: ({ error }: { error: TRPCError }) => {
+    onError: ({ error }) => {
       throw error;
     },
-    responseMeta: ({ ctx }: { ctx?: Context }) => {
+    responseMeta: ({ ctx }) => {
       const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
       const cookie = ctx?.resHeaders.get('set-cookie');
       if (cookie) headers['Set-Cookie'] = cookie;
       return { headers };
     },
-  } as never) as unknown as (req: Request, res: Response) => Promise<void>;
+  });
 
   return (req: Request, res: Response, next: NextFunction) => {
     const route = restRouteOf(req.method, req.path);
