@@ -14,6 +14,7 @@ import { useRef } from 'react';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
+import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
@@ -231,7 +232,7 @@ export default function EditSim() {
                   <div key={j}>{line}</div>
                 ))}
               </td>
-              <td>{h.by ?? '–'}</td>
+              <td>{h.by ? <Truncated text={h.by} max={20} /> : '–'}</td>
             </tr>
           ))}
         </tbody>
