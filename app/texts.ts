@@ -324,6 +324,16 @@ export const t = {
     failed: 'Något gick fel, försök igen senare',
     blank: 'Skriv ett meddelande innan du skickar.',
   },
+  // @texts:bulk (bulk activation and deactivation, issue 15: the per-row messages and the summary toasts)
+  bulk: {
+    duplicateInList: 'ICCID-numret finns redan tidigare i listan.',
+    alreadyActive: 'SIM-kortet är redan aktivt i ert företag.',
+    // Never whose: another company's SIMs are not ours to reveal.
+    activeElsewhere: 'ICCID-numret är redan aktivt hos ett annat företag. Kontakta supporten om kortet är ert.',
+    activatedTitle: (n: number) => (n === 1 ? '1 SIM-kort är aktiverat' : `${n} SIM-kort är aktiverade`),
+    deactivatedTitle: (n: number) => (n === 1 ? '1 SIM-kort är avaktiverat' : `${n} SIM-kort är avaktiverade`),
+    summary: (done: number, refused: number) => `${done} klara, ${refused} avvisade av ${done + refused}.`,
+  },
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
   // @texts:validation (zod's messages for input that has no message of its own; mostly API callers see them)
   validation: {

@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.js';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse'] as const;
+const ALL = ['export', 'pages', 'load', 'sse', 'bulk'] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -21,6 +21,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   pages: {},
   load: {},
   sse: {},
+  bulk: {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -78,6 +79,11 @@ function summary(name: Name, r: J): string[] {
       return [
         `${r.connections} streams held ${r.heldSeconds} s (${r.database}): ${r.streamsComplete}/${r.connections} got all ${r.seconds} toasts (${r.toastsReceived}/${r.toastsPublished}) ${ok(r.pass)}`,
         `server RSS ${r.serverRss.idleMB} -> ${r.serverRss.connectedMB} MB (peak ${r.serverRss.peakMB}): ${r.memoryPerConnectionKB.connected} kB per connection`,
+      ];
+    case 'bulk':
+      return [
+        `${r.iccids} ICCIDs (${r.database}): ${r.iccids} x POST /api/sim ${r.single.totalMs} ms vs one POST /api/sim/bulk ${r.bulk.totalMs} ms: ${r.speedup}x (>= ${r.targets.speedupMin} ${ok(r.speedup >= r.targets.speedupMin)})`,
+        `server RSS peak growth: singles +${r.single.rssGrowthMB} MB, bulk +${r.bulk.rssGrowthMB} MB; ${r.serverRss.startMB} -> ${r.serverRss.endMB} MB`,
       ];
   }
 }

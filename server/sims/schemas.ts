@@ -96,3 +96,56 @@ export const simDetailOutput = simOutput.extend({
     }),
   ),
 });
+
+// Bulk work (issue 15). An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
+// ("invalid") of its own row and never refuses the rest of the list.
+export const BULK_MAX = 1000;
+
+export const bulkActivateInput = z.object({
+  iccids: z.array(z.string().max(100, t.errors.fields.iccid.length)).min(1).max(BULK_MAX),
+  ...planChoice,
+  invoiceLineMark: mark,
+  invoiceLineNote: mark,
+  dryRun: flag,
+});
+export type BulkActivateInput = z.infer<typeof bulkActivateInput>;
+
+export const BULK_ACTIVATE_OUTCOMES = [
+  'activated',
+  'ready',
+  'invalid',
+  'duplicateInList',
+  'alreadyActive',
+  'activeElsewhere',
+] as const;
+export type BulkActivateOutcome = (typeof BULK_ACTIVATE_OUTCOMES)[number];
+
+const countsOf = <T extends readonly [string, ...string[]]>(outcomes: T) =>
+  z.object(Object.fromEntries(outcomes.map((o) => [o, z.number()])) as { [K in T[number]]: z.ZodNumber });
+
+export const bulkActivateOutput = z.object({
+  results: z.array(
+    z.object({
+      iccid: z.string(),
+      outcome: z.enum(BULK_ACTIVATE_OUTCOMES),
+      simId: z.number().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+  counts: countsOf(BULK_ACTIVATE_OUTCOMES),
+});
+export type BulkActivateOutput = z.infer<typeof bulkActivateOutput>;
+
+export const bulkDeactivateInput = z.object({
+  ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(BULK_MAX),
+});
+export type BulkDeactivateInput = z.infer<typeof bulkDeactivateInput>;
+
+export const BULK_DEACTIVATE_OUTCOMES = ['deactivated', 'notFound', 'legacy', 'alreadyInactive'] as const;
+export type BulkDeactivateOutcome = (typeof BULK_DEACTIVATE_OUTCOMES)[number];
+
+export const bulkDeactivateOutput = z.object({
+  results: z.array(z.object({ id: z.number(), outcome: z.enum(BULK_DEACTIVATE_OUTCOMES) })),
+  counts: countsOf(BULK_DEACTIVATE_OUTCOMES),
+});
+export type BulkDeactivateOutput = z.infer<typeof bulkDeactivateOutput>;

@@ -15,7 +15,8 @@ export async function selectablePlans(em: Em): Promise<RatePlan[]> {
   return em.find(RatePlan, { isLegacy: false }, { orderBy: { dataLimit: 'asc', code: 'asc' } });
 }
 
-async function planFor(
+/** The one selectable plan for a choice, by the selector's rules (single and bulk activation). */
+export async function planFor(
   em: Em,
   choice: { dataLimit: number; callAndSms: boolean; roaming: boolean },
 ): Promise<RatePlan> {

@@ -2,6 +2,14 @@
 import { z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims } from '../../sims/service.js';
+import { t } from '../../../app/texts.js';
+import { activateBulk, deactivateBulk } from '../../sims/bulk.js';
+import {
+  bulkActivateInput,
+  bulkActivateOutput,
+  bulkDeactivateInput,
+  bulkDeactivateOutput,
+} from '../../sims/schemas.js';
 import { companyProcedure, router } from '../trpc.js';
 
 const actor = (ctx: { companyId: number; session: { userId: number } }) => ({
@@ -64,5 +72,51 @@ export const simsRouter = router({
       const sim = await deactivateSim(ctx.em, actor(ctx), input.id);
       await ctx.notify('info', 'SIM-kortet är avaktiverat', `ICCID ${sim.iccid}`);
       return { success: true };
+    }),
+
+  // Bulk work (issue 15): one outcome per row; a refused row is an outcome, not an error.
+  bulkActivate: companyProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/sim/bulk',
+        tags: ['sims'],
+        summary: 'Activate a list of SIMs (1 to 1000 ICCIDs) on one plan; dryRun: only the preview',
+      },
+    })
+    .input(bulkActivateInput)
+    .output(bulkActivateOutput)
+    .mutation(async ({ ctx, input }) => {
+      const answer = await activateBulk(ctx.em, actor(ctx), input);
+      if (!input.dryRun) {
+        const done = answer.counts.activated;
+        await ctx.notify(
+          done > 0 ? 'info' : 'error',
+          t.bulk.activatedTitle(done),
+          t.bulk.summary(done, answer.results.length - done),
+        );
+      }
+      return answer;
+    }),
+  bulkDeactivate: companyProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/sim/bulk/deactivate',
+        tags: ['sims'],
+        summary: 'Deactivate a list of SIMs (1 to 1000 ids)',
+      },
+    })
+    .input(bulkDeactivateInput)
+    .output(bulkDeactivateOutput)
+    .mutation(async ({ ctx, input }) => {
+      const answer = await deactivateBulk(ctx.em, actor(ctx), input);
+      const done = answer.counts.deactivated;
+      await ctx.notify(
+        done > 0 ? 'info' : 'error',
+        t.bulk.deactivatedTitle(done),
+        t.bulk.summary(done, answer.results.length - done),
+      );
+      return answer;
     }),
 });

@@ -1,0 +1,216 @@
+// The bulk REST paths over HTTP: POST /api/sim/bulk and /api/sim/bulk/deactivate, good and bad input,
+// the one error shape, company scope, the summary toast and parallel overlapping lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../app/texts.js';
+import { findSession, readSessionCookie } from '../../server/auth/sessions.js';
+import { Company, Sim, SimEvent, User } from '../../server/db/entities.js';
+import { newToast, type HubEvent } from '../../server/events/hub.js';
+import { iccidFactory } from '../helpers/iccid.js';
+import { useScreens } from '../helpers/screens.js';
+
+const portal = useScreens({ browser: false });
+let anna: string;
+let bo: string;
+const newIccid = iccidFactory('8946333');
+const events: HubEvent[] = [];
+let unsubscribe: () => void;
+
+beforeAll(async () => {
+  const em = portal.server.services.orm.em.fork();
+  const other = em.create(Company, { name: 'Bolag B', customerNumber: 'B-1', invoiceNote: '' });
+  em.create(User, { name: 'Bo', email: 'bo@b.se', company: other });
+  await em.flush();
+  anna = await portal.server.sessionCookie('anna@demo.se');
+  bo = await portal.server.sessionCookie('bo@b.se');
+  unsubscribe = portal.server.services.hub.subscribe((e) => events.push(e));
+});
+afterAll(() => unsubscribe?.());
+
+async function post(path: string, cookie: string | null, json: unknown) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (cookie) headers.cookie = cookie;
+  const res = await fetch(portal.server.url + path, { method: 'POST', headers, body: JSON.stringify(json) });
+  const text = await res.text();
+  // Never a stack trace, a path or SQL in an answer.
+  expect(text).not.toMatch(/\n\s+at |node_modules|select .* from|insert into|deadlock/i);
+  return { status: res.status, data: JSON.parse(text) as any };
+}
+
+const plan = { dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'Låda', invoiceLineNote: '' };
+const bulk = (cookie: string, iccids: unknown, extra: object = {}) =>
+  post('/api/sim/bulk', cookie, { ...plan, iccids, ...extra });
+const activeCount = (iccids: string[]) =>
+  portal.server.services.orm.em.fork().count(Sim, { iccid: { $in: iccids }, status: 'active' });
+
+/** The toast titles published for a user until a marker sent now arrives (events arrive in order). */
+async function toastsSoFar(cookie: string): Promise<string[]> {
+  const session = (await findSession(portal.server.services.orm.em.fork(), readSessionCookie(cookie, false)!))!;
+  const marker = newToast('info', `marker-${Math.random()}`, '');
+  await portal.server.services.hub.publish({ kind: 'toast', userId: session.userId, toast: marker });
+  const titles = () =>
+    events.flatMap((e) => (e.kind === 'toast' && e.userId === session.userId ? [e.toast.title] : []));
+  await expect.poll(() => titles().includes(marker.title), { timeout: 10_000 }).toBe(true);
+  const seen = titles().filter((x) => x !== marker.title);
+  events.length = 0;
+  return seen;
+}
+
+describe('POST /api/sim/bulk', () => {
+  it('answers an outcome per row with counts, and one summary toast', async () => {
+    await toastsSoFar(anna);
+    const [a, b, mine, theirs] = [newIccid(), newIccid(), newIccid(), newIccid()];
+    expect((await post('/api/sim', anna, { ...plan, iccid: mine })).status).toBe(200);
+    expect((await post('/api/sim', bo, { ...plan, iccid: theirs })).status).toBe(200);
+    await toastsSoFar(anna);
+    const wrongCheck = b.slice(0, 19) + String((Number(b[19]) + 1) % 10);
+
+    const r = await bulk(anna, [a, `${a.slice(0, 10)} ${a.slice(10)}`, b.slice(0, 18), wrongCheck, mine, theirs, b]);
+    expect(r.status).toBe(200);
+    expect(r.data.results.map((x: any) => [x.iccid, x.outcome])).toEqual([
+      [a, 'activated'],
+      [a, 'duplicateInList'],
+      [b.slice(0, 18), 'invalid'],
+      [wrongCheck, 'invalid'],
+      [mine, 'alreadyActive'],
+      [theirs, 'activeElsewhere'],
+      [b, 'activated'],
+    ]);
+    expect(r.data.results[2].message).toBe('ICCID ska vara exakt 20 siffror.');
+    expect(r.data.results[3].message).toMatch(/kontrollsiffra/);
+    expect(r.data.results[5]).toEqual({ iccid: theirs, outcome: 'activeElsewhere', message: t.bulk.activeElsewhere });
+    expect(JSON.stringify(r.data)).not.toMatch(/Bolag B|B-1|"Bo"/);
+    expect(r.data.counts).toEqual({
+      activated: 2,
+      ready: 0,
+      invalid: 2,
+      duplicateInList: 1,
+      alreadyActive: 1,
+      activeElsewhere: 1,
+    });
+    const sim = await post('/api/sim/bulk', anna, { ...plan, iccids: [a] }); // repeat
+    expect(sim.data.results).toEqual([{ iccid: a, outcome: 'alreadyActive', message: t.bulk.alreadyActive }]);
+    expect(await toastsSoFar(anna)).toEqual([t.bulk.activatedTitle(2), t.bulk.activatedTitle(0)]);
+    const detail = await fetch(`${portal.server.url}/api/sim/${r.data.results[0].simId}`, {
+      headers: { cookie: anna },
+    });
+    expect((await detail.json()).history.map((h: any) => h.kind)).toEqual(['activated']);
+  });
+
+  it('dryRun is the preview: "ready" rows, nothing stored, no toast', async () => {
+    await toastsSoFar(anna);
+    const list = [newIccid(), newIccid()];
+    const events = await portal.server.services.orm.em.fork().count(SimEvent, {});
+    const r = await bulk(anna, list, { dryRun: true });
+    expect(r.status).toBe(200);
+    expect(r.data.results).toEqual(list.map((iccid) => ({ iccid, outcome: 'ready' })));
+    expect(r.data.counts.ready).toBe(2);
+    expect(await activeCount(list)).toBe(0);
+    expect(await portal.server.services.orm.em.fork().count(SimEvent, {})).toBe(events);
+    expect(await toastsSoFar(anna)).toEqual([]);
+  });
+
+  it('a repeat of the same list activates nothing twice', async () => {
+    const list = Array.from({ length: 25 }, () => newIccid());
+    const first = await bulk(anna, list);
+    expect(first.data.counts.activated).toBe(25);
+    const again = await bulk(anna, list);
+    expect(again.data.counts).toMatchObject({ activated: 0, alreadyActive: 25 });
+    expect(await portal.server.services.orm.em.fork().count(Sim, { iccid: { $in: list } })).toBe(25);
+  });
+
+  it.each([
+    ['1,001 ICCIDs', () => Array.from({ length: 1001 }, () => newIccid()), /^iccids får ha högst 1000 värden/],
+    ['an empty list', () => [], /^iccids måste ha minst 1 värden/],
+    ['no list', () => undefined, /iccids/],
+    ['a list of numbers', () => [89460000000000000000], /iccids/],
+    ['a string', () => '8946', /iccids/],
+  ])('refuses %s with 400 naming the field, and activates nothing', async (_, iccids, field) => {
+    const list = iccids();
+    const r = await bulk(anna, list);
+    expect(r.status).toBe(400);
+    expect(r.data.error).toMatch(field);
+    expect(r.data.issues[0].path[0]).toBe('iccids');
+    if (Array.isArray(list) && typeof list[0] === 'string') expect(await activeCount(list as string[])).toBe(0);
+  });
+
+  it('exactly 1,000 ICCIDs are accepted', async () => {
+    const list = Array.from({ length: 1000 }, () => newIccid());
+    const r = await bulk(anna, list, { dryRun: true });
+    expect(r.status).toBe(200);
+    expect(r.data.counts.ready).toBe(1000);
+  });
+
+  it('refuses a plan no one has for the whole list (400), and an anonymous caller (401)', async () => {
+    const bad = await bulk(anna, [newIccid()], { dataLimit: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.data.issues[0].path).toEqual(['dataLimit']);
+    const anon = await post('/api/sim/bulk', null, { ...plan, iccids: [newIccid()] });
+    expect(anon).toEqual({ status: 401, data: { error: 'Du är inte inloggad.', issues: [] } });
+  });
+
+  it('20 parallel overlapping lists over HTTP: every ICCID active once, the activated results are what is active', async () => {
+    const pool = Array.from({ length: 50 }, () => newIccid());
+    const lists = Array.from({ length: 20 }, (_, i) => {
+      const window = pool.slice(i * 1.5, i * 1.5 + 22);
+      return i % 4 < 2 ? window : window.reverse();
+    });
+    const answers = await Promise.all(lists.map((l, i) => bulk(i % 2 ? bo : anna, l)));
+    expect(answers.map((a) => a.status)).toEqual(lists.map(() => 200));
+    const activated = answers.flatMap((a) =>
+      a.data.results.filter((r: any) => r.outcome === 'activated').map((r: any) => r.iccid as string),
+    );
+    expect(activated.length).toBe(new Set(activated).size);
+    const active = await portal.server.services.orm.em.fork().find(Sim, { iccid: { $in: pool }, status: 'active' });
+    expect(active).toHaveLength(pool.length);
+    expect(new Set(activated)).toEqual(new Set(active.map((s) => s.iccid)));
+  });
+});
+
+describe('POST /api/sim/bulk/deactivate', () => {
+  it('deactivates own SIMs, refuses legacy ones, and says notFound for another company', async () => {
+    const mine = (await bulk(anna, [newIccid(), newIccid()])).data.results.map((r: any) => r.simId as number);
+    const theirs = (await bulk(bo, [newIccid()])).data.results[0].simId as number;
+    const legacy = await portal.server.services.orm.em
+      .fork()
+      .findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
+    await toastsSoFar(anna);
+
+    const r = await post('/api/sim/bulk/deactivate', anna, { ids: [mine[0], theirs, legacy.id, mine[1], 999_999] });
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({
+      results: [
+        { id: mine[0], outcome: 'deactivated' },
+        { id: theirs, outcome: 'notFound' },
+        { id: legacy.id, outcome: 'legacy' },
+        { id: mine[1], outcome: 'deactivated' },
+        { id: 999_999, outcome: 'notFound' },
+      ],
+      counts: { deactivated: 2, notFound: 2, legacy: 1, alreadyInactive: 0 },
+    });
+    expect(await toastsSoFar(anna)).toEqual([t.bulk.deactivatedTitle(2)]);
+    const again = await post('/api/sim/bulk/deactivate', anna, { ids: [mine[0]] });
+    expect(again.data.results).toEqual([{ id: mine[0], outcome: 'alreadyInactive' }]);
+    const em = portal.server.services.orm.em.fork();
+    expect(await em.count(Sim, { id: theirs, status: 'active' })).toBe(1);
+    expect(await em.count(SimEvent, { sim: mine, kind: 'deactivated' })).toBe(2);
+  });
+
+  it.each([
+    ['an empty list', []],
+    ['1,001 ids', Array.from({ length: 1001 }, (_, i) => i + 1)],
+    ['ids that are not numbers', ['x']],
+    ['a negative id', [-1]],
+    ['an id beyond the column', [2 ** 40]],
+  ])('refuses %s with 400 naming the field', async (_, ids) => {
+    const r = await post('/api/sim/bulk/deactivate', anna, { ids });
+    expect(r.status).toBe(400);
+    expect(r.data.issues[0].path[0]).toBe('ids');
+  });
+});
+
+it('both paths are in the OpenAPI document', async () => {
+  const doc = await (await fetch(`${portal.server.url}/api/openapi.json`)).json();
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/sim/bulk', '/sim/bulk/deactivate']));
+  expect(doc.paths['/sim/bulk'].post).toBeDefined();
+  expect(doc.paths['/sim/bulk/deactivate'].post).toBeDefined();
+});
