@@ -21,6 +21,8 @@ const paths: Array<[string, string]> = [
   ['GET', '/api/sim/1'],
   ['PUT', '/api/sim/edit/'],
   ['POST', '/api/sim/deactivate/1'],
+  ['POST', '/api/sim/bulk'],
+  ['POST', '/api/sim/bulk/deactivate'],
   ['POST', '/api/feedback'],
   ['GET', '/api/admin/getCompanies'],
   ['POST', '/api/admin/createCompany'],
@@ -51,6 +53,9 @@ async function counts() {
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const fieldNames = fc.constantFrom(
   'iccid',
+  'iccids',
+  'ids',
+  'dryRun',
   'dataLimit',
   'callAndSms',
   'roaming',
