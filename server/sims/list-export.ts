@@ -3,6 +3,7 @@
 // as XLSX through exceljs' streaming writer. A slow reader holds the reads back; one that goes away stops them.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { t } from '../../app/texts.js';
 import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
 import {
@@ -229,3 +230,29 @@ export async function listExport(
     stream: out,
   };
 }
+
+/** GET /api/sim/export in the OpenAPI document: a file is no procedure's JSON, so the path is described here. */
+export const listExportOpenApi: ZodOpenApiPathsObject = {
+  '/sim/export': {
+    get: {
+      operationId: 'sim-export',
+      tags: ['sims'],
+      summary: 'The SIM list (as the /sims search finds it) as a CSV or XLSX file, streamed',
+      parameters: [
+        { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...LIST_EXPORT_FORMATS] } },
+        { name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 200 } },
+      ],
+      responses: {
+        '200': {
+          description: 'The file, as an attachment named with the day (UTF-8 CSV with BOM and semicolons, or XLSX)',
+          content: {
+            [CSV_CONTENT_TYPE]: { schema: { type: 'string' } },
+            [XLSX_CONTENT_TYPE]: { schema: { type: 'string', contentEncoding: 'binary' } },
+          },
+        },
+        '400': { description: 'A bad format or search: { error, issues }' },
+        '401': { description: 'Not logged in: { error, issues }' },
+      },
+    },
+  },
+};

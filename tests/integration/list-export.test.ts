@@ -281,6 +281,27 @@ describe('GET /api/sim/export', () => {
     expect(JSON.stringify(bodies)).not.toMatch(/zod|trpc|at .*\.ts|node_modules/i);
   });
 
+  it('is described in the OpenAPI document, which stays valid', async () => {
+    const doc = await (await fetch(`${server.url}/api/openapi.json`)).json();
+    const { validate } = await import('@readme/openapi-parser');
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? '')).toBe(true);
+    const get = doc.paths['/sim/export'].get;
+    expect(get.operationId).toBe('sim-export');
+    expect(get.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'format',
+        in: 'query',
+        required: true,
+        schema: { type: 'string', enum: ['csv', 'xlsx'] },
+      }),
+    );
+    expect(Object.keys(get.responses['200'].content)).toEqual([
+      'text/csv; charset=utf-8',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
+  });
+
   it(`streams ${BIG} SIMs read in batches, every one once and in the list's order, memory bounded`, async () => {
     const before = server.logs.length;
     let peak = process.memoryUsage().rss;
