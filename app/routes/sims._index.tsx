@@ -117,7 +117,7 @@ export default function Sims() {
       </p>
       {total > 0 ? (
         // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
-        <p className="list-export">
+        <p>
           {t.listExport.label}:{' '}
           <a href={exportHref('csv', q)} aria-label={t.listExport.csvLabel(q)}>
             {t.listExport.csv}
