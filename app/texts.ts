@@ -257,6 +257,28 @@ export const t = {
     errorTitle: 'Error',
     errorFallback: 'An error occurred',
   },
+  // @texts:listExport (the /sims list as a CSV or XLSX file)
+  listExport: {
+    label: 'Exportera listan',
+    csv: 'CSV',
+    xlsx: 'Excel (XLSX)',
+    csvLabel: (q: string) => (q ? `Exportera SIM-kort som matchar ”${q}” som CSV` : 'Exportera alla SIM-kort som CSV'),
+    xlsxLabel: (q: string) =>
+      q ? `Exportera SIM-kort som matchar ”${q}” som Excel (XLSX)` : 'Exportera alla SIM-kort som Excel (XLSX)',
+    badFormat: 'Välj formatet csv eller xlsx.',
+    sheet: 'SIM-kort',
+    columns: {
+      iccid: 'ICCID',
+      planCode: 'Abonnemangskod',
+      plan: 'Abonnemang',
+      dataAmount: 'Datamängd',
+      callAndSms: 'Tal & SMS',
+      roaming: 'Roaming',
+      mark: 'Fakturamärkning',
+      note: 'Fakturakommentar',
+      activatedAt: 'Aktiverat',
+    },
+  },
   // @texts:admin (admin screens)
   admin: {
     title: 'Admin',

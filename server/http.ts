@@ -13,6 +13,7 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { t } from '../app/texts.js';
 import { openApi, restDoor, sendRestError } from './api/rest.js';
+import { listExportDoor } from './api/list-export.js';
 import { trpcDoor } from './api/trpc.js';
 import { errorBody, httpError } from './errors/answer.js';
 import { Unauthenticated } from './errors/domain.js';
@@ -238,6 +239,8 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   // The API, straight from Express: the spec's REST paths, the browser's tRPC endpoint, the event stream and the
   // OpenAPI document. The rest of /api goes on to Remix (the export download, and 404 for unknown paths).
   const contextOf = (req: Request) => apiContext(services, req);
+  // The list export is a file, not a procedure's JSON: before the REST door, whose GET /api/sim/{id} would take it.
+  app.get('/api/sim/export', listExportDoor(services, contextOf));
   app.use('/api', restDoor(services, contextOf));
   app.use('/api/trpc', ...trpcDoor(services, contextOf));
   app.get('/api/sse', eventStream(services));

@@ -41,6 +41,12 @@ function pageHref(q: string, page: number) {
   return s ? `/sims?${s}` : '/sims';
 }
 
+function exportHref(format: 'csv' | 'xlsx', q: string) {
+  const p = new URLSearchParams({ format });
+  if (q) p.set('q', q);
+  return `/api/sim/export?${p}`;
+}
+
 type ListState = {
   q: string;
   page: number;
@@ -109,6 +115,19 @@ export default function Sims() {
       <p className="muted" aria-live="polite">
         {searching ? '…' : t.sims.count(total)}
       </p>
+      {total > 0 ? (
+        // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
+        <p>
+          {t.listExport.label}:{' '}
+          <a href={exportHref('csv', q)} aria-label={t.listExport.csvLabel(q)}>
+            {t.listExport.csv}
+          </a>{' '}
+          ·{' '}
+          <a href={exportHref('xlsx', q)} aria-label={t.listExport.xlsxLabel(q)}>
+            {t.listExport.xlsx}
+          </a>
+        </p>
+      ) : null}
       {sims.length === 0 ? (
         <p className="notice">
           {q ? t.sims.emptySearch : t.sims.empty} {q ? null : <Link to="/add">{t.sims.activateFirst}</Link>}

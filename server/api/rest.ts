@@ -19,6 +19,7 @@ import { Unauthenticated } from '../errors/domain.js';
 import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
+import { listExportOpenApi } from '../sims/list-export.js';
 import { appRouter } from '../trpc/router.js';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
@@ -164,6 +165,7 @@ export function openApi(services: Services) {
       'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic). Errors: { error, issues }.',
     version: '1.0.0',
     baseUrl: `${services.config.appUrl}/api`,
+    paths: listExportOpenApi,
   });
   return openApiDocument;
 }

@@ -70,6 +70,9 @@ export const yesNo = (v: boolean) => (v ? 'Ja' : 'Nej');
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** A text a spreadsheet would take for a formula if it were typed in: the start OWASP's CSV injection names. */
+export const looksLikeFormula = (value: string) => FORMULA_START.test(value);
+
 /**
  * A user-entered text as a cell value Excel shows as text. Cells written from plain strings are never
  * formulas, but a text that looks like one ("=HYPERLINK(...)", "+46...", "@SUM") is written as an
@@ -77,7 +80,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * edited or the sheet is saved again.
  */
 export function safeText(value: string): ExcelJS.CellValue {
-  return FORMULA_START.test(value) ? { richText: [{ text: value }] } : value;
+  return looksLikeFormula(value) ? { richText: [{ text: value }] } : value;
 }
 
 type SummaryEntry = { month: YearMonth; plan: PlanInfo; sims: number; days: number; lastSimId: number };
@@ -194,7 +197,7 @@ const YIELD_EVERY_ROWS = 1000;
  * what was sent. exceljs' sheet stream pipes into the zip entry without honouring backpressure, so
  * without this wait the XML of every row would pile up in memory before a byte is compressed.
  */
-async function caughtUp(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
+export async function caughtUp(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> {
   // Internals of exceljs 4.4.0 (pinned): the worksheet's StreamBuf and the zip entry stream it writes to.
   const entries = ((sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes ?? []) as Array<{
     writableLength?: number;
@@ -209,7 +212,7 @@ async function caughtUp(sheet: ExcelJS.Worksheet, out: Writable): Promise<void> 
   }
 }
 
-async function drained(out: Writable): Promise<void> {
+export async function drained(out: Writable): Promise<void> {
   const ac = new AbortController();
   try {
     await Promise.race([once(out, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal })]);

@@ -127,13 +127,27 @@ const simView = (r: SimRow): SimView => ({
   },
 });
 
-/** The list's SQL (shared with the load benchmark's baseline): with a search, by ICCID, marks or plan description. */
-export function listSql(search: boolean): { page: string; count: string } {
-  const where =
+/** The list's filter: the company's active SIMs, with a search by ICCID, marks or plan description. */
+function listWhere(search: boolean): string {
+  return (
     `s.company_id = ? and s.status = 'active'` +
     (search
       ? ` and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)`
-      : '');
+      : '')
+  );
+}
+
+/** The filter's parameters: q trimmed, matched anywhere, its own % _ and \\ taken literally. */
+function listParams(companyId: number, q: string | undefined): { search: boolean; params: unknown[] } {
+  const text = q?.trim();
+  if (!text) return { search: false, params: [companyId] };
+  const like = `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  return { search: true, params: [companyId, like, like, like, like] };
+}
+
+/** The list's SQL (shared with the load benchmark's baseline): with a search, by ICCID, marks or plan description. */
+export function listSql(search: boolean): { page: string; count: string } {
+  const where = listWhere(search);
   return {
     page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}
       order by s.activated_at desc, s.id desc limit ? offset ?`,
@@ -152,18 +166,41 @@ export async function listSims(
   companyId: number,
   opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean },
 ): Promise<{ items: SimView[]; total: number | null }> {
-  const q = opts.q?.trim();
-  const params: unknown[] = [companyId];
-  if (q) {
-    const like = `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    params.push(like, like, like, like);
-  }
-  const { page, count } = listSql(!!q);
+  const { search, params } = listParams(companyId, opts.q);
+  const { page, count } = listSql(search);
   const [rows, counted] = await Promise.all([
     em.execute<SimRow[]>(page, [...params, opts.limit ?? null, opts.offset ?? 0]),
     opts.withTotal ? em.execute<{ n: number }>(count, params, 'get') : null,
   ]);
   return { items: rows.map(simView), total: counted ? counted.n : null };
+}
+
+/**
+ * The same list (filter and order) read a batch at a time, for the list export: each batch starts after the
+ * last SIM read (keyset on the list's order), so neither the whole list nor an ever longer offset scan is
+ * needed. The last SIM's own activated_at is compared in SQL: a JavaScript Date would lose its microseconds.
+ */
+export async function* listSimBatches(
+  em: Em,
+  companyId: number,
+  opts: { q?: string; batchSize: number },
+): AsyncGenerator<SimView[]> {
+  const { search, params } = listParams(companyId, opts.q);
+  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${listWhere(search)}`;
+  const order = ` order by s.activated_at desc, s.id desc limit ?`;
+  let lastId: number | null = null;
+  for (;;) {
+    const rows: SimRow[] =
+      lastId === null
+        ? await em.execute<SimRow[]>(base + order, [...params, opts.batchSize])
+        : await em.execute<SimRow[]>(
+            base + ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ?)` + order,
+            [...params, lastId, opts.batchSize],
+          );
+    if (rows.length > 0) yield rows.map(simView);
+    if (rows.length < opts.batchSize) return;
+    lastId = Number(rows.at(-1)!.id);
+  }
 }
 
 export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id

@@ -1,5 +1,5 @@
 // Export procedures: the default period of the form, and the invoice specification as a streamed xlsx.
-// In-process only (the resource route GET /api/export/getExcelV1 calls them): a stream is no JSON answer.
+// In-process only (GET /api/export/getExcelV1 and GET /api/sim/export call them): a stream is no JSON answer.
 import { t } from '../../../app/texts.js';
 import { z } from '../../zod.js';
 import { Company } from '../../db/entities.js';
@@ -7,6 +7,7 @@ import { NotFound } from '../../errors/domain.js';
 import { invoiceSpecification } from '../../export/invoice-specification.js';
 import { defaultPeriod, yearMonthInZone } from '../../export/periods.js';
 import { checkExportQuery } from '../../export/query.js';
+import { listExport, listExportQuery } from '../../sims/list-export.js';
 import { companyProcedure, router } from '../trpc.js';
 
 const rawNumber = z.union([z.string(), z.number()]).nullish();
@@ -48,4 +49,9 @@ export const exportRouter = router({
       input,
     );
   }),
+
+  /** The session company's SIMs matching the /sims search, as CSV or XLSX being written (GET /api/sim/export). */
+  simList: companyProcedure
+    .input(listExportQuery)
+    .query(({ ctx, input }) => listExport(ctx.em, ctx.services.log, ctx.companyId, input)),
 });

@@ -1,0 +1,33 @@
+// GET /api/sim/export?format=csv|xlsx&q= : the /sims list as a file, straight from Express, mounted before the
+// REST door. Not a Remix resource route like the invoice export: the REST door would take the path first
+// (GET /api/sim/{id} matches /api/sim/export), and a Node stream is written to the Node response as it is,
+// without a conversion to a fetch Response. It needs no page work either: a plain link is its only form.
+import { pipeline } from 'node:stream';
+import type { Request, RequestHandler } from 'express';
+import { t } from '../../app/texts.js';
+import { Unauthenticated } from '../errors/domain.js';
+import type { Services } from '../services.js';
+import type { Context } from '../trpc/context.js';
+import { createCaller } from '../trpc/caller.js';
+import { sendRestError } from './rest.js';
+
+/** One value of the query, as typed; a repeated or missing name is '' (the procedure refuses it). */
+const single = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export function listExportDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
+  return (req, res) => {
+    void (async () => {
+      const ctx = await contextOf(req);
+      if (!ctx.session) throw new Unauthenticated(t.errors.unauthenticated);
+      const q = single(req.query.q);
+      const file = await createCaller(ctx).export.simList({ format: single(req.query.format), q: q || undefined });
+      res.status(200).set({
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename="${file.filename}"`,
+        'Cache-Control': 'no-store',
+      });
+      // A client that goes away destroys the file's stream too, which stops its reads (list-export.ts).
+      pipeline(file.stream, res, () => {});
+    })().catch((err: unknown) => sendRestError(req, res, err, services.log));
+  };
+}
