@@ -180,7 +180,9 @@ describe('the Content-Security-Policy in a real Chromium', () => {
     });
     await page.goto('/sims');
     await page.getByRole('heading', { level: 1 }).waitFor();
-    // Hydrated: the live search answers as the user types, through the tRPC client.
+    // Hydrated (typing before React has taken over the page is not a live search): the live search answers
+    // as the user types, through the tRPC client.
+    await page.waitForFunction(() => '__remixRouter' in window);
     await page.getByRole('searchbox').first().fill('8946');
     await expect.poll(() => page.url()).toContain('q=8946');
     await page.goto(`/sims/${sim.id}`);
