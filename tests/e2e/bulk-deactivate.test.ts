@@ -2,7 +2,7 @@
 // the confirm page lists them (legacy ones as refused), the POST deactivates, the result page lists each row.
 import { describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { MOBILE } from '../helpers/browser.js';
+import { injectAxe, MOBILE } from '../helpers/browser.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
 
@@ -27,6 +27,22 @@ async function stateOf(id: number) {
   const sim = await em.findOneOrFail(Sim, { id });
   const events = await em.count(SimEvent, { sim: id, kind: 'deactivated' });
   return { status: sim.status, events };
+}
+
+/** axe's WCAG 2.1 AA violations on the page as it is (the result page answers a POST, so it is not in a11y.test.ts). */
+async function axeViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string }> }> };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => v.id);
+  });
 }
 
 async function noSidewaysScroll(page: import('playwright-core').Page) {
@@ -75,6 +91,7 @@ for (const js of [true, false]) {
         expect(await row(old.iccid).innerText()).toContain('Äldre abonnemang');
         expect(await page.locator('.bulk-counts').innerText()).toMatch(/Avaktiverat: 2[\s\S]*Äldre abonnemang.*: 1/);
         if (width) await noSidewaysScroll(page);
+        if (js) expect(await axeViolations(page)).toEqual([]);
 
         expect(await stateOf(a.id)).toEqual({ status: 'deactivated', events: 1 });
         expect(await stateOf(b.id)).toEqual({ status: 'deactivated', events: 1 });
