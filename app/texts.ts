@@ -356,6 +356,36 @@ export const t = {
     deactivatedTitle: (n: number) => (n === 1 ? '1 SIM-kort är avaktiverat' : `${n} SIM-kort är avaktiverade`),
     summary: (done: number, refused: number) => `${done} klara, ${refused} avvisade av ${done + refused}.`,
   },
+  // @texts:bulkDeactivate (deactivate many from /sims, issue 15: the checkboxes, the confirm and result pages)
+  bulkDeactivate: {
+    select: (iccid: string) => `Markera SIM-kort ${iccid}`,
+    selectAll: 'Markera alla på sidan',
+    submit: 'Avaktivera markerade',
+    title: 'Avaktivera flera SIM-kort',
+    resultTitle: 'Resultat av avaktiveringen',
+    none: 'Inga SIM-kort är markerade. Gå tillbaka och markera de SIM-kort som ska avaktiveras.',
+    tooMany: (max: number) => `Högst ${max} SIM-kort kan avaktiveras åt gången.`,
+    willDeactivate: (n: number) =>
+      n === 1
+        ? '1 SIM-kort kommer att avaktiveras. Det går inte att ångra.'
+        : `${n} SIM-kort kommer att avaktiveras. Det går inte att ångra.`,
+    refusedHeading: 'Avaktiveras inte',
+    confirm: (n: number) => `Avaktivera ${n} SIM-kort`,
+    cancel: 'Avbryt',
+    back: 'Tillbaka till SIM-korten',
+    outcome: 'Resultat',
+    outcomes: {
+      deactivated: 'Avaktiverat',
+      notFound: 'Finns inte',
+      legacy: 'Äldre abonnemang: avaktiveras inte här, kontakta supporten',
+      alreadyInactive: 'Redan avaktiverat',
+    } as Record<string, string>,
+    unknown: (id: number) => `Okänt SIM-kort (${id})`,
+    notListed: (n: number) =>
+      n === 1
+        ? '1 markerat SIM-kort är inte längre aktivt hos er.'
+        : `${n} markerade SIM-kort är inte längre aktiva hos er.`,
+  },
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
   // @texts:validation (zod's messages for input that has no message of its own; mostly API callers see them)
   validation: {

@@ -30,6 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total,
     sims: items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
     query,
+    // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked.
+    selectAll: url.searchParams.get('all') === '1',
   };
 }
 
@@ -133,35 +135,74 @@ export default function Sims() {
           {q ? t.sims.emptySearch : t.sims.empty} {q ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
         </p>
       ) : (
-        <table className="sims">
-          <thead>
-            <tr>
-              <th scope="col">{t.sims.iccid}</th>
-              <th scope="col">{t.sims.mark}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t.sims.edit}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sims.map((s) => (
-              <tr key={s.id}>
-                <td className="iccid" title={s.iccid}>
-                  <span className="hide-mobile">{s.iccid}</span>
-                  <span className="only-mobile" title={s.iccid}>
-                    {s.iccid.slice(-8)}
-                  </span>
-                </td>
-                <td title={s.mark}>{truncate(s.mark, 30)}</td>
-                <td>
-                  <Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>
-                    {t.sims.edit}
-                  </Link>
-                </td>
+        <Form method="get" action="/sims/deactivate" className="bulk-form">
+          {/* @bulkDeactivate: the ticked rows go to the confirm page, which changes nothing until its POST. */}
+          <div className="bulk-actions">
+            <input type="hidden" name="q" value={q} />
+            <input type="hidden" name="page" value={page} />
+            <button
+              className="btn"
+              type="submit"
+              formAction="/sims"
+              name="all"
+              value="1"
+              onClick={(e) => {
+                // With JS the page is ticked in place; without, the page comes back with every box ticked.
+                e.preventDefault();
+                e.currentTarget.form
+                  ?.querySelectorAll<HTMLInputElement>('input[name="id"]')
+                  .forEach((box) => (box.checked = true));
+              }}
+            >
+              {t.bulkDeactivate.selectAll}
+            </button>
+            <button className="btn btn-destructive" type="submit">
+              {t.bulkDeactivate.submit}
+            </button>
+          </div>
+          <table className="sims">
+            <thead>
+              <tr>
+                <th scope="col" className="select">
+                  <span className="visually-hidden">{t.bulkDeactivate.selectAll}</span>
+                </th>
+                <th scope="col">{t.sims.iccid}</th>
+                <th scope="col">{t.sims.mark}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t.sims.edit}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sims.map((s) => (
+                <tr key={s.id}>
+                  <td className="select">
+                    <input
+                      type="checkbox"
+                      name="id"
+                      value={s.id}
+                      key={String(loaded.selectAll)}
+                      defaultChecked={loaded.selectAll}
+                      aria-label={t.bulkDeactivate.select(s.iccid)}
+                    />
+                  </td>
+                  <td className="iccid" title={s.iccid}>
+                    <span className="hide-mobile">{s.iccid}</span>
+                    <span className="only-mobile" title={s.iccid}>
+                      {s.iccid.slice(-8)}
+                    </span>
+                  </td>
+                  <td title={s.mark}>{truncate(s.mark, 30)}</td>
+                  <td>
+                    <Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>
+                      {t.sims.edit}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Form>
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label={t.sims.page(page, pages)}>

@@ -229,6 +229,18 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
   };
 }
 
+/** The company's SIMs of a list of ids, active or not (a bulk list's confirm and result pages name each row). */
+export async function simsByIds(em: Em, companyId: number, ids: number[]): Promise<SimView[]> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return [];
+  const rows = await em.execute<SimRow[]>(
+    `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
+    where s.company_id = ? and s.id in (${list.map(() => '?').join(', ')}) order by s.id`,
+    [companyId, ...list],
+  );
+  return rows.map(simView);
+}
+
 /** The company's active SIM, locked for the rest of the transaction. */
 async function lockOwnActiveSim(em: Em, companyId: number, id: number): Promise<Sim> {
   // The row lock is taken on the SIM alone: FOR UPDATE over a join with rate_plan makes PostgreSQL

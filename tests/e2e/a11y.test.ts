@@ -25,6 +25,7 @@ beforeAll(async () => {
     { path: `/sims/${sim.id}`, as: 'user' },
     { path: `/sims/${legacy.id}`, as: 'user' },
     { path: `/sims/${sim.id}/deactivate`, as: 'user' },
+    { path: `/sims/deactivate?id=${sim.id}&id=${legacy.id}`, as: 'user' },
     { path: '/export', as: 'user' },
     { path: '/feedback', as: 'user' },
     { path: '/no-such-page', as: 'user' },

@@ -1,7 +1,7 @@
 // SIM procedures: one per operation, each scoped to the session's company.
 import { z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
-import { activateSim, deactivateSim, editSim, getSim, listSims } from '../../sims/service.js';
+import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds } from '../../sims/service.js';
 import { t } from '../../../app/texts.js';
 import { activateBulk, deactivateBulk } from '../../sims/bulk.js';
 import {
@@ -50,6 +50,11 @@ export const simsRouter = router({
       const { items, total } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
       return { items, total: total ?? 0 };
     }),
+  /** The SIMs of a list of ids (1 to 1000), whatever their status: the bulk pages name each row. */
+  byIds: companyProcedure
+    .input(bulkDeactivateInput)
+    .output(z.array(simOutput))
+    .query(({ ctx, input }) => simsByIds(ctx.em, ctx.companyId, input.ids)),
   byId: companyProcedure
     .meta({ openapi: { method: 'GET', path: '/sim/{id}', tags: ['sims'], summary: 'One SIM with its history' } })
     .input(z.object({ id: z.coerce.number().int().positive() }))

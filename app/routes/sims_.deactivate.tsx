@@ -1,0 +1,170 @@
+// Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…; the page only lists what
+// will happen (GET changes nothing), the button POSTs the same ids to sim.bulkDeactivate and the answer is
+// shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { t } from '~/texts';
+import { requireUser } from '~/utils/auth.server';
+import { attempt, FORM_ERROR } from '~/utils/forms.server';
+import { BULK_MAX } from '../../server/sims/schemas';
+
+export const ErrorBoundary = routeErrorBoundary(t.bulkDeactivate.title);
+
+export const meta: MetaFunction = () => [{ title: `${t.bulkDeactivate.title} – ${t.appName}` }];
+
+/** The ids of the list, each once; anything that is not an id is not a SIM of ours and is left out. */
+function idsOf(values: FormDataEntryValue[]): number[] {
+  const ids = values
+    .filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,9}$/.test(v))
+    .map(Number)
+    .filter((n) => n <= 2_147_483_647);
+  return [...new Set(ids)];
+}
+
+type Row = { id: number; iccid: string };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requireUser(request, context);
+  const ids = idsOf(new URL(request.url).searchParams.getAll('id'));
+  if (ids.length === 0) return { tooMany: false, ready: [] as Row[], refused: [] as Row[], gone: 0 };
+  if (ids.length > BULK_MAX) return { tooMany: true, ready: [] as Row[], refused: [] as Row[], gone: 0 };
+  const sims = (await context.trpc.sim.byIds({ ids })).filter((s) => s.status === 'active');
+  const row = (s: (typeof sims)[number]): Row => ({ id: s.id, iccid: s.iccid });
+  return {
+    tooMany: false,
+    ready: sims.filter((s) => !s.ratePlan.isLegacy).map(row),
+    // Listed, not silently skipped: the user sees which of the ticked SIMs stay active and why.
+    refused: sims.filter((s) => s.ratePlan.isLegacy).map(row),
+    // Ticked but no longer an active SIM of the company (deactivated meanwhile, in another tab).
+    gone: ids.length - sims.length,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const ids = idsOf((await request.formData()).getAll('id'));
+  if (ids.length === 0) return { error: t.bulkDeactivate.none };
+  if (ids.length > BULK_MAX) return { error: t.bulkDeactivate.tooMany(BULK_MAX) };
+  const done = await attempt(() => context.trpc.sim.bulkDeactivate({ ids }));
+  if (!done.ok) return { error: done.fields[FORM_ERROR] ?? Object.values(done.fields)[0] };
+  // The summary toast goes to the user's other tabs; this page shows the rows themselves.
+  await context.ctx.showToasts({ flash: false });
+  const names = new Map((await context.trpc.sim.byIds({ ids })).map((s) => [s.id, s.iccid]));
+  return {
+    results: done.value.results.map((r) => ({ ...r, iccid: names.get(r.id) ?? null })),
+    counts: done.value.counts,
+  };
+}
+
+function Iccid({ iccid }: { iccid: string }) {
+  return (
+    <>
+      <span className="hide-mobile">{iccid}</span>
+      <span className="only-mobile" title={iccid}>
+        {iccid.slice(-8)}
+      </span>
+    </>
+  );
+}
+
+export default function BulkDeactivate() {
+  const { tooMany, ready, refused, gone } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  if (data?.results && data.counts) {
+    const { results, counts } = data;
+    return (
+      <>
+        <h1>{t.bulkDeactivate.resultTitle}</h1>
+        <ul className="bulk-counts" aria-label={t.bulkDeactivate.outcome}>
+          {Object.entries(counts)
+            .filter(([, n]) => n > 0)
+            .map(([outcome, n]) => (
+              <li key={outcome}>
+                {t.bulkDeactivate.outcomes[outcome]}: <strong>{n}</strong>
+              </li>
+            ))}
+        </ul>
+        <table className="bulk-results">
+          <thead>
+            <tr>
+              <th scope="col">{t.sims.iccid}</th>
+              <th scope="col">{t.bulkDeactivate.outcome}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.map((r) => (
+              <tr key={r.id} data-outcome={r.outcome}>
+                <td className="iccid">{r.iccid ? <Iccid iccid={r.iccid} /> : t.bulkDeactivate.unknown(r.id)}</td>
+                <td>{t.bulkDeactivate.outcomes[r.outcome]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p>
+          <Link className="btn" to="/sims">
+            {t.bulkDeactivate.back}
+          </Link>
+        </p>
+      </>
+    );
+  }
+  const error = data?.error ?? (tooMany ? t.bulkDeactivate.tooMany(BULK_MAX) : null);
+  return (
+    <>
+      <h1>{t.bulkDeactivate.title}</h1>
+      {error ? (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {ready.length === 0 && refused.length === 0 && !tooMany ? (
+        <p className="notice">{t.bulkDeactivate.none}</p>
+      ) : null}
+      <div className="card">
+        {ready.length > 0 ? (
+          <>
+            <p>{t.bulkDeactivate.willDeactivate(ready.length)}</p>
+            <ul className="bulk-list">
+              {ready.map((s) => (
+                <li key={s.id} className="iccid">
+                  <Iccid iccid={s.iccid} />
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {refused.length > 0 ? (
+          <>
+            <h2>{t.bulkDeactivate.refusedHeading}</h2>
+            <ul className="bulk-list bulk-refused">
+              {refused.map((s) => (
+                <li key={s.id}>
+                  <span className="iccid">
+                    <Iccid iccid={s.iccid} />
+                  </span>{' '}
+                  – {t.bulkDeactivate.outcomes.legacy}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {gone > 0 ? <p className="muted">{t.bulkDeactivate.notListed(gone)}</p> : null}
+        <Form method="post" className="actions">
+          {/* The legacy ones go too: the procedure answers each with its own outcome on the result page. */}
+          {[...ready, ...refused].map((s) => (
+            <input key={s.id} type="hidden" name="id" value={s.id} />
+          ))}
+          <Link className="btn" to="/sims">
+            {t.bulkDeactivate.cancel}
+          </Link>
+          {ready.length > 0 ? (
+            <button className="btn btn-destructive" type="submit">
+              {t.bulkDeactivate.confirm(ready.length)}
+            </button>
+          ) : null}
+        </Form>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+// Deactivate many from /sims (issue 15) in a real Chromium, JS on and off, at desktop and 390 px: tick rows,
+// the confirm page lists them (legacy ones as refused), the POST deactivates, the result page lists each row.
+import { describe, expect, it } from 'vitest';
+import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
+import { injectAxe, MOBILE } from '../helpers/browser.js';
+import { iccidFactory } from '../helpers/iccid.js';
+import { useScreens } from '../helpers/screens.js';
+
+const portal = useScreens();
+const newIccid = iccidFactory('8946555');
+
+/** Anna's company gets two SIMs on a current plan and one on a legacy plan, all three under one mark. */
+async function threeSims(mark: string) {
+  const em = portal.server.services.orm.em.fork();
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] });
+  const company = await em.findOneOrFail(Company, { id: anna.company!.id });
+  const current = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
+  const legacy = await em.findOneOrFail(RatePlan, { isLegacy: true }, { orderBy: { id: 'asc' } });
+  const make = (ratePlan: RatePlan) => em.create(Sim, { iccid: newIccid(), company, ratePlan, invoiceLineMark: mark });
+  const sims = [make(current), make(current), make(legacy)];
+  await em.flush();
+  return sims.map((s) => ({ id: s.id, iccid: s.iccid }));
+}
+
+async function stateOf(id: number) {
+  const em = portal.server.services.orm.em.fork();
+  const sim = await em.findOneOrFail(Sim, { id });
+  const events = await em.count(SimEvent, { sim: id, kind: 'deactivated' });
+  return { status: sim.status, events };
+}
+
+/** axe's WCAG 2.1 AA violations on the page as it is (the result page answers a POST, so it is not in a11y.test.ts). */
+async function axeViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await injectAxe(page);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string }> }> };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => v.id);
+  });
+}
+
+async function noSidewaysScroll(page: import('playwright-core').Page) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(scroll).toBeLessThanOrEqual(inner);
+}
+
+for (const js of [true, false]) {
+  for (const width of [undefined, MOBILE.width]) {
+    const label = `JS ${js ? 'on' : 'off'}, ${width ? `${width} px` : 'desktop'}`;
+    describe(`deactivate many from /sims, ${label}`, () => {
+      it('ticks two SIMs and a legacy one, confirms, and shows per-row results; only the two are deactivated', async () => {
+        const mark = `bulk-${js ? 'js' : 'nojs'}-${width ?? 'wide'}`;
+        const [a, b, old] = await threeSims(mark);
+        const page = await portal.loggedInPage('anna@demo.se', { js, width });
+        await page.goto(`/sims?q=${mark}`);
+        if (js) await page.waitForFunction(() => '__remixRouter' in window);
+        expect(await page.getByRole('row').count()).toBe(4);
+        for (const s of [a, b, old]) await page.getByLabel(`Markera SIM-kort ${s.iccid}`).check();
+        if (width) await noSidewaysScroll(page);
+        await page.getByRole('button', { name: 'Avaktivera markerade' }).click();
+        await page.waitForURL((u) => u.pathname === '/sims/deactivate');
+
+        await page.getByRole('heading', { name: 'Avaktivera flera SIM-kort' }).waitFor();
+        await page.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
+        // On a phone the last 8 digits; on a desktop all 20.
+        const shown = (iccid: string) => (width ? iccid.slice(-8) : iccid);
+        const ready = page.locator('.bulk-list:not(.bulk-refused)');
+        for (const s of [a, b]) await ready.getByText(shown(s.iccid), { exact: true }).waitFor();
+        expect(await ready.getByText(shown(old.iccid)).count()).toBe(0);
+        const refused = page.locator('.bulk-refused li');
+        expect(await refused.count()).toBe(1);
+        expect(await refused.innerText()).toContain(shown(old.iccid));
+        expect(await refused.innerText()).toContain('Äldre abonnemang');
+        if (width) await noSidewaysScroll(page);
+        // Nothing has happened yet: the confirm page is a GET.
+        expect((await stateOf(a.id)).status).toBe('active');
+
+        await page.getByRole('button', { name: 'Avaktivera 2 SIM-kort' }).click();
+        await page.getByRole('heading', { name: 'Resultat av avaktiveringen' }).waitFor();
+        const row = (iccid: string) => page.locator('tr[data-outcome]').filter({ hasText: shown(iccid) });
+        expect(await page.locator('tr[data-outcome]').count()).toBe(3);
+        expect(await row(a.iccid).getAttribute('data-outcome')).toBe('deactivated');
+        expect(await row(b.iccid).getAttribute('data-outcome')).toBe('deactivated');
+        expect(await row(old.iccid).getAttribute('data-outcome')).toBe('legacy');
+        expect(await row(old.iccid).innerText()).toContain('Äldre abonnemang');
+        expect(await page.locator('.bulk-counts').innerText()).toMatch(/Avaktiverat: 2[\s\S]*Äldre abonnemang.*: 1/);
+        if (width) await noSidewaysScroll(page);
+        if (js) expect(await axeViolations(page)).toEqual([]);
+
+        expect(await stateOf(a.id)).toEqual({ status: 'deactivated', events: 1 });
+        expect(await stateOf(b.id)).toEqual({ status: 'deactivated', events: 1 });
+        expect(await stateOf(old.id)).toEqual({ status: 'active', events: 0 });
+
+        await page.getByRole('link', { name: 'Tillbaka till SIM-korten' }).click();
+        await page.waitForURL((u) => u.pathname === '/sims');
+        await page.goto(`/sims?q=${mark}`);
+        expect(await page.getByRole('row').count()).toBe(2);
+        await page.context().close();
+      });
+    });
+  }
+
+  it(`"Markera alla på sidan" ticks every row of the page (JS ${js ? 'on: in place' : 'off: the page comes back ticked'})`, async () => {
+    const mark = `all-${js ? 'js' : 'nojs'}`;
+    const sims = await threeSims(mark);
+    const page = await portal.loggedInPage('anna@demo.se', { js });
+    await page.goto(`/sims?q=${mark}`);
+    if (js) await page.waitForFunction(() => '__remixRouter' in window);
+    await page.getByRole('button', { name: 'Markera alla på sidan' }).click();
+    for (const s of sims)
+      await expect.poll(() => page.getByLabel(`Markera SIM-kort ${s.iccid}`).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Avaktivera markerade' }).click();
+    await page.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
+    expect(await page.locator('.bulk-refused li').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it(`the confirm page without ticked rows says so and offers no button (JS ${js ? 'on' : 'off'})`, async () => {
+    const page = await portal.loggedInPage('anna@demo.se', { js });
+    await page.goto('/sims/deactivate');
+    await page.getByText('Inga SIM-kort är markerade.').waitFor();
+    expect(await page.getByRole('button', { name: /^Avaktivera/ }).count()).toBe(0);
+    await page.context().close();
+  });
+}
+
+it("another company's SIM ticked by a crafted address is not listed, and a crafted POST leaves it active", async () => {
+  const em = portal.server.services.orm.em.fork();
+  const company = em.create(Company, { name: 'Bolag B', customerNumber: 'B-15', invoiceNote: '' });
+  const ratePlan = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
+  const other = em.create(Sim, { iccid: newIccid(), company, ratePlan });
+  await em.flush();
+  const page = await portal.loggedInPage('anna@demo.se', { js: false });
+  await page.goto(`/sims/deactivate?id=${other.id}`);
+  await page.getByText('Inga SIM-kort är markerade.').waitFor();
+  expect(await page.content()).not.toContain(other.iccid);
+  const res = await page.request.post('/sims/deactivate', { form: { id: String(other.id) } });
+  expect(res.status()).toBe(200);
+  expect(await res.text()).not.toContain(other.iccid);
+  expect((await stateOf(other.id)).status).toBe('active');
+  await page.context().close();
+});
