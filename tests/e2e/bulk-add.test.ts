@@ -141,6 +141,27 @@ for (const js of [true, false]) {
       // axe over 1,000 rows takes a while on a shared 2-core machine.
     }, 120_000);
 
+    it('refuses a plan choice the rules do not allow next to the plan, as /add does, keeping the list', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      await page.goto('/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+      const iccid = newIccid();
+      await page.getByLabel('ICCID-nummer').fill(iccid);
+      await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+      if (js) {
+        // With JS the selector's rules apply live: the option is disabled, exactly as on /add.
+        expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+      } else {
+        await page.getByLabel('Aktivera tal & SMS').check();
+        await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+        await page.getByText('Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.').waitFor();
+        expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(iccid);
+        expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      }
+      expect(await activeCount(iccid)).toBe(0);
+      await page.context().close();
+    });
+
     it('refuses more than 1,000 ICCIDs next to the field, keeping what was typed', async () => {
       const page = await portal.loggedInPage('anna@demo.se', { js });
       await page.goto('/add/bulk');
