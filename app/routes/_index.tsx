@@ -21,6 +21,9 @@ export default function Home() {
         <Link className="btn btn-primary" to="/add">
           {t.home.activate}
         </Link>
+        <Link className="btn" to="/add/bulk">
+          {t.home.activateMany}
+        </Link>
         <Link className="btn" to="/sims">
           {t.home.list}
         </Link>

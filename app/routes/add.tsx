@@ -5,6 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import {
   Form,
+  Link,
   useActionData,
   useLoaderData,
   useNavigation,
@@ -92,6 +93,9 @@ export default function Activate() {
   return (
     <>
       <h1>{t.pages.add}</h1>
+      <p>
+        <Link to="/add/bulk">{t.bulkAdd.link}</Link>
+      </p>
       {data?.errors && !failed ? (
         <p className="notice error" role="alert">
           {data.errors[FORM_ERROR] ?? t.sims.formError}

@@ -3,7 +3,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { DESKTOP, injectAxe, MOBILE, newContext } from '../helpers/browser.js';
+import { axeViolations, DESKTOP, MOBILE, newContext } from '../helpers/browser.js';
 import { useScreens } from '../helpers/screens.js';
 
 const portal = useScreens();
@@ -21,6 +21,7 @@ beforeAll(async () => {
     { path: '/auth/magic?token=not-a-real-token', as: 'anon' },
     { path: '/', as: 'user' },
     { path: '/add', as: 'user' },
+    { path: '/add/bulk', as: 'user' },
     { path: '/sims', as: 'user' },
     { path: `/sims/${sim.id}`, as: 'user' },
     { path: `/sims/${legacy.id}`, as: 'user' },
@@ -59,28 +60,7 @@ for (const viewport of [DESKTOP, MOBILE]) {
         for (const screen of screens.filter((s) => s.as === as)) {
           await page.goto(screen.path);
           if (js) await page.waitForFunction(() => '__remixRouter' in window);
-          await injectAxe(page);
-          const result = await page.evaluate(async () => {
-            const axe = (
-              window as unknown as {
-                axe: {
-                  run: (
-                    ctx: Document,
-                    opts: unknown,
-                  ) => Promise<{
-                    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
-                  }>;
-                };
-              }
-            ).axe;
-            return axe.run(document, {
-              runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-            });
-          });
-          for (const v of result.violations)
-            problems.push(
-              `${screen.path} (${as}): ${v.id} [${v.impact}] at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-            );
+          for (const v of await axeViolations(page)) problems.push(`${screen.path} (${as}): ${v}`);
         }
         await ctx.close();
       }

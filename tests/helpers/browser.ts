@@ -66,3 +66,22 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function injectAxe(page: Page): Promise<void> {
   await page.evaluate(axeSource);
 }
+
+/** The WCAG 2.1 AA violations axe-core finds on the page as it is now, one line each (injects axe first). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await injectAxe(page);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: unknown,
+          ) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+  });
+  return result.violations.map((v) => `${v.id} [${v.impact}] at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,181 @@
+// /add/bulk in a real Chromium, JS on and off: a pasted list, its preview (nothing activated yet), the
+// confirm button, the result, a repeat that activates nothing twice, too long a list, and 390 px.
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Company, Sim, User } from '../../server/db/entities.js';
+import { axeViolations, MOBILE } from '../helpers/browser.js';
+import { iccidFactory } from '../helpers/iccid.js';
+import { useScreens } from '../helpers/screens.js';
+
+const portal = useScreens();
+const newIccid = iccidFactory('8946555');
+let bo: string;
+
+beforeAll(async () => {
+  const em = portal.server.services.orm.em.fork();
+  const other = em.create(Company, { name: 'Bolag C', customerNumber: 'C-1', invoiceNote: '' });
+  em.create(User, { name: 'Bo', email: 'bo@c.se', company: other });
+  await em.flush();
+  bo = await portal.server.sessionCookie('bo@c.se');
+});
+
+const activeCount = (iccid: string) => portal.server.services.orm.em.fork().count(Sim, { iccid, status: 'active' });
+
+/** Activates one ICCID through the REST door as the user of this session cookie. */
+async function activateAs(cookie: string, iccid: string): Promise<void> {
+  const res = await fetch(`${portal.server.url}/api/sim`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ iccid, dataLimit: 1000, callAndSms: true, roaming: false }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const count = (page: Page, outcome: string) => page.locator(`.bulk-counts [data-outcome=${outcome}] dd`).innerText();
+
+async function fillList(page: Page, list: string) {
+  await page.getByLabel('ICCID-nummer').fill(list);
+  await page.getByLabel('Fakturamärkning').fill('Låda 7');
+  await page.getByLabel('Datamängd').selectOption({ label: '1 GB' });
+  await page.getByLabel('Aktivera tal & SMS').check();
+}
+
+for (const js of [true, false]) {
+  describe(`/add/bulk with JS ${js ? 'on' : 'off'}`, () => {
+    it('previews a pasted list without activating, then activates what is ready, and a repeat does nothing twice', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js, width: MOBILE.width });
+      await page.goto('/');
+      await page.getByRole('link', { name: 'Aktivera flera SIM-kort' }).click();
+      await page.waitForURL((u) => u.pathname === '/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+
+      const good = newIccid();
+      const other = newIccid();
+      const wrongCheck = other.slice(0, 19) + String((Number(other[19]) + 1) % 10);
+      const theirs = newIccid();
+      await activateAs(bo, theirs);
+      await fillList(page, `${good}\n${wrongCheck}; ${good},${theirs}`);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+
+      await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
+      expect(await count(page, 'ready')).toBe('1');
+      expect(await count(page, 'invalid')).toBe('1');
+      expect(await count(page, 'duplicateInList')).toBe('1');
+      expect(await count(page, 'activeElsewhere')).toBe('1');
+      const rows = page.locator('.bulk-rows tbody tr');
+      expect(await rows.count()).toBe(4);
+      expect(await rows.nth(1).innerText()).toContain('kontrollsiffra');
+      // Never whose: the other company is not named.
+      expect(await page.locator('.bulk-rows').innerText()).not.toContain('Bolag C');
+      // On a phone the ICCIDs are their last 8 digits, and nothing scrolls sideways.
+      expect(await rows.nth(0).locator('.only-mobile').innerText()).toBe(good.slice(-8));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      expect(await activeCount(good)).toBe(0);
+
+      await page.getByRole('button', { name: 'Aktivera 1 SIM-kort' }).click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      expect(await count(page, 'activated')).toBe('1');
+      expect(await count(page, 'invalid')).toBe('1');
+      expect(await rows.nth(0).getAttribute('data-outcome')).toBe('activated');
+      expect(await rows.nth(3).getAttribute('data-outcome')).toBe('activeElsewhere');
+      expect(await activeCount(good)).toBe(1);
+      const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid: good, status: 'active' });
+      expect(sim.invoiceLineMark).toBe('Låda 7');
+
+      // The same list again: the good one is already active, so there is nothing to activate.
+      await page.getByRole('button', { name: 'Förhandsgranska samma lista igen' }).click();
+      await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
+      expect(await count(page, 'alreadyActive')).toBe('1');
+      expect(await page.locator('.bulk-counts [data-outcome=ready]').count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Aktivera \d+ SIM-kort$/ }).count()).toBe(0);
+      expect(await activeCount(good)).toBe(1);
+      await page.context().close();
+    });
+
+    it('confirming the same list twice activates nothing twice', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      await page.goto('/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+      const [a, b] = [newIccid(), newIccid()];
+      await fillList(page, `${a} ${b}`);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      const confirm = page.getByRole('button', { name: 'Aktivera 2 SIM-kort' });
+      await confirm.waitFor();
+      // Another tab activates one of them between the preview and the confirm.
+      await activateAs(await portal.server.sessionCookie('anna@demo.se'), a);
+      await confirm.click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      expect(await count(page, 'activated')).toBe('1');
+      expect(await count(page, 'alreadyActive')).toBe('1');
+      expect([await activeCount(a), await activeCount(b)]).toEqual([1, 1]);
+      await page.context().close();
+    });
+
+    it('shows 1,000 rows on a phone without sideways scroll, accessible, in preview and result', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js, width: MOBILE.width });
+      await page.goto('/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+      const list = [...Array.from({ length: 998 }, () => newIccid()), '9'.repeat(100), 'abc'];
+      await fillList(page, list.join('\n'));
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByRole('button', { name: 'Aktivera 998 SIM-kort' }).waitFor();
+      expect(await count(page, 'invalid')).toBe('2');
+      // Without JS the long page is still arriving when its first rows show.
+      const rows = page.locator('.bulk-rows tbody tr');
+      await expect.poll(() => rows.count()).toBe(1000);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      // axe needs scripts: it runs with JS on; the markup without JS is the same server-rendered page.
+      if (js) expect(await axeViolations(page)).toEqual([]);
+      expect(await portal.server.services.orm.em.fork().count(Sim, { iccid: { $in: list }, status: 'active' })).toBe(0);
+
+      await page.getByRole('button', { name: 'Aktivera 998 SIM-kort' }).click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      expect(await count(page, 'activated')).toBe('998');
+      await expect.poll(() => page.locator('.bulk-rows tr[data-outcome=activated]').count()).toBe(998);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      if (js) expect(await axeViolations(page)).toEqual([]);
+      expect(await portal.server.services.orm.em.fork().count(Sim, { iccid: { $in: list }, status: 'active' })).toBe(
+        998,
+      );
+      await page.context().close();
+      // axe over 1,000 rows takes a while on a shared 2-core machine.
+    }, 120_000);
+
+    it('refuses a plan choice the rules do not allow next to the plan, as /add does, keeping the list', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      await page.goto('/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+      const iccid = newIccid();
+      await page.getByLabel('ICCID-nummer').fill(iccid);
+      await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+      if (js) {
+        // With JS the selector's rules apply live: the option is disabled, exactly as on /add.
+        expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
+      } else {
+        await page.getByLabel('Aktivera tal & SMS').check();
+        await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+        await page.getByText('Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.').waitFor();
+        expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(iccid);
+        expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      }
+      expect(await activeCount(iccid)).toBe(0);
+      await page.context().close();
+    });
+
+    it('refuses more than 1,000 ICCIDs next to the field, keeping what was typed', async () => {
+      const page = await portal.loggedInPage('anna@demo.se', { js });
+      await page.goto('/add/bulk');
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
+      const list = Array.from({ length: 1001 }, (_, i) => `8946555${String(i).padStart(13, '0')}`).join('\n');
+      await fillList(page, list);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByText('Listan har 1001 ICCID-nummer; högst 1000 går på en gång.').waitFor();
+      expect(await page.getByLabel('ICCID-nummer').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(list);
+      expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Låda 7');
+      expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
+      expect(await portal.server.services.orm.em.fork().count(Sim, { iccid: { $like: '8946555000%' } })).toBe(0);
+      await page.context().close();
+    });
+  });
+}
