@@ -76,7 +76,7 @@ export default function BulkDeactivate() {
     return (
       <>
         <h1>{t.bulkDeactivate.resultTitle}</h1>
-        <ul className="bulk-counts" aria-label={t.bulkDeactivate.outcome}>
+        <ul className="deactivate-counts" aria-label={t.bulkDeactivate.outcome}>
           {Object.entries(counts)
             .filter(([, n]) => n > 0)
             .map(([outcome, n]) => (

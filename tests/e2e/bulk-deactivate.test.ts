@@ -89,7 +89,9 @@ for (const js of [true, false]) {
         expect(await row(b.iccid).getAttribute('data-outcome')).toBe('deactivated');
         expect(await row(old.iccid).getAttribute('data-outcome')).toBe('legacy');
         expect(await row(old.iccid).innerText()).toContain('Äldre abonnemang');
-        expect(await page.locator('.bulk-counts').innerText()).toMatch(/Avaktiverat: 2[\s\S]*Äldre abonnemang.*: 1/);
+        expect(await page.locator('.deactivate-counts').innerText()).toMatch(
+          /Avaktiverat: 2[\s\S]*Äldre abonnemang.*: 1/,
+        );
         if (width) await noSidewaysScroll(page);
         if (js) expect(await axeViolations(page)).toEqual([]);
 
