@@ -10,6 +10,8 @@ export type QuaggaApi = typeof Quagga;
 /** Photo sizes (longest side, px) tried in turn: a barcode small in a big photo needs a larger one. */
 export const FILE_SIZES = [800, 1600, 480] as const;
 const FILE_TIMEOUT_MS = 20_000;
+/** Passes over a photo whose barcodes held no ICCID yet (quagga's locating is random). */
+const PASSES = 4;
 
 export function fileConfig(src: string, size: number): QuaggaJSConfigObject {
   return {
@@ -60,7 +62,8 @@ function decodeOnce(quagga: QuaggaApi, src: string, size: number): Promise<strin
  * Decodes a photo (file path in Node, object or data URL in the browser) with the camera's rules:
  * the first acceptable ICCID wins; else the first other text is reported as rejected; else none.
  * quagga locates barcodes from random starting points, so a photo with several (a SIM carrier has the PUK
- * too) may yield only the other one in a pass: when a pass found barcodes but no ICCID, one more is made.
+ * too) may yield only the other one in a pass: while passes find barcodes but no ICCID, more are made
+ * (at most PASSES; a photo without any barcode is given up after the first).
  */
 export async function decodeImage(
   quagga: QuaggaApi,
@@ -68,7 +71,7 @@ export async function decodeImage(
   sizes: readonly number[] = FILE_SIZES,
 ): Promise<ScanVerdict> {
   let rejected: ScanVerdict | null = null;
-  for (let pass = 0; pass < 2 && (pass === 0 || rejected); pass++) {
+  for (let pass = 0; pass < PASSES && (pass === 0 || rejected); pass++) {
     for (const size of sizes) {
       for (const text of await decodeOnce(quagga, src, size)) {
         const verdict = judge(text);
