@@ -4,14 +4,15 @@
 // held for the whole run. Every second a toast is published to every one of those users through the portal's
 // own hub (server/events/hub.ts: `hub.publish({ kind: 'toast', userId, toast })`), made in this process on the
 // same database: PostgreSQL NOTIFY carries it to the server, as it would from a second instance. Checks that
-// every stream received every toast of its user, exactly once, and prints the server's memory per connection
-// (RSS growth over idle / connections). Writes bench/results/sse.json.
+// every stream received every toast of its user, exactly once, in order; prints the delivery latency (publish
+// call to the toast's arrival on its stream, p50/p99; target p99 < 1 s), delivered / expected, and the
+// server's memory per connection (RSS growth over idle / connections). Writes bench/results/sse.json.
 //
 //   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,11 @@ const log = logger('sse');
 const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));
 const SECONDS = Number(process.env.BENCH_SSE_SECONDS ?? (SMOKE ? 5 : 60));
 const OPEN_BATCH = 50;
+const TARGET_P99_MS = 1000;
+
+/** When each toast was published (performance.now() in this process), and the delivery latencies seen. */
+const publishedAt = new Map<string, number>();
+const latencies: number[] = [];
 
 type Stream = {
   userId: number;
@@ -49,6 +55,16 @@ type Stream = {
   status: number;
   received: string[];
   buffer: string;
+};
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 };
 
 /** Opens one event stream; resolves when the server's first comment (": connected") has arrived. */
@@ -84,9 +100,13 @@ function openStream(url: string, cookie: string, userId: number): Promise<Stream
             clearTimeout(timer);
             resolve(s);
           }
-          if (/^event: toast$/m.test(message)) {
-            const data = /^data: (.*)$/m.exec(message)?.[1];
-            if (data) s.received.push((JSON.parse(data) as { id: string }).id);
+          // A toast is "id: <id>\nevent: toast\ndata: {...}": its id read from the first line (cheap, as
+          // this process reads every stream and publishes too).
+          if (message.startsWith('id: ') && message.includes('\nevent: toast\n')) {
+            const id = message.slice(4, message.indexOf('\n'));
+            s.received.push(id);
+            const t0 = publishedAt.get(id);
+            if (t0 !== undefined) latencies.push(performance.now() - t0);
           }
         }
       });
@@ -114,8 +134,8 @@ async function main() {
     const seeded = await seedDatabase(pg.target, 0);
     const em = seeded.orm.em.fork();
     await em.execute(
-      `insert into app_user (name, email, company_id, is_company_owner, is_super_admin, created_at)
-       select 'Ström ' || g, 'sse' || g || '@bench.se', ?, false, false, now() from generate_series(1, ?) g`,
+      `insert into app_user (name, email, company_id, role, is_super_admin, created_at)
+       select 'Ström ' || g, 'sse' || g || '@bench.se', ?, 'member', false, now() from generate_series(1, ?) g`,
       [seeded.demoCompanyId, N],
     );
     const users = await em.find(User, { email: { $like: 'sse%@bench.se' } }, { orderBy: { id: 'asc' } });
@@ -165,6 +185,7 @@ async function main() {
     const expected = new Map<number, string[]>(users.map((u) => [u.id, []]));
     let peakRss = connectedRss;
     const publishMs: number[] = [];
+    const cpu0 = { server: cpuSecondsOf(pid), bench: ownCpuSeconds() };
     const started = performance.now();
     for (let second = 0; second < SECONDS; second++) {
       const tick = performance.now();
@@ -172,6 +193,7 @@ async function main() {
         users.map((u) => {
           const toast = newToast('info', 'Benchmark', `Sekund ${second + 1}`);
           expected.get(u.id)!.push(toast.id);
+          publishedAt.set(toast.id, performance.now());
           return hub!.publish({ kind: 'toast', userId: u.id, toast });
         }),
       );
@@ -185,10 +207,16 @@ async function main() {
     const receivedCount = () => streams.reduce((s, x) => s + x.received.length, 0);
     for (let i = 0; i < 100 && receivedCount() < total; i++) await sleep(100);
     const heldSeconds = round((performance.now() - started) / 1000, 1);
+    // Who was busy: the server (fan-out and socket writes) or this process (publishing and reading every stream).
+    const cpu = {
+      serverSeconds: round(cpuSecondsOf(pid) - cpu0.server, 1),
+      benchSeconds: round(ownCpuSeconds() - cpu0.bench, 1),
+    };
     const endRss = rssOf(pid);
     peakRss = Math.max(peakRss, endRss);
 
     let complete = 0;
+    let outOfOrder = 0;
     let missing = 0;
     let duplicates = 0;
     let foreign = 0;
@@ -203,10 +231,29 @@ async function main() {
       missing += miss;
       if (s.closed) closedEarly++;
       if (miss === 0 && got.size === want.length) complete++;
+      // In order: the toasts received are a subsequence of those published, in the same order.
+      const position = new Map(want.map((id, i) => [id, i]));
+      let last = -1;
+      for (const id of s.received) {
+        const at = position.get(id) ?? -1;
+        if (at >= 0 && at < last) outOfOrder++;
+        last = Math.max(last, at);
+      }
     }
     const perConnKB = round((connectedRss - idleRss) / N / 1024, 1);
     const perConnPeakKB = round((peakRss - idleRss) / N / 1024, 1);
-    const pass = complete === N && missing === 0 && duplicates === 0 && foreign === 0 && closedEarly === 0;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const pct = (p: number) =>
+      sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!) : 0;
+    const latency = { p50: pct(0.5), p99: pct(0.99), max: sorted.length ? Math.round(sorted[sorted.length - 1]!) : 0 };
+    const pass =
+      complete === N &&
+      missing === 0 &&
+      duplicates === 0 &&
+      foreign === 0 &&
+      outOfOrder === 0 &&
+      closedEarly === 0 &&
+      latency.p99 < TARGET_P99_MS;
     const result = {
       date: new Date().toISOString(),
       machine: machine(),
@@ -216,14 +263,17 @@ async function main() {
       seconds: SECONDS,
       heldSeconds,
       publishing:
-        'one toast per user per second through server/events/hub.ts publish (PostgreSQL NOTIFY) from the bench process',
+        'one toast per user per second through server/events/hub.ts publish (batched PostgreSQL NOTIFY) from the bench process',
       toastsPublished: total,
       toastsReceived: receivedCount(),
       streamsComplete: complete,
       missing,
       duplicates,
       foreign,
+      outOfOrder,
       closedEarly,
+      deliveryLatencyMs: latency,
+      cpu,
       openAllMs: openMs,
       publishMsPerSecond: {
         median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
@@ -238,12 +288,18 @@ async function main() {
       [
         '',
         `event streams: ${N} concurrent GET /api/sse (one user and session each), held ${heldSeconds} s, a toast per user every second (PostgreSQL)${SMOKE ? ' (smoke)' : ''}`,
-        `  toasts published / received : ${total} / ${result.toastsReceived}`,
-        `  streams with every toast    : ${complete} of ${N} (missing ${missing}, duplicates ${duplicates}, foreign ${foreign}, closed early ${closedEarly}) ${pass ? 'met' : 'MISSED'}`,
+        `  toasts delivered / expected : ${result.toastsReceived} / ${total}`,
+        `  streams with every toast    : ${complete} of ${N} (missing ${missing}, duplicates ${duplicates}, foreign ${foreign}, out of order ${outOfOrder}, closed early ${closedEarly})`,
+        `  delivery latency            : p50 ${latency.p50} ms, p99 ${latency.p99} ms (target < ${TARGET_P99_MS}), max ${latency.max} ms`,
         `  opening all streams         : ${openMs} ms (batches of ${OPEN_BATCH})`,
         `  publishing one round        : median ${result.publishMsPerSecond.median} ms, max ${result.publishMsPerSecond.max} ms`,
         `  server RSS                  : ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB connected, ${mb(peakRss)} MB peak, ${mb(endRss)} MB at the end`,
         `  memory per connection       : ${perConnKB} kB (RSS growth on connecting / connections), ${perConnPeakKB} kB at peak`,
+        `  CPU used while publishing   : server ${cpu.serverSeconds} s, bench process (publisher and clients) ${cpu.benchSeconds} s, over ${heldSeconds} s`,
+        `  load average (1, 5, 15 min) : ${os
+          .loadavg()
+          .map((l) => round(l, 1))
+          .join(', ')}`,
         `  ${pass ? 'PASS' : 'FAIL'}  -> ${file}`,
       ].join('\n'),
     );

@@ -4,9 +4,15 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122122237_initial } from './Migration20261122122237_initial.js';
 import { Migration20261122122837_rate_limit } from './Migration20261122122837_rate_limit.js';
 import { Migration20261122135829_sim_list_index } from './Migration20261122135829_sim_list_index.js';
+import { Migration20261123074507_roles } from './Migration20261123074507_roles.js';
+import { Migration20261123082600_webhooks } from './Migration20261123082600_webhooks.js';
+import { Migration20261123083000_api_keys } from './Migration20261123083000_api_keys.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
   { name: 'Migration20261122122837_rate_limit', class: Migration20261122122837_rate_limit },
   { name: 'Migration20261122135829_sim_list_index', class: Migration20261122135829_sim_list_index },
+  { name: 'Migration20261123074507_roles', class: Migration20261123074507_roles },
+  { name: 'Migration20261123082600_webhooks', class: Migration20261123082600_webhooks },
+  { name: 'Migration20261123083000_api_keys', class: Migration20261123083000_api_keys },
 ];

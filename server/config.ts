@@ -35,12 +35,31 @@ const schema = z.object({
   MAIL_FROM: optionalText.pipe(z.string().min(3).optional()),
   SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // /metrics: served to a bearer of this token, and/or on this port bound to 127.0.0.1 (0: any free port).
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  METRICS_PORT: optionalText.pipe(
+    z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().max(65535)).optional(),
+  ),
+  // Requests per minute per API key (issue 16), shared by every instance; tests set a small one.
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
       .transform((v, c) => parseTrustProxy(v, c))
       .optional(),
   ),
+  // Webhooks (issue 16): loopback targets (tests, a local receiver), the attempt's timeout, the backoff's first
+  // step (the steps are 1, 3, 6, 30, 90, 180, 360 times it, then 360 times it again), how long to retry, the poll.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_FOR_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
 });
 
 /** Express's `trust proxy` value: false (trust none), a number of hops, or names, addresses and CIDRs. */
@@ -89,8 +108,16 @@ export type Config = {
   secureCookies: boolean;
   /** Which proxies' X-Forwarded-* headers Express believes (req.ip, req.protocol). */
   trustProxy: TrustProxy;
+  /** /metrics for a bearer of this token (else 404 there). */
+  metricsToken?: string;
+  /** A listener of its own on 127.0.0.1 serving /metrics without a token. */
+  metricsPort?: number;
+  /** API_KEY_RATE_LIMIT: requests per minute per API key (default 600). */
+  apiKeyRateLimit: number;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
   sessionSecretGenerated: boolean;
+  /** Webhook delivery (issue 16). */
+  webhooks: { allowPrivateTargets: boolean; timeoutMs: number; backoffMs: number; retryForMs: number; pollMs: number };
 };
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the variable. */
@@ -119,7 +146,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     secureCookies: appUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY ?? false,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     sessionSecretGenerated: !e.SESSION_SECRET,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      backoffMs: e.WEBHOOK_BACKOFF_MS,
+      retryForMs: e.WEBHOOK_RETRY_FOR_MS,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
   };
 }
 

@@ -20,7 +20,13 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024;
  * Routes whose body limit is not the default, first match wins. The one place a future upload route
  * sets its own limit, e.g. `{ path: /^\/sims\/import$/, bytes: 5 * 1024 * 1024 }`.
  */
-const BODY_LIMITS: Array<{ path: RegExp; bytes: number }> = [];
+const BODY_LIMITS: Array<{ path: RegExp; bytes: number }> = [
+  // /add/bulk: a file of up to 1 MB (BULK_FILE_MAX_BYTES; a larger one gets the page's own message up to
+  // this limit), or the preview's hidden list of 1,000 rows with their marks; /add/bulk/result: the
+  // result's 1,000 rows posted back to be formatted as a file. With JS, Remix posts to /add/bulk.data.
+  { path: /^\/add\/bulk(\.data)?\/?$/, bytes: 3 * 1024 * 1024 },
+  { path: /^\/add\/bulk\/result\/?$/, bytes: 512 * 1024 },
+];
 
 export function bodyLimitFor(path: string): number {
   return BODY_LIMITS.find((l) => l.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT;

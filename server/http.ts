@@ -1,4 +1,5 @@
-// Express: request ids and logs, the doors, compression, hashed static assets, /healthz, the API (REST paths,
+// Express: request ids, logs and metrics, the doors, compression, hashed static assets, /livez, /readyz,
+// /healthz, /metrics (token only), the API (REST paths,
 // tRPC, the event stream, the OpenAPI document), and Remix for everything else.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
@@ -13,13 +14,15 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { t } from '../app/texts.js';
 import { openApi, restDoor, sendRestError } from './api/rest.js';
+import { isBearerOnly, restContext } from './api-keys/door.js';
 import { listExportDoor } from './api/list-export.js';
 import { trpcDoor } from './api/trpc.js';
 import { errorBody, httpError } from './errors/answer.js';
-import { Unauthenticated } from './errors/domain.js';
+import { NotFound, Unauthenticated } from './errors/domain.js';
 import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
 import { encodingFor } from './encoding.js';
-import { databaseHealth } from './db/health.js';
+import { databaseHealth, databaseReadiness } from './db/health.js';
+import { createMetrics, routeLabeller, type Metrics } from './metrics.js';
 import { securityHeaders } from './security-headers.js';
 import type { Services } from './services.js';
 import { createContext, type Context } from './trpc/context.js';
@@ -162,7 +165,39 @@ function remixHandler(
   };
 }
 
-export function createHttpApp(services: Services, source: BuildSource, clientDir = path.resolve('build/client')) {
+/** Metrics of this app's requests, labelled by the route patterns of its REST paths and pages. */
+export function metricsFor(services: Services, source: BuildSource, clientDir: string): Metrics {
+  return createMetrics({
+    orm: services.orm,
+    streams: services.streams,
+    token: services.config.metricsToken,
+    routes: () => {
+      const pagePaths: string[] = [];
+      if ('build' in source) {
+        const routes = source.build.routes;
+        const whole = (id: string | undefined): string =>
+          id && routes[id] ? [whole(routes[id].parentId), routes[id].path ?? ''].filter(Boolean).join('/') : '';
+        for (const id of Object.keys(routes)) pagePaths.push(whole(id));
+      }
+      return routeLabeller({
+        restPaths: Object.keys((openApi(services) as { paths?: object }).paths ?? {}),
+        pagePaths,
+        staticFiles: existsSync(clientDir)
+          ? readdirSync(clientDir, { withFileTypes: true })
+              .filter((e) => e.isFile())
+              .map((e) => e.name)
+          : [],
+      });
+    },
+  });
+}
+
+export function createHttpApp(
+  services: Services,
+  source: BuildSource,
+  clientDir = path.resolve('build/client'),
+  metrics: Metrics = metricsFor(services, source, clientDir),
+) {
   const { log } = services;
   const app = express();
   app.disable('x-powered-by');
@@ -180,11 +215,13 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     const method = req.method;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const urlPath = req.originalUrl.split('?')[0]!;
+      metrics.observe(method, urlPath, res.statusCode, ms / 1000);
       log.info(
         {
           reqId: req.id,
           method,
-          path: req.originalUrl.split('?')[0],
+          path: urlPath,
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
         },
@@ -209,6 +246,7 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
   // is refused before any handler runs.
   app.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    if (isBearerOnly(req)) return next(); // an API key without cookies: no browser's ambient credential
     const site = req.get('sec-fetch-site');
     const origin = req.get('origin');
     const ownOrigin = `${req.protocol}://${req.get('host')}`;
@@ -235,13 +273,38 @@ export function createHttpApp(services: Services, source: BuildSource, clientDir
     const health = await databaseHealth(services.orm);
     res.status(health.db === 'ok' ? 200 : 503).json(health);
   });
+  // For a load balancer or an orchestrator: the process answers (restart it if not) ...
+  app.get('/livez', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+  // ... and it can serve: the database answers and has this build's migrations (send it traffic only then).
+  app.get('/readyz', async (_req, res) => {
+    const ready = await databaseReadiness(services.orm);
+    res
+      .status(ready.status === 'ok' ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(ready);
+  });
+  // Only for a bearer of METRICS_TOKEN; anyone else (no token, a wrong one) gets the 404 of an unknown API path,
+  // so a guess learns nothing, not even that a token is configured. METRICS_PORT: server/index.ts.
+  app.get('/metrics', async (req, res, next) => {
+    if (!metrics.authorized(req.get('authorization'))) return next(new NotFound(t.errors.byCode.NOT_FOUND!));
+    try {
+      const { contentType, body } = await metrics.scrape();
+      res.set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' }).send(body);
+    } catch (err) {
+      next(err);
+    }
+  });
 
   // The API, straight from Express: the spec's REST paths, the browser's tRPC endpoint, the event stream and the
   // OpenAPI document. The rest of /api goes on to Remix (the export download, and 404 for unknown paths).
   const contextOf = (req: Request) => apiContext(services, req);
   // The list export is a file, not a procedure's JSON: before the REST door, whose GET /api/sim/{id} would take it.
-  app.get('/api/sim/export', listExportDoor(services, contextOf));
-  app.use('/api', restDoor(services, contextOf));
+  // The REST paths (and the list export) take an API key too (issue 16); /api/trpc and the stream never do.
+  const restContextOf = (req: Request) => restContext(services, req);
+  app.get('/api/sim/export', listExportDoor(services, restContextOf));
+  app.use('/api', restDoor(services, restContextOf));
   app.use('/api/trpc', ...trpcDoor(services, contextOf));
   app.get('/api/sse', eventStream(services));
   app.get('/api/openapi.json', (_req, res) => {

@@ -1,50 +1,56 @@
 // Starts the portal: config, database (migrated, seeded when empty), HTTP server, graceful shutdown.
-// `npm start` runs the production build (built first if missing or older than the sources); `--dev` runs Vite.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import type { Server } from 'node:http';
+// `npm start` runs it compiled (server/start.js, built first if missing or older than the sources); `npm run dev`
+// runs this file through tsx with `--dev` (Vite).
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
+import { build, buildDir, buildIsStale, remixServerBuild, root } from './build.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { databaseIsEmpty, seedDemo } from './db/seed.js';
-import { createHttpApp, type BuildSource } from './http.js';
+import { createHttpApp, metricsFor, type BuildSource } from './http.js';
+import type { Metrics } from './metrics.js';
 import { closeServices, createServices, type Services } from './services.js';
+import { startWebhookDelivery } from './webhooks/deliver.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-const buildDir = path.resolve(root, process.env.BUILD_DIR ?? 'build');
-const serverBuildFile = path.join(buildDir, 'server/index.js');
+export { buildIsStale };
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-export function buildIsStale(): boolean {
-  if (!existsSync(serverBuildFile)) return true;
-  const built = statSync(serverBuildFile).mtimeMs;
-  const sources = [
-    newestMtime(path.join(root, 'app')),
-    newestMtime(path.join(root, 'server')),
-    statSync(path.join(root, 'vite.config.ts')).mtimeMs,
-  ];
-  return Math.max(...sources) > built;
-}
-
+/** Builds everything (Remix and the server, server/build.js). */
 export function buildClient(): void {
-  const r = spawnSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('The build failed (remix vite:build)');
+  build();
 }
 
 export async function loadProductionBuild(): Promise<ServerBuild> {
-  return (await import(pathToFileURL(serverBuildFile).href)) as ServerBuild;
+  return (await import(pathToFileURL(remixServerBuild).href)) as ServerBuild;
 }
 
-export type RunningServer = { services: Services; server: Server; url: string; close: () => Promise<void> };
+export type RunningServer = {
+  services: Services;
+  server: Server;
+  url: string;
+  /** http://127.0.0.1:<METRICS_PORT>/metrics when METRICS_PORT is set. */
+  metricsUrl?: string;
+  close: () => Promise<void>;
+};
+
+/** METRICS_PORT: /metrics without a token, on 127.0.0.1 only (nothing else is served there). */
+async function metricsListener(metrics: Metrics, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
+      return;
+    }
+    metrics.scrape().then(
+      ({ contentType, body }) => res.writeHead(200, { 'Content-Type': contentType }).end(body),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
 
 /** Starts a server on the given config; used by `npm start` and by the tests. */
 export async function startServer(
@@ -70,7 +76,11 @@ export async function startServer(
   } else {
     source = { build: opts.build ?? (await loadProductionBuild()) };
   }
-  const app = createHttpApp(services, source, path.join(buildDir, 'client'));
+  const clientDir = path.join(buildDir, 'client');
+  const metrics = metricsFor(services, source, clientDir);
+  const app = createHttpApp(services, source, clientDir, metrics);
+  const metricsServer = config.metricsPort !== undefined ? await metricsListener(metrics, config.metricsPort) : null;
+  const webhooks = startWebhookDelivery(services);
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.port, () => resolve(s));
   });
@@ -80,7 +90,9 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop taking connections, let requests in flight finish (at most 10 s), then close the database.
+      // Stop taking connections, end the event streams (they would hold the close for the whole 10 s; ended
+      // cleanly, browsers reconnect, behind a load balancer to another instance), let requests in flight
+      // finish (at most 10 s), then close the database.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();
@@ -90,14 +102,24 @@ export async function startServer(
           clearTimeout(timer);
           resolve();
         });
+        services.streams.closeAll();
         server.closeIdleConnections();
       });
+      metricsServer?.closeAllConnections();
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+      await webhooks.stop();
       await closeServices(services);
     })());
-  return { services, server, url: `http://localhost:${port}`, close };
+  const metricsAddress = metricsServer?.address();
+  const metricsUrl =
+    typeof metricsAddress === 'object' && metricsAddress
+      ? `http://127.0.0.1:${metricsAddress.port}/metrics`
+      : undefined;
+  return { services, server, url: `http://localhost:${port}`, metricsUrl, close };
 }
 
-async function main() {
+/** Starts the portal from the command line; `buildChecked`: the caller (server/start.js) has built already. */
+export async function run(opts: { buildChecked?: boolean } = {}): Promise<void> {
   const dev = process.argv.includes('--dev');
   let config: Config;
   try {
@@ -112,7 +134,7 @@ async function main() {
   }
   // React (loaded with the build) picks its production build by NODE_ENV.
   process.env.NODE_ENV ??= config.nodeEnv;
-  if (!dev && buildIsStale()) buildClient();
+  if (!dev && !opts.buildChecked && buildIsStale()) build();
   const running = await startServer(config, { dev });
   if (config.sessionSecretGenerated && config.nodeEnv === 'production') {
     running.services.log.warn(
@@ -121,7 +143,13 @@ async function main() {
     );
   }
   running.services.log.info(
-    { url: config.appUrl, port: config.port, database: config.databaseUrl ? 'postgresql' : 'pglite' },
+    {
+      url: config.appUrl,
+      port: config.port,
+      database: config.databaseUrl ? 'postgresql' : 'pglite',
+      // From the process's start to listening (performance.now() counts from there).
+      startupMs: Math.round(performance.now()),
+    },
     'SIM-portalen is running',
   );
   const shutdown = (signal: string) => {
@@ -139,7 +167,7 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  main().catch((err) => {
+  run().catch((err) => {
     console.error(err);
     process.exit(1);
   });

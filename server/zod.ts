@@ -68,7 +68,13 @@ export function swedishMessage(issue: Issue): string | undefined {
   }
 }
 
-// zod hands each issue kind its own fields; Issue is the few of them read above.
-z.config({ ...z.locales.sv(), customError: (issue) => swedishMessage(issue as Issue) });
+// zod hands each issue kind its own fields; Issue is the few of them read above. In the browser (schemas reach
+// some pages' JS) zod must not compile parsers with new Function: the CSP forbids eval, and zod's probe for it
+// alone is reported as a violation. Set before any schema is made, as zod decides when a schema is built.
+z.config({
+  ...z.locales.sv(),
+  customError: (issue) => swedishMessage(issue as Issue),
+  jitless: typeof window !== 'undefined',
+});
 
 export { z };

@@ -3,14 +3,23 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { callerRole, WRITE_ROLES } from '../../server/company/kinds';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
-  return { isSuperAdmin: session.isSuperAdmin, name: session.name, companyName: session.companyName };
+  const role = callerRole(session);
+  return {
+    isSuperAdmin: session.isSuperAdmin,
+    name: session.name,
+    companyName: session.companyName,
+    // Issue 16: a viewer's menu has nothing that changes SIMs; an owner's has the company's own admin.
+    writable: WRITE_ROLES.includes(role),
+    isOwner: role === 'owner',
+  };
 }
 
 export default function Home() {
-  const { isSuperAdmin, name, companyName } = useLoaderData<typeof loader>();
+  const { isSuperAdmin, name, companyName, writable, isOwner } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{t.home.title}</h1>
@@ -18,13 +27,17 @@ export default function Home() {
         {name}, {companyName}
       </p>
       <nav className="menu" aria-label={t.home.title}>
-        <Link className="btn btn-primary" to="/add">
-          {t.home.activate}
-        </Link>
-        <Link className="btn" to="/add/bulk">
-          {t.home.activateMany}
-        </Link>
-        <Link className="btn" to="/sims">
+        {writable ? (
+          <>
+            <Link className="btn btn-primary" to="/add">
+              {t.home.activate}
+            </Link>
+            <Link className="btn" to="/add/bulk">
+              {t.home.activateMany}
+            </Link>
+          </>
+        ) : null}
+        <Link className={writable ? 'btn' : 'btn btn-primary'} to="/sims">
           {t.home.list}
         </Link>
         <Link className="btn" to="/export">
@@ -33,6 +46,11 @@ export default function Home() {
         <Link className="btn" to="/feedback">
           {t.home.feedback}
         </Link>
+        {isOwner ? (
+          <Link className="btn" to="/company">
+            {t.company.homeLink}
+          </Link>
+        ) : null}
         {isSuperAdmin ? (
           <Link className="btn btn-destructive" to="/admin">
             {t.home.admin}

@@ -18,7 +18,7 @@ import { PlanSelector } from '~/components/PlanSelector';
 import type { ScannerProps } from '~/scanner/Scanner';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
+import { requireWriter } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
@@ -32,13 +32,13 @@ export const ErrorBoundary = routeErrorBoundary(t.pages.add);
 export const meta: MetaFunction = () => [{ title: `${t.pages.add} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  requireWriter(request, context);
   const plans = await context.trpc.plans.list();
   return { plans, returnTo: cameFrom(request, '/sims', ['/add']), fields: constraints(activateInput) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireUser(request, context);
+  requireWriter(request, context);
   const form = await request.formData();
   const text = (name: string) => formText(form, name);
   // What was typed, to fill the form again after a refusal.

@@ -5,22 +5,27 @@
 // `add_` keeps the page out of /add's layout: /add has no <Outlet/>.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import {
+  BulkFileField,
+  BulkFileHidden,
+  BulkFileResultDownload,
+  BulkFileRowMarks,
+  type CarriedFile,
+} from '~/components/bulk/BulkFileField';
+import { BULK_LIVE_SLOT, BulkLive } from '~/components/bulk/BulkLive';
+import { BulkCounts, BulkRows } from '~/components/bulk/BulkOutcome';
 import { Field } from '~/components/Field';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
+import { requireWriter } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
-import {
-  BULK_ACTIVATE_OUTCOMES,
-  BULK_MAX,
-  bulkActivateInput,
-  type BulkActivateOutcome,
-  type BulkActivateOutput,
-} from '../../server/sims/schemas';
+import { BULK_MAX, bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '../../server/sims/schemas';
+import { parseBulkFile } from '../../server/sims/bulk-file';
+import { z } from '../../server/zod';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 
@@ -32,10 +37,29 @@ const LIST_MAX = 40_000;
 /** The ICCIDs of a pasted list: separated by line breaks, spaces, commas or semicolons. */
 const splitList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
 
+// A list from a file (issue 15) rides from step to step as JSON in a hidden field, checked again on each post
+// as the procedure checks typed input; the file's name only labels it.
+const carriedRows = z.array(bulkRow).min(1).max(BULK_MAX);
+const FILE_NAME_MAX = 200;
+function rowsOf(json: string): BulkRow[] | null {
+  if (!json) return null;
+  try {
+    const parsed = carriedRows.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+function carriedOf(values: Values | undefined): CarriedFile | null {
+  const rows = values?.rows ? rowsOf(values.rows) : null;
+  return rows && values ? { rows: values.rows, fileName: values.fileName, count: rows.length } : null;
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  const session = requireWriter(request, context);
   const plans = await context.trpc.plans.list();
-  return { plans, fields: constraints(bulkActivateInput) };
+  // owner: whose offline scan queue this browser keeps (the user and the company they act for).
+  return { plans, fields: constraints(bulkActivateInput), owner: `${session.userId}.${session.companyId}` };
 }
 
 type Values = {
@@ -45,13 +69,16 @@ type Values = {
   roaming: boolean;
   invoiceLineMark: string;
   invoiceLineNote: string;
+  /** A list from a file: its rows as JSON ('' for a pasted list), and the file's name. */
+  rows: string;
+  fileName: string;
 };
 type Answer =
   | { step: 'form'; values: Values; errors: Record<string, string> }
   | { step: 'preview' | 'result'; values: Values; answer: BulkActivateOutput };
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<Answer> {
-  requireUser(request, context);
+  requireWriter(request, context);
   const form = await request.formData();
   const text = (name: string) => formText(form, name);
   const values: Values = {
@@ -61,17 +88,40 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     roaming: formFlag(form, 'roaming'),
     invoiceLineMark: text('invoiceLineMark'),
     invoiceLineNote: text('invoiceLineNote'),
+    rows: text('rows'),
+    fileName: text('fileName').slice(0, FILE_NAME_MAX),
   };
   const kept = withinLimits(values, { ...constraints(bulkActivateInput), iccids: { maxLength: LIST_MAX } });
-  const iccids = splitList(values.iccids);
-  // Counted here, before the procedure, so the message can say how many there were.
-  if (iccids.length === 0) return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.empty } };
-  if (iccids.length > BULK_MAX)
-    return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.tooMany(iccids.length, BULK_MAX) } };
+  // The list: a file chosen now, else a pasted list, else the rows a file gave at the step before.
+  const file = form.get('file');
+  let list: { iccids: string[] } | { rows: BulkRow[] };
+  if (file instanceof File && (file.size > 0 || file.name !== '')) {
+    const noFile = { ...kept, rows: '', fileName: '' };
+    if (values.iccids.trim() !== '') return { step: 'form', values: noFile, errors: { bulkFile: t.bulkFile.both } };
+    const parsed = await parseBulkFile(new Uint8Array(await file.arrayBuffer()));
+    if (!parsed.ok) return { step: 'form', values: noFile, errors: { bulkFile: parsed.errors.join(' ') } };
+    kept.rows = JSON.stringify(parsed.rows);
+    kept.fileName = file.name.slice(0, FILE_NAME_MAX);
+    list = { rows: parsed.rows };
+  } else if (values.iccids.trim() !== '' || values.rows === '') {
+    kept.rows = '';
+    kept.fileName = '';
+    const iccids = splitList(values.iccids);
+    // Counted here, before the procedure, so the message can say how many there were.
+    if (iccids.length === 0) return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.empty } };
+    if (iccids.length > BULK_MAX)
+      return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.tooMany(iccids.length, BULK_MAX) } };
+    list = { iccids };
+  } else {
+    const rows = rowsOf(values.rows);
+    if (!rows)
+      return { step: 'form', values: { ...kept, rows: '', fileName: '' }, errors: { bulkFile: t.bulkFile.badRows } };
+    list = { rows };
+  }
   const dryRun = text('intent') !== 'activate';
   const result = await attempt(() =>
     context.trpc.sim.bulkActivate({
-      iccids,
+      ...list,
       // An empty choice is 0, which the schema refuses with its own message.
       dataLimit: Number(values.dataLimit),
       callAndSms: values.callAndSms,
@@ -81,7 +131,11 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
       dryRun,
     }),
   );
-  if (!result.ok) return { step: 'form', values: kept, errors: result.fields };
+  if (!result.ok) {
+    // A row of a file the procedure refused (its message names the row) is shown at the file field.
+    const { rows: rowsError, ...fields } = result.fields;
+    return { step: 'form', values: kept, errors: rowsError ? { ...fields, bulkFile: rowsError } : fields };
+  }
   if (dryRun) return { step: 'preview', values: kept, answer: result.value };
   await context.ctx.showToasts({ flash: true });
   // The result is this answer itself: a reload asks to post again, and no GET ever changes anything.
@@ -89,7 +143,9 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function BulkActivate() {
-  const { plans, fields } = useLoaderData<typeof loader>();
+  const { plans, fields, owner } = useLoaderData<typeof loader>();
+  // With JS the live preview (BulkLive) replaces this page's older preview or result once the user goes on.
+  const [liveActive, setLiveActive] = useState(false);
   const data = useActionData<typeof action>() as Answer | undefined;
   const busy = useNavigation().state === 'submitting';
   // The form is made anew for each answer, so it shows the values the server sent back.
@@ -105,20 +161,21 @@ export default function BulkActivate() {
   return (
     <>
       <h1>{t.pages.addBulk}</h1>
-      {data && data.step !== 'form' ? <Outcome step={data.step} values={data.values} answer={data.answer} /> : null}
+      {data && data.step !== 'form' && !liveActive ? (
+        <Outcome step={data.step} values={data.values} answer={data.answer} />
+      ) : null}
       {data?.step === 'form' && e[FORM_ERROR] ? (
         <p className="notice error" role="alert">
           {e[FORM_ERROR]}
         </p>
       ) : null}
-      <Form method="post" className="card" key={formKey.current}>
+      <Form method="post" className="card" key={formKey.current} encType="multipart/form-data">
         <Field id="iccids" label={t.bulkAdd.list} hint={t.bulkAdd.listHint(BULK_MAX)} error={e.iccids}>
           {(aria) => (
             <textarea
               {...aria}
               name="iccids"
               rows={8}
-              required
               maxLength={LIST_MAX}
               inputMode="numeric"
               autoComplete="off"
@@ -128,6 +185,8 @@ export default function BulkActivate() {
             />
           )}
         </Field>
+        <BulkFileField error={e.bulkFile} carried={carriedOf(v)} />
+        <BulkLive owner={owner} onActive={setLiveActive} />
         <Field id="invoiceLineMark" label={t.sims.mark} hint={t.bulkAdd.marksHint} error={e.invoiceLineMark}>
           {(aria) => (
             <textarea
@@ -155,6 +214,7 @@ export default function BulkActivate() {
           {t.bulkAdd.preview}
         </button>
       </Form>
+      <div id={BULK_LIVE_SLOT} />
     </>
   );
 }
@@ -169,6 +229,7 @@ function HiddenValues({ values }: { values: Values }) {
       {values.roaming ? <input type="hidden" name="roaming" value="on" /> : null}
       <input type="hidden" name="invoiceLineMark" value={values.invoiceLineMark} />
       <input type="hidden" name="invoiceLineNote" value={values.invoiceLineNote} />
+      <BulkFileHidden carried={carriedOf(values)} />
     </>
   );
 }
@@ -176,23 +237,16 @@ function HiddenValues({ values }: { values: Values }) {
 function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values: Values; answer: BulkActivateOutput }) {
   const busy = useNavigation().state === 'submitting';
   const ready = answer.counts.ready;
-  const shown = BULK_ACTIVATE_OUTCOMES.filter((o) => answer.counts[o] > 0);
   const title = step === 'preview' ? t.bulkAdd.previewTitle : t.bulkAdd.resultTitle;
+  const fileRows = rowsOf(values.rows);
   return (
     <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
       <h2 id="bulk-outcome-title">{title}</h2>
       {step === 'preview' ? <p className="muted">{t.bulkAdd.previewNote}</p> : null}
-      <dl className="bulk-counts" aria-label={t.bulkAdd.counts}>
-        {shown.map((o) => (
-          <div key={o} data-outcome={o}>
-            <dt>{t.bulkAdd.outcomes[o]}</dt>
-            <dd>{answer.counts[o]}</dd>
-          </div>
-        ))}
-      </dl>
+      <BulkCounts counts={answer.counts} />
       {step === 'preview' ? (
         ready > 0 ? (
-          <Form method="post">
+          <Form method="post" encType="multipart/form-data">
             <HiddenValues values={values} />
             <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
               {t.bulkAdd.confirm(ready)}
@@ -202,45 +256,17 @@ function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values:
           <p className="notice">{t.bulkAdd.nothingReady}</p>
         )
       ) : (
-        <Form method="post">
-          <HiddenValues values={values} />
-          <button className="btn" type="submit" name="intent" value="preview" disabled={busy}>
-            {t.bulkAdd.again}
-          </button>
-        </Form>
+        <>
+          <Form method="post" encType="multipart/form-data">
+            <HiddenValues values={values} />
+            <button className="btn" type="submit" name="intent" value="preview" disabled={busy}>
+              {t.bulkAdd.again}
+            </button>
+          </Form>
+          <BulkFileResultDownload results={answer.results} />
+        </>
       )}
-      <table className="bulk-rows">
-        <thead>
-          <tr>
-            <th scope="col">{t.bulkAdd.row}</th>
-            <th scope="col">{t.sims.iccid}</th>
-            <th scope="col">{t.bulkAdd.outcome}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {answer.results.map((r, i) => (
-            <tr key={i} data-outcome={r.outcome}>
-              <td>{i + 1}</td>
-              <td className="iccid" title={r.iccid}>
-                <span className="hide-mobile">{r.iccid}</span>
-                <span className="only-mobile">{r.iccid.slice(-8)}</span>
-              </td>
-              <td>
-                <OutcomeText outcome={r.outcome} message={r.message} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <BulkRows rows={answer.results} below={(i) => <BulkFileRowMarks row={fileRows?.[i]} />} />
     </section>
-  );
-}
-
-function OutcomeText({ outcome, message }: { outcome: BulkActivateOutcome; message?: string }) {
-  return (
-    <>
-      <strong>{t.bulkAdd.outcomes[outcome]}</strong>
-      {message ? <span className="bulk-message"> {message}</span> : null}
-    </>
   );
 }

@@ -1,7 +1,9 @@
-// /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, owner, super admin).
+// /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, role, super admin).
+// The role is the same select as the owner's /company pages; isCompanyOwner is posted as `role = owner`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { RoleField } from '~/components/RoleField';
 import { TextField } from '~/components/TextField';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
@@ -9,6 +11,7 @@ import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { attempt, formText, idParam } from '~/utils/forms.server';
+import { USER_ROLES, type UserRole } from '../../server/company/kinds';
 import { updateUserInput } from '../../server/users/schemas';
 
 export const ErrorBoundary = routeErrorBoundary(t.admin.user.title);
@@ -39,10 +42,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const values = {
     name: formText(form, 'name'),
     email: formText(form, 'email'),
-    isCompanyOwner: formFlag(form, 'isCompanyOwner'),
+    role: formText(form, 'role'),
     isSuperAdmin: formFlag(form, 'isSuperAdmin'),
   };
-  const result = await attempt(() => context.trpc.admin.updateUser({ id, companyId, ...values }));
+  // The procedure parses the role like every other field (an unknown one is refused next to the select).
+  const role = values.role as UserRole;
+  const result = await attempt(() =>
+    context.trpc.admin.updateUser({ id, companyId, ...values, role, isCompanyOwner: role === 'owner' }),
+  );
   if (!result.ok) return { values: withinLimits(values, constraints(updateUserInput)), errors: result.fields };
   return redirect(`/admin/companies/${companyId}/${id}?notice=updated`);
 }
@@ -52,6 +59,8 @@ export default function UserEdit() {
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const v = data?.values ?? user;
+  // A posted role that is none of the three (a hand-made post) shows the saved one, not the select's first.
+  const role = (USER_ROLES as readonly string[]).includes(v.role) ? v.role : user.role;
   const e: Record<string, string | undefined> = data?.errors ?? {};
   return (
     <div className="admin">
@@ -66,11 +75,7 @@ export default function UserEdit() {
           {failure(e)}
         </p>
       ) : null}
-      <Form
-        method="post"
-        className="card"
-        key={[user.name, user.email, user.isCompanyOwner, user.isSuperAdmin].join('|')}
-      >
+      <Form method="post" className="card" key={[user.name, user.email, user.role, user.isSuperAdmin].join('|')}>
         <input type="hidden" name="intent" value="updateUser" />
         <TextField
           id="user-name"
@@ -91,13 +96,7 @@ export default function UserEdit() {
           defaultValue={v.email}
           error={e.email}
         />
-        <Check
-          id="user-isCompanyOwner"
-          name="isCompanyOwner"
-          label={t.admin.user.isCompanyOwner}
-          checked={v.isCompanyOwner}
-          error={e.isCompanyOwner}
-        />
+        <RoleField id="user-role" value={role} error={e.role ?? e.isCompanyOwner} />
         <Check
           id="user-isSuperAdmin"
           name="isSuperAdmin"

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { RoleField } from '~/components/RoleField';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { routeErrorBoundary } from '~/components/RouteError';
@@ -14,6 +15,7 @@ import { attempt, formText, idParam } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
 import { companyFields, INVOICE_INTERVALS, listQuery, updateCompanyInput } from '../../server/companies/schemas';
+import { USER_ROLES, type UserRole } from '../../server/company/kinds';
 import { createUserInput } from '../../server/users/schemas';
 
 const PAGE_SIZE = 20;
@@ -55,7 +57,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 type CompanyValues = { name: string; customerNumber: string; invoiceNote: string; invoiceInterval: string };
-type UserValues = { name: string; email: string };
+type UserValues = { name: string; email: string; role: string };
 type ActionData =
   | { intent: 'updateCompany'; values: CompanyValues; errors: Record<string, string> }
   | { intent: 'createUser'; values: UserValues; errors: Record<string, string> }
@@ -72,8 +74,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirect('/', { headers: procedureHeaders(context) });
   }
   if (intent === 'createUser') {
-    const values: UserValues = { name: formText(form, 'name'), email: formText(form, 'email') };
-    const result = await attempt(() => context.trpc.admin.createUser({ ...values, companyId: id }));
+    const values: UserValues = {
+      name: formText(form, 'name'),
+      email: formText(form, 'email'),
+      role: formText(form, 'role'),
+    };
+    // The procedure parses the role like every other field (an unknown one is refused next to the select).
+    const result = await attempt(() =>
+      context.trpc.admin.createUser({ ...values, role: values.role as UserRole, companyId: id }),
+    );
     if (!result.ok)
       return {
         intent,
@@ -118,6 +127,9 @@ export default function CompanyEdit() {
   const ce: Record<string, string | undefined> = companyData?.errors ?? {};
   const ue: Record<string, string | undefined> = userData?.errors ?? {};
   const cv = companyData?.values ?? company;
+  // A new user is a member unless chosen otherwise; a posted role that is none of the three shows as member.
+  const postedRole = userData?.values.role ?? '';
+  const role = (USER_ROLES as readonly string[]).includes(postedRole) ? postedRole : 'member';
   return (
     <div className="admin">
       <h1>{t.admin.company.title}</h1>
@@ -241,7 +253,7 @@ export default function CompanyEdit() {
           ) : null}
           <Form
             method="post"
-            className="inline-form"
+            className="inline-form adminrole-add"
             key={`user-${createdUserId ?? ''}`}
             aria-labelledby="add-user-title"
           >
@@ -265,6 +277,9 @@ export default function CompanyEdit() {
               defaultValue={userData?.values.email}
               error={ue.email}
             />
+            <div className="adminrole-role">
+              <RoleField id="user-role" value={role} error={ue.role} />
+            </div>
             <div className="inline-submit">
               <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>
                 {t.admin.company.addUser}

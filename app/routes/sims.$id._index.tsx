@@ -17,6 +17,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { canWrite } from '../../server/company/kinds';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
 import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
@@ -24,16 +25,22 @@ import { procedureHeaders } from '~/utils/http.server';
 import { formatDateTime } from '~/utils/text';
 import { editInput } from '../../server/sims/schemas';
 
+/**
+ * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
+ * one is cut with the whole text in its title. It wraps in its cell, so a phone never scrolls sideways.
+ */
+const ACTOR_MAX = 60;
+
 export const ErrorBoundary = routeErrorBoundary(t.pages.sim);
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  const session = requireUser(request, context);
   const id = idParam(params.id);
   try {
     const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
-    return { sim, plans, fields: constraints(editInput) };
+    return { sim, plans, fields: constraints(editInput), writable: canWrite(session) };
   } catch (e) {
     pageError(e);
   }
@@ -85,7 +92,7 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans, fields } = useLoaderData<typeof loader>();
+  const { sim, plans, fields, writable } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const answer = useActionData<typeof clientAction>();
   const failed = answer && 'failed' in answer;
@@ -98,6 +105,8 @@ export default function EditSim() {
   const v = data?.values;
   const e: Record<string, string> = data?.errors ?? {};
   const legacy = sim.ratePlan.isLegacy;
+  // A viewer sees the SIM as a legacy one is shown: read-only, without save or deactivate.
+  const readOnly = legacy || !writable;
   if (!failed) formKey.current = v ? JSON.stringify(v) : `${sim.id}${sim.ratePlan.code}${sim.invoiceLineMark}`;
   const selection = v
     ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
@@ -114,6 +123,11 @@ export default function EditSim() {
           {t.sims.legacy}
         </p>
       ) : null}
+      {writable ? null : (
+        <p className="notice" role="status">
+          {t.company.viewerNote}
+        </p>
+      )}
       {data?.errors ? (
         <p className="notice error" role="alert">
           {data.errors[FORM_ERROR] ?? t.sims.formError}
@@ -142,7 +156,7 @@ export default function EditSim() {
           id="invoiceLineMark"
           label={t.sims.mark}
           error={e.invoiceLineMark}
-          hint={legacy ? undefined : t.sims.marksHint}
+          hint={readOnly ? undefined : t.sims.marksHint}
         >
           {(aria) => (
             <textarea
@@ -150,7 +164,7 @@ export default function EditSim() {
               name="invoiceLineMark"
               rows={2}
               {...fields.invoiceLineMark}
-              readOnly={legacy}
+              readOnly={readOnly}
               defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark}
             />
           )}
@@ -159,7 +173,7 @@ export default function EditSim() {
           id="invoiceLineNote"
           label={t.sims.note}
           error={e.invoiceLineNote}
-          hint={legacy ? undefined : t.sims.marksHint}
+          hint={readOnly ? undefined : t.sims.marksHint}
         >
           {(aria) => (
             <textarea
@@ -167,12 +181,12 @@ export default function EditSim() {
               name="invoiceLineNote"
               rows={2}
               {...fields.invoiceLineNote}
-              readOnly={legacy}
+              readOnly={readOnly}
               defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote}
             />
           )}
         </Field>
-        {legacy ? (
+        {readOnly ? (
           <div className="field">
             <span className="label">{t.sims.plan}</span>
             <span>{sim.ratePlan.description}</span>
@@ -180,7 +194,7 @@ export default function EditSim() {
         ) : (
           <PlanSelector plans={plans} initial={selection} errors={e} />
         )}
-        {legacy ? null : (
+        {readOnly ? null : (
           <div className="actions">
             <button className="btn btn-primary" type="submit" disabled={busy}>
               {t.sims.save}
@@ -200,7 +214,7 @@ export default function EditSim() {
           </div>
         )}
       </Form>
-      {legacy ? null : (
+      {readOnly ? null : (
         <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-text">
           <h2 id="confirm-title">{t.sims.confirmTitle}</h2>
           <p id="confirm-text">{t.sims.confirmText}</p>
@@ -232,7 +246,7 @@ export default function EditSim() {
                   <div key={j}>{line}</div>
                 ))}
               </td>
-              <td>{h.by ? <Truncated text={h.by} max={20} /> : '–'}</td>
+              <td className="simhist-by">{h.by ? <Truncated text={h.by} max={ACTOR_MAX} /> : '–'}</td>
             </tr>
           ))}
         </tbody>

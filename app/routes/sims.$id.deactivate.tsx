@@ -4,7 +4,7 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
+import { requireWriter } from '~/utils/auth.server';
 import { attempt, idParam, pageError } from '~/utils/forms.server';
 import { procedureHeaders } from '~/utils/http.server';
 
@@ -13,7 +13,7 @@ export const ErrorBoundary = routeErrorBoundary(t.sims.confirmTitle);
 export const meta: MetaFunction = () => [{ title: `${t.sims.confirmTitle} – ${t.appName}` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  requireWriter(request, context);
   try {
     const sim = await context.trpc.sim.byId({ id: idParam(params.id) });
     return { id: sim.id, iccid: sim.iccid };
@@ -23,7 +23,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  requireUser(request, context);
+  requireWriter(request, context);
   const id = idParam(params.id);
   const result = await attempt(() => context.trpc.sim.deactivate({ id }));
   if (!result.ok) return { error: Object.values(result.fields)[0] };

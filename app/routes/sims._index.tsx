@@ -2,18 +2,20 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
+import { BulkDeactivateDialog, type BulkSelection } from '~/components/bulk/BulkDeactivateDialog';
 import { t } from '~/texts';
 import { requireUser } from '~/utils/auth.server';
+import { canWrite } from '../../server/company/kinds';
 import { fieldConstraint } from '~/utils/constraints';
 import { truncate } from '~/utils/text';
-import { listQuery } from '../../server/sims/schemas';
+import { BULK_MAX, listQuery } from '../../server/sims/schemas';
 
 export const PAGE_SIZE = 50;
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  const session = requireUser(request, context);
   const url = new URL(request.url);
   const query = fieldConstraint(listQuery.shape.q);
   const q = (url.searchParams.get('q') ?? '').slice(0, query.maxLength);
@@ -28,11 +30,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page,
     pages,
     total,
-    sims: items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
+    sims: items.map(row),
     query,
-    // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked.
-    selectAll: url.searchParams.get('all') === '1',
+    // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked,
+    // "Markera alla N som matchar" with all=matching (the confirm page then resolves the search itself).
+    selectAll: selectAllOf(url.searchParams.get('all'), total > items.length),
+    // A viewer (issue 16) gets the list without the boxes and the bulk buttons.
+    writable: canWrite(session),
   };
+}
+
+type Picked = 'page' | 'matching' | null;
+
+function selectAllOf(all: string | null, morePages: boolean): Picked {
+  if (all === '1') return 'page';
+  if (all === 'matching') return morePages ? 'matching' : 'page';
+  return null;
+}
+
+function row(s: { id: number; iccid: string; invoiceLineMark: string; ratePlan: { isLegacy: boolean } }) {
+  return { id: s.id, iccid: s.iccid, mark: s.invoiceLineMark, legacy: s.ratePlan.isLegacy };
 }
 
 function pageHref(q: string, page: number) {
@@ -54,7 +71,7 @@ type ListState = {
   page: number;
   pages: number;
   total: number;
-  sims: Array<{ id: number; iccid: string; mark: string }>;
+  sims: Array<ReturnType<typeof row>>;
 };
 
 export default function Sims() {
@@ -66,6 +83,31 @@ export default function Sims() {
   const latest = useRef(0);
   useEffect(() => setLive(null), [loaded]);
   const { q, page, pages, total, sims } = live ?? loaded;
+  // The bulk selection (issue 15): ticked ids of this page, or every SIM matching the search. Without JS the
+  // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
+  const initialPick = live ? null : loaded.selectAll;
+  const [picked, setPicked] = useState<Set<number>>(() => new Set(initialPick ? sims.map((s) => s.id) : []));
+  const [matching, setMatching] = useState(initialPick === 'matching');
+  const [dialogFor, setDialogFor] = useState<BulkSelection | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    // A new list (another page, a live search) starts with what its address asked for.
+    setPicked(new Set(initialPick ? sims.map((s) => s.id) : []));
+    setMatching(initialPick === 'matching');
+  }, [sims, initialPick]);
+  const morePages = total > sims.length;
+  const allOnPage = sims.length > 0 && sims.every((s) => picked.has(s.id));
+  const selectedCount = matching ? Math.min(total, BULK_MAX) : picked.size;
+  const toggle = (id: number, on: boolean) => {
+    setPicked((before) => {
+      const next = new Set(before);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+    if (!on) setMatching(false);
+  };
   const search = (text: string) => {
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
@@ -80,7 +122,7 @@ export default function Sims() {
           page: 1,
           pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)),
           total: r.total,
-          sims: r.items.map((s) => ({ id: s.id, iccid: s.iccid, mark: s.invoiceLineMark })),
+          sims: r.items.map(row),
         });
         const url = new URL(window.location.href);
         url.search = text ? `?q=${encodeURIComponent(text)}` : '';
@@ -132,40 +174,95 @@ export default function Sims() {
       ) : null}
       {sims.length === 0 ? (
         <p className="notice">
-          {q ? t.sims.emptySearch : t.sims.empty} {q ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
+          {q ? t.sims.emptySearch : t.sims.empty}{' '}
+          {q || !loaded.writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
         </p>
       ) : (
-        <Form method="get" action="/sims/deactivate" className="bulk-form">
-          {/* @bulkDeactivate: the ticked rows go to the confirm page, which changes nothing until its POST. */}
-          <div className="bulk-actions">
-            <input type="hidden" name="q" value={q} />
-            <input type="hidden" name="page" value={page} />
-            <button
-              className="btn"
-              type="submit"
-              formAction="/sims"
-              name="all"
-              value="1"
-              onClick={(e) => {
-                // With JS the page is ticked in place; without, the page comes back with every box ticked.
-                e.preventDefault();
-                e.currentTarget.form
-                  ?.querySelectorAll<HTMLInputElement>('input[name="id"]')
-                  .forEach((box) => (box.checked = true));
-              }}
-            >
-              {t.bulkDeactivate.selectAll}
-            </button>
-            <button className="btn btn-destructive" type="submit">
-              {t.bulkDeactivate.submit}
-            </button>
-          </div>
+        <Form method="get" action="/sims/deactivate" className="bulk-form" data-bulk-ready={hydrated ? '' : undefined}>
+          {/* @bulkDeactivate: the ticked rows go to the confirm page, which changes nothing until its POST; with
+              JS a dialog confirms instead. */}
+          {loaded.writable ? (
+            <>
+              <div className="bulk-actions">
+                <input type="hidden" name="q" value={q} />
+                <input type="hidden" name="page" value={page} />
+                {matching ? <input type="hidden" name="matching" value="1" /> : null}
+                <button
+                  className="btn"
+                  type="submit"
+                  formAction="/sims"
+                  name="all"
+                  value="1"
+                  onClick={(e) => {
+                    // With JS the page is ticked (or unticked) in place; without, the page comes back ticked.
+                    e.preventDefault();
+                    setMatching(false);
+                    setPicked(new Set(allOnPage ? [] : sims.map((s) => s.id)));
+                  }}
+                >
+                  {hydrated && allOnPage ? t.bulkDeactivate.unselectAll : t.bulkDeactivate.selectAll}
+                </button>
+                {morePages && !matching ? (
+                  <button
+                    className="btn"
+                    type="submit"
+                    formAction="/sims"
+                    name="all"
+                    value="matching"
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setMatching(true);
+                      setPicked(new Set(sims.map((s) => s.id)));
+                    }}
+                  >
+                    {t.bulkDeactivate.selectMatching(total, q)}
+                  </button>
+                ) : null}
+                {matching ? (
+                  <Link
+                    className="btn"
+                    to={pageHref(q, page)}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setMatching(false);
+                      setPicked(new Set());
+                    }}
+                  >
+                    {t.bulkDeactivate.clearMatching}
+                  </Link>
+                ) : null}
+                <button
+                  className="btn btn-destructive"
+                  type="submit"
+                  // Only with JS is the count known as boxes are ticked; without JS the confirm page says if none was.
+                  disabled={hydrated && selectedCount === 0}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    setDialogFor(
+                      matching ? { kind: 'matching', q } : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
+                    );
+                  }}
+                >
+                  {t.bulkDeactivate.submit}
+                </button>
+              </div>
+              {hydrated || initialPick ? (
+                <p className="bdsel-count" aria-live="polite">
+                  <strong>{t.bulkDeactivate.selected(selectedCount)}</strong>
+                  {matching ? <span> · {t.bulkDeactivate.matchingSelected(total, q)}</span> : null}
+                  {matching && total > BULK_MAX ? <span> {t.bulkDeactivate.capped(total, BULK_MAX)}</span> : null}
+                </p>
+              ) : null}
+            </>
+          ) : null}
           <table className="sims">
             <thead>
               <tr>
-                <th scope="col" className="select">
-                  <span className="visually-hidden">{t.bulkDeactivate.selectAll}</span>
-                </th>
+                {loaded.writable ? (
+                  <th scope="col" className="select">
+                    <span className="visually-hidden">{t.bulkDeactivate.selectAll}</span>
+                  </th>
+                ) : null}
                 <th scope="col">{t.sims.iccid}</th>
                 <th scope="col">{t.sims.mark}</th>
                 <th scope="col">
@@ -176,16 +273,18 @@ export default function Sims() {
             <tbody>
               {sims.map((s) => (
                 <tr key={s.id}>
-                  <td className="select">
-                    <input
-                      type="checkbox"
-                      name="id"
-                      value={s.id}
-                      key={String(loaded.selectAll)}
-                      defaultChecked={loaded.selectAll}
-                      aria-label={t.bulkDeactivate.select(s.iccid)}
-                    />
-                  </td>
+                  {loaded.writable ? (
+                    <td className="select">
+                      <input
+                        type="checkbox"
+                        name="id"
+                        value={s.id}
+                        checked={picked.has(s.id)}
+                        onChange={(e) => toggle(s.id, e.currentTarget.checked)}
+                        aria-label={t.bulkDeactivate.select(s.iccid)}
+                      />
+                    </td>
+                  ) : null}
                   <td className="iccid" title={s.iccid}>
                     <span className="hide-mobile">{s.iccid}</span>
                     <span className="only-mobile" title={s.iccid}>
@@ -194,8 +293,11 @@ export default function Sims() {
                   </td>
                   <td title={s.mark}>{truncate(s.mark, 30)}</td>
                   <td>
-                    <Link to={`/sims/${s.id}`} aria-label={t.sims.editLabel(s.iccid)}>
-                      {t.sims.edit}
+                    <Link
+                      to={`/sims/${s.id}`}
+                      aria-label={loaded.writable ? t.sims.editLabel(s.iccid) : t.company.viewLabel(s.iccid)}
+                    >
+                      {loaded.writable ? t.sims.edit : t.company.view}
                     </Link>
                   </td>
                 </tr>
@@ -204,6 +306,7 @@ export default function Sims() {
           </table>
         </Form>
       )}
+      {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}
       {pages > 1 ? (
         <nav className="pager" aria-label={t.sims.page(page, pages)}>
           {page > 1 ? (

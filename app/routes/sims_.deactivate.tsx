@@ -1,13 +1,17 @@
-// Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…; the page only lists what
-// will happen (GET changes nothing), the button POSTs the same ids to sim.bulkDeactivate and the answer is
+// Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
+// as ?matching=1&q=…, which is resolved here by the list's own procedure (sim.page with that search, at most
+// BULK_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
+// will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { ShortIccid as Iccid } from '~/components/bulk/BulkDeactivateDialog';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
+import { requireWriter } from '~/utils/auth.server';
+import { fieldConstraint } from '~/utils/constraints';
 import { attempt, FORM_ERROR } from '~/utils/forms.server';
-import { BULK_MAX } from '../../server/sims/schemas';
+import { BULK_MAX, listQuery } from '../../server/sims/schemas';
 
 export const ErrorBoundary = routeErrorBoundary(t.bulkDeactivate.title);
 
@@ -25,24 +29,34 @@ function idsOf(values: FormDataEntryValue[]): number[] {
 type Row = { id: number; iccid: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUser(request, context);
-  const ids = idsOf(new URL(request.url).searchParams.getAll('id'));
-  if (ids.length === 0) return { tooMany: false, ready: [] as Row[], refused: [] as Row[], gone: 0 };
-  if (ids.length > BULK_MAX) return { tooMany: true, ready: [] as Row[], refused: [] as Row[], gone: 0 };
-  const sims = (await context.trpc.sim.byIds({ ids })).filter((s) => s.status === 'active');
-  const row = (s: (typeof sims)[number]): Row => ({ id: s.id, iccid: s.iccid });
-  return {
-    tooMany: false,
-    ready: sims.filter((s) => !s.ratePlan.isLegacy).map(row),
+  requireWriter(request, context);
+  const params = new URL(request.url).searchParams;
+  const nothing = { tooMany: false, ready: [] as Row[], refused: [] as Row[], gone: 0, matching: null };
+  const split = (sims: Array<{ id: number; iccid: string; ratePlan: { isLegacy: boolean } }>) => ({
+    ready: sims.filter((s) => !s.ratePlan.isLegacy).map((s): Row => ({ id: s.id, iccid: s.iccid })),
     // Listed, not silently skipped: the user sees which of the ticked SIMs stay active and why.
-    refused: sims.filter((s) => s.ratePlan.isLegacy).map(row),
+    refused: sims.filter((s) => s.ratePlan.isLegacy).map((s): Row => ({ id: s.id, iccid: s.iccid })),
+  });
+  if (params.get('matching') === '1') {
+    // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_MAX of them.
+    const q = (params.get('q') ?? '').slice(0, fieldConstraint(listQuery.shape.q).maxLength);
+    const { items, total } = await context.trpc.sim.page({ q, limit: BULK_MAX, offset: 0 });
+    return { ...nothing, ...split(items), matching: { q, total } };
+  }
+  const ids = idsOf(params.getAll('id'));
+  if (ids.length === 0) return nothing;
+  if (ids.length > BULK_MAX) return { ...nothing, tooMany: true };
+  const sims = (await context.trpc.sim.byIds({ ids })).filter((s) => s.status === 'active');
+  return {
+    ...nothing,
+    ...split(sims),
     // Ticked but no longer an active SIM of the company (deactivated meanwhile, in another tab).
     gone: ids.length - sims.length,
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  requireUser(request, context);
+  requireWriter(request, context);
   const ids = idsOf((await request.formData()).getAll('id'));
   if (ids.length === 0) return { error: t.bulkDeactivate.none };
   if (ids.length > BULK_MAX) return { error: t.bulkDeactivate.tooMany(BULK_MAX) };
@@ -57,19 +71,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
 }
 
-function Iccid({ iccid }: { iccid: string }) {
-  return (
-    <>
-      <span className="hide-mobile">{iccid}</span>
-      <span className="only-mobile" title={iccid}>
-        {iccid.slice(-8)}
-      </span>
-    </>
-  );
-}
-
 export default function BulkDeactivate() {
-  const { tooMany, ready, refused, gone } = useLoaderData<typeof loader>();
+  const { tooMany, ready, refused, gone, matching } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   if (data?.results && data.counts) {
     const { results, counts } = data;
@@ -122,6 +125,10 @@ export default function BulkDeactivate() {
         <p className="notice">{t.bulkDeactivate.none}</p>
       ) : null}
       <div className="card">
+        {matching ? <p className="muted">{t.bulkDeactivate.matchingFor(matching.q)}</p> : null}
+        {matching && matching.total > BULK_MAX ? (
+          <p className="notice">{t.bulkDeactivate.capped(matching.total, BULK_MAX)}</p>
+        ) : null}
         {ready.length > 0 ? (
           <>
             <p>{t.bulkDeactivate.willDeactivate(ready.length)}</p>

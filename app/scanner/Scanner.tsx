@@ -15,13 +15,18 @@ import {
   type CameraProblem,
 } from './camera';
 import { closeCameraInTurn, openCamera, serial } from './live';
-import { fileScan, move, type ScannerState } from './machine';
+import { afterAccept, fileScan, freshRead, move, type LastRead, type ScanMode, type ScannerState } from './machine';
 import { decodeImage, type QuaggaApi } from './quagga';
 import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox, type RejectReason } from './rules';
 
 export type ScannerProps = {
-  /** Called once with an accepted ICCID; the camera is already off. */
+  /**
+   * Called once with an accepted ICCID, the camera already off; in continuous mode called for each code
+   * read (a code still in view only once), the camera staying on.
+   */
   onAccept: (iccid: string) => void;
+  /** 'continuous' (the bulk list): the scanner stays open after a code; default 'single'. */
+  mode?: ScanMode;
 };
 
 let quaggaModule: Promise<QuaggaApi> | null = null;
@@ -44,7 +49,7 @@ function logProblem(message: string, detail?: unknown) {
   console.error(`[scanner] ${message}`, ...(detail === undefined ? [] : [detail]));
 }
 
-export function Scanner({ onAccept }: ScannerProps) {
+export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
   const [state, setState] = useState<ScannerState>('notStarted');
   const [starting, setStarting] = useState(false);
   const [readingFile, setReadingFile] = useState(false);
@@ -67,6 +72,9 @@ export function Scanner({ onAccept }: ScannerProps) {
   const acceptedRef = useRef(false);
   const onAcceptRef = useRef(onAccept);
   onAcceptRef.current = onAccept;
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+  const lastReadRef = useRef<LastRead>(null);
   const startingRef = useRef(starting);
   startingRef.current = starting;
   const cameraIdRef = useRef(cameraId);
@@ -100,6 +108,16 @@ export function Scanner({ onAccept }: ScannerProps) {
     if (!result.line || !insideBox(result.line, scanBox(frame.width, frame.height))) return;
     const verdict = judge(result.codeResult?.code);
     if (verdict.kind === 'accepted') {
+      if (afterAccept(modeRef.current, stateRef.current) === 'scanning') {
+        // Continuous: the camera stays on; a label still in view is told once, not fifteen times a second.
+        const now = Date.now();
+        if (!freshRead(lastReadRef.current, verdict.iccid, now)) return;
+        lastReadRef.current = { code: verdict.iccid, at: now };
+        rejectsRef.current = 0;
+        setHint(null);
+        onAcceptRef.current(verdict.iccid);
+        return;
+      }
       acceptedRef.current = true;
       void shutdownRef.current().then(() => onAcceptRef.current(verdict.iccid));
     } else if (verdict.kind === 'rejected') {
@@ -225,7 +243,7 @@ export function Scanner({ onAccept }: ScannerProps) {
       if (!quagga) return;
       const verdict = await serial(() => decodeImage(quagga, url));
       if (verdict.kind === 'accepted') {
-        acceptedRef.current = true;
+        if (modeRef.current === 'single') acceptedRef.current = true;
         onAcceptRef.current(verdict.iccid);
         return;
       }

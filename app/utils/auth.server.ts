@@ -1,5 +1,6 @@
 // Page guards for loaders and actions. The tRPC layer checks again; these only decide what page to show.
 import { redirect, type AppLoadContext } from '@remix-run/node';
+import { callerRole, canWrite } from '../../server/company/kinds';
 
 export function requireUser(request: Request, context: AppLoadContext) {
   const session = context.session;
@@ -14,5 +15,19 @@ export function requireUser(request: Request, context: AppLoadContext) {
 export function requireSuperAdmin(request: Request, context: AppLoadContext) {
   const session = requireUser(request, context);
   if (!session.isSuperAdmin) throw new Response('Forbidden', { status: 403 });
+  return session;
+}
+
+/** The company's own admin (/company): its owners, and support acting as the company. */
+export function requireOwner(request: Request, context: AppLoadContext) {
+  const session = requireUser(request, context);
+  if (callerRole(session) !== 'owner') throw new Response('Forbidden', { status: 403 });
+  return session;
+}
+
+/** Pages that only change SIMs (/add, /add/bulk, the deactivation pages): not for a viewer. */
+export function requireWriter(request: Request, context: AppLoadContext) {
+  const session = requireUser(request, context);
+  if (!canWrite(session)) throw new Response('Forbidden', { status: 403 });
   return session;
 }

@@ -18,7 +18,7 @@ export function listExportDoor(services: Services, contextOf: (req: Request) => 
   return (req, res) => {
     void (async () => {
       const ctx = await contextOf(req);
-      if (!ctx.session) throw new Unauthenticated(t.errors.unauthenticated);
+      if (!ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
       const q = single(req.query.q);
       const file = await createCaller(ctx).export.simList({ format: single(req.query.format), q: q || undefined });
       res.status(200).set({

@@ -15,7 +15,9 @@ import {
 } from 'trpc-to-openapi';
 import { t } from '../../app/texts.js';
 import { httpError } from '../errors/answer.js';
-import { Unauthenticated } from '../errors/domain.js';
+import { errorBody, Unauthenticated } from '../errors/domain.js';
+import { ApiKeyRateLimited } from '../api-keys/door.js';
+import { cookieName } from '../auth/sessions.js';
 import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
@@ -24,7 +26,15 @@ import { appRouter } from '../trpc/router.js';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
-  const answer = httpError(err, req.id);
+  const answer =
+    err instanceof ApiKeyRateLimited
+      ? {
+          status: 429,
+          body: errorBody(err.message),
+          headers: { 'Retry-After': String(err.retryAfterSeconds) },
+          unexpected: false,
+        }
+      : httpError(err, req.id);
   if (answer.unexpected)
     log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
   if (res.headersSent) return void res.end();
@@ -142,7 +152,8 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
     contexts.set(req, context);
     compressOnEnd(req, res);
     void (async () => {
-      if (route.protect && !(await context).session) throw new Unauthenticated(t.errors.unauthenticated);
+      const ctx = await context;
+      if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
       if (req.method === 'HEAD') req.method = 'GET';
       if (route.bodyless) {
         // Whatever body came is ignored.
@@ -156,16 +167,49 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
   };
 }
 
+/**
+ * The scope an API key needs on a REST path (issue 16), as the procedures decide it: GET paths of the company
+ * read, its SIM changes write; the company's own admin, the admin paths, feedback and login take no key.
+ */
+export function requiredScope(method: string, path: string): 'read' | 'write' | null {
+  if (/^\/(admin|company|auth|feedback)(\/|$)/.test(path)) return null;
+  return method.toLowerCase() === 'get' ? 'read' : 'write';
+}
+
+type Operation = { description?: string; security?: unknown[]; 'x-required-scope'?: string | null };
+
 let openApiDocument: unknown = null;
 /** GET /api/openapi.json: the OpenAPI 3.1 document generated from the router, made once. */
 export function openApi(services: Services) {
-  openApiDocument ??= generateOpenApiDocument(appRouter, {
+  if (openApiDocument) return openApiDocument;
+  const doc = generateOpenApiDocument(appRouter, {
     title: 'SIM-portalen API',
     description:
-      'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic). Errors: { error, issues }.',
+      'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic), or an API key of the company (`Authorization: Bearer sp_...`, created by an owner under /company/api-keys; never both in one request). Each operation names the key scope it needs in `x-required-scope` (read, write, or null: no key). Errors: { error, issues }.',
     version: '1.0.0',
     baseUrl: `${services.config.appUrl}/api`,
     paths: listExportOpenApi,
+    securitySchemes: {
+      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the company: sp_ and 43 characters.' },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: cookieName(services.config.secureCookies),
+        description: 'The session cookie.',
+      },
+    },
   });
+  // Each operation: who may call it, and with which key scope.
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      if (typeof op !== 'object' || op === null || !/^(get|post|put|patch|delete)$/.test(method)) continue;
+      const scope = requiredScope(method, path);
+      op['x-required-scope'] = scope;
+      op.security = scope ? [{ session: [] }, { apiKey: [scope] }] : [{ session: [] }];
+      const note = scope ? `API key scope: ${scope}.` : 'No API key (session only).';
+      op.description = op.description ? `${op.description} ${note}` : note;
+    }
+  }
+  openApiDocument = doc;
   return openApiDocument;
 }

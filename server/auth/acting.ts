@@ -33,6 +33,9 @@ export async function actAsCompany(
       { userId: session.userId, actingCompanyId: acting },
       {
         action: acting ? 'loginAsCompany' : 'stopActingAsCompany',
+        // "Logga in som detta företag" is in that company's trail, and so is leaving it.
+        kind: 'support',
+        companyId: acting ?? session.actingCompanyId,
         targetType: 'Company',
         targetId: company?.id ?? session.ownCompanyId,
         before: { actingCompanyId: session.actingCompanyId },

@@ -13,6 +13,7 @@ import type { Services } from '../services.js';
 import { normalizeEmail } from '../users/normalize.js';
 import { hit } from './rate-limit.js';
 import { createSession } from './sessions.js';
+import { loginLinks } from '../metrics.js';
 
 export const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
 export const ADDRESS_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
@@ -87,10 +88,12 @@ export function requestLoginLink(
     // The IP first: a caller over its own limit must not use up (and so lock) another person's address.
     if (!(await hit(em, `login:ip:${input.ip}`, IP_LIMIT))) {
       log.warn({ email, ip: input.ip, limit: 'ip' }, 'login link refused: rate limit');
+      loginLinks.inc({ outcome: 'refused', reason: 'ip' });
       return;
     }
     if (!(await hit(em, `login:address:${email}`, ADDRESS_LIMIT))) {
       log.warn({ email, ip: input.ip, limit: 'address' }, 'login link refused: rate limit');
+      loginLinks.inc({ outcome: 'refused', reason: 'address' });
       return;
     }
     let sent: Promise<void> | null = null;
@@ -108,7 +111,9 @@ export function requestLoginLink(
         if (!services.config.smtpUrl) log.info({ to, link }, 'login link (development: no SMTP_URL)');
         try {
           await services.mailer.send({ to: user.email, ...mail });
+          loginLinks.inc({ outcome: 'sent', reason: '' });
         } catch (err) {
+          loginLinks.inc({ outcome: 'failed', reason: '' });
           log.error({ err, to: user.email }, 'login mail could not be sent');
         }
       })();

@@ -2,7 +2,7 @@
 // Deleting the row ends the session everywhere (logout, revocation).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '../db/orm.js';
-import { Company, Session, User } from '../db/entities.js';
+import { Company, Session, User, type UserRole } from '../db/entities.js';
 import type { Toast } from '../events/hub.js';
 import type { Services } from '../services.js';
 
@@ -21,6 +21,9 @@ export type SessionInfo = {
   companyName: string;
   actingCompanyId: number | null;
   isSuperAdmin: boolean;
+  /** The user's role in their own company (a super admin acting for another company acts as its owner). */
+  role: UserRole;
+  /** role = owner (the spec's flag). */
   isCompanyOwner: boolean;
   expiresAt: Date;
   /** A toast to show once on the next page (set by an action before its redirect). */
@@ -88,9 +91,9 @@ export async function createSession(
 // Every request reads its session, so this is one plain query for the fields a request needs, without
 // entity hydration (which cost more than the query itself under load).
 export const SESSION_SQL = `select s.id, s.data, s.last_seen_at, s.expires_at, u.id as user_id, u.name, u.email,
-  u.is_super_admin, u.is_company_owner, c.id as company_id, c.name as company_name, a.id as acting_id, a.name as acting_name
+  u.is_super_admin, u.role, c.id as company_id, c.name as company_name, a.id as acting_id, a.name as acting_name
   from app_session s join app_user u on u.id = s.user_id join company c on c.id = u.company_id
-  left join company a on a.id = s.acting_company_id where s.id = ?`;
+  left join company a on a.id = s.acting_company_id where s.id = ? and u.removed_at is null`;
 
 type SessionRow = {
   id: string;
@@ -101,7 +104,7 @@ type SessionRow = {
   name: string;
   email: string;
   is_super_admin: boolean;
-  is_company_owner: boolean;
+  role: UserRole;
   company_id: number;
   company_name: string;
   acting_id: number | null;
@@ -134,7 +137,8 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
     companyName: acting ? row.acting_name! : row.company_name,
     actingCompanyId: acting ? row.acting_id : null,
     isSuperAdmin: row.is_super_admin,
-    isCompanyOwner: row.is_company_owner,
+    role: row.role,
+    isCompanyOwner: row.role === 'owner',
     expiresAt,
     flash: data?.flash ?? null,
   };

@@ -85,6 +85,8 @@ export async function createCompany(
       const view = companyView(company);
       recordAudit(tx, actor, {
         action: 'createCompany',
+        kind: 'company',
+        companyId: company.id,
         targetType: 'Company',
         targetId: company.id,
         before: null,
@@ -119,7 +121,15 @@ export async function updateCompany(
       company.invoiceNote = input.invoiceNote;
       company.invoiceInterval = input.invoiceInterval;
       const after = snapshot(companyView(company));
-      recordAudit(tx, actor, { action: 'updateCompany', targetType: 'Company', targetId: company.id, before, after });
+      recordAudit(tx, actor, {
+        action: 'updateCompany',
+        kind: 'company',
+        companyId: company.id,
+        targetType: 'Company',
+        targetId: company.id,
+        before,
+        after,
+      });
       await tx.flush();
       return companyView(company);
     }),
@@ -136,8 +146,12 @@ export async function getCompany(
   if (!company) throw new NotFound(t.errors.companyNotFound);
   const q = users.q?.trim();
   const where = q
-    ? { company, $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }] }
-    : { company };
+    ? {
+        company,
+        removedAt: null,
+        $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }],
+      }
+    : { company, removedAt: null };
   const rows = await em.find(User, where, {
     orderBy: { name: 'asc', id: 'asc' },
     limit: users.limit,

@@ -3,8 +3,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 import { INVOICE_INTERVALS } from '../companies/schemas.js';
+import { AUDIT_KINDS, USER_ROLES } from '../company/kinds.js';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '../companies/schemas.js';
+export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '../company/kinds.js';
 export const SIM_STATUSES = ['active', 'deactivated'] as const;
 export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated'] as const;
 export type SimEventKind = (typeof SIM_EVENT_KINDS)[number];
@@ -36,10 +38,13 @@ const UserSchema = defineEntity({
     // Stored lower-case, so the unique index is case-insensitive.
     email: p.string().length(254).unique(),
     company: () => p.manyToOne(Company).index(),
-    isCompanyOwner: p.boolean().default(false),
+    // owner, member or viewer (issue 16); the spec's isCompanyOwner is role = owner.
+    role: p.enum(USER_ROLES).default('member'),
     isSuperAdmin: p.boolean().default(false),
     createdAt: p.datetime().onCreate(now),
     lastLoginAt: p.datetime().nullable(),
+    // Removed by the company's owner: the row stays for the history it signed, its e-mail is freed.
+    removedAt: p.datetime().nullable(),
   },
 });
 export class User extends UserSchema.class {}
@@ -99,6 +104,8 @@ const SimEventSchema = defineEntity({
     // The plan in force after the event: the invoice export reads periods from this.
     ratePlan: () => p.manyToOne(RatePlan),
     by: () => p.manyToOne(User).nullable(),
+    // A change made with an API key (issue 16): the history names it "API-nyckel <name>".
+    apiKey: () => p.manyToOne(ApiKey).nullable(),
     at: p.datetime().onCreate(now),
     before: p.json<Record<string, unknown>>().nullable(),
     after: p.json<Record<string, unknown>>().nullable(),
@@ -157,6 +164,9 @@ const AuditEventSchema = defineEntity({
     id: p.integer().primary(),
     who: () => p.manyToOne(User).nullable(),
     actingCompany: () => p.manyToOne(Company).nullable(),
+    // The company whose trail the row belongs to (/company/activity), and what it is about.
+    company: () => p.manyToOne(Company).nullable(),
+    kind: p.enum(AUDIT_KINDS).nullable(),
     action: p.string().length(100),
     targetType: p.string().length(50),
     targetId: p.string().length(50).nullable(),
@@ -164,6 +174,13 @@ const AuditEventSchema = defineEntity({
     after: p.json<Record<string, unknown>>().nullable(),
     at: p.datetime().onCreate(now).index(),
   },
+  // A company's trail, newest first (keyset on id).
+  indexes: [
+    {
+      name: 'audit_event_company_id_index',
+      expression: 'create index "audit_event_company_id_index" on "audit_event" ("company_id", "id" desc)',
+    },
+  ],
 });
 export class AuditEvent extends AuditEventSchema.class {}
 AuditEventSchema.setClass(AuditEvent);
@@ -179,6 +196,97 @@ const RateLimitCounterSchema = defineEntity({
 export class RateLimitCounter extends RateLimitCounterSchema.class {}
 RateLimitCounterSchema.setClass(RateLimitCounter);
 
+// Webhooks (issue 16): a company's endpoints, the outbox of events (written in the change's transaction, only
+// when an enabled endpoint of the company subscribes to the type) and one delivery per event and endpoint.
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+const WebhookEndpointSchema = defineEntity({
+  name: 'WebhookEndpoint',
+  properties: {
+    id: p.integer().primary(),
+    company: () => p.manyToOne(Company).deleteRule('cascade').index(),
+    url: p.string().length(2000),
+    events: p.array<string>(),
+    // Kept so deliveries can be signed; shown only when created or rotated.
+    secret: p.string().length(100),
+    enabled: p.boolean().default(true),
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(now),
+    // The first failed attempt since the last success (null: healthy).
+    failingSince: p.datetime().nullable(),
+  },
+});
+export class WebhookEndpoint extends WebhookEndpointSchema.class {}
+WebhookEndpointSchema.setClass(WebhookEndpoint);
+
+const WebhookEventSchema = defineEntity({
+  name: 'WebhookEvent',
+  properties: {
+    // Stable for de-duplication by the receiver: the same id on every attempt.
+    id: p.uuid().primary(),
+    company: () => p.manyToOne(Company).deleteRule('cascade').index(),
+    type: p.string().length(50),
+    createdAt: p.datetime().defaultRaw('now()'),
+    data: p.json<Record<string, unknown>>(),
+  },
+});
+export class WebhookEvent extends WebhookEventSchema.class {}
+WebhookEventSchema.setClass(WebhookEvent);
+
+const WebhookDeliverySchema = defineEntity({
+  name: 'WebhookDelivery',
+  properties: {
+    id: p.integer().primary(),
+    event: () => p.manyToOne(WebhookEvent).deleteRule('cascade').index(),
+    endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
+    status: p.enum(WEBHOOK_DELIVERY_STATUSES).default('pending'),
+    attempts: p.integer().default(0),
+    // Due time; while an attempt runs, its lease (a crashed instance's claim is retried after it).
+    nextAttemptAt: p.datetime().defaultRaw('now()'),
+    lastAttemptAt: p.datetime().nullable(),
+    lastStatusCode: p.integer().nullable(),
+    // Our own short text (timeout, refused address ...), never the peer's answer.
+    lastError: p.string().length(200).nullable(),
+    deliveredAt: p.datetime().nullable(),
+  },
+  indexes: [
+    {
+      name: 'webhook_delivery_due_index',
+      expression:
+        'create index "webhook_delivery_due_index" on "webhook_delivery" ("next_attempt_at") where "status" = \'pending\'',
+    },
+    {
+      name: 'webhook_delivery_endpoint_index',
+      expression: 'create index "webhook_delivery_endpoint_index" on "webhook_delivery" ("endpoint_id", "id" desc)',
+    },
+  ],
+  uniques: [{ name: 'webhook_delivery_event_endpoint_unique', properties: ['event', 'endpoint'] }],
+});
+export class WebhookDelivery extends WebhookDeliverySchema.class {}
+WebhookDeliverySchema.setClass(WebhookDelivery);
+
+// An API key of a company (issue 16): only the SHA-256 of the key and a short visible prefix are stored.
+export const API_KEY_SCOPES = ['read', 'write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  properties: {
+    id: p.integer().primary(),
+    company: () => p.manyToOne(Company).index(),
+    name: p.string().length(100),
+    scope: p.enum(API_KEY_SCOPES),
+    prefix: p.string().length(20),
+    hash: p.string().length(64).unique(),
+    createdBy: () => p.manyToOne(User).nullable(),
+    createdAt: p.datetime().onCreate(now),
+    lastUsedAt: p.datetime().nullable(),
+    expiresAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export class ApiKey extends ApiKeySchema.class {}
+ApiKeySchema.setClass(ApiKey);
+
 export const entities = [
   RateLimitCounterSchema,
   CompanySchema,
@@ -190,4 +298,8 @@ export const entities = [
   SessionSchema,
   LoginTokenSchema,
   AuditEventSchema,
+  WebhookEndpointSchema,
+  WebhookEventSchema,
+  WebhookDeliverySchema,
+  ApiKeySchema,
 ];

@@ -1,13 +1,16 @@
-// Whether the database answers, for /healthz and the health procedure: within a second, whatever the
-// pool is doing. On PostgreSQL the check uses its own connection, not a pooled one, so a pool whose
+// Whether the database answers, for /healthz, /readyz and the health procedure: within a second, whatever the
+// pool is doing. /readyz also asks whether every migration this build knows has been applied. On PostgreSQL the check uses its own connection, not a pooled one, so a pool whose
 // slots are all busy (or leaked) cannot hang it, and the pool's counts are reported beside it.
 import pg from 'pg';
+import { migrationsList } from '../../prisma-free-migrations/index.js';
 import type { Orm } from './orm.js';
 
 export const HEALTH_TIMEOUT_MS = 1_000;
 
 export type PoolCounts = { total: number; idle: number; waiting: number };
 export type DatabaseHealth = { status: 'ok' | 'error'; db: 'ok' | 'down'; pool?: PoolCounts };
+/** /readyz: ready to take traffic (the database answers and its schema is this build's). */
+export type Readiness = { status: 'ok' | 'error'; db: 'ok' | 'down'; migrations: 'ok' | 'pending' | 'unknown' };
 
 type PgPool = { totalCount: number; idleCount: number; waitingCount: number; options: pg.PoolConfig };
 
@@ -25,7 +28,8 @@ async function pgPool(orm: Orm): Promise<PgPool | null> {
   return client && typeof client === 'object' && 'totalCount' in client ? (client as PgPool) : null;
 }
 
-async function postgresAnswers(options: pg.PoolConfig): Promise<boolean> {
+/** Runs a query on a connection of its own (never a pooled one), within the health timeout. */
+async function ownConnectionQuery(options: pg.PoolConfig, sql: string): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({
     ...options,
     connectionTimeoutMillis: HEALTH_TIMEOUT_MS,
@@ -34,8 +38,7 @@ async function postgresAnswers(options: pg.PoolConfig): Promise<boolean> {
   client.on('error', () => {}); // a dropped connection is the answer "down", not a crash
   try {
     await client.connect();
-    await client.query('select 1');
-    return true;
+    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
   } finally {
     void client.end().catch(() => {});
   }
@@ -48,7 +51,7 @@ export async function databaseHealth(orm: Orm): Promise<DatabaseHealth> {
     pool = await withTimeout(pgPool(orm), HEALTH_TIMEOUT_MS);
     up = await withTimeout(
       pool
-        ? postgresAnswers(pool.options)
+        ? ownConnectionQuery(pool.options, 'select 1').then(() => true)
         : orm.em
             .getConnection()
             .execute('select 1')
@@ -67,4 +70,27 @@ export async function databaseHealth(orm: Orm): Promise<DatabaseHealth> {
 
 export async function databaseIsUp(orm: Orm): Promise<boolean> {
   return (await databaseHealth(orm)).db === 'ok';
+}
+
+const APPLIED_SQL = 'select name from mikro_orm_migrations';
+
+/** Whether the database answers and has every migration of this build applied (an older schema is not ready). */
+export async function databaseReadiness(orm: Orm): Promise<Readiness> {
+  let rows: Array<Record<string, unknown>>;
+  try {
+    const pool = await withTimeout(pgPool(orm), HEALTH_TIMEOUT_MS);
+    rows = await withTimeout(
+      pool
+        ? ownConnectionQuery(pool.options, APPLIED_SQL)
+        : orm.em.getConnection().execute<Array<Record<string, unknown>>>(APPLIED_SQL),
+      HEALTH_TIMEOUT_MS,
+    );
+  } catch (err) {
+    // No migrations table yet is an answering database without its schema; anything else: down.
+    const missingTable = (err as { code?: unknown } | null)?.code === '42P01';
+    return { status: 'error', db: missingTable ? 'ok' : 'down', migrations: missingTable ? 'pending' : 'unknown' };
+  }
+  const applied = new Set(rows.map((r) => String(r.name).replace(/\.[jt]s$/, '')));
+  const pending = migrationsList.some((m) => !applied.has(m.name));
+  return { status: pending ? 'error' : 'ok', db: 'ok', migrations: pending ? 'pending' : 'ok' };
 }

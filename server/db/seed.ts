@@ -145,7 +145,7 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     for (const [email, name, isSuperAdmin, isCompanyOwner] of users) {
       let user = await tx.findOne(User, { email });
       if (!user) {
-        user = tx.create(User, { email, name, company, isSuperAdmin, isCompanyOwner });
+        user = tx.create(User, { email, name, company, isSuperAdmin, role: isCompanyOwner ? 'owner' : 'member' });
         result.users++;
       }
       created[email] = user;

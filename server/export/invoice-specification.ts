@@ -1,5 +1,5 @@
 // The invoice specification of one company for a period, as a streamed xlsx file. SIMs are read
-// 500 at a time (keyset over the SIM id) with their events, split into month rows and written at once,
+// 100 at a time (keyset over the SIM id) with their events, split into month rows and written at once,
 // so memory stays flat however many rows; plain SQL rows, so the entity manager's identity map stays empty.
 import { PassThrough, Readable } from 'node:stream';
 import type { Em } from '../db/orm.js';
@@ -17,7 +17,7 @@ import { exportFilename, type ExportQuery } from './query.js';
 import { ExportAborted, writeInvoiceSpecification, type PlanInfo, type SpecHeader, type SpecRow } from './workbook.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const BATCH_SIZE = 500;
+export const BATCH_SIZE = 100;
 
 export type CompanyInfo = { id: number; name: string; customerNumber: string; invoiceNote: string };
 

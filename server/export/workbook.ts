@@ -1,7 +1,11 @@
-// Writes the invoice specification workbook with exceljs' streaming writer: rows are committed as they
-// come, so memory does not grow with the number of rows. Sheets: "Specifikation" (a header block, then
+// Writes the invoice specification workbook with exceljs' streaming writer: rows are written as they
+// come, so memory does not grow with the number of rows. The month rows (all but a few of the file) are
+// written as the sheet XML exceljs would make for them, one string per row (specRowXml): exceljs' row model
+// (a Row, eleven Cells, their models and an XML builder per row) made so much short-lived garbage that V8
+// grew its heap with the size of the file (RSS +150 MB for 120k rows, docs/decisions/010-export-rows-as-xml.md). Sheets: "Specifikation" (a header block, then
 // one row per SIM, month and plan period) and "Sammanställning" (SIMs and SIM-days per month and plan).
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { dateFromDay, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
@@ -83,6 +87,40 @@ export function safeText(value: string): ExcelJS.CellValue {
   return looksLikeFormula(value) ? { richText: [{ text: value }] } : value;
 }
 
+// exceljs' own XML text encoder (4.4.0, pinned), the one every cell value goes through.
+const { xmlEncode } = createRequire(import.meta.url)('exceljs/lib/utils/utils.js') as {
+  xmlEncode: (text: string) => string;
+};
+const MS_PER_DAY = 24 * 3600 * 1000;
+const COLUMN_LETTERS = 'ABCDEFGHIJK';
+
+/** A string cell as exceljs writes it without shared strings; rich text as an inline string. */
+function stringCell(ref: string, style: string, value: ExcelJS.CellValue): string {
+  if (typeof value === 'string') return `<c r="${ref}"${style} t="str"><v>${xmlEncode(value)}</v></c>`;
+  const runs = (value as ExcelJS.CellRichTextValue).richText
+    .map((r) => `<r><t${/^\s|\n|\s$/.test(r.text) ? ' xml:space="preserve"' : ''}>${xmlEncode(r.text)}</t></r>`)
+    .join('');
+  return `<c r="${ref}"${style} t="inlineStr"><is>${runs}</is></c>`;
+}
+
+/**
+ * The <row> of one month row, byte for byte what exceljs' row.commit() writes for the same cells
+ * (tests/unit/export-workbook.test.ts compares them), as one string.
+ */
+export function specRowXml(
+  n: number,
+  cells: { texts: ExcelJS.CellValue[]; from: Date; to: Date; days: number },
+  styles: { text: number; date: number },
+): string {
+  const text = styles.text ? ` s="${styles.text}"` : '';
+  const date = styles.date ? ` s="${styles.date}"` : '';
+  let xml = `<row r="${n}" spans="1:${SPEC_COLUMNS.length}" x14ac:dyDescent="0.25">`;
+  for (let i = 0; i < cells.texts.length; i++) xml += stringCell(`${COLUMN_LETTERS[i]}${n}`, text, cells.texts[i]!);
+  const serial = (d: Date) => 25569 + d.getTime() / MS_PER_DAY;
+  xml += `<c r="I${n}"${date}><v>${serial(cells.from)}</v></c><c r="J${n}"${date}><v>${serial(cells.to)}</v></c>`;
+  return xml + `<c r="K${n}"><v>${cells.days}</v></c></row>`;
+}
+
 type SummaryEntry = { month: YearMonth; plan: PlanInfo; sims: number; days: number; lastSimId: number };
 
 /**
@@ -123,6 +161,17 @@ export async function writeInvoiceSpecification(
     to: { row: SPEC_HEADER_ROW, column: SPEC_COLUMNS.length },
   };
 
+  // exceljs internals (4.4.0, pinned): the style ids its cells of these columns get, and the sheet's XML
+  // stream (the header rows above opened its <sheetData>; sheet.commit() closes it).
+  const internals = workbook as unknown as {
+    styles: { addStyleModel: (style: Partial<ExcelJS.Style>, type: ExcelJS.ValueType) => number };
+  };
+  const styleIds = {
+    text: internals.styles.addStyleModel({ numFmt: '@' }, ExcelJS.ValueType.String),
+    date: internals.styles.addStyleModel({ numFmt: 'yyyy-mm-dd' }, ExcelJS.ValueType.Date),
+  };
+  const sheetStream = (sheet as unknown as { stream: { write: (xml: string) => void } }).stream;
+
   const summary = new Map<string, SummaryEntry>();
   let rows = 0;
   for await (const batch of batches) {
@@ -132,21 +181,19 @@ export async function writeInvoiceSpecification(
       // take the next chunk, so it works while the rows are being turned into XML.
       if (i > 0 && i % YIELD_EVERY_ROWS === 0) await caughtUp(sheet, out);
       const month = formatYearMonth(r.month);
-      sheet
-        .addRow([
-          month,
-          r.iccid,
-          safeText(r.invoiceLineMark),
-          safeText(r.invoiceLineNote),
-          safeText(r.plan.description),
-          formatDataAmount(r.plan.dataLimit),
-          yesNo(r.plan.call && r.plan.sms),
-          yesNo(r.plan.roaming),
-          dateFromDay(r.from),
-          dateFromDay(r.to),
-          r.days,
-        ])
-        .commit();
+      const texts = [
+        month,
+        r.iccid,
+        safeText(r.invoiceLineMark),
+        safeText(r.invoiceLineNote),
+        safeText(r.plan.description),
+        formatDataAmount(r.plan.dataLimit),
+        yesNo(r.plan.call && r.plan.sms),
+        yesNo(r.plan.roaming),
+      ];
+      const from = dateFromDay(r.from);
+      const to = dateFromDay(r.to);
+      sheetStream.write(specRowXml(SPEC_HEADER_ROW + 1 + rows, { texts, from, to, days: r.days }, styleIds));
       rows++;
       const key = `${month}|${r.plan.id}`;
       let entry = summary.get(key);
@@ -188,9 +235,15 @@ export class ExportAborted extends Error {
   }
 }
 
-/** Uncompressed sheet XML allowed to wait for the compressor before more rows are written. */
-const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
-const YIELD_EVERY_ROWS = 1000;
+/**
+ * Uncompressed sheet XML allowed to wait for the compressor before more rows are written, and how many
+ * rows are written between two looks at it. Small on purpose, like the batches of rows (BATCH_SIZE in
+ * invoice-specification.ts): what is still in flight when V8's young-generation collection runs is moved
+ * to the old generation, which V8 then lets grow before collecting it; with 4 MB and 6,000-row batches in
+ * flight that growth followed the size of the file.
+ */
+const MAX_BACKLOG_BYTES = 64 * 1024;
+const YIELD_EVERY_ROWS = 200;
 
 /**
  * Waits until the compressor has caught up with the rows written and the reader of `out` has taken

@@ -5,6 +5,9 @@
 // Races are decided by the database: the partial unique index (one active SIM per ICCID) with
 // ON CONFLICT DO NOTHING for activation, row locks for deactivation. Both take their locks in one order
 // (by ICCID, by id), so two overlapping lists wait for each other instead of deadlocking.
+// Webhook events (sim.activated / sim.deactivated per SIM, and bulk.completed) are written by the same
+// statement (more CTEs), so they exist exactly when the change does; a list that needed several rounds (lost
+// races) gives one bulk.completed per round that changed something.
 import { t } from '../../app/texts.js';
 import type { Em } from '../db/orm.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
@@ -14,9 +17,21 @@ import {
   type BulkActivateInput,
   type BulkActivateOutput,
   type BulkDeactivateInput,
+  type BulkRow,
   type BulkDeactivateOutput,
 } from './schemas.js';
 import { planFor, type Actor } from './service.js';
+import { bulkRuns } from '../metrics.js';
+import { outboxCtes, outboxParams } from '../webhooks/outbox.js';
+
+/** A timestamptz as JavaScript's toISOString writes it (the single operations' events use that). */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** bulk.completed's data: the statement's changed SIMs (none: no event). */
+const bulkCompleted = (operation: 'activate' | 'deactivate', from: string) =>
+  `select jsonb_build_object('operation', '${operation}', 'count', count(*),
+    'sims', jsonb_agg(jsonb_build_object('id', id, 'iccid', iccid) order by iccid)) as data
+  from ${from} having count(*) > 0`;
 
 type ActivateResult = BulkActivateOutput['results'][number];
 type DeactivateResult = BulkDeactivateOutput['results'][number];
@@ -49,11 +64,19 @@ const takenMessage = { alreadyActive: t.bulk.alreadyActive, activeElsewhere: t.b
  * activates only what is left.
  */
 export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInput): Promise<BulkActivateOutput> {
+  bulkRuns.inc({ kind: input.dryRun ? 'activate_preview' : 'activate' });
   const plan = await planFor(em, input);
   const results: ActivateResult[] = [];
+  // Each row's mark and comment: its own when it has them (a file's columns), else the list's.
+  const marks: Array<{ mark: string; note: string }> = [];
+  const rows = input.rows ?? (input.iccids ?? []).map((iccid) => ({ iccid }) as BulkRow);
   const seen = new Set<string>();
-  for (const raw of input.iccids) {
-    const iccid = normalizeIccid(raw);
+  for (const row of rows) {
+    marks.push({
+      mark: row.invoiceLineMark ?? input.invoiceLineMark,
+      note: row.invoiceLineNote ?? input.invoiceLineNote,
+    });
+    const iccid = normalizeIccid(row.iccid);
     const problem = iccidProblem(iccid);
     if (problem) results.push({ iccid, outcome: 'invalid', message: iccidMessages[problem] });
     else if (seen.has(iccid)) results.push({ iccid, outcome: 'duplicateInList', message: t.bulk.duplicateInList });
@@ -63,6 +86,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
     }
   }
 
+  const marksOf = new Map(results.map((r, i) => [r, marks[i]!]));
   let pending = results.filter((r) => r.outcome === 'ready');
   // A row whose holder was deactivated between our insert and our look-up is tried again; each round
   // settles at least every row that was taken, so this ends quickly.
@@ -81,33 +105,42 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
     pending = pending.filter((r) => r.outcome === 'ready');
     if (input.dryRun || pending.length === 0) break;
 
-    const after = JSON.stringify({
-      ratePlan: plan.code,
-      invoiceLineMark: input.invoiceLineMark,
-      invoiceLineNote: input.invoiceLineNote,
-    });
+    // One statement for the whole round, each row with its own mark and comment; the history event's
+    // "after" is built from what was stored.
     const inserted = await em.execute<{ id: number; iccid: string }[]>(
       `with ins as (
         insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at, activated_by_id)
-        select v.iccid, ?, ?, ?, ?, 'active', now(), ? from (values ${pending.map(() => '(?)').join(', ')}) as v(iccid)
+        select v.iccid, ?, ?, v.mark, v.note, 'active', now(), ?
+        from (values ${pending.map(() => '(?::text, ?::text, ?::text)').join(', ')}) as v(iccid, mark, note)
         order by v.iccid
         on conflict (iccid) where status = 'active' do nothing
-        returning id, iccid, activated_at
+        returning id, iccid, activated_at, invoice_line_mark, invoice_line_note
       ), ev as (
-        insert into sim_event (sim_id, kind, rate_plan_id, by_id, at, before, after)
-        select id, 'activated', ?, ?, activated_at, null, ?::jsonb from ins
-      )
+        insert into sim_event (sim_id, kind, rate_plan_id, by_id, api_key_id, at, before, after)
+        select id, 'activated', ?, ?, ?, activated_at, null,
+          jsonb_build_object('ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note)
+        from ins
+      )${outboxCtes(
+        'act',
+        'sim.activated',
+        `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'activatedAt', ${isoSql('activated_at')},
+          'ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note)) as data from ins`,
+      )}${outboxCtes('blk', 'bulk.completed', bulkCompleted('activate', 'ins'))}
       select id, iccid from ins`,
       [
         actor.companyId,
         plan.id,
-        input.invoiceLineMark,
-        input.invoiceLineNote,
         actor.userId,
-        ...pending.map((r) => r.iccid),
+        ...pending.flatMap((r) => {
+          const m = marksOf.get(r)!;
+          return [r.iccid, m.mark, m.note];
+        }),
         plan.id,
         actor.userId,
-        after,
+        actor.apiKey?.id ?? null,
+        plan.code,
+        ...outboxParams(actor.companyId, [plan.code]),
+        ...outboxParams(actor.companyId),
       ],
     );
     const ids = new Map(inserted.map((r) => [r.iccid, r.id]));
@@ -126,6 +159,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
 
 /** Deactivates the company's SIMs of the list, each with its history event; legacy SIMs are refused. */
 export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivateInput): Promise<BulkDeactivateOutput> {
+  bulkRuns.inc({ kind: 'deactivate' });
   const ids = [...new Set(input.ids)];
   const list = placeholders(ids.length);
   const updated = await em.execute<{ id: number }[]>(
@@ -136,18 +170,25 @@ export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivate
     ), upd as (
       update sim s set status = 'deactivated', deactivated_at = now()
       from locked l where s.id = l.id and s.status = 'active'
-      returning s.id, s.rate_plan_id, s.deactivated_at
+      returning s.id, s.iccid, s.rate_plan_id, s.deactivated_at
     ), ev as (
-      insert into sim_event (sim_id, kind, rate_plan_id, by_id, at, before, after)
-      select id, 'deactivated', rate_plan_id, ?, deactivated_at, ?::jsonb, ?::jsonb from upd
-    )
+      insert into sim_event (sim_id, kind, rate_plan_id, by_id, api_key_id, at, before, after)
+      select id, 'deactivated', rate_plan_id, ?, ?, deactivated_at, ?::jsonb, ?::jsonb from upd
+    )${outboxCtes(
+      'dea',
+      'sim.deactivated',
+      `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'deactivatedAt', ${isoSql('deactivated_at')})) as data from upd`,
+    )}${outboxCtes('blk', 'bulk.completed', bulkCompleted('deactivate', 'upd'))}
     select id from upd`,
     [
       actor.companyId,
       ...ids,
       actor.userId,
+      actor.apiKey?.id ?? null,
       JSON.stringify({ status: 'active' }),
       JSON.stringify({ status: 'deactivated' }),
+      ...outboxParams(actor.companyId),
+      ...outboxParams(actor.companyId),
     ],
   );
   const done = new Set(updated.map((r) => r.id));
@@ -168,4 +209,18 @@ export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivate
     return { id, outcome: s.status === 'active' ? 'legacy' : 'alreadyInactive' };
   });
   return { results, counts: countOutcomes(BULK_DEACTIVATE_OUTCOMES, results) };
+}
+
+/**
+ * How many of these SIMs this user activated in this company: the one toast of a run the browser sent in
+ * chunks (each chunk without a toast) counts what the database says, not what the browser claims.
+ */
+export async function countActivatedBy(em: Em, actor: Actor, simIds: number[]): Promise<number> {
+  const ids = [...new Set(simIds)];
+  if (ids.length === 0) return 0;
+  const [row] = await em.execute<{ n: number | string }[]>(
+    `select count(*) as n from sim where company_id = ? and activated_by_id = ? and id in (${placeholders(ids.length)})`,
+    [actor.companyId, actor.userId, ...ids],
+  );
+  return Number(row?.n ?? 0);
 }

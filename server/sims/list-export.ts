@@ -85,7 +85,7 @@ function values(s: SimView) {
 }
 
 /** RFC 4180: a field with the separator, a quote, a line break or edge whitespace is quoted, its quotes doubled. */
-function csvField(value: string): string {
+export function csvField(value: string): string {
   return /[;"\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
@@ -93,7 +93,7 @@ function csvField(value: string): string {
  * A text as Excel should show it: one it would take for a formula gets a leading apostrophe (OWASP's advice
  * for CSV; the XLSX file uses safeText, a text cell, instead).
  */
-const csvText = (value: string) => csvField(looksLikeFormula(value) ? `'${value}` : value);
+export const csvText = (value: string) => csvField(looksLikeFormula(value) ? `'${value}` : value);
 
 /**
  * The ICCID with a leading tab: Excel then keeps the field as text, all 20 digits (as a number it would keep 15
@@ -101,7 +101,7 @@ const csvText = (value: string) => csvField(looksLikeFormula(value) ? `'${value}
  * is what the formula neutralising is there to prevent. The tab is whitespace any importer trims, and an ICCID
  * is digits only, so what is left after trimming can never be a formula.
  */
-const csvIccid = (iccid: string) => csvField(`\t${iccid}`);
+export const csvIccid = (iccid: string) => csvField(`\t${iccid}`);
 
 const CRLF = '\r\n';
 

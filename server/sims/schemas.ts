@@ -100,15 +100,74 @@ export const simDetailOutput = simOutput.extend({
 // Bulk work (issue 15). An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
 // ("invalid") of its own row and never refuses the rest of the list.
 export const BULK_MAX = 1000;
+/** A file of a bulk list (server/sims/bulk-file.ts), here so the page can check it before the upload too. */
+export const BULK_FILE_MAX_BYTES = 1024 * 1024;
+export const BULK_FILE_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-export const bulkActivateInput = z.object({
-  iccids: z.array(z.string().max(100, t.errors.fields.iccid.length)).min(1).max(BULK_MAX),
-  ...planChoice,
-  invoiceLineMark: mark,
-  invoiceLineNote: mark,
-  dryRun: flag,
-});
+const ICCID_RAW_MAX = 100;
+const bulkIccid = z.string().max(ICCID_RAW_MAX, t.errors.fields.iccid.length);
+// A row's own mark or comment (a file's columns): trimmed; its length is checked on the list, so the
+// message can name the row.
+const rowMark = z
+  .string()
+  .max(10_000)
+  .transform((v) => v.trim())
+  .optional();
+
+// A row's ICCID is bounded loosely here and checked against the list's bound on the list, naming the row.
+export const bulkRow = z.object({ iccid: z.string().max(10_000), invoiceLineMark: rowMark, invoiceLineNote: rowMark });
+export type BulkRow = z.infer<typeof bulkRow>;
+
+/**
+ * The list is `iccids` (one mark and comment for all: the contract since the path was made) or `rows`, where
+ * a row may carry its own mark and comment (a file's columns), which win over the list's. Not both.
+ */
+export const bulkActivateInput = z
+  .object({
+    iccids: z.array(bulkIccid).min(1).max(BULK_MAX).optional(),
+    rows: z
+      .array(bulkRow)
+      .min(1)
+      .max(BULK_MAX)
+      .superRefine((rows, ctx) =>
+        rows.forEach((row, i) => {
+          if (row.iccid.length > ICCID_RAW_MAX)
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'iccid'],
+              message: t.bulkFile.rowIccid(i + 1, t.errors.fields.iccid.length),
+            });
+          for (const key of ['invoiceLineMark', 'invoiceLineNote'] as const) {
+            const value = row[key];
+            if (value !== undefined && value.length > MARK_MAX)
+              ctx.addIssue({ code: 'custom', path: [i, key], message: t.bulkFile.rowTooLong(i + 1, key, MARK_MAX) });
+          }
+        }),
+      )
+      .optional(),
+    ...planChoice,
+    invoiceLineMark: mark,
+    invoiceLineNote: mark,
+    dryRun: flag,
+  })
+  .superRefine((input, ctx) => {
+    // A missing list is reported on `iccids`, as before `rows` existed.
+    if (input.iccids === undefined && input.rows === undefined)
+      ctx.addIssue({ code: 'custom', path: ['iccids'], message: t.bulkFile.noList });
+    else if (input.iccids !== undefined && input.rows !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['rows'], message: t.bulkFile.bothLists });
+  });
 export type BulkActivateInput = z.infer<typeof bulkActivateInput>;
+
+/**
+ * The one toast of a chunked run (tRPC only, the browser's /add/bulk): the ids its chunks activated and how
+ * many rows the list had; the server counts the activated ones itself.
+ */
+export const bulkActivateSummaryInput = z.object({
+  simIds: z.array(z.number().int().positive().max(2_147_483_647)).max(BULK_MAX),
+  total: z.number().int().min(1).max(BULK_MAX),
+});
+export type BulkActivateSummaryInput = z.infer<typeof bulkActivateSummaryInput>;
 
 export const BULK_ACTIVATE_OUTCOMES = [
   'activated',

@@ -2,14 +2,57 @@
 // Every operation is scoped to one company and runs in one transaction.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { t } from '../../app/texts.js';
-import { Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
+import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
 import type { z } from 'zod';
+import { recordAudit, type Actor as AuditActor } from '../companies/audit.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
 import type { ActivateInput, EditInput, simDetailOutput, simOutput } from './schemas.js';
 
-export type Actor = { companyId: number; userId: number };
+/**
+ * The caller of a SIM operation: its company and user (actingCompanyId: a super admin acting as it), or an API
+ * key of the company (userId null), which the history and the trail name "API-nyckel <name>".
+ */
+export type Actor = {
+  companyId: number;
+  userId: number | null;
+  actingCompanyId?: number | null;
+  apiKey?: { id: number; name: string } | null;
+};
+
+/** The trail's actor of a SIM operation's caller. */
+export const auditActor = (actor: Actor): AuditActor =>
+  actor.apiKey
+    ? { userId: null, actingCompanyId: null, apiKey: actor.apiKey }
+    : { userId: actor.userId!, actingCompanyId: actor.actingCompanyId ?? null };
+
+/** Who a SIM's history event names: the user, or the API key. */
+const eventBy = (tx: Em, actor: Actor) => ({
+  by: actor.userId === null ? null : tx.getReference(User, actor.userId),
+  apiKey: actor.apiKey ? tx.getReference(ApiKey, actor.apiKey.id) : null,
+});
+
+/** The company trail's row for a SIM change, in the change's transaction. */
+function auditSim(
+  tx: Em,
+  actor: Actor,
+  kind: 'simActivated' | 'simUpdated' | 'simDeactivated',
+  sim: Sim,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+) {
+  recordAudit(tx, auditActor(actor), {
+    action: kind,
+    kind,
+    companyId: actor.companyId,
+    targetType: 'Sim',
+    targetId: sim.id,
+    before,
+    after: { ...after, iccid: sim.iccid },
+  });
+}
 
 export async function selectablePlans(em: Em): Promise<RatePlan[]> {
   return em.find(RatePlan, { isLegacy: false }, { orderBy: { dataLimit: 'asc', code: 'asc' } });
@@ -32,7 +75,7 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
       const plan = await planFor(tx, input);
       if (await tx.count(Sim, { iccid: input.iccid, status: 'active' }))
         throw new Conflict(t.errors.simAlreadyActive, 'iccid');
-      const by = tx.getReference(User, actor.userId);
+      const who = eventBy(tx, actor);
       const now = new Date();
       const sim = tx.create(Sim, {
         iccid: input.iccid,
@@ -42,18 +85,34 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
         invoiceLineNote: input.invoiceLineNote,
         status: 'active',
         activatedAt: now,
-        activatedBy: by,
+        activatedBy: who.by,
       });
       tx.create(SimEvent, {
         sim,
         kind: 'activated',
         ratePlan: plan,
-        by,
+        ...who,
         at: now,
         before: null,
         after: { ratePlan: plan.code, invoiceLineMark: input.invoiceLineMark, invoiceLineNote: input.invoiceLineNote },
       });
       await tx.flush();
+      auditSim(tx, actor, 'simActivated', sim, null, {
+        ratePlan: plan.code,
+        invoiceLineMark: input.invoiceLineMark,
+        invoiceLineNote: input.invoiceLineNote,
+      });
+      await tx.flush();
+      await enqueueEvent(tx, actor.companyId, 'sim.activated', {
+        sim: {
+          id: sim.id,
+          iccid: sim.iccid,
+          activatedAt: now.toISOString(),
+          ratePlan: plan.code,
+          invoiceLineMark: input.invoiceLineMark,
+          invoiceLineNote: input.invoiceLineNote,
+        },
+      });
       return sim;
     });
   } catch (e) {
@@ -91,6 +150,7 @@ type EventRow = {
   kind: SimDetailView['history'][number]['kind'];
   at: Date | string;
   by: string | null;
+  key_name: string | null;
   before: unknown;
   after: unknown;
 };
@@ -205,8 +265,9 @@ export async function* listSimBatches(
 
 export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
   where s.id = ? and s.company_id = ? and s.status = 'active'`;
-export const HISTORY_SQL = `select e.kind, e.at, u.name as by, e.before, e.after from sim_event e
+export const HISTORY_SQL = `select e.kind, e.at, u.name as by, k.name as key_name, e.before, e.after from sim_event e
   join sim s on s.id = e.sim_id and s.company_id = ? left join app_user u on u.id = e.by_id
+  left join api_key k on k.id = e.api_key_id
   where e.sim_id = ? order by e.at desc, e.id desc`;
 
 /** One of the company's active SIMs with its history, newest first. */
@@ -222,7 +283,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     history: events.map((e) => ({
       kind: e.kind,
       at: iso(e.at),
-      by: e.by,
+      by: e.by ?? (e.key_name === null ? null : t.apiKeys.actor(e.key_name)),
       before: json(e.before),
       after: json(e.after),
     })),
@@ -280,12 +341,14 @@ export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{
       sim,
       kind: 'ratePlan' in after ? 'planChanged' : 'updated',
       ratePlan: plan,
-      by: tx.getReference(User, actor.userId),
+      ...eventBy(tx, actor),
       at: new Date(),
       before,
       after,
     });
+    auditSim(tx, actor, 'simUpdated', sim, before, after);
     await tx.flush();
+    await enqueueEvent(tx, actor.companyId, 'sim.updated', { sim: { id: sim.id, iccid: sim.iccid }, before, after });
     return { changed: true };
   });
 }
@@ -301,12 +364,16 @@ export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<S
       sim,
       kind: 'deactivated',
       ratePlan: sim.ratePlan,
-      by: tx.getReference(User, actor.userId),
+      ...eventBy(tx, actor),
       at: now,
       before: { status: 'active' },
       after: { status: 'deactivated' },
     });
+    auditSim(tx, actor, 'simDeactivated', sim, { status: 'active' }, { status: 'deactivated' });
     await tx.flush();
+    await enqueueEvent(tx, actor.companyId, 'sim.deactivated', {
+      sim: { id: sim.id, iccid: sim.iccid, deactivatedAt: now.toISOString() },
+    });
     return sim;
   });
 }

@@ -1,5 +1,6 @@
 // The tRPC context: the services, a request-scoped entity manager and the session.
 // createContextInner needs no HTTP request, so tests and scripts can build one directly.
+import type { ApiKeyCaller } from '../api-keys/keys.js';
 import type { Em } from '../db/orm.js';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '../auth/sessions.js';
 import { newToast, type Toast } from '../events/hub.js';
@@ -9,6 +10,8 @@ export type Context = {
   services: Services;
   em: Em;
   session: SessionInfo | null;
+  /** A REST request made with `Authorization: Bearer <key>` (set by the REST door only; never with a session). */
+  apiKey: ApiKeyCaller | null;
   requestId: string;
   ip: string;
   /** Headers to add to the HTTP answer (Set-Cookie after login, logout, switching company). */
@@ -33,6 +36,7 @@ export type Context = {
 export function createContextInner(opts: {
   services: Services;
   session?: SessionInfo | null;
+  apiKey?: ApiKeyCaller | null;
   requestId?: string;
   ip?: string;
   toastMode?: Context['toastMode'];
@@ -41,6 +45,7 @@ export function createContextInner(opts: {
     services: opts.services,
     em: opts.services.orm.em.fork(),
     session: opts.session ?? null,
+    apiKey: opts.apiKey ?? null,
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
     resHeaders: new Headers(),

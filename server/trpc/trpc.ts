@@ -1,5 +1,7 @@
 // initTRPC once. Exports the router builder and the procedures with their role checks:
-// publicProcedure, authedProcedure (401), companyProcedure (the session's company), superAdminProcedure (403).
+// publicProcedure, authedProcedure (401), companyProcedure (the session's company, any role),
+// companyWriteProcedure (owner or member: changes SIMs), ownerProcedure (the company's own admin),
+// superAdminProcedure (403).
 // Every procedure starts with the one error translator (server/errors/answer.ts), so a caller in a loader
 // and every HTTP door see the same tRPC code and the same issues.
 import { initTRPC } from '@trpc/server';
@@ -7,6 +9,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { t as texts } from '../../app/texts.js';
 import { httpError, toTRPCError } from '../errors/answer.js';
 import { Forbidden, Unauthenticated } from '../errors/domain.js';
+import { callerRole, WRITE_ROLES, type UserRole } from '../company/kinds.js';
 import type { Context } from './context.js';
 
 const t = initTRPC
@@ -29,15 +32,42 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
   return result.ok ? result : { ...result, error: toTRPCError(result.error) };
 });
 
+/** A signed-in person. An API key is no person: it gets 403 here (admin, /api/company/*, feedback, auth). */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.apiKey) throw new Forbidden(texts.apiKeys.errors.notForKeys);
   if (!ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
-/** Company data: the company always comes from the session (the acting company for a super admin). */
-export const companyProcedure = authedProcedure.use(({ ctx, next }) =>
-  next({ ctx: { ...ctx, companyId: ctx.session.companyId } }),
+/**
+ * Company data: the company always comes from the caller, never the input: the session's (the acting company
+ * for a super admin) or the API key's. A key of scope read reads as a viewer would, write as a member.
+ */
+export const companyProcedure = publicProcedure.use(({ ctx, next }) => {
+  const key = ctx.apiKey;
+  if (!key && !ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
+  const companyId = key ? key.companyId : ctx.session!.companyId;
+  const role: UserRole = key ? (key.scope === 'write' ? 'member' : 'viewer') : callerRole(ctx.session!);
+  return next({ ctx: { ...ctx, companyId, role } });
+});
+
+/** Changes to the company's SIMs (activate, edit, deactivate, bulk): owner, member or a write key; else 403. */
+export const companyWriteProcedure = companyProcedure.use(({ ctx, next }) => {
+  if (!WRITE_ROLES.includes(ctx.role))
+    throw new Forbidden(ctx.apiKey ? texts.apiKeys.errors.readOnly : texts.company.errors.viewerForbidden);
+  return next();
+});
+
+/** A person's company data (feedback): like companyProcedure, but a session only, never an API key. */
+export const companyUserProcedure = authedProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, companyId: ctx.session.companyId, role: callerRole(ctx.session) } }),
 );
+
+/** The company's own admin (/company, /api/company/*): owners only, never an API key. */
+export const ownerProcedure = companyUserProcedure.use(({ ctx, next }) => {
+  if (ctx.role !== 'owner') throw new Forbidden(texts.company.errors.ownerOnly);
+  return next();
+});
 
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.session.isSuperAdmin) throw new Forbidden(texts.errors.forbidden);

@@ -2,6 +2,7 @@
 // (no database code), so forms import them for their HTML constraints (app/utils/constraints.ts).
 import { t } from '../../app/texts.js';
 import { z } from '../zod.js';
+import { USER_ROLES } from '../company/kinds.js';
 
 /** The longest e-mail address (RFC 5321). */
 export const EMAIL_MAX = 254;
@@ -16,6 +17,9 @@ export const emailAddress = z
   .max(EMAIL_MAX, t.errors.fields.maxChars(t.errors.fields.email, EMAIL_MAX))
   .pipe(z.email(EMAIL_INVALID));
 
+/** owner, member or viewer (issue 16). */
+export const userRole = z.enum(USER_ROLES, { error: t.company.errors.role });
+
 export const userFields = {
   name: z
     .string({ error: t.errors.fields.text(t.errors.fields.userName) })
@@ -29,6 +33,8 @@ export const createUserInput = z.object({
   name: userFields.name,
   email: userFields.email,
   companyId: z.coerce.number().int().positive(),
+  /** The role in the company; member when left out. */
+  role: userRole.optional(),
 });
 export const updateUserInput = z.object({
   id: z.coerce.number().int().positive(),
@@ -36,6 +42,11 @@ export const updateUserInput = z.object({
   email: userFields.email,
   isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
   isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean!) }),
+  /**
+   * The role; when given it decides and isCompanyOwner must agree with it. Left out, isCompanyOwner decides:
+   * true makes an owner, false makes an owner a member and leaves a member or viewer as they are.
+   */
+  role: userRole.optional(),
   /** When given (the company in the page's URL), the user must belong to it. */
   companyId: z.coerce.number().int().positive().optional(),
 });
@@ -47,5 +58,6 @@ export const userOutput = z.object({
   companyId: z.number(),
   isCompanyOwner: z.boolean(),
   isSuperAdmin: z.boolean(),
+  role: userRole,
 });
 export type UserView = z.infer<typeof userOutput>;

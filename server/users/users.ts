@@ -16,25 +16,29 @@ export function userView(u: User): UserView {
     name: u.name,
     email: u.email,
     companyId: u.company.id,
-    isCompanyOwner: u.isCompanyOwner,
+    isCompanyOwner: u.role === 'owner',
     isSuperAdmin: u.isSuperAdmin,
+    role: u.role,
   };
 }
 
-const snapshot = (u: UserView) => ({
+export const userSnapshot = (u: UserView) => ({
   name: u.name,
   email: u.email,
   companyId: u.companyId,
   isCompanyOwner: u.isCompanyOwner,
   isSuperAdmin: u.isSuperAdmin,
+  role: u.role,
 });
+const snapshot = userSnapshot;
 
-async function ensureEmailFree(em: Em, email: string, exceptId?: number) {
+/** E-mail addresses are unique across the portal (stored lower-case). */
+export async function ensureEmailFree(em: Em, email: string, exceptId?: number) {
   const other = await em.findOne(User, { email });
   if (other && other.id !== exceptId) throw new Conflict(t.errors.emailTaken, 'email');
 }
 
-async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
+export async function translatingConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -50,11 +54,19 @@ export async function createUser(em: Em, actor: Actor, input: z.output<typeof cr
       const company = await tx.findOne(Company, { id: input.companyId });
       if (!company) throw new NotFound(t.errors.companyNotFound);
       await ensureEmailFree(tx, email);
-      const user = tx.create(User, { name: input.name, email, company, isCompanyOwner: false, isSuperAdmin: false });
+      const user = tx.create(User, {
+        name: input.name,
+        email,
+        company,
+        role: input.role ?? 'member',
+        isSuperAdmin: false,
+      });
       await tx.flush();
       const view = userView(user);
       recordAudit(tx, actor, {
         action: 'createUser',
+        kind: 'user',
+        companyId: company.id,
         targetType: 'User',
         targetId: user.id,
         before: null,
@@ -68,7 +80,10 @@ export async function createUser(em: Em, actor: Actor, input: z.output<typeof cr
 
 /** A user, optionally only if they belong to the given company (the company in a page's URL). */
 export async function getUser(em: Em, id: number, companyId?: number): Promise<UserView> {
-  const user = await em.findOne(User, companyId === undefined ? { id } : { id, company: companyId });
+  const user = await em.findOne(
+    User,
+    companyId === undefined ? { id, removedAt: null } : { id, company: companyId, removedAt: null },
+  );
   if (!user) throw new NotFound(companyId === undefined ? t.errors.userNotFound : t.errors.userNotInCompany);
   return userView(user);
 }
@@ -80,7 +95,9 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
       // Locked, like a SIM edit: parallel updates take turns and the audit chain stays unbroken.
       const user = await tx.findOne(
         User,
-        input.companyId === undefined ? { id: input.id } : { id: input.id, company: input.companyId },
+        input.companyId === undefined
+          ? { id: input.id, removedAt: null }
+          : { id: input.id, company: input.companyId, removedAt: null },
         {
           lockMode: LockMode.PESSIMISTIC_WRITE,
           refresh: true,
@@ -94,10 +111,20 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
       const before = snapshot(userView(user));
       user.name = input.name;
       user.email = email;
-      user.isCompanyOwner = input.isCompanyOwner;
+      if (input.role !== undefined && (input.role === 'owner') !== input.isCompanyOwner)
+        throw Invalid.field('isCompanyOwner', t.company.errors.role);
+      user.role = input.role ?? (input.isCompanyOwner ? 'owner' : user.role === 'owner' ? 'member' : user.role);
       user.isSuperAdmin = input.isSuperAdmin;
       const after = snapshot(userView(user));
-      recordAudit(tx, actor, { action: 'updateUser', targetType: 'User', targetId: user.id, before, after });
+      recordAudit(tx, actor, {
+        action: 'updateUser',
+        kind: 'user',
+        companyId: user.company.id,
+        targetType: 'User',
+        targetId: user.id,
+        before,
+        after,
+      });
       await tx.flush();
       return userView(user);
     }),

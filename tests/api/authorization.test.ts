@@ -4,11 +4,26 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
 import { useScreens } from '../helpers/screens.js';
 
-type Role = 'anon' | 'userA' | 'ownerA' | 'userB' | 'superAdmin' | 'superAsA';
-const ROLES: Role[] = ['anon', 'userA', 'ownerA', 'userB', 'superAdmin', 'superAsA'];
+// userA is a member of company A, ownerA its owner, viewerA a viewer (issue 16); superAdmin is a member of
+// another company; superAsA the same super admin acting as A (support: A's owner while acting).
+// keyReadA and keyWriteA are API keys of company A (scope read and write, issue 16): Authorization: Bearer,
+// no cookie; the pages, /api/trpc and the Remix export download see nobody (anonymous).
+type Role = 'anon' | 'userA' | 'ownerA' | 'viewerA' | 'userB' | 'superAdmin' | 'superAsA' | 'keyReadA' | 'keyWriteA';
+const ROLES: Role[] = [
+  'anon',
+  'userA',
+  'ownerA',
+  'viewerA',
+  'userB',
+  'superAdmin',
+  'superAsA',
+  'keyReadA',
+  'keyWriteA',
+];
 
 const portal = useScreens({ browser: false });
 const cookies: Partial<Record<Role, string>> = {};
+const keys: Partial<Record<Role, string>> = {};
 let ids: { companyA: number; userA: number; simA: number; iccidA: string };
 
 beforeAll(async () => {
@@ -26,7 +41,8 @@ beforeAll(async () => {
     invoiceNote: '',
     invoiceInterval: 'monthly',
   });
-  em.create(User, { name: 'Olle Ägare', email: 'olle@demo.se', company: a, isCompanyOwner: true });
+  em.create(User, { name: 'Olle Ägare', email: 'olle@demo.se', company: a, role: 'owner' });
+  em.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: a, role: 'viewer' });
   em.create(User, { name: 'Bo B', email: 'bo@b.se', company: b });
   em.create(User, { name: 'Rut Root', email: 'root@drift.se', company: ops, isSuperAdmin: true });
   await em.flush();
@@ -39,6 +55,7 @@ beforeAll(async () => {
   ids = { companyA: a.id, userA: anna.id, simA: simA.id, iccidA: simA.iccid };
   cookies.userA = await portal.server.sessionCookie('anna@demo.se');
   cookies.ownerA = await portal.server.sessionCookie('olle@demo.se');
+  cookies.viewerA = await portal.server.sessionCookie('vera@demo.se');
   cookies.userB = await portal.server.sessionCookie('bo@b.se');
   cookies.superAdmin = await portal.server.sessionCookie('root@drift.se');
   // The same super admin, acting as company A (through the real door).
@@ -50,6 +67,18 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(200);
   cookies.superAsA = res.headers.get('set-cookie')!.split(';')[0]!;
+  for (const [role, scope] of [
+    ['keyReadA', 'read'],
+    ['keyWriteA', 'write'],
+  ] as const) {
+    const made = await fetch(`${portal.server.url}/api/company/apiKeys`, {
+      method: 'POST',
+      headers: { cookie: cookies.ownerA, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Matris ${scope}`, scope }),
+    });
+    expect(made.status).toBe(200);
+    keys[role] = ((await made.json()) as { key: string }).key;
+  }
 });
 
 type Row = { method: string; path: () => string; body?: () => unknown; expect: Record<Role, number> };
@@ -57,50 +86,93 @@ const all = (anon: number, rest: number): Record<Role, number> => ({
   anon,
   userA: rest,
   ownerA: rest,
+  viewerA: rest,
   userB: rest,
   superAdmin: rest,
   superAsA: rest,
+  keyReadA: rest,
+  keyWriteA: rest,
+});
+/** A path no API key reaches: 403 for both (feedback is a person's), or as nobody (401: a Remix door). */
+const noKeys = (e: Record<Role, number>, status = 403): Record<Role, number> => ({
+  ...e,
+  keyReadA: status,
+  keyWriteA: status,
 });
 const aOnly = (ok: number, other: number): Record<Role, number> => ({
   anon: 401,
   userA: ok,
   ownerA: ok,
+  viewerA: ok,
   userB: other,
   superAdmin: other,
   superAsA: ok,
+  keyReadA: ok,
+  keyWriteA: ok,
 });
 const admins = (ok: number): Record<Role, number> => ({
   anon: 401,
   userA: 403,
   ownerA: 403,
+  viewerA: 403,
   userB: 403,
   superAdmin: ok,
   superAsA: ok,
+  keyReadA: 403,
+  keyWriteA: 403,
 });
 const page = (ok: number): Record<Role, number> => ({
   anon: 302,
   userA: ok,
   ownerA: ok,
+  viewerA: ok,
   userB: ok,
   superAdmin: ok,
   superAsA: ok,
+  keyReadA: 302,
+  keyWriteA: 302,
 });
 const adminPage: Record<Role, number> = {
   anon: 302,
   userA: 403,
   ownerA: 403,
+  viewerA: 403,
   userB: 403,
   superAdmin: 200,
   superAsA: 200,
+  keyReadA: 302,
+  keyWriteA: 302,
 };
 const pageAOnly: Record<Role, number> = {
   anon: 302,
   userA: 200,
   ownerA: 200,
+  viewerA: 200,
   userB: 404,
   superAdmin: 404,
   superAsA: 200,
+  keyReadA: 302,
+  keyWriteA: 302,
 };
+
+/** A change to SIMs: a viewer and a read key are refused (403) whatever else the row expects (a page: nobody). */
+const write = (e: Record<Role, number>): Record<Role, number> => ({
+  ...e,
+  viewerA: 403,
+  keyReadA: e.keyReadA === 302 ? 302 : 403,
+});
+/** The company's own admin: its owner and support acting as it; any other logged-in caller 403. */
+const owners = (ok: number, anon = 401): Record<Role, number> => ({
+  anon,
+  userA: 403,
+  ownerA: ok,
+  viewerA: 403,
+  userB: 403,
+  superAdmin: 403,
+  superAsA: ok,
+  keyReadA: anon === 302 ? 302 : 403,
+  keyWriteA: anon === 302 ? 302 : 403,
+});
 
 const now = new Date();
 const month = `start_year=${now.getFullYear()}&start_month=${now.getMonth() + 1}&end_year=${now.getFullYear()}&end_month=${now.getMonth() + 1}`;
@@ -108,10 +180,11 @@ const month = `start_year=${now.getFullYear()}&start_month=${now.getMonth() + 1}
 // The table: one row per route or path, one column per caller.
 const matrix: Row[] = [
   { method: 'GET', path: () => '/', expect: page(200) },
-  { method: 'GET', path: () => '/add', expect: page(200) },
+  { method: 'GET', path: () => '/add', expect: write(page(200)) },
+  { method: 'GET', path: () => '/add/bulk', expect: write(page(200)) },
   { method: 'GET', path: () => '/sims', expect: page(200) },
   { method: 'GET', path: () => `/sims/${ids.simA}`, expect: pageAOnly },
-  { method: 'GET', path: () => `/sims/${ids.simA}/deactivate`, expect: pageAOnly },
+  { method: 'GET', path: () => `/sims/${ids.simA}/deactivate`, expect: write(pageAOnly) },
   { method: 'GET', path: () => '/export', expect: page(200) },
   { method: 'GET', path: () => '/feedback', expect: page(200) },
   { method: 'GET', path: () => '/admin', expect: adminPage },
@@ -133,12 +206,48 @@ const matrix: Row[] = [
       invoiceLineMark: 'intrång',
       invoiceLineNote: '',
     }),
-    expect: aOnly(400, 404),
+    expect: write(aOnly(400, 404)),
   },
-  { method: 'POST', path: () => '/api/sim/deactivate/999999', body: () => ({}), expect: all(401, 404) },
-  { method: 'POST', path: () => '/api/sim', body: () => ({ iccid: '1', dataLimit: 500 }), expect: all(401, 400) },
-  { method: 'GET', path: () => `/api/export/getExcelV1?${month}`, expect: all(401, 200) },
-  { method: 'POST', path: () => '/api/feedback', body: () => ({ message: '   ' }), expect: all(401, 400) },
+  { method: 'POST', path: () => '/api/sim/deactivate/999999', body: () => ({}), expect: write(all(401, 404)) },
+  {
+    method: 'POST',
+    path: () => '/api/sim',
+    body: () => ({ iccid: '1', dataLimit: 500 }),
+    expect: write(all(401, 400)),
+  },
+  { method: 'POST', path: () => '/api/sim/bulk', body: () => ({}), expect: write(all(401, 400)) },
+  { method: 'POST', path: () => '/api/sim/bulk/deactivate', body: () => ({}), expect: write(all(401, 400)) },
+  { method: 'GET', path: () => '/api/sim/export?format=csv', expect: all(401, 200) },
+  // The invoice export is a Remix resource route, which takes no API key: the key is nobody there.
+  { method: 'GET', path: () => `/api/export/getExcelV1?${month}`, expect: noKeys(all(401, 200), 401) },
+  { method: 'POST', path: () => '/api/feedback', body: () => ({ message: '   ' }), expect: noKeys(all(401, 400)) },
+  // API keys (issue 16): the owner's, never a key's.
+  { method: 'GET', path: () => '/company/api-keys', expect: owners(200, 302) },
+  { method: 'GET', path: () => '/api/company/apiKeys', expect: owners(200) },
+  { method: 'POST', path: () => '/api/company/apiKeys', body: () => ({}), expect: owners(400) },
+  { method: 'POST', path: () => '/api/company/apiKeys/revoke/999999', body: () => ({}), expect: owners(404) },
+  // The company's own admin (issue 16).
+  { method: 'GET', path: () => '/company', expect: owners(200, 302) },
+  { method: 'GET', path: () => `/company/users/${ids.userA}`, expect: owners(200, 302) },
+  { method: 'GET', path: () => `/company/users/${ids.userA}/remove`, expect: owners(200, 302) },
+  { method: 'GET', path: () => '/company/activity', expect: owners(200, 302) },
+  { method: 'GET', path: () => '/company/activity.csv', expect: owners(200, 302) },
+  { method: 'GET', path: () => '/api/company/users', expect: owners(200) },
+  { method: 'POST', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
+  { method: 'PUT', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
+  { method: 'POST', path: () => '/api/company/users/remove/999999', body: () => ({}), expect: owners(404) },
+  { method: 'GET', path: () => '/api/company/audit', expect: owners(200) },
+  { method: 'GET', path: () => '/api/company/audit?kind=nej', expect: owners(400) },
+  // Webhooks (issue 16).
+  { method: 'GET', path: () => '/company/webhooks', expect: owners(200, 302) },
+  { method: 'GET', path: () => '/company/webhooks/999999/delete', expect: owners(404, 302) },
+  { method: 'GET', path: () => '/api/company/webhooks', expect: owners(200) },
+  { method: 'POST', path: () => '/api/company/webhooks', body: () => ({}), expect: owners(400) },
+  { method: 'PUT', path: () => '/api/company/webhooks', body: () => ({}), expect: owners(400) },
+  { method: 'POST', path: () => '/api/company/webhooks/delete/999999', body: () => ({}), expect: owners(404) },
+  { method: 'POST', path: () => '/api/company/webhooks/test/999999', body: () => ({}), expect: owners(404) },
+  { method: 'POST', path: () => '/api/company/webhooks/rotate/999999', body: () => ({}), expect: owners(404) },
+  { method: 'GET', path: () => '/api/company/webhooks/999999/deliveries', expect: owners(404) },
   { method: 'GET', path: () => '/api/admin/getCompanies', expect: admins(200) },
   { method: 'GET', path: () => `/api/admin/getCompany/${ids.companyA}`, expect: admins(200) },
   { method: 'GET', path: () => `/api/admin/getUser/${ids.userA}`, expect: admins(200) },
@@ -161,6 +270,7 @@ describe('authorization matrix', () => {
       for (const role of ROLES) {
         const headers: Record<string, string> = {};
         if (cookies[role]) headers.cookie = cookies[role]!;
+        if (keys[role]) headers.authorization = `Bearer ${keys[role]}`;
         const body = row.body ? JSON.stringify(row.body()) : undefined;
         if (body) headers['content-type'] = 'application/json';
         const res = await fetch(portal.server.url + row.path(), {
@@ -171,6 +281,8 @@ describe('authorization matrix', () => {
         });
         got[role] = res.status;
         const text = res.headers.get('content-type')?.includes('spreadsheet') ? '' : await res.text();
+        // A viewer or member never sees the company's own admin: no user list, no trail.
+        if (row.path().includes('company') && res.status === 403) expect(text).not.toContain('anna@demo.se');
         // No leak: callers outside company A never see A's SIM.
         if (role === 'userB' || role === 'superAdmin' || role === 'anon')
           expect(text, `${role} sees A's SIM`).not.toContain(ids.iccidA);

@@ -133,6 +133,38 @@ describe('POST /api/sim/bulk', () => {
     if (Array.isArray(list) && typeof list[0] === 'string') expect(await activeCount(list as string[])).toBe(0);
   });
 
+  it("rows with their own marks: each row's values win, and a too long one is refused naming the row", async () => {
+    const [a, b] = [newIccid(), newIccid()];
+    const bad = await bulk(anna, undefined, {
+      rows: [{ iccid: a }, { iccid: b, invoiceLineMark: '=' + 'x'.repeat(200) }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.data.error).toBe('Rad 2: fakturamärkningen får ha högst 200 tecken.');
+    expect(bad.data.issues[0].path).toEqual(['rows', '1', 'invoiceLineMark']);
+    expect(await activeCount([a, b])).toBe(0);
+
+    const r = await bulk(anna, undefined, {
+      rows: [{ iccid: a, invoiceLineMark: 'Egen', invoiceLineNote: 'Rad 1' }, { iccid: b }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.data.counts.activated).toBe(2);
+    const marks = await Promise.all(
+      r.data.results.map(async (x: any) => {
+        const sim = await (
+          await fetch(`${portal.server.url}/api/sim/${x.simId}`, { headers: { cookie: anna } })
+        ).json();
+        return [sim.invoiceLineMark, sim.invoiceLineNote, sim.history[0].after.invoiceLineMark];
+      }),
+    );
+    expect(marks).toEqual([
+      ['Egen', 'Rad 1', 'Egen'],
+      ['Låda', '', 'Låda'],
+    ]);
+    const both = await bulk(anna, [newIccid()], { rows: [{ iccid: newIccid() }] });
+    expect(both.status).toBe(400);
+    expect(both.data.issues[0].path[0]).toBe('rows');
+  });
+
   it('exactly 1,000 ICCIDs are accepted', async () => {
     const list = Array.from({ length: 1000 }, () => newIccid());
     const r = await bulk(anna, list, { dryRun: true });
@@ -212,5 +244,8 @@ it('both paths are in the OpenAPI document', async () => {
   const doc = await (await fetch(`${portal.server.url}/api/openapi.json`)).json();
   expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/sim/bulk', '/sim/bulk/deactivate']));
   expect(doc.paths['/sim/bulk'].post).toBeDefined();
+  const body = doc.paths['/sim/bulk'].post.requestBody.content['application/json'].schema;
+  expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['iccids', 'rows']));
+  expect(Object.keys(body.properties.rows.items.properties)).toEqual(['iccid', 'invoiceLineMark', 'invoiceLineNote']);
   expect(doc.paths['/sim/bulk/deactivate'].post).toBeDefined();
 });

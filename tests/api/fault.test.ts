@@ -1,66 +1,24 @@
 // Fault: the server's database connections are cut mid-run (through a TCP proxy of the test's own; the
 // machine's PostgreSQL is never stopped). While down: 503 with a clear message and /healthz says so.
 // When it is back the server recovers by itself, and no acknowledged activation is lost.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, usingPostgres } from '../helpers/db.js';
+import { usingPostgres } from '../helpers/db.js';
 import { iccidFactory } from '../helpers/iccid.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-
-function tcpProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => s.destroy());
-        }
-        client.pipe(upstream);
-        upstream.pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  return {
-    listen,
-    get port() {
-      return port;
-    },
-    /** Closes the listener and every connection through it. */
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server?.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-    },
-  };
-}
+import { type TestServer } from '../helpers/server.js';
+import { serverBehindProxy } from '../helpers/tcp-proxy.js';
 
 let server: TestServer;
-let drop: () => Promise<void>;
-let proxy: ReturnType<typeof tcpProxy>;
+let behind: Awaited<ReturnType<typeof serverBehindProxy>>;
+let proxy: Awaited<ReturnType<typeof serverBehindProxy>>['proxy'];
 const newIccid = iccidFactory('8946333');
 
 describe.skipIf(!usingPostgres)('database outage', () => {
   beforeAll(async () => {
-    const db = await freshDatabase();
-    drop = db.drop;
-    const url = new URL((db.target as { url: string }).url);
-    proxy = tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    await proxy.listen();
-    url.port = String(proxy.port);
-    server = await startTestServer({ db: { kind: 'postgres', url: url.toString() } });
+    behind = await serverBehindProxy();
+    ({ server, proxy } = behind);
   });
   afterAll(async () => {
-    await server?.stop();
-    await drop?.();
+    await behind?.stop();
   });
 
   it('answers 503 while the database is cut off and recovers on its own', async () => {

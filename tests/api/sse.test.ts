@@ -1,51 +1,42 @@
 // Live toasts over server-sent events: delivery, refusal, closing on logout, and fan-out across two
 // server instances on one PostgreSQL (LISTEN/NOTIFY).
 import { describe, expect, it } from 'vitest';
+import { MAX_BATCH_BYTES, MAX_PAYLOAD, newToast, type Hub, type Toast } from '../../server/events/hub.js';
 import { newContext } from '../helpers/browser.js';
 import { usingPostgres } from '../helpers/db.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { startTestServer } from '../helpers/server.js';
 import { useScreens } from '../helpers/screens.js';
+import { openStream } from '../helpers/sse.js';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946444');
 
-/** Opens /api/sse and collects its text until closed. */
-async function openStream(url: string, cookie: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${url}/api/sse`, {
-    headers: { cookie, accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
-  let text = '';
-  let closed = false;
-  const done = (async () => {
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-    } catch {
-      // aborted
+const userIdOf = async (email: string) =>
+  Number(
+    (
+      await portal.server.services.orm.em
+        .fork()
+        .execute<Array<{ id: number }>>('select id from app_user where email = ?', [email])
+    )[0]!.id,
+  );
+
+/** The ids of the toasts a stream's text holds, in order. */
+const toastIds = (text: string) =>
+  [...text.matchAll(/event: toast\ndata: (.*)\n/g)].map((m) => (JSON.parse(m[1]!) as { id: string }).id);
+
+/** Toasts for two users published in one turn of the event loop: far more than one NOTIFY payload holds. */
+function burst(hub: Hub, users: number[], n: number) {
+  const sent = new Map<number, Toast[]>(users.map((u) => [u, []]));
+  const published = [];
+  for (let i = 0; i < n; i++)
+    for (const userId of users) {
+      // About 500 bytes each: a payload holds at most 13 of them.
+      const toast = newToast('info', `Skur ${i}`, `${'x'.repeat(400)} ${i}`);
+      sent.get(userId)!.push(toast);
+      published.push(hub.publish({ kind: 'toast', userId, toast }));
     }
-    closed = true;
-  })();
-  return {
-    res,
-    text: () => text,
-    closed: () => closed,
-    async waitFor(pattern: RegExp, ms = 10_000) {
-      await expect.poll(() => text, { timeout: ms, message: `stream did not show ${pattern}` }).toMatch(pattern);
-    },
-    async close() {
-      controller.abort();
-      await done;
-    },
-    done,
-  };
+  return { sent, done: Promise.all(published) };
 }
 
 const activate = (url: string, cookie: string) =>
@@ -133,6 +124,48 @@ describe('GET /api/sse', () => {
     for (const tab of [...tabs.slice(1), eleventh, other]) await tab.close();
   });
 
+  it('delivers every toast of a burst published in one tick, in order per user, in payloads under the limit', async () => {
+    const anna = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.se'));
+    const admin = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.se'));
+    await anna.waitFor(/connected/);
+    await admin.waitFor(/connected/);
+    const [annaId, adminId] = [await userIdOf('anna@demo.se'), await userIdOf('admin@demo.se')];
+    // Toasts of about 500 bytes, more than one statement takes (MAX_BATCH_BYTES, about 1 MB): over 150
+    // NOTIFYs of under 8000 bytes (PostgreSQL refuses a larger payload, and the whole batch would fail).
+    const n = Math.ceil(MAX_BATCH_BYTES / 500 / 2) + 50;
+    const { sent, done } = burst(portal.server.services.hub, [annaId, adminId], n);
+    expect(n * 500 * 2).toBeGreaterThan(Math.max(MAX_BATCH_BYTES, 150 * MAX_PAYLOAD));
+    await done;
+    for (const [tab, userId] of [
+      [anna, annaId],
+      [admin, adminId],
+    ] as const) {
+      const want = sent.get(userId)!.map((t) => t.id);
+      await expect.poll(() => toastIds(tab.text()).length, { timeout: 60_000, interval: 500 }).toBe(want.length);
+      expect(toastIds(tab.text())).toEqual(want);
+    }
+    await Promise.all([anna.close(), admin.close()]);
+  });
+
+  it('refuses to publish an event larger than a NOTIFY payload, and still sends the others of its tick', async () => {
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const tab = await openStream(portal.server.url, cookie);
+    await tab.waitFor(/connected/);
+    const userId = await userIdOf('anna@demo.se');
+    const hub = portal.server.services.hub;
+    const before = newToast('info', 'Före', '');
+    const huge = { ...newToast('info', 'Stor', ''), message: 'x'.repeat(MAX_PAYLOAD) };
+    const after = newToast('info', 'Efter', '');
+    const results = await Promise.allSettled([
+      hub.publish({ kind: 'toast', userId, toast: before }),
+      hub.publish({ kind: 'toast', userId, toast: huge }),
+      hub.publish({ kind: 'toast', userId, toast: after }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    await expect.poll(() => toastIds(tab.text()), { timeout: 10_000 }).toEqual([before.id, after.id]);
+    await tab.close();
+  });
+
   it.skipIf(!usingPostgres)(
     'delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)',
     async () => {
@@ -143,6 +176,13 @@ describe('GET /api/sse', () => {
         await tab.waitFor(/connected/);
         expect((await activate(portal.server.url, cookie)).status).toBe(200);
         await tab.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
+        // A burst published on the first instance reaches the second's stream whole and in order.
+        const userId = await userIdOf('anna@demo.se');
+        const { sent, done } = burst(portal.server.services.hub, [userId], 100);
+        await done;
+        const want = [toastIds(tab.text())[0]!, ...sent.get(userId)!.map((t) => t.id)];
+        await expect.poll(() => toastIds(tab.text()).length, { timeout: 30_000 }).toBe(want.length);
+        expect(toastIds(tab.text())).toEqual(want);
         await tab.close();
       } finally {
         await second.stop();

@@ -129,8 +129,13 @@ describe('companies and users', () => {
       expect(await interval.allTextContents()).toEqual(['Månadsvis', 'Kvartalsvis', 'Halvårsvis', 'Årsvis']);
 
       // Add users: an e-mail taken in another company (other case) is refused, values kept.
+      // The role select offers the /company pages' three roles, member first chosen.
+      const roles = page.getByLabel('Roll', { exact: true });
+      expect(await roles.locator('option').allTextContents()).toEqual(['Ägare', 'Medarbetare', 'Läsbehörig']);
+      expect(await roles.inputValue()).toBe('member');
       await page.getByLabel('Namn', { exact: true }).fill('Kopia av Anna');
       await page.getByLabel('E-postadress').fill('ANNA@demo.se');
+      await roles.selectOption({ label: 'Läsbehörig' });
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
@@ -140,6 +145,8 @@ describe('companies and users', () => {
         describedBy: 'E-postadressen används redan av en annan användare.',
       });
       expect(await page.getByLabel('Namn', { exact: true }).inputValue()).toBe('Kopia av Anna');
+      expect(await page.getByLabel('Roll', { exact: true }).inputValue()).toBe('viewer');
+      if (js) await page.screenshot({ path: 'test-results/admin-company-add-user-error.png', fullPage: true });
 
       const email = `Ulla.Langnamnsson.${tag}@Exempel.se`;
       await page.getByLabel('Namn', { exact: true }).fill(`Ulla ${tag} Långnamnsson`);
@@ -148,6 +155,7 @@ describe('companies and users', () => {
       await page.getByRole('status').filter({ hasText: 'Användare skapad' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await page.getByLabel('E-postadress').inputValue()).toBe('');
+      expect(await page.getByLabel('Roll', { exact: true }).inputValue()).toBe('member');
       await page.getByLabel('Namn', { exact: true }).fill(`Sven ${tag}`);
       await page.getByLabel('E-postadress').fill(`sven.${tag}@exempel.se`);
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
@@ -159,6 +167,8 @@ describe('companies and users', () => {
       expect(await page.locator('table tbody tr').count()).toBe(2);
       const user = await em().findOneOrFail(User, { email: email.toLowerCase() });
       expect(user.company.id).toBe(company.id);
+      expect(user.role).toBe('viewer');
+      expect((await em().findOneOrFail(User, { email: `sven.${tag.toLowerCase()}@exempel.se` })).role).toBe('member');
 
       // The user table: name and e-mail cut to 20; searching users on the portal.server.
       const userRow = page.locator('table tbody tr').filter({ hasText: 'Ulla' });
@@ -180,26 +190,48 @@ describe('companies and users', () => {
       await page.waitForURL((u) => u.pathname === `/admin/companies/${company.id}/${user.id}`);
       await ready(page, js);
       expect(await page.getByLabel('E-postadress').inputValue()).toBe(email.toLowerCase());
+      expect(await page.getByLabel('Roll').inputValue()).toBe('viewer');
+      expect(await page.getByLabel('Företagsägare').count()).toBe(0);
+      // A refused save keeps the chosen role (and the other values) next to the error.
       await page.getByLabel('Namn').fill(`Ulla ${tag} Kortnamn`);
+      await page.getByLabel('E-postadress').fill('anna@demo.se');
+      await page.getByLabel('Roll').selectOption({ label: 'Ägare' });
+      await page.getByRole('button', { name: 'Spara' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
+      expect(await page.getByLabel('Roll').inputValue()).toBe('owner');
+      expect(await page.getByLabel('Namn').inputValue()).toBe(`Ulla ${tag} Kortnamn`);
+      expect((await em().findOneOrFail(User, { id: user.id })).role).toBe('viewer');
       await page.getByLabel('E-postadress').fill(`ULLA.${tag}@exempel.se`);
-      await page.getByLabel('Företagsägare').check();
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('status').filter({ hasText: 'Användare uppdaterad' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await em().findOneOrFail(User, { id: user.id })).toMatchObject({
         name: `Ulla ${tag} Kortnamn`,
         email: `ulla.${tag.toLowerCase()}@exempel.se`,
-        isCompanyOwner: true,
+        role: 'owner',
         isSuperAdmin: false,
       });
       expect(await page.getByLabel('E-postadress').inputValue()).toBe(`ulla.${tag.toLowerCase()}@exempel.se`);
-      expect(await page.getByLabel('Företagsägare').isChecked()).toBe(true);
+      expect(await page.getByLabel('Roll').inputValue()).toBe('owner');
+      // And back to a member: the API's isCompanyOwner follows the role.
+      await page.getByLabel('Roll').selectOption({ label: 'Medarbetare' });
+      await page.getByRole('button', { name: 'Spara' }).click();
+      await expect
+        .poll(async () => (await em().findOneOrFail(User, { id: user.id })).role, { timeout: 30_000 })
+        .toBe('member');
+      await page.getByRole('status').filter({ hasText: 'Användare uppdaterad' }).waitFor();
+      await page.waitForLoadState(); // a page posted without JS may still be streaming in
+      expect(await page.getByLabel('Roll').inputValue()).toBe('member');
+      const admin = await portal.server.sessionCookie('admin@demo.se');
+      const viewed = await fetch(`${portal.server.url}/api/admin/getUser/${user.id}`, { headers: { cookie: admin } });
+      expect(await viewed.json()).toMatchObject({ role: 'member', isCompanyOwner: false });
       const audit = await em().find(
         AuditEvent,
         { targetType: 'User', targetId: String(user.id) },
         { orderBy: { id: 'asc' } },
       );
-      expect(audit.map((a) => a.action)).toEqual(['createUser', 'updateUser']);
+      expect(audit.map((a) => a.action)).toEqual(['createUser', 'updateUser', 'updateUser']);
 
       // Back to the company and log in as it.
       await page.getByRole('link', { name: '< Backa' }).click();
@@ -278,7 +310,35 @@ describe('companies and users', () => {
     widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
     await page.screenshot({ path: 'test-results/admin-company-390.png', fullPage: true });
+    // The user page with its role select.
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    await page.goto(`/admin/companies/${demo.id}/${anna.id}`);
+    await page.getByLabel('Roll').waitFor();
+    widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    await page.screenshot({ path: 'test-results/admin-user-390.png', fullPage: true });
     await ctx.close();
+  });
+});
+
+describe('the role on the user page', () => {
+  it('refuses a role that is none of the three next to the select, showing the saved one (a hand-made post)', async () => {
+    const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const res = await fetch(`${portal.server.url}/admin/companies/${demo.id}/${anna.id}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'Anna Andersson', email: 'anna@demo.se', role: 'admin' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(
+      '<p id="user-role-error" class="error">Välj en roll: Ägare, Medarbetare eller Läsbehörig.</p>',
+    );
+    expect(html).toMatch(/<option value="member" selected="">Medarbetare<\/option>/);
+    expect((await em().findOneOrFail(User, { id: anna.id })).role).toBe('member');
   });
 });
 

@@ -1,5 +1,6 @@
 // Deactivate many from /sims (issue 15) in a real Chromium, JS on and off, at desktop and 390 px: tick rows,
-// the confirm page lists them (legacy ones as refused), the POST deactivates, the result page lists each row.
+// the confirm dialog (JS) or page (no JS) lists them (legacy ones as refused), the POST deactivates, the result
+// page lists each row. Selecting all matching a search and the dialog's keyboard: bulk-deactivate-select.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
 import { injectAxe, MOBILE } from '../helpers/browser.js';
@@ -59,29 +60,38 @@ for (const js of [true, false]) {
         const [a, b, old] = await threeSims(mark);
         const page = await portal.loggedInPage('anna@demo.se', { js, width });
         await page.goto(`/sims?q=${mark}`);
-        if (js) await page.waitForFunction(() => '__remixRouter' in window);
+        if (js) await page.locator('form[data-bulk-ready]').waitFor();
         expect(await page.getByRole('row').count()).toBe(4);
         for (const s of [a, b, old]) await page.getByLabel(`Markera SIM-kort ${s.iccid}`).check();
+        // With JS the count follows the boxes; without JS the confirm page counts.
+        if (js) await page.getByText('3 markerade', { exact: true }).waitFor();
         if (width) await noSidewaysScroll(page);
         await page.getByRole('button', { name: 'Avaktivera markerade' }).click();
-        await page.waitForURL((u) => u.pathname === '/sims/deactivate');
-
-        await page.getByRole('heading', { name: 'Avaktivera flera SIM-kort' }).waitFor();
-        await page.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
+        // With JS a modal dialog on /sims; without JS the confirm page (a GET).
+        const confirm = js ? page.getByRole('dialog', { name: 'Avaktivera flera SIM-kort' }) : page.locator('body');
+        if (js) await confirm.waitFor();
+        else {
+          await page.waitForURL((u) => u.pathname === '/sims/deactivate');
+          await page.getByRole('heading', { name: 'Avaktivera flera SIM-kort' }).waitFor();
+        }
+        await confirm.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
         // On a phone the last 8 digits; on a desktop all 20.
         const shown = (iccid: string) => (width ? iccid.slice(-8) : iccid);
-        const ready = page.locator('.bulk-list:not(.bulk-refused)');
+        const ready = confirm.locator('.bulk-list:not(.bulk-refused)');
         for (const s of [a, b]) await ready.getByText(shown(s.iccid), { exact: true }).waitFor();
         expect(await ready.getByText(shown(old.iccid)).count()).toBe(0);
-        const refused = page.locator('.bulk-refused li');
+        const refused = confirm.locator('.bulk-refused li');
         expect(await refused.count()).toBe(1);
         expect(await refused.innerText()).toContain(shown(old.iccid));
         expect(await refused.innerText()).toContain('Äldre abonnemang');
         if (width) await noSidewaysScroll(page);
-        // Nothing has happened yet: the confirm page is a GET.
+        if (js && width) await page.screenshot({ path: 'test-results/bulk-deactivate-dialog-390.png' });
+        if (!js && width)
+          await page.screenshot({ path: 'test-results/bulk-deactivate-confirm-390.png', fullPage: true });
+        // Nothing has happened yet.
         expect((await stateOf(a.id)).status).toBe('active');
 
-        await page.getByRole('button', { name: 'Avaktivera 2 SIM-kort' }).click();
+        await confirm.getByRole('button', { name: 'Avaktivera 2 SIM-kort' }).click();
         await page.getByRole('heading', { name: 'Resultat av avaktiveringen' }).waitFor();
         const row = (iccid: string) => page.locator('tr[data-outcome]').filter({ hasText: shown(iccid) });
         expect(await page.locator('tr[data-outcome]').count()).toBe(3);
@@ -94,6 +104,7 @@ for (const js of [true, false]) {
         );
         if (width) await noSidewaysScroll(page);
         if (js) expect(await axeViolations(page)).toEqual([]);
+        if (js && width) await page.screenshot({ path: 'test-results/bulk-deactivate-result-390.png', fullPage: true });
 
         expect(await stateOf(a.id)).toEqual({ status: 'deactivated', events: 1 });
         expect(await stateOf(b.id)).toEqual({ status: 'deactivated', events: 1 });
@@ -113,13 +124,25 @@ for (const js of [true, false]) {
     const sims = await threeSims(mark);
     const page = await portal.loggedInPage('anna@demo.se', { js });
     await page.goto(`/sims?q=${mark}`);
-    if (js) await page.waitForFunction(() => '__remixRouter' in window);
+    if (js) await page.locator('form[data-bulk-ready]').waitFor();
     await page.getByRole('button', { name: 'Markera alla på sidan' }).click();
     for (const s of sims)
       await expect.poll(() => page.getByLabel(`Markera SIM-kort ${s.iccid}`).isChecked()).toBe(true);
+    await page.getByText('3 markerade', { exact: true }).waitFor();
+    if (js) {
+      // A toggle: pressed again, it unticks the page, and with nothing ticked there is nothing to deactivate.
+      await page.getByRole('button', { name: 'Avmarkera alla på sidan' }).click();
+      for (const s of sims)
+        await expect.poll(() => page.getByLabel(`Markera SIM-kort ${s.iccid}`).isChecked()).toBe(false);
+      await page.getByText('0 markerade', { exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: 'Avaktivera markerade' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Markera alla på sidan' }).click();
+      await page.getByText('3 markerade', { exact: true }).waitFor();
+    }
     await page.getByRole('button', { name: 'Avaktivera markerade' }).click();
-    await page.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
-    expect(await page.locator('.bulk-refused li').count()).toBe(1);
+    const confirm = js ? page.getByRole('dialog') : page.locator('body');
+    await confirm.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
+    expect(await confirm.locator('.bulk-refused li').count()).toBe(1);
     await page.context().close();
   });
 
@@ -128,6 +151,32 @@ for (const js of [true, false]) {
     await page.goto('/sims/deactivate');
     await page.getByText('Inga SIM-kort är markerade.').waitFor();
     expect(await page.getByRole('button', { name: /^Avaktivera/ }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it(`with nothing ticked on /sims: ${js ? 'the button is disabled until a box is ticked' : 'the confirm page says so in Swedish'}`, async () => {
+    const mark = `none-${js ? 'js' : 'nojs'}`;
+    const [a] = await threeSims(mark);
+    const page = await portal.loggedInPage('anna@demo.se', { js });
+    await page.goto(`/sims?q=${mark}`);
+    const button = page.getByRole('button', { name: 'Avaktivera markerade' });
+    if (js) {
+      await page.locator('form[data-bulk-ready]').waitFor();
+      await page.getByText('0 markerade', { exact: true }).waitFor();
+      expect(await button.isDisabled()).toBe(true);
+      await page.getByLabel(`Markera SIM-kort ${a.iccid}`).check();
+      await page.getByText('1 markerad', { exact: true }).waitFor();
+      expect(await button.isDisabled()).toBe(false);
+    } else {
+      await button.click();
+      await page.waitForURL((u) => u.pathname === '/sims/deactivate');
+      await page.getByText('Inga SIM-kort är markerade.').waitFor();
+      // A POST with no id at all (a crafted one) gets the same Swedish message and changes nothing.
+      const res = await page.request.post('/sims/deactivate', { form: {} });
+      expect(res.status()).toBe(200);
+      expect(await res.text()).toContain('Inga SIM-kort är markerade.');
+    }
+    expect((await stateOf(a.id)).status).toBe('active');
     await page.context().close();
   });
 }
@@ -146,5 +195,36 @@ it("another company's SIM ticked by a crafted address is not listed, and a craft
   expect(res.status()).toBe(200);
   expect(await res.text()).not.toContain(other.iccid);
   expect((await stateOf(other.id)).status).toBe('active');
+
+  // The same forged POST from a page, beside one of Anna's own: her SIM is deactivated, the other company's is a
+  // "notFound" row named by its id only, and stays active without an event.
+  const [mine] = await threeSims('forged-mix');
   await page.context().close();
+  const forger = await portal.loggedInPage('anna@demo.se', { js: true });
+  await forger.goto('/sims/deactivate');
+  await forger.evaluate(
+    ([own, theirs]) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = '/sims/deactivate';
+      for (const id of [own, theirs]) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = 'id';
+        input.value = String(id);
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    },
+    [mine!.id, other.id],
+  );
+  await forger.getByRole('heading', { name: 'Resultat av avaktiveringen' }).waitFor();
+  expect(await forger.locator('tr[data-outcome]').count()).toBe(2);
+  expect(await forger.locator('tr[data-outcome="deactivated"]').innerText()).toContain(mine!.iccid);
+  expect(await forger.locator('tr[data-outcome="notFound"]').innerText()).toContain(`Okänt SIM-kort (${other.id})`);
+  expect(await forger.content()).not.toContain(other.iccid);
+  expect(await stateOf(other.id)).toEqual({ status: 'active', events: 0 });
+  expect(await stateOf(mine!.id)).toEqual({ status: 'deactivated', events: 1 });
+  await forger.context().close();
 });

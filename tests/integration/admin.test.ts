@@ -338,6 +338,7 @@ describe('users', () => {
       companyId: other.id,
       isCompanyOwner: false,
       isSuperAdmin: false,
+      role: 'member',
     });
     const row = (await audits('createUser')).at(-1)!;
     expect(row).toMatchObject({ targetType: 'User', targetId: String(newUser.id), before: null });
@@ -411,6 +412,7 @@ describe('users', () => {
         companyId: other.id,
         isCompanyOwner: true,
         isSuperAdmin: true,
+        role: 'owner',
       },
     });
     const row = (await audits('updateUser')).at(-1)!;
@@ -421,6 +423,7 @@ describe('users', () => {
       companyId: other.id,
       isCompanyOwner: false,
       isSuperAdmin: false,
+      role: 'member',
     });
     expect(row.after).toEqual({
       name: 'Dan Dansson',
@@ -428,11 +431,44 @@ describe('users', () => {
       companyId: other.id,
       isCompanyOwner: true,
       isSuperAdmin: true,
+      role: 'owner',
     });
     // Keeping one's own address in another case is not a conflict with oneself.
     await expect(caller.admin.updateUser({ ...res.user, email: 'DAN.D@exempel.se' })).resolves.toMatchObject({
       user: { email: 'dan.d@exempel.se' },
     });
+  });
+
+  it('takes a role on createUser and updateUser (the user page’s select); isCompanyOwner must agree with it', async () => {
+    const caller = await as('admin@demo.se');
+    const { newUser } = await caller.admin.createUser({
+      name: 'Vera',
+      email: 'vera@exempel.se',
+      companyId: other.id,
+      role: 'viewer',
+    });
+    expect(newUser).toMatchObject({ role: 'viewer', isCompanyOwner: false });
+    const base = { id: newUser.id, companyId: other.id, name: 'Vera', email: 'vera@exempel.se', isSuperAdmin: false };
+    // Left out, the role stays: isCompanyOwner false does not make a viewer a member.
+    expect((await caller.admin.updateUser({ ...base, isCompanyOwner: false })).user.role).toBe('viewer');
+    expect((await caller.admin.updateUser({ ...base, role: 'owner', isCompanyOwner: true })).user).toMatchObject({
+      role: 'owner',
+      isCompanyOwner: true,
+    });
+    const disagree = await refusal(caller.admin.updateUser({ ...base, role: 'owner', isCompanyOwner: false }));
+    expect(disagree).toMatchObject({ code: 'BAD_REQUEST' });
+    const unknown = await refusal(
+      caller.admin.updateUser(bad<Parameters<typeof caller.admin.updateUser>[0]>({ ...base, role: 'admin' })),
+    );
+    expect(unknown).toMatchObject({
+      code: 'BAD_REQUEST',
+      fields: { role: 'Välj en roll: Ägare, Medarbetare eller Läsbehörig.' },
+    });
+    expect((await caller.admin.updateUser({ ...base, role: 'member', isCompanyOwner: false })).user).toMatchObject({
+      role: 'member',
+      isCompanyOwner: false,
+    });
+    expect((await services.orm.em.fork().findOneOrFail(User, { id: newUser.id })).role).toBe('member');
   });
 
   it('finds a user only through their own company: another company in the URL is NOT_FOUND', async () => {
@@ -459,7 +495,7 @@ describe('users', () => {
     );
     expect(r.code).toBe('NOT_FOUND');
     const fresh = await services.orm.em.fork().findOneOrFail(User, { id: anna.id });
-    expect(fresh).toMatchObject({ name: 'Anna Andersson', isSuperAdmin: false, isCompanyOwner: false });
+    expect(fresh).toMatchObject({ name: 'Anna Andersson', isSuperAdmin: false, role: 'member' });
     expect(await services.orm.em.fork().count(AuditEvent, { action: 'updateUser' })).toBe(before);
     expect(await refusal(caller.admin.getUser({ id: 999999 }))).toMatchObject({
       code: 'NOT_FOUND',
@@ -491,7 +527,7 @@ describe('users', () => {
       isCompanyOwner: false,
       isSuperAdmin: true,
     });
-    expect((await services.orm.em.fork().findOneOrFail(User, { id: admin.id })).isCompanyOwner).toBe(false);
+    expect((await services.orm.em.fork().findOneOrFail(User, { id: admin.id })).role).toBe('member');
     // Another super admin may remove the flag (no lock-out: the first one still has it).
     const { newUser } = await caller.admin.createUser({
       name: 'Extra Admin',
@@ -594,7 +630,8 @@ describe('parallel updates of one row', () => {
       name: u.name,
       email: u.email,
       companyId: demo.id,
-      isCompanyOwner: u.isCompanyOwner,
+      isCompanyOwner: u.role === 'owner',
+      role: u.role,
       isSuperAdmin: u.isSuperAdmin,
     });
   });

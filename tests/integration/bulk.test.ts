@@ -71,6 +71,53 @@ describe('bulk activation', () => {
     }
   });
 
+  it("rows: a row's own mark and comment win over the list's, in the SIM and in its history event", async () => {
+    const anna = await callerFor(services, 'anna@demo.se');
+    const [a, b, c] = [newIccid(), newIccid(), newIccid()];
+    const r = await anna.sim.bulkActivate({
+      ...plan,
+      invoiceLineNote: 'Listans kommentar',
+      rows: [
+        { iccid: a, invoiceLineMark: ' Rad ett ', invoiceLineNote: 'Egen kommentar' },
+        { iccid: b },
+        { iccid: c, invoiceLineMark: '' },
+        { iccid: a, invoiceLineMark: 'Dubblett' },
+      ],
+    });
+    expect(r.results.map((x) => x.outcome)).toEqual(['activated', 'activated', 'activated', 'duplicateInList']);
+    const seen = await Promise.all(r.results.slice(0, 3).map((x) => anna.sim.byId({ id: x.simId! })));
+    expect(seen.map((s) => [s.invoiceLineMark, s.invoiceLineNote])).toEqual([
+      ['Rad ett', 'Egen kommentar'],
+      ['Låda 7', 'Listans kommentar'],
+      ['', 'Listans kommentar'],
+    ]);
+    expect(seen.map((s) => s.history[0]!.after)).toEqual([
+      { ratePlan: 'DATA-5000-TS', invoiceLineMark: 'Rad ett', invoiceLineNote: 'Egen kommentar' },
+      { ratePlan: 'DATA-5000-TS', invoiceLineMark: 'Låda 7', invoiceLineNote: 'Listans kommentar' },
+      { ratePlan: 'DATA-5000-TS', invoiceLineMark: '', invoiceLineNote: 'Listans kommentar' },
+    ]);
+  });
+
+  it('rows: a too long mark is refused naming the row, and nothing of the list is activated', async () => {
+    const anna = await callerFor(services, 'anna@demo.se');
+    const [a, b] = [newIccid(), newIccid()];
+    const call = anna.sim.bulkActivate({
+      ...plan,
+      rows: [{ iccid: a }, { iccid: b, invoiceLineNote: 'x'.repeat(201) }],
+    });
+    await expect(call).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(call).rejects.toThrow(/Rad 2: fakturakommentaren får ha högst 200 tecken/);
+    await expect(
+      anna.sim.bulkActivate({ ...plan, rows: [{ iccid: a }, { iccid: b }, { iccid: '1'.repeat(101) }] }),
+    ).rejects.toThrow(/Rad 3: ICCID ska vara exakt 20 siffror/);
+    expect(await activeCount([a, b])).toBe(0);
+    await expect(anna.sim.bulkActivate({ ...plan, iccids: [a], rows: [{ iccid: b }] })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(anna.sim.bulkActivate({ ...plan })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await activeCount([a, b])).toBe(0);
+  });
+
   it('dryRun answers the preview and changes nothing', async () => {
     const anna = await callerFor(services, 'anna@demo.se');
     const [a, b] = [newIccid(), newIccid()];

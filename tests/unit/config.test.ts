@@ -52,6 +52,10 @@ describe('config', () => {
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'loopback, 300.1.1.1' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
+    [{ METRICS_TOKEN: 'too-short' }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: 'abc' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '-1' }, 'METRICS_PORT'],
   ])('refuses %o naming %s', (env, name) => {
     let error: unknown;
     try {
@@ -105,5 +109,28 @@ describe('config', () => {
     expect(c.smtpUrl).toBe('smtp://mail:25');
     expect(c.supportEmail).toBe('support@example.se');
     expect(c.mailFrom).toBe('SIM <no-reply@example.se>');
+  });
+
+  it('reads METRICS_TOKEN and METRICS_PORT (both off when unset)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() })).toMatchObject({ metricsToken: undefined, metricsPort: undefined });
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 't'.repeat(16), METRICS_PORT: '13001' })).toMatchObject({
+      metricsToken: 't'.repeat(16),
+      metricsPort: 13001,
+    });
+  });
+
+  it('accepts deploy/production.env.example with the ports the systemd unit sets', () => {
+    const env = Object.fromEntries(
+      readFileSync(path.resolve('deploy/production.env.example'), 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(env).not.toHaveProperty('PORT');
+    expect(env).not.toHaveProperty('METRICS_PORT');
+    const c = loadConfig({ ...env, DATA_DIR: tmp(), PORT: '3001', METRICS_PORT: '13001' });
+    expect(c).toMatchObject({ nodeEnv: 'production', port: 3001, metricsPort: 13001, trustProxy: ['loopback'] });
+    expect(c.databaseUrl).toMatch(/^postgres:\/\//);
+    expect(c.sessionSecretGenerated).toBe(false);
   });
 });

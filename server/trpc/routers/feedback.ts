@@ -3,10 +3,10 @@ import { t } from '../../../app/texts.js';
 import { z } from '../../zod.js';
 import { submitFeedback } from '../../feedback/feedback.js';
 import { feedbackInput } from '../../feedback/schemas.js';
-import { companyProcedure, router } from '../trpc.js';
+import { companyUserProcedure, router } from '../trpc.js';
 
 export const feedbackRouter = router({
-  send: companyProcedure
+  send: companyUserProcedure
     .meta({ openapi: { method: 'POST', path: '/feedback', tags: ['feedback'] } })
     .input(feedbackInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))

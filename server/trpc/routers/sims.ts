@@ -1,24 +1,31 @@
 // SIM procedures: one per operation, each scoped to the session's company.
 import { z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
-import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds } from '../../sims/service.js';
+import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
 import { t } from '../../../app/texts.js';
-import { activateBulk, deactivateBulk } from '../../sims/bulk.js';
+import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
 import {
   bulkActivateInput,
+  bulkActivateSummaryInput,
   bulkActivateOutput,
   bulkDeactivateInput,
   bulkDeactivateOutput,
 } from '../../sims/schemas.js';
-import { companyProcedure, router } from '../trpc.js';
+import { companyProcedure, companyWriteProcedure, router } from '../trpc.js';
+import { auditBulk } from '../../company/activity.js';
 
-const actor = (ctx: { companyId: number; session: { userId: number } }) => ({
-  companyId: ctx.companyId,
-  userId: ctx.session.userId,
-});
+/** The caller of a SIM change: the session's user, or the API key (issue 16). */
+const actor = (ctx: {
+  companyId: number;
+  session: { userId: number; actingCompanyId: number | null } | null;
+  apiKey: { id: number; name: string } | null;
+}): Actor =>
+  ctx.apiKey
+    ? { companyId: ctx.companyId, userId: null, apiKey: { id: ctx.apiKey.id, name: ctx.apiKey.name } }
+    : { companyId: ctx.companyId, userId: ctx.session!.userId, actingCompanyId: ctx.session!.actingCompanyId };
 
 export const simsRouter = router({
-  activate: companyProcedure
+  activate: companyWriteProcedure
     .meta({ openapi: { method: 'POST', path: '/sim', tags: ['sims'], summary: 'Activate a SIM' } })
     .input(activateInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
@@ -60,7 +67,7 @@ export const simsRouter = router({
     .input(z.object({ id: z.coerce.number().int().positive() }))
     .output(simDetailOutput)
     .query(({ ctx, input }) => getSim(ctx.em, ctx.companyId, input.id)),
-  edit: companyProcedure
+  edit: companyWriteProcedure
     .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
     .input(editInput)
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
@@ -69,7 +76,7 @@ export const simsRouter = router({
       if (result.changed) await ctx.notify('info', 'SIM-kortet är sparat', '');
       return { success: true, ...result };
     }),
-  deactivate: companyProcedure
+  deactivate: companyWriteProcedure
     .meta({ openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' } })
     .input(z.object({ id: z.coerce.number().int().positive() }))
     .output(z.object({ success: z.boolean() }))
@@ -80,13 +87,14 @@ export const simsRouter = router({
     }),
 
   // Bulk work (issue 15): one outcome per row; a refused row is an outcome, not an error.
-  bulkActivate: companyProcedure
+  bulkActivate: companyWriteProcedure
     .meta({
       openapi: {
         method: 'POST',
         path: '/sim/bulk',
         tags: ['sims'],
-        summary: 'Activate a list of SIMs (1 to 1000 ICCIDs) on one plan; dryRun: only the preview',
+        summary:
+          'Activate a list of SIMs (1 to 1000: iccids, or rows with their own marks) on one plan; dryRun: only the preview',
       },
     })
     .input(bulkActivateInput)
@@ -94,6 +102,7 @@ export const simsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const answer = await activateBulk(ctx.em, actor(ctx), input);
       if (!input.dryRun) {
+        await auditBulk(ctx.em, actor(ctx), 'bulkActivate', answer.counts.activated, answer.results.length);
         const done = answer.counts.activated;
         await ctx.notify(
           done > 0 ? 'info' : 'error',
@@ -103,7 +112,30 @@ export const simsRouter = router({
       }
       return answer;
     }),
-  bulkDeactivate: companyProcedure
+  /**
+   * The same as bulkActivate without the toast, tRPC only (no REST path): the browser sends a long list in
+   * chunks for its progress bar, then asks bulkActivateSummary for the run's one toast.
+   */
+  bulkActivateChunk: companyWriteProcedure
+    .input(bulkActivateInput)
+    .output(bulkActivateOutput)
+    .mutation(({ ctx, input }) => activateBulk(ctx.em, actor(ctx), input)),
+  /** The one toast of a chunked run: the activated count is read from the database, never taken on trust. */
+  bulkActivateSummary: companyWriteProcedure
+    .input(bulkActivateSummaryInput)
+    .output(z.object({ activated: z.number() }))
+    .mutation(async ({ ctx, input }) => {
+      const done = Math.min(await countActivatedBy(ctx.em, actor(ctx), input.simIds), input.total);
+      // A chunked run is one bulk run in the company's trail too, as bulkActivate is.
+      await auditBulk(ctx.em, actor(ctx), 'bulkActivate', done, input.total);
+      await ctx.notify(
+        done > 0 ? 'info' : 'error',
+        t.bulk.activatedTitle(done),
+        t.bulk.summary(done, input.total - done),
+      );
+      return { activated: done };
+    }),
+  bulkDeactivate: companyWriteProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -116,6 +148,7 @@ export const simsRouter = router({
     .output(bulkDeactivateOutput)
     .mutation(async ({ ctx, input }) => {
       const answer = await deactivateBulk(ctx.em, actor(ctx), input);
+      await auditBulk(ctx.em, actor(ctx), 'bulkDeactivate', answer.counts.deactivated, answer.results.length);
       const done = answer.counts.deactivated;
       await ctx.notify(
         done > 0 ? 'info' : 'error',

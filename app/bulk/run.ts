@@ -1,0 +1,75 @@
+// A bulk activation run in the browser (/add/bulk with JS, issue 15): the list is sent in chunks, one after
+// another, so the page can show progress, and a run cut off by the network keeps what is done and sends only
+// the rest on "Försök igen". A repeat of an ICCID in the list is told here, before any chunk: the server sees
+// one chunk at a time and could not see a repeat across chunks. Pure: the unit tests drive it.
+import type { BulkActivateOutcome, BulkActivateOutput } from '../../server/sims/schemas';
+import { t } from '../texts';
+
+/** ICCIDs per sim.bulkActivateChunk call. */
+export const CHUNK_SIZE = 50;
+
+/** A row of the list: its outcome, or 'pending' while (or when a cut-off run left it) unsent. */
+export type BulkRow = {
+  iccid: string;
+  outcome: BulkActivateOutcome | 'pending';
+  message?: string;
+  simId?: number;
+};
+
+export type Counts = BulkActivateOutput['counts'];
+
+/** The rows of a new run: a repeat is "duplicateInList" at once, every other row waits to be sent. */
+export function startRows(list: readonly string[]): BulkRow[] {
+  const seen = new Set<string>();
+  return list.map((iccid) => {
+    if (seen.has(iccid)) return { iccid, outcome: 'duplicateInList', message: t.bulk.duplicateInList };
+    seen.add(iccid);
+    return { iccid, outcome: 'pending' };
+  });
+}
+
+/** The indexes of the next chunk: up to `size` rows still pending, in list order. */
+export function nextChunk(rows: readonly BulkRow[], size = CHUNK_SIZE): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < rows.length && out.length < size; i++) if (rows[i]!.outcome === 'pending') out.push(i);
+  return out;
+}
+
+/** The rows with one chunk's answers put in place (the answer lists the chunk's rows in the order sent). */
+export function applyChunk(
+  rows: readonly BulkRow[],
+  chunk: readonly number[],
+  results: BulkActivateOutput['results'],
+): BulkRow[] {
+  const next = [...rows];
+  chunk.forEach((index, k) => {
+    const r = results[k];
+    if (r) next[index] = { iccid: rows[index]!.iccid, outcome: r.outcome, message: r.message, simId: r.simId };
+  });
+  return next;
+}
+
+export function countRows(rows: readonly BulkRow[]): { counts: Counts; pending: number; done: number } {
+  const counts: Counts = {
+    activated: 0,
+    ready: 0,
+    invalid: 0,
+    duplicateInList: 0,
+    alreadyActive: 0,
+    activeElsewhere: 0,
+  };
+  let pending = 0;
+  for (const r of rows) {
+    if (r.outcome === 'pending') pending++;
+    else counts[r.outcome]++;
+  }
+  return { counts, pending, done: rows.length - pending };
+}
+
+/** The ids of the SIMs this run activated (for its one summary toast). */
+export const activatedIds = (rows: readonly BulkRow[]): number[] =>
+  rows.flatMap((r) => (r.outcome === 'activated' && r.simId ? [r.simId] : []));
+
+/** The ICCIDs a run has answered: these leave the offline queue. */
+export const answered = (rows: readonly BulkRow[]): string[] =>
+  rows.filter((r) => r.outcome !== 'pending').map((r) => r.iccid);

@@ -1,0 +1,152 @@
+// Deactivate many (issue 15), with JS: the confirm dialog of /sims. It states the count and lists the ICCIDs
+// (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
+// answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
+// own list procedure (sim.page with the search, at most BULK_MAX), never by counts the page holds.
+import { Form } from '@remix-run/react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { t } from '~/texts';
+import { BULK_MAX } from '../../../server/sims/schemas';
+
+export type BulkRow = { id: number; iccid: string; legacy: boolean };
+
+/** What the dialog is asked to deactivate: ticked rows of the page, or every SIM matching a search. */
+export type BulkSelection = { kind: 'rows'; rows: BulkRow[] } | { kind: 'matching'; q: string };
+
+/** An ICCID in full, or its last 8 digits on a phone (the full one in its title). */
+export function ShortIccid({ iccid }: { iccid: string }) {
+  return (
+    <>
+      <span className="hide-mobile">{iccid}</span>
+      <span className="only-mobile" title={iccid}>
+        {iccid.slice(-8)}
+      </span>
+    </>
+  );
+}
+
+type Resolved = { rows: BulkRow[]; total: number };
+
+export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSelection; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const [resolved, setResolved] = useState<Resolved | 'loading' | 'failed'>(() =>
+    selection.kind === 'rows' ? { rows: selection.rows, total: selection.rows.length } : 'loading',
+  );
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    // The safe choice first (showModal alone would focus the list, the first focusable element).
+    cancel.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    if (selection.kind !== 'matching') return;
+    let current = true;
+    (async () => {
+      try {
+        const { trpc } = await import('~/utils/trpc.client');
+        const r = await trpc.sim.page.query({ q: selection.q, limit: BULK_MAX, offset: 0 });
+        const rows = r.items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
+        if (current) setResolved({ rows, total: r.total });
+      } catch {
+        if (current) setResolved('failed');
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [selection]);
+
+  // The modal dialog makes the page behind it inert; Tab is also kept going round inside the dialog.
+  const trap = (e: KeyboardEvent<HTMLDialogElement>) => {
+    if (e.key !== 'Tab' || !dialog.current) return;
+    const focusable = [
+      ...dialog.current.querySelectorAll<HTMLElement>('button:not([disabled]), [href], [tabindex="0"]'),
+    ];
+    const first = focusable[0];
+    const last = focusable.at(-1);
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const ready = typeof resolved === 'object' ? resolved.rows.filter((r) => !r.legacy) : [];
+  const refused = typeof resolved === 'object' ? resolved.rows.filter((r) => r.legacy) : [];
+  return (
+    <dialog
+      ref={dialog}
+      className="bdsel-dialog"
+      aria-labelledby="bdsel-title"
+      aria-describedby="bdsel-text"
+      onClose={onClose}
+      onKeyDown={trap}
+    >
+      <h2 id="bdsel-title">{t.bulkDeactivate.title}</h2>
+      <div id="bdsel-text">
+        {selection.kind === 'matching' ? <p className="muted">{t.bulkDeactivate.matchingFor(selection.q)}</p> : null}
+        {resolved === 'loading' ? <p role="status">{t.bulkDeactivate.loading}</p> : null}
+        {resolved === 'failed' ? (
+          <p className="notice error" role="alert">
+            {t.bulkDeactivate.loadFailed}
+          </p>
+        ) : null}
+        {typeof resolved === 'object' && resolved.total > BULK_MAX ? (
+          <p className="notice">{t.bulkDeactivate.capped(resolved.total, BULK_MAX)}</p>
+        ) : null}
+        {typeof resolved === 'object' ? (
+          <p>{ready.length > 0 ? t.bulkDeactivate.willDeactivate(ready.length) : t.bulkDeactivate.none}</p>
+        ) : null}
+      </div>
+      {ready.length > 0 || refused.length > 0 ? (
+        // A long list scrolls inside the dialog; focusable, so the keyboard can scroll it too.
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region
+        <div className="bdsel-scroll" tabIndex={0} role="region" aria-label={t.bulkDeactivate.listLabel}>
+          {ready.length > 0 ? (
+            <ul className="bulk-list bdsel-ready">
+              {ready.map((s) => (
+                <li key={s.id} className="iccid">
+                  <ShortIccid iccid={s.iccid} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {refused.length > 0 ? (
+            <>
+              <h3>{t.bulkDeactivate.refusedHeading}</h3>
+              <ul className="bulk-list bulk-refused">
+                {refused.map((s) => (
+                  <li key={s.id}>
+                    <span className="iccid">
+                      <ShortIccid iccid={s.iccid} />
+                    </span>{' '}
+                    – {t.bulkDeactivate.outcomes.legacy}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <Form method="post" action="/sims/deactivate" className="actions">
+        {/* The legacy ones go too: the result page answers each with its own outcome. */}
+        {[...ready, ...refused].map((s) => (
+          <input key={s.id} type="hidden" name="id" value={s.id} />
+        ))}
+        <button ref={cancel} className="btn" type="button" onClick={() => dialog.current?.close()}>
+          {t.bulkDeactivate.cancel}
+        </button>
+        {ready.length > 0 ? (
+          <button className="btn btn-destructive" type="submit">
+            {t.bulkDeactivate.confirm(ready.length)}
+          </button>
+        ) : null}
+      </Form>
+    </dialog>
+  );
+}

@@ -1,0 +1,123 @@
+// The file choice of /add/bulk (issue 15): "or upload a file", next to the pasted list, in the same
+// multipart form, so it works without JS. Says the limits before the upload and links the templates. A list
+// that came from a file rides along to the next step in one hidden field (the server checks it again, as
+// typed input). With JS a file over the size limit, or a CSV with clearly too many lines, is refused here
+// before it is sent; the server decides either way.
+import type { ChangeEvent } from 'react';
+import { Field } from '~/components/Field';
+import { t } from '~/texts';
+import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '../../../server/sims/schemas';
+
+const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
+
+/** A list of rows from a file, carried from one step to the next. */
+export type CarriedFile = { rows: string; fileName: string; count: number };
+
+async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  input.setCustomValidity('');
+  const file = input.files?.[0];
+  if (!file) return;
+  let problem = '';
+  if (file.size > BULK_FILE_MAX_BYTES) problem = t.bulkFile.fileTooLarge(KB);
+  else if (/\.csv$/i.test(file.name)) {
+    const lines = (await file.text()).split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').length;
+    // A header row or not: more than BULK_MAX + 1 lines is too many either way.
+    if (lines > BULK_MAX + 1) problem = t.bulkFile.tooManyLines(lines, BULK_MAX);
+  }
+  if (problem) {
+    input.setCustomValidity(problem);
+    input.reportValidity();
+  }
+}
+
+export function BulkFileField({ error, carried }: { error?: string; carried?: CarriedFile | null }) {
+  const f = t.bulkFile;
+  return (
+    <div className="bulkfile">
+      <Field id="bulkFile" label={f.label} hint={f.hint(BULK_MAX, KB)} error={error}>
+        {(aria) => (
+          <input
+            {...aria}
+            type="file"
+            name="file"
+            accept={BULK_FILE_ACCEPT}
+            onChange={(e) => void checkBeforeUpload(e)}
+            autoFocus={!!error}
+          />
+        )}
+      </Field>
+      <p className="bulkfile-templates">
+        {f.templates}{' '}
+        <a href="/add/bulk/template.csv" download>
+          {f.templateCsv}
+        </a>{' '}
+        <a href="/add/bulk/template.xlsx" download>
+          {f.templateXlsx}
+        </a>
+      </p>
+      {carried ? (
+        <p className="notice bulkfile-carried" data-testid="bulkfile-carried">
+          {carried.fileName ? f.carried(carried.fileName, carried.count) : f.carriedNoName(carried.count)}
+          <input type="hidden" name="rows" value={carried.rows} />
+          <input type="hidden" name="fileName" value={carried.fileName} />
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The list from a file in the preview's and the result's forms, for the next step. */
+export function BulkFileHidden({ carried }: { carried?: CarriedFile | null }) {
+  if (!carried) return null;
+  return (
+    <>
+      <input type="hidden" name="rows" value={carried.rows} />
+      <input type="hidden" name="fileName" value={carried.fileName} />
+    </>
+  );
+}
+
+/** "Ladda ner resultat" as CSV or XLSX: a plain form (a browser download, with or without JS) that posts the
+ * result's [ICCID, outcome] pairs to /add/bulk/result, which only formats them. */
+export function BulkFileResultDownload({ results }: { results: Array<{ iccid: string; outcome: string }> }) {
+  const f = t.bulkFile;
+  return (
+    <form
+      method="post"
+      action="/add/bulk/result"
+      encType="multipart/form-data"
+      className="bulkfile-download"
+      role="group"
+      aria-labelledby="bulkfile-download-label"
+    >
+      <input type="hidden" name="results" value={JSON.stringify(results.map((r) => [r.iccid, r.outcome]))} />
+      <span id="bulkfile-download-label">{f.download}:</span>
+      <button className="btn" type="submit" name="format" value="csv">
+        {f.downloadCsv}
+      </button>
+      <button className="btn" type="submit" name="format" value="xlsx">
+        {f.downloadXlsx}
+      </button>
+    </form>
+  );
+}
+
+/** A row's own mark and comment from a file, under its outcome in the preview and the result. */
+export function BulkFileRowMarks({ row }: { row?: { invoiceLineMark?: string; invoiceLineNote?: string } }) {
+  if (!row || (row.invoiceLineMark === undefined && row.invoiceLineNote === undefined)) return null;
+  return (
+    <span className="bulkfile-rowmarks">
+      {row.invoiceLineMark !== undefined ? (
+        <span>
+          {t.bulkFile.rowMark}: {row.invoiceLineMark}
+        </span>
+      ) : null}
+      {row.invoiceLineNote !== undefined ? (
+        <span>
+          {t.bulkFile.rowNote}: {row.invoiceLineNote}
+        </span>
+      ) : null}
+    </span>
+  );
+}

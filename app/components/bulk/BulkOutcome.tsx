@@ -1,0 +1,68 @@
+// The rows and counts of a bulk activation (issue 15): the page's server-rendered preview and result in
+// app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces.
+import type { ReactNode } from 'react';
+import { t } from '~/texts';
+import type { BulkRow } from '~/bulk/run';
+import { BULK_ACTIVATE_OUTCOMES, type BulkActivateOutput } from '../../../server/sims/schemas';
+
+export type { BulkRow };
+
+export function BulkCounts({ counts, pending = 0 }: { counts: BulkActivateOutput['counts']; pending?: number }) {
+  const shown = BULK_ACTIVATE_OUTCOMES.filter((o) => counts[o] > 0);
+  return (
+    <dl className="bulk-counts" aria-label={t.bulkAdd.counts}>
+      {shown.map((o) => (
+        <div key={o} data-outcome={o}>
+          <dt>{t.bulkAdd.outcomes[o]}</dt>
+          <dd>{counts[o]}</dd>
+        </div>
+      ))}
+      {pending > 0 ? (
+        <div data-outcome="pending">
+          <dt>{t.bulkScan.remaining}</dt>
+          <dd>{pending}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/** One line per row; `below(i)`: more about row i under its outcome (a file row's own mark and comment). */
+export function BulkRows({ rows, below }: { rows: readonly BulkRow[]; below?: (i: number) => ReactNode }) {
+  return (
+    <table className="bulk-rows">
+      <thead>
+        <tr>
+          <th scope="col">{t.bulkAdd.row}</th>
+          <th scope="col">{t.sims.iccid}</th>
+          <th scope="col">{t.bulkAdd.outcome}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i} data-outcome={r.outcome}>
+            <td>{i + 1}</td>
+            <td className="iccid" title={r.iccid}>
+              <span className="hide-mobile">{r.iccid}</span>
+              <span className="only-mobile">{r.iccid.slice(-8)}</span>
+            </td>
+            <td>
+              <OutcomeText outcome={r.outcome} message={r.message} />
+              {below?.(i)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function OutcomeText({ outcome, message }: { outcome: BulkRow['outcome']; message?: string }) {
+  return (
+    <>
+      <strong>{outcome === 'pending' ? t.bulkScan.remaining : t.bulkAdd.outcomes[outcome]}</strong>
+      {outcome === 'pending' ? <span className="bulk-message"> {t.bulkScan.notSent}</span> : null}
+      {message ? <span className="bulk-message"> {message}</span> : null}
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+// Continuous camera scanning into the bulk list (/add/bulk with JS, issue 15): "Skanna med kameran" loads
+// the scanner (quagga2 included) only when pressed, as on /add; the scanner stays open, each new code goes
+// to the list with a short beep and vibration, a repeat is only hinted, and "Klar" closes it.
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import type { ScannerProps } from '~/scanner/Scanner';
+import { t } from '~/texts';
+
+export type ScanAnswer = 'added' | 'repeat';
+
+type Props = {
+  /** Puts a code into the list: 'added', or 'repeat' when the list holds it already. */
+  onCode: (iccid: string) => ScanAnswer;
+  /** More buttons for the same row ("Töm listan"). */
+  actions?: ReactNode;
+  /** Notices shown under the buttons, above the camera picture (the queue, the network). */
+  notices?: ReactNode;
+};
+
+type Last = { kind: ScanAnswer; iccid: string };
+
+export function BulkScan({ onCode, actions, notices }: Props) {
+  const [open, setOpen] = useState(false);
+  const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [scanned, setScanned] = useState(0);
+  const [last, setLast] = useState<Last | null>(null);
+  const audio = useRef<AudioContext | null>(null);
+  useEffect(() => () => void audio.current?.close().catch(() => undefined), []);
+
+  const toggle = () => {
+    if (open) return setOpen(false);
+    setOpen(true);
+    setLast(null);
+    // Made in the press, a user gesture: browsers let only such a context play.
+    audio.current ??= makeAudio();
+    if (Scanner) return;
+    setLoadFailed(false);
+    import('~/scanner/Scanner')
+      .then((m) => setScanner(() => m.Scanner))
+      .catch((err) => {
+        console.error('[scanner] could not load the scanner', err);
+        setLoadFailed(true);
+      });
+  };
+
+  const accept = (iccid: string) => {
+    const kind = onCode(iccid);
+    setLast({ kind, iccid });
+    if (kind === 'added') {
+      setScanned((n) => n + 1);
+      beep(audio.current);
+      try {
+        navigator.vibrate?.(60);
+      } catch {
+        // Not every browser lets a page vibrate.
+      }
+    }
+  };
+
+  return (
+    <div className="bulkscan">
+      <div className="bulkscan-bar">
+        <button
+          type="button"
+          className={open ? 'btn btn-primary' : 'btn'}
+          aria-expanded={open}
+          aria-controls="scanner"
+          onClick={toggle}
+        >
+          {open ? t.bulkScan.done : t.bulkScan.open}
+        </button>
+        {actions}
+        {scanned > 0 || open ? (
+          <span className="bulkscan-count" data-count={scanned}>
+            {t.bulkScan.scanned(scanned)}
+          </span>
+        ) : null}
+      </div>
+      {notices}
+      {open ? (
+        <>
+          <p className="bulkscan-last" role="status">
+            {last?.kind === 'added' ? t.bulkScan.added(last.iccid) : null}
+            {last?.kind === 'repeat' ? <span className="bulkscan-repeat">{t.bulkScan.repeat(last.iccid)}</span> : null}
+          </p>
+          {Scanner ? (
+            <Scanner onAccept={accept} mode="continuous" />
+          ) : (
+            <section id="scanner" className="scanner" aria-label={t.scanner.title}>
+              {loadFailed ? (
+                <p className="notice error" role="alert">
+                  {t.scanner.problems.load}
+                </p>
+              ) : (
+                <p className="scanner-status" role="status">
+                  {t.scanner.loading}
+                </p>
+              )}
+            </section>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function makeAudio(): AudioContext | null {
+  try {
+    const Ctor =
+      window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    return Ctor ? new Ctor() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A short, quiet beep: 80 ms at 1.2 kHz. */
+function beep(ctx: AudioContext | null) {
+  if (!ctx) return;
+  try {
+    if (ctx.state === 'suspended') void ctx.resume();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 1200;
+    gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.08);
+  } catch {
+    // No sound is no failure: the count and the list show the code.
+  }
+}

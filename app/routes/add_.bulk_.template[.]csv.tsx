@@ -1,0 +1,4 @@
+// GET /add/bulk/template.csv: the bulk list's template (issue 15), logged-in only. See bulkTemplateLoader.
+import { bulkTemplateLoader } from '~/utils/bulk-files.server';
+
+export const loader = bulkTemplateLoader('csv');

@@ -1,0 +1,142 @@
+// /company ("Mitt företag"), the owner's own admin (issue 16): the company's users, searched and paged on the
+// server, a form to add one (no mail is sent), and the links to edit a user and to the activity trail.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
+import { RoleField } from '~/components/RoleField';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { TextField } from '~/components/TextField';
+import { Truncated } from '~/components/Truncated';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
+import { FORM_ERROR } from '~/utils/forms';
+import { attempt, formText } from '~/utils/forms.server';
+import { listQuery } from '../../server/companies/schemas';
+import { companyUserCreateInput } from '../../server/company/schemas';
+import type { UserRole } from '../../server/company/kinds';
+
+const PAGE_SIZE = 20;
+const c = t.company;
+
+export const ErrorBoundary = routeErrorBoundary(c.title);
+
+export const meta: MetaFunction = () => [{ title: `${c.title} – ${t.appName}` }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireOwner(request, context);
+  const url = new URL(request.url);
+  const q = queryParam(url);
+  const page = pageParam(url);
+  const users = await context.trpc.company.users({
+    q: q || undefined,
+    limit: PAGE_SIZE + 1,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  const notice = url.searchParams.get('notice');
+  return {
+    companyName: session.companyName,
+    me: session.userId,
+    users: users.slice(0, PAGE_SIZE),
+    hasNext: users.length > PAGE_SIZE,
+    q,
+    page,
+    notice: notice === 'added' || notice === 'removed' ? notice : null,
+    form: { user: constraints(companyUserCreateInput), search: fieldConstraint(listQuery.q) },
+  };
+}
+
+type Values = { name: string; email: string; role: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireOwner(request, context);
+  const form = await request.formData();
+  const values: Values = { name: formText(form, 'name'), email: formText(form, 'email'), role: formText(form, 'role') };
+  // The procedure parses the role like every other field (an unknown one is refused next to the select).
+  const result = await attempt(() => context.trpc.company.createUser({ ...values, role: values.role as UserRole }));
+  if (!result.ok) return { values: withinLimits(values, constraints(companyUserCreateInput)), errors: result.fields };
+  return redirect('/company?notice=added');
+}
+
+export default function CompanyUsers() {
+  const { companyName, me, users, hasNext, q, page, notice, form } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const e: Record<string, string | undefined> = data?.errors ?? {};
+  return (
+    <div className="admin company-admin">
+      <h1>{c.title}</h1>
+      <p className="muted subtitle">{companyName}</p>
+      <nav className="company-nav" aria-label={c.title}>
+        <Link to="/company/activity">{c.activityLink}</Link>
+        <Link to="/company/webhooks">{t.webhooks.link}</Link>
+        <Link to="/company/api-keys">{t.apiKeys.homeLink}</Link>
+      </nav>
+      {notice && !data ? (
+        <p className="notice success" role="status">
+          {notice === 'added' ? c.addedNotice : c.removedNotice}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="company-users-title">
+        <h2 id="company-users-title">{c.usersTitle}</h2>
+        <SearchForm id="company-user-search" label={c.search} hint={c.searchHint} q={q} constraint={form.search} />
+        <AdminTable
+          caption={c.usersTitle}
+          empty={q ? c.noneFor(q) : c.none}
+          columns={[{ header: c.name }, { header: c.email, wide: true }, { header: c.role }]}
+          rows={users}
+          cells={(u) => [
+            <span key="name">
+              <Truncated text={u.name} max={24} />
+              {u.id === me ? <span className="muted"> {c.you}</span> : null}
+              <span className="only-mobile company-email">
+                <Truncated text={u.email} max={24} />
+              </span>
+            </span>,
+            <Truncated key="email" text={u.email} max={30} />,
+            c.roles[u.role],
+          ]}
+          edit={(u) => ({ to: `/company/users/${u.id}`, label: t.admin.editLabel(u.name) })}
+        />
+        <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={c.usersTitle} />
+      </section>
+
+      <section className="card" aria-labelledby="company-add-title">
+        <h2 id="company-add-title">{c.addTitle}</h2>
+        <p className="muted">{c.addHint}</p>
+        {data ? (
+          <p className="notice error" role="alert">
+            {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+          </p>
+        ) : null}
+        <Form method="post" key={notice === 'added' ? 'added' : 'new'}>
+          <TextField
+            id="company-user-name"
+            name="name"
+            label={c.name}
+            {...form.user.name}
+            autoComplete="off"
+            defaultValue={data?.values.name}
+            error={e.name}
+          />
+          <TextField
+            id="company-user-email"
+            name="email"
+            label={c.email}
+            type="email"
+            {...form.user.email}
+            autoComplete="off"
+            defaultValue={data?.values.email}
+            error={e.email}
+          />
+          <RoleField id="company-user-role" value={data?.values.role || 'member'} error={e.role} />
+          <button className="btn btn-primary" type="submit" disabled={busy}>
+            {c.add}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+// /company/activity: the company's audit trail, newest first, filtered by kind (a GET form), paged by keyset
+// (?before= the last id of the page before), with the CSV export of what the filter shows.
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useLoaderData } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
+
+const PAGE_SIZE = 50;
+const c = t.company;
+
+export const ErrorBoundary = routeErrorBoundary(c.activityTitle);
+
+export const meta: MetaFunction = () => [{ title: `${c.activityTitle} – ${t.appName}` }];
+
+const WHEN = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Europe/Stockholm',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireOwner(request, context);
+  const url = new URL(request.url);
+  const rawKind = url.searchParams.get('kind') ?? '';
+  // An unknown kind or page mark (an old or edited link) is the newest page of everything.
+  const kind = AUDIT_KINDS.includes(rawKind as AuditKind) ? (rawKind as AuditKind) : undefined;
+  const rawBefore = url.searchParams.get('before') ?? '';
+  const before = /^[1-9]\d{0,9}$/.test(rawBefore) ? Number(rawBefore) : undefined;
+  const page = await context.trpc.company.audit({ kind, before, limit: PAGE_SIZE });
+  return {
+    companyName: session.companyName,
+    kind: kind ?? '',
+    older: before !== undefined,
+    nextBefore: page.nextBefore,
+    items: page.items.map((i) => ({ ...i, when: WHEN.format(new Date(i.at)) })),
+  };
+}
+
+export default function CompanyActivity() {
+  const { companyName, kind, older, nextBefore, items } = useLoaderData<typeof loader>();
+  const withKind = (params: Record<string, string>) => {
+    const p = new URLSearchParams(kind ? { kind, ...params } : params);
+    const s = p.toString();
+    return s ? `?${s}` : '';
+  };
+  return (
+    <div className="admin company-admin">
+      <h1>{c.activityTitle}</h1>
+      <p className="muted subtitle">
+        {companyName}. {c.activityIntro}
+      </p>
+      <Form method="get" className="company-filter" key={kind}>
+        <div className="field">
+          <label htmlFor="activity-kind">{c.kind}</label>
+          <div className="search-row">
+            <select id="activity-kind" name="kind" defaultValue={kind}>
+              <option value="">{c.allKinds}</option>
+              {AUDIT_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {c.kinds[k]}
+                </option>
+              ))}
+            </select>
+            <button className="btn" type="submit">
+              {c.filter}
+            </button>
+          </div>
+        </div>
+      </Form>
+      <p>
+        <a href={`/company/activity.csv${withKind({})}`} download>
+          {c.exportCsv}
+        </a>
+      </p>
+      {items.length === 0 ? (
+        <p className="muted">{kind ? c.noActivityOfKind : c.noActivity}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="company-activity">
+            <caption className="visually-hidden">{c.activityTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{c.when}</th>
+                <th scope="col">{c.who}</th>
+                <th scope="col" className="hide-mobile">
+                  {c.kind}
+                </th>
+                <th scope="col">{c.what}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.id} data-kind={i.kind}>
+                  <td className="company-when">{i.when}</td>
+                  <td>{i.who}</td>
+                  <td className="hide-mobile company-kind">{c.kinds[i.kind]}</td>
+                  <td className="company-what">{i.what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {older || nextBefore ? (
+        <nav className="pager" aria-label={c.activityTitle}>
+          {older ? <Link to={withKind({})}>{c.newest}</Link> : <span />}
+          {nextBefore ? <Link to={withKind({ before: String(nextBefore) })}>{c.older}</Link> : <span />}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+// /company/api-keys/{id}/revoke: the confirm page (JS or not) before an owner revokes an API key; the POST
+// revokes it at once (its next request gets 401).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { attempt, idParam, pageError } from '~/utils/forms.server';
+
+const k = t.apiKeys;
+
+export const ErrorBoundary = routeErrorBoundary(k.revokeTitle);
+
+export const meta: MetaFunction = () => [{ title: `${k.revokeTitle} – ${t.appName}` }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requireOwner(request, context);
+  try {
+    const key = await context.trpc.apiKeys.get({ id: idParam(params.id) });
+    return { name: key.name, prefix: key.prefix, status: key.status };
+  } catch (e) {
+    pageError(e);
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  requireOwner(request, context);
+  await attempt(() => context.trpc.apiKeys.revoke({ id: idParam(params.id) }));
+  return redirect('/company/api-keys?notice=revoked');
+}
+
+export default function ApiKeyRevoke() {
+  const { name, prefix } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <div className="admin company-admin apikeys">
+      <h1>{k.revokeTitle}</h1>
+      <div className="card">
+        <p className="apikeys-confirm">{k.revokeConfirm(name, prefix)}</p>
+        <Form method="post" className="actions">
+          <Link className="btn" to="/company/api-keys">
+            {k.cancel}
+          </Link>
+          <button className="btn btn-destructive" type="submit" disabled={busy}>
+            {k.revokeYes}
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}

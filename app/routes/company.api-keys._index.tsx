@@ -1,0 +1,221 @@
+// /company/api-keys ("API-nycklar", issue 16): the company's keys (name, prefix, scope, created by, created,
+// last used, expires, status), a form to create one, and each live key's revoke link (a confirm page). The
+// new key is shown once, on the answer to the form's POST (never stored, never in a URL; the page is no-store).
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ApiKeyCopy } from '~/components/ApiKeyCopy';
+import { Field } from '~/components/Field';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { TextField } from '~/components/TextField';
+import { Truncated } from '~/components/Truncated';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { FORM_ERROR } from '~/utils/forms';
+import { attempt, formText } from '~/utils/forms.server';
+import { API_KEY_NAME_MAX } from '../../server/api-keys/schemas';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../../server/db/entities';
+
+const k = t.apiKeys;
+
+export const ErrorBoundary = routeErrorBoundary(k.title);
+
+export const meta: MetaFunction = () => [{ title: `${k.title} – ${t.appName}` }];
+
+// The answer with a new key must not be kept by any cache.
+export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
+
+const WHEN = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', dateStyle: 'short', timeStyle: 'short' });
+const DAY = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', dateStyle: 'short' });
+const when = (iso: string | null, fallback: string) => (iso ? WHEN.format(new Date(iso)) : fallback);
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireOwner(request, context);
+  const keys = await context.trpc.apiKeys.list();
+  const notice = new URL(request.url).searchParams.get('notice');
+  return {
+    companyName: session.companyName,
+    today: DAY.format(new Date()),
+    notice: notice === 'revoked' ? notice : null,
+    keys: keys.map((key) => ({
+      ...key,
+      created: when(key.createdAt, ''),
+      lastUsed: when(key.lastUsedAt, k.never),
+      expires: key.expiresAt ? DAY.format(new Date(new Date(key.expiresAt).getTime() - 1)) : k.noExpiry,
+    })),
+  };
+}
+
+type Values = { name: string; scope: string; expiresAt: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireOwner(request, context);
+  const form = await request.formData();
+  const values: Values = {
+    name: formText(form, 'name').slice(0, 1000),
+    scope: formText(form, 'scope').slice(0, 20),
+    expiresAt: formText(form, 'expiresAt').slice(0, 40),
+  };
+  const result = await attempt(() =>
+    context.trpc.apiKeys.create({
+      name: values.name,
+      scope: values.scope as ApiKeyScope,
+      expiresAt: values.expiresAt || undefined,
+    }),
+  );
+  if (!result.ok) return { created: null, values, errors: result.fields };
+  return { created: { ...result.value, name: values.name.trim() }, values: null, errors: null };
+}
+
+export default function ApiKeys() {
+  const { companyName, keys, today, notice } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const e: Record<string, string | undefined> = data?.errors ?? {};
+  const created = data?.created ?? null;
+  return (
+    <div className="admin company-admin apikeys">
+      <h1>{k.title}</h1>
+      <p className="muted subtitle">{companyName}</p>
+      <p>{k.intro}</p>
+      {notice && !data ? (
+        <p className="notice success" role="status">
+          {k.revokedNotice}
+        </p>
+      ) : null}
+
+      {created ? (
+        <section className="card apikeys-created" aria-labelledby="apikeys-created-title">
+          <h2 id="apikeys-created-title">{k.createdTitle}</h2>
+          <p className="notice apikeys-warning" role="alert">
+            {k.shownOnce}
+          </p>
+          <label htmlFor="apikeys-new-key">
+            {k.keyLabel}: <Truncated text={created.name} max={40} />
+          </label>
+          <ApiKeyCopy id="apikeys-new-key" value={created.key} />
+          <p>
+            <Link to="/company/api-keys">{k.back}</Link>
+          </p>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="apikeys-list-title">
+        <h2 id="apikeys-list-title">{k.listTitle}</h2>
+        {keys.length === 0 ? (
+          <p className="muted">{k.none}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="apikeys-table">
+              <caption className="visually-hidden">{k.title}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{k.name}</th>
+                  <th scope="col" className="hide-mobile">
+                    {k.prefix}
+                  </th>
+                  <th scope="col">{k.scope}</th>
+                  <th scope="col" className="hide-mobile">
+                    {k.createdBy}
+                  </th>
+                  <th scope="col" className="hide-mobile">
+                    {k.createdAt}
+                  </th>
+                  <th scope="col" className="hide-mobile">
+                    {k.lastUsed}
+                  </th>
+                  <th scope="col" className="hide-mobile">
+                    {k.expires}
+                  </th>
+                  <th scope="col">{k.status}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{k.revoke}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((key) => (
+                  <tr key={key.id}>
+                    <td className="apikeys-name">
+                      <Truncated text={key.name} max={30} />
+                      <span className="only-mobile apikeys-sub">
+                        <code>{key.prefix}…</code>
+                      </span>
+                    </td>
+                    <td className="hide-mobile">
+                      <code>{key.prefix}…</code>
+                    </td>
+                    <td>{k.scopes[key.scope]}</td>
+                    <td className="hide-mobile">
+                      <Truncated text={key.createdBy ?? ''} max={24} />
+                    </td>
+                    <td className="hide-mobile apikeys-when">{key.created}</td>
+                    <td className="hide-mobile apikeys-when">{key.lastUsed}</td>
+                    <td className="hide-mobile apikeys-when">{key.expires}</td>
+                    <td>{k.statuses[key.status]}</td>
+                    <td>
+                      {key.status === 'active' ? (
+                        <Link to={`/company/api-keys/${key.id}/revoke`} aria-label={k.revokeLabel(key.name)}>
+                          {k.revoke}
+                        </Link>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="apikeys-create-title">
+        <h2 id="apikeys-create-title">{k.createTitle}</h2>
+        {data?.errors ? (
+          <p className="notice error" role="alert">
+            {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+          </p>
+        ) : null}
+        <Form method="post" key={created ? created.id : 'new'}>
+          <TextField
+            id="apikeys-name"
+            name="name"
+            label={k.name}
+            hint={k.nameHint}
+            required
+            maxLength={API_KEY_NAME_MAX}
+            autoComplete="off"
+            defaultValue={data?.values?.name}
+            error={e.name}
+          />
+          <Field id="apikeys-scope" label={k.scope} error={e.scope} hint={scopeHint()}>
+            {(aria) => (
+              <select {...aria} name="scope" required defaultValue={data?.values?.scope || 'read'}>
+                {API_KEY_SCOPES.map((s) => (
+                  <option key={s} value={s}>
+                    {k.scopes[s]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField
+            id="apikeys-expires"
+            name="expiresAt"
+            type="date"
+            label={k.expires}
+            hint={k.expiresHint}
+            min={today}
+            defaultValue={data?.values?.expiresAt}
+            error={e.expiresAt}
+          />
+          <button className="btn btn-primary" type="submit" disabled={busy}>
+            {k.create}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+function scopeHint() {
+  return API_KEY_SCOPES.map((s) => `${k.scopes[s]}: ${k.scopeHints[s]}`).join(' ');
+}

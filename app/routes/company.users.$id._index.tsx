@@ -1,0 +1,102 @@
+// /company/users/{id}: the owner edits a user of their company (name, e-mail, role), or goes on to remove them.
+// The last owner cannot be demoted: the refusal is shown next to the role.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { RoleField } from '~/components/RoleField';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { TextField } from '~/components/TextField';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { constraints, withinLimits } from '~/utils/constraints';
+import { FORM_ERROR } from '~/utils/forms';
+import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
+import { companyUserUpdateInput } from '../../server/company/schemas';
+import type { UserRole } from '../../server/company/kinds';
+
+const c = t.company;
+
+export const ErrorBoundary = routeErrorBoundary(c.editTitle);
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.user.name ?? c.editTitle} – ${t.appName}` },
+];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requireOwner(request, context);
+  const id = idParam(params.id);
+  try {
+    const user = await context.trpc.company.user({ id });
+    return {
+      user,
+      saved: new URL(request.url).searchParams.get('notice') === 'saved',
+      fields: constraints(companyUserUpdateInput),
+    };
+  } catch (e) {
+    pageError(e);
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  requireOwner(request, context);
+  const id = idParam(params.id);
+  const form = await request.formData();
+  const values = { name: formText(form, 'name'), email: formText(form, 'email'), role: formText(form, 'role') };
+  // The procedure parses the role like every other field (an unknown one is refused next to the select).
+  const result = await attempt(() => context.trpc.company.updateUser({ id, ...values, role: values.role as UserRole }));
+  if (!result.ok) return { values: withinLimits(values, constraints(companyUserUpdateInput)), errors: result.fields };
+  return redirect(`/company/users/${id}?notice=saved`);
+}
+
+export default function CompanyUserEdit() {
+  const { user, saved, fields } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const v = data?.values ?? user;
+  const e: Record<string, string | undefined> = data?.errors ?? {};
+  return (
+    <div className="admin company-admin">
+      <h1>{c.editTitle}</h1>
+      {saved && !data ? (
+        <p className="notice success" role="status">
+          {c.saved}
+        </p>
+      ) : null}
+      {data ? (
+        <p className="notice error" role="alert">
+          {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+        </p>
+      ) : null}
+      <Form method="post" className="card" key={[user.name, user.email, user.role].join('|')}>
+        <TextField
+          id="company-user-name"
+          name="name"
+          label={c.name}
+          {...fields.name}
+          autoComplete="off"
+          defaultValue={v.name}
+          error={e.name}
+        />
+        <TextField
+          id="company-user-email"
+          name="email"
+          label={c.email}
+          type="email"
+          {...fields.email}
+          autoComplete="off"
+          defaultValue={v.email}
+          error={e.email}
+        />
+        <RoleField id="company-user-role" value={v.role} error={e.role} />
+        <div className="actions">
+          <button className="btn btn-primary" type="submit" disabled={busy}>
+            {c.save}
+          </button>
+          <Link className="btn btn-destructive" to={`/company/users/${user.id}/remove`}>
+            {c.remove}
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// /company/users/{id}/remove: the confirm page (JS or not) before an owner removes a user. The POST removes;
+// the user's sessions and event streams end at once. The last owner is refused here, in words.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { attempt, idParam, pageError } from '~/utils/forms.server';
+
+const c = t.company;
+
+export const ErrorBoundary = routeErrorBoundary(c.removeTitle);
+
+export const meta: MetaFunction = () => [{ title: `${c.removeTitle} – ${t.appName}` }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  requireOwner(request, context);
+  try {
+    const user = await context.trpc.company.user({ id: idParam(params.id) });
+    return { id: user.id, name: user.name, email: user.email };
+  } catch (e) {
+    pageError(e);
+  }
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const session = requireOwner(request, context);
+  const id = idParam(params.id);
+  const result = await attempt(() => context.trpc.company.removeUser({ id }));
+  if (!result.ok) return { error: Object.values(result.fields)[0] };
+  // Removing oneself ends this session too: the login page is what is left.
+  return redirect(id === session.userId ? '/login' : '/company?notice=removed');
+}
+
+export default function CompanyUserRemove() {
+  const { id, name, email } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <div className="admin company-admin">
+      <h1>{c.removeTitle}</h1>
+      {data?.error ? (
+        <p className="notice error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      <div className="card">
+        <p className="company-confirm">{c.removeConfirm(name, email)}</p>
+        <Form method="post" className="actions">
+          <Link className="btn" to={`/company/users/${id}`}>
+            {c.cancel}
+          </Link>
+          <button className="btn btn-destructive" type="submit" disabled={busy}>
+            {c.removeYes}
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+// /company/webhooks (issue 16): the company's webhook endpoints with their last deliveries, a form to add one
+// (the signing secret is shown once, on the answer to that POST), and per endpoint: send a test event, turn
+// on or off, rotate the secret, delete (a confirm page). Plain forms with an intent: works without JS.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { routeErrorBoundary } from '~/components/RouteError';
+import { TextField } from '~/components/TextField';
+import { Truncated } from '~/components/Truncated';
+import { t } from '~/texts';
+import { requireOwner } from '~/utils/auth.server';
+import { constraints, withinLimits } from '~/utils/constraints';
+import { FORM_ERROR } from '~/utils/forms';
+import { attempt, formText, idParam } from '~/utils/forms.server';
+import { formatDateTime } from '~/utils/text';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../server/webhooks/events';
+import { webhookCreateInput } from '../../server/webhooks/schemas';
+
+const w = t.webhooks;
+
+export const ErrorBoundary = routeErrorBoundary(w.title);
+
+export const meta: MetaFunction = () => [{ title: `${w.title} – ${t.appName}` }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireOwner(request, context);
+  const endpoints = await context.trpc.webhooks.list({});
+  const notice = new URL(request.url).searchParams.get('notice');
+  return {
+    companyName: session.companyName,
+    endpoints,
+    notice: notice === 'deleted' ? notice : null,
+    form: constraints(webhookCreateInput),
+  };
+}
+
+type Answer =
+  | { intent: 'create'; values: { url: string; events: string[] }; errors: Record<string, string> }
+  | { intent: 'secret'; id: number; secret: string; created: boolean }
+  | { intent: 'done'; id: number; notice: string }
+  | { intent: 'failed'; id: number; error: string };
+
+export async function action({ request, context }: ActionFunctionArgs): Promise<Answer> {
+  requireOwner(request, context);
+  const form = await request.formData();
+  const intent = formText(form, 'intent');
+  if (intent === 'create') {
+    const values = {
+      url: formText(form, 'url'),
+      events: form.getAll('events').filter((v): v is string => typeof v === 'string'),
+    };
+    const r = await attempt(() =>
+      context.trpc.webhooks.create({ url: values.url, events: values.events as WebhookEventType[] }),
+    );
+    if (!r.ok)
+      return {
+        intent: 'create',
+        values: { ...withinLimits({ url: values.url }, constraints(webhookCreateInput)), events: values.events },
+        errors: r.fields,
+      };
+    return { intent: 'secret', id: r.value.id, secret: r.value.secret, created: true };
+  }
+  const id = idParam(formText(form, 'id'));
+  if (intent === 'rotate') {
+    const r = await attempt(() => context.trpc.webhooks.rotate({ id }));
+    if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
+    return { intent: 'secret', id, secret: r.value.secret, created: false };
+  }
+  if (intent === 'test') {
+    const r = await attempt(() => context.trpc.webhooks.test({ id }));
+    if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
+    return { intent: 'done', id, notice: w.testQueued };
+  }
+  if (intent === 'enable' || intent === 'disable') {
+    const ep = (await context.trpc.webhooks.list({})).find((e) => e.id === id);
+    if (!ep) throw new Response('Not Found', { status: 404 });
+    const r = await attempt(() =>
+      context.trpc.webhooks.update({
+        id,
+        url: ep.url,
+        events: ep.events as WebhookEventType[],
+        enabled: intent === 'enable',
+      }),
+    );
+    if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
+    return { intent: 'done', id, notice: w.saved };
+  }
+  throw new Response('Bad Request', { status: 400 });
+}
+
+function Secret({ secret, created }: { secret: string; created: boolean }) {
+  return (
+    <div className="notice success webhooks-secret" role="status">
+      <p>
+        <strong>{created ? w.created : w.rotated}.</strong> {w.secretOnce}
+      </p>
+      <label htmlFor="webhooks-secret-value">{w.secretTitle}</label>
+      <input id="webhooks-secret-value" readOnly value={secret} className="webhooks-secret-value" />
+    </div>
+  );
+}
+
+export default function CompanyWebhooks() {
+  const { companyName, endpoints, notice, form } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state === 'submitting';
+  const create = data?.intent === 'create' ? data : null;
+  const e: Record<string, string | undefined> = create?.errors ?? {};
+  const checked = new Set(create ? create.values.events : []);
+  return (
+    <div className="admin company-admin webhooks">
+      <h1>{w.title}</h1>
+      <p className="muted subtitle">{companyName}</p>
+      <p>{w.intro}</p>
+      {notice && !data ? (
+        <p className="notice success" role="status">
+          {w.deleted}
+        </p>
+      ) : null}
+      {data?.intent === 'secret' && data.created ? <Secret secret={data.secret} created /> : null}
+
+      <section aria-labelledby="webhooks-list-title">
+        <h2 id="webhooks-list-title">{w.listTitle}</h2>
+        {endpoints.length === 0 ? <p className="muted">{w.none}</p> : null}
+        {endpoints.map((ep) => (
+          <article key={ep.id} className="card webhooks-endpoint" aria-labelledby={`webhook-${ep.id}-url`}>
+            <h3 id={`webhook-${ep.id}-url`} className="webhooks-url">
+              <Truncated text={ep.url} max={60} />
+            </h3>
+            <p className="webhooks-meta">
+              <span className={ep.enabled ? 'webhooks-on' : 'webhooks-off'}>{ep.enabled ? w.enabled : w.disabled}</span>
+              {' · '}
+              {ep.events.map((type) => w.events[type] ?? type).join(', ')}
+            </p>
+            {ep.failing ? (
+              <p className="notice error webhooks-failing" role="alert">
+                {w.failing}
+              </p>
+            ) : null}
+            {data && 'id' in data && data.id === ep.id ? (
+              data.intent === 'secret' && !data.created ? (
+                <Secret secret={data.secret} created={false} />
+              ) : data.intent === 'done' ? (
+                <p className="notice success" role="status">
+                  {data.notice}
+                </p>
+              ) : data.intent === 'failed' ? (
+                <p className="notice error" role="alert">
+                  {data.error}
+                </p>
+              ) : null
+            ) : null}
+            <div className="webhooks-actions">
+              <Form method="post">
+                <input type="hidden" name="id" value={ep.id} />
+                <button className="btn" type="submit" name="intent" value="test" disabled={busy || !ep.enabled}>
+                  {w.sendTest}
+                </button>
+              </Form>
+              <Form method="post">
+                <input type="hidden" name="id" value={ep.id} />
+                <button
+                  className="btn"
+                  type="submit"
+                  name="intent"
+                  value={ep.enabled ? 'disable' : 'enable'}
+                  disabled={busy}
+                >
+                  {ep.enabled ? w.disable : w.enable}
+                </button>
+              </Form>
+              <Form method="post">
+                <input type="hidden" name="id" value={ep.id} />
+                <button className="btn" type="submit" name="intent" value="rotate" disabled={busy}>
+                  {w.rotate}
+                </button>
+              </Form>
+              <Link className="btn btn-destructive" to={`/company/webhooks/${ep.id}/delete`}>
+                {w.delete}
+              </Link>
+            </div>
+            <h4 className="webhooks-deliveries-title">{w.lastDeliveries}</h4>
+            {ep.lastDeliveries.length === 0 ? (
+              <p className="muted">{w.noDeliveries}</p>
+            ) : (
+              <ul className="webhooks-deliveries">
+                {ep.lastDeliveries.map((d) => (
+                  <li key={d.id} className={`webhooks-delivery webhooks-${d.status}`}>
+                    <span className="webhooks-type">{w.events[d.type] ?? d.type}</span>
+                    <span>
+                      {w.delivery[d.status]}
+                      {d.lastStatusCode !== null ? ` (${w.code} ${d.lastStatusCode})` : ''}
+                      {d.lastStatusCode === null && d.lastError ? ` (${d.lastError})` : ''}
+                    </span>
+                    <span className="muted webhooks-when">
+                      {formatDateTime(d.deliveredAt ?? d.lastAttemptAt ?? d.createdAt)} · {w.attempts(d.attempts)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </article>
+        ))}
+      </section>
+
+      <section className="card" aria-labelledby="webhooks-add-title">
+        <h2 id="webhooks-add-title">{w.createTitle}</h2>
+        {create && e[FORM_ERROR] ? (
+          <p className="notice error" role="alert">
+            {e[FORM_ERROR]}
+          </p>
+        ) : null}
+        <Form method="post" key={data?.intent === 'secret' && data.created ? `made-${data.id}` : 'new'}>
+          <TextField
+            id="webhooks-url"
+            name="url"
+            label={w.url}
+            hint={w.urlHint}
+            type="url"
+            inputMode="url"
+            {...form.url}
+            autoComplete="off"
+            defaultValue={create?.values.url}
+            error={e.url}
+          />
+          <fieldset
+            className="webhooks-events"
+            aria-invalid={e.events ? true : undefined}
+            aria-describedby={e.events ? 'webhooks-events-error' : undefined}
+          >
+            <legend>{w.eventsLegend}</legend>
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <div className="check" key={type}>
+                <input
+                  id={`webhooks-event-${type}`}
+                  type="checkbox"
+                  name="events"
+                  value={type}
+                  defaultChecked={create ? checked.has(type) : true}
+                />
+                <label htmlFor={`webhooks-event-${type}`}>
+                  {w.events[type]} <code>{type}</code>
+                </label>
+              </div>
+            ))}
+            {e.events ? (
+              <p id="webhooks-events-error" className="error">
+                {e.events}
+              </p>
+            ) : null}
+          </fieldset>
+          <input type="hidden" name="intent" value="create" />
+          <button className="btn btn-primary" type="submit" disabled={busy}>
+            {w.create}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// The downloads of /add/bulk (issue 15): the templates and a result, made by server/sims/bulk-downloads.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { t } from '~/texts';
+import { requireUser } from '~/utils/auth.server';
+import { formText } from '~/utils/forms.server';
+import { bulkResultFile, bulkTemplate, resultRowsOf, type DownloadFile } from '../../server/sims/bulk-downloads';
+
+function download(file: DownloadFile): Response {
+  return new Response(file.body, {
+    status: 200,
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.filename}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+export function bulkTemplateLoader(format: 'csv' | 'xlsx') {
+  return async ({ request, context }: LoaderFunctionArgs) => {
+    requireUser(request, context);
+    return download(await bulkTemplate(format));
+  };
+}
+
+export async function bulkResultAction({ request, context }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const form = await request.formData();
+  const format = formText(form, 'format');
+  const rows = resultRowsOf(formText(form, 'results'));
+  if ((format !== 'csv' && format !== 'xlsx') || !rows)
+    return new Response(t.bulkFile.badResult, {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
+  return download(await bulkResultFile(format, rows));
+}

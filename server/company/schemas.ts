@@ -1,0 +1,56 @@
+// Input and output schemas of the company's own admin (/company, /api/company/*). Pure zod, so the pages
+// import them for their HTML constraints.
+import { t } from '../../app/texts.js';
+import { listQuery } from '../companies/schemas.js';
+import { userFields, userRole } from '../users/schemas.js';
+import { z } from '../zod.js';
+import { AUDIT_KINDS } from './kinds.js';
+
+export const ACTIVITY_PAGE_MAX = 200;
+export const ACTIVITY_PAGE_DEFAULT = 50;
+
+const id = z.coerce.number({ error: 'Ogiltigt id.' }).int('Ogiltigt id.').positive('Ogiltigt id.');
+
+export const companyUsersQuery = z.object(listQuery);
+export const companyUserCreateInput = z.object({ name: userFields.name, email: userFields.email, role: userRole });
+export const companyUserUpdateInput = z.object({
+  id,
+  name: userFields.name,
+  email: userFields.email,
+  role: userRole,
+});
+export const companyUserIdInput = z.object({ id });
+
+export const auditKind = z.enum(AUDIT_KINDS, { error: t.company.errors.kind });
+
+export const activityQuery = z.object({
+  kind: auditKind.optional(),
+  /** Keyset: rows older than this id (the last id of the page before). */
+  before: id.optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, t.validation.atLeast('limit', '1'))
+    .max(ACTIVITY_PAGE_MAX, t.validation.atMost('limit', String(ACTIVITY_PAGE_MAX)))
+    .optional(),
+});
+
+export const activityOutput = z.object({
+  id: z.number(),
+  at: z.string(),
+  kind: auditKind,
+  action: z.string(),
+  /** Who did it, as shown ("Anna Andersson", "Support: Admin Demo", "API-nyckel …"). */
+  who: z.string(),
+  /** What was done, as shown. */
+  what: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+});
+export type ActivityView = z.infer<typeof activityOutput>;
+
+export const activityPageOutput = z.object({
+  items: z.array(activityOutput),
+  /** The `before` of the next (older) page; null on the last. */
+  nextBefore: z.number().nullable(),
+});

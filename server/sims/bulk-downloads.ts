@@ -1,0 +1,145 @@
+// The files of /add/bulk (issue 15): the templates a list is filled in (CSV and XLSX, the ICCID column as
+// text) and a bulk activation's result (every row: ICCID, outcome in Swedish, message). Small files (at most
+// 1,000 rows) made in memory, in the list export's formats: CSV in UTF-8 with BOM, semicolons and CRLF for
+// Swedish Excel, the ICCID behind a tab (docs/decisions/008); XLSX with text cells. Whatever came from a user
+// (an ICCID that is not one, a message) is written formula-safe with the list export's and workbook's helpers.
+import ExcelJS from 'exceljs';
+import { t } from '../../app/texts.js';
+import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
+import { safeText } from '../export/workbook.js';
+import { z } from '../zod.js';
+import { iccidMessages, iccidProblem, normalizeIccid, withCheckDigit } from './iccid.js';
+import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText } from './list-export.js';
+import { BULK_ACTIVATE_OUTCOMES, BULK_MAX, type BulkActivateOutcome } from './schemas.js';
+
+export type DownloadFormat = 'csv' | 'xlsx';
+export type DownloadFile = { filename: string; contentType: string; body: Uint8Array<ArrayBuffer> };
+
+const CRLF = '\r\n';
+const BOM = '\uFEFF';
+
+/** The template's header: the names the parser knows (server/sims/bulk-file.ts). */
+export const TEMPLATE_HEADER = ['iccid', 'fakturamärkning', 'fakturakommentar'] as const;
+/** A well-formed example (Luhn check digit right) that no real card is likely to have. */
+export const TEMPLATE_EXAMPLE = [
+  withCheckDigit('8946000000000000001'),
+  t.bulkFile.templateExample.mark,
+  t.bulkFile.templateExample.note,
+] as const;
+
+const contentType = (format: DownloadFormat) => (format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE);
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** An ICCID cell of the CSV: digits behind a tab (kept as text by Excel); anything else as formula-safe text. */
+const csvIccidCell = (iccid: string) => (/^\d+$/.test(iccid) ? csvIccid(iccid) : csvText(iccid));
+
+async function workbook(
+  sheetName: string,
+  columns: Array<{ header: string; width: number }>,
+  rows: string[][],
+): Promise<Uint8Array<ArrayBuffer>> {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'SIM-portalen';
+  const sheet = wb.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  // Every column text ('@'), the ICCID's above all: what is typed in it later stays all 20 digits.
+  sheet.columns = columns.map((c) => ({ width: c.width, style: { numFmt: '@' } }));
+  sheet.addRow(columns.map((c) => c.header)).font = { bold: true };
+  for (const row of rows) sheet.addRow(row.map((v) => safeText(v)));
+  // A copy into a plain ArrayBuffer (exceljs answers a Node Buffer), as a fetch Response body takes it.
+  return new Uint8Array(await wb.xlsx.writeBuffer()) as Uint8Array<ArrayBuffer>;
+}
+
+export async function bulkTemplate(format: DownloadFormat): Promise<DownloadFile> {
+  const filename = `aktivera-flera-mall.${format}`;
+  if (format === 'csv') {
+    const lines = [
+      TEMPLATE_HEADER.map(csvField),
+      [csvIccid(TEMPLATE_EXAMPLE[0]), ...TEMPLATE_EXAMPLE.slice(1).map(csvText)],
+    ];
+    return {
+      filename,
+      contentType: contentType(format),
+      body: utf8(BOM + lines.map((l) => l.join(';') + CRLF).join('')),
+    };
+  }
+  const body = await workbook(
+    t.bulkFile.templateSheet,
+    TEMPLATE_HEADER.map((header, i) => ({ header, width: i === 0 ? 24 : 30 })),
+    [[...TEMPLATE_EXAMPLE]],
+  );
+  return { filename, contentType: contentType(format), body };
+}
+
+export type ResultRow = { iccid: string; outcome: BulkActivateOutcome; message?: string };
+
+export async function bulkResultFile(
+  format: DownloadFormat,
+  rows: ResultRow[],
+  now = new Date(),
+): Promise<DownloadFile> {
+  const c = t.bulkFile.resultColumns;
+  const filename = `aktivera-flera-resultat_${now.toISOString().slice(0, 10)}.${format}`;
+  const cells = rows.map((r) => [r.iccid, t.bulkAdd.outcomes[r.outcome], r.message ?? '']);
+  if (format === 'csv') {
+    const head = [c.iccid, c.outcome, c.message].map(csvField).join(';');
+    const lines = cells.map(([iccid, outcome, message]) =>
+      [csvIccidCell(iccid!), csvText(outcome!), csvText(message!)].join(';'),
+    );
+    return {
+      filename,
+      contentType: contentType(format),
+      body: utf8(BOM + [head, ...lines].map((l) => l + CRLF).join('')),
+    };
+  }
+  const body = await workbook(
+    t.bulkFile.resultSheet,
+    [
+      { header: c.iccid, width: 24 },
+      { header: c.outcome, width: 28 },
+      { header: c.message, width: 60 },
+    ],
+    cells,
+  );
+  return { filename, contentType: contentType(format), body };
+}
+
+/**
+ * The result rows as the result page posts them back: [ICCID, outcome] pairs, nothing else. The message of
+ * each row is made again here from the two (resultMessage), so no text the browser sent is written but the
+ * ICCID, formula-safe.
+ */
+export const postedResult = z
+  .array(z.tuple([z.string().max(100), z.enum(BULK_ACTIVATE_OUTCOMES)]))
+  .min(1)
+  .max(BULK_MAX);
+
+/** The message the procedure gives a row of this outcome (activateBulk, server/sims/bulk.ts). */
+export function resultMessage(iccid: string, outcome: BulkActivateOutcome): string | undefined {
+  switch (outcome) {
+    case 'invalid': {
+      const problem = iccidProblem(normalizeIccid(iccid));
+      return problem ? iccidMessages[problem] : undefined;
+    }
+    case 'duplicateInList':
+      return t.bulk.duplicateInList;
+    case 'alreadyActive':
+      return t.bulk.alreadyActive;
+    case 'activeElsewhere':
+      return t.bulk.activeElsewhere;
+    default:
+      return undefined;
+  }
+}
+
+/** The posted rows (a JSON text) as result rows with their messages; null when they are not such rows. */
+export function resultRowsOf(posted: string): ResultRow[] | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(posted);
+  } catch {
+    return null;
+  }
+  const parsed = postedResult.safeParse(json);
+  if (!parsed.success) return null;
+  return parsed.data.map(([iccid, outcome]) => ({ iccid, outcome, message: resultMessage(iccid, outcome) }));
+}

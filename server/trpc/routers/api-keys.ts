@@ -1,0 +1,69 @@
+// A company's API keys (issue 16), for its owners (and support acting as the company); never for a key.
+// REST: GET /api/company/apiKeys, POST /api/company/apiKeys (the key answered once), POST /api/company/apiKeys/revoke/{id}.
+import { t } from '../../../app/texts.js';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../api-keys/keys.js';
+import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '../../api-keys/schemas.js';
+import { z } from '../../zod.js';
+import { ownerProcedure, router } from '../trpc.js';
+
+const tags = ['company'];
+const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) => ({
+  userId: ctx.session.userId,
+  actingCompanyId: ctx.session.actingCompanyId,
+  companyId: ctx.companyId,
+});
+
+export const apiKeysRouter = router({
+  list: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/company/apiKeys',
+        tags,
+        summary: "The company's API keys, newest first (name, prefix, scope, created by, last used, expiry, status)",
+      },
+    })
+    .input(z.void())
+    .output(z.array(apiKeyOutput))
+    .query(({ ctx }) => listApiKeys(ctx.em, ctx.companyId)),
+
+  get: ownerProcedure
+    .input(apiKeyIdInput)
+    .output(apiKeyOutput)
+    .query(({ ctx, input }) => getApiKey(ctx.em, ctx.companyId, input.id)),
+
+  create: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/apiKeys',
+        tags,
+        summary:
+          'Create an API key { name, scope: read | write, expiresAt?: YYYY-MM-DD or ISO time }; the key is answered only this once',
+      },
+    })
+    .input(apiKeyCreateInput)
+    .output(apiKeyCreatedOutput)
+    .mutation(async ({ ctx, input }) => {
+      const created = await createApiKey(ctx.em, actor(ctx), input);
+      await ctx.notify('info', t.apiKeys.createdToast(input.name));
+      return created;
+    }),
+
+  revoke: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/apiKeys/revoke/{id}',
+        tags,
+        summary: 'Revoke an API key: its next request gets 401',
+      },
+    })
+    .input(apiKeyIdInput)
+    .output(apiKeyOutput)
+    .mutation(async ({ ctx, input }) => {
+      const key = await revokeApiKey(ctx.em, actor(ctx), input.id);
+      await ctx.notify('info', t.apiKeys.revoked(key.name));
+      return key;
+    }),
+});

@@ -1,0 +1,127 @@
+// The company's own admin (issue 16): its users and its activity trail, for the company's owners (and support
+// acting as the company). Each is also a REST path (/api/company/...); API keys will never reach these.
+import { t } from '../../../app/texts.js';
+import { announceSessionEnded } from '../../auth/sessions.js';
+import { activityCsv, listActivity } from '../../company/activity.js';
+import {
+  activityPageOutput,
+  activityQuery,
+  auditKind,
+  companyUserCreateInput,
+  companyUserIdInput,
+  companyUserUpdateInput,
+  companyUsersQuery,
+} from '../../company/schemas.js';
+import {
+  createCompanyUser,
+  getCompanyUser,
+  listCompanyUsers,
+  removeCompanyUser,
+  updateCompanyUser,
+  type CompanyActor,
+} from '../../company/users.js';
+import { userOutput } from '../../users/schemas.js';
+import { z } from '../../zod.js';
+import { ownerProcedure, router } from '../trpc.js';
+import { success } from './auth.js';
+
+const tags = ['company'];
+const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) =>
+  ({
+    userId: ctx.session.userId,
+    actingCompanyId: ctx.session.actingCompanyId,
+    companyId: ctx.companyId,
+  }) satisfies CompanyActor;
+
+export const companyRouter = router({
+  users: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/company/users',
+        tags,
+        summary: "The company's users by name; q searches name and e-mail, limit and offset page",
+      },
+    })
+    .input(companyUsersQuery)
+    .output(z.array(userOutput))
+    .query(({ ctx, input }) => listCompanyUsers(ctx.em, ctx.companyId, input)),
+
+  user: ownerProcedure
+    .input(companyUserIdInput)
+    .output(userOutput)
+    .query(({ ctx, input }) => getCompanyUser(ctx.em, ctx.companyId, input.id)),
+
+  createUser: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/users',
+        tags,
+        summary: 'Add a user (name, email, role: owner, member or viewer); no mail is sent',
+      },
+    })
+    .input(companyUserCreateInput)
+    .output(z.object({ newUser: userOutput }))
+    .mutation(async ({ ctx, input }) => {
+      const newUser = await createCompanyUser(ctx.em, actor(ctx), input);
+      await ctx.notify('info', t.company.added(newUser.name));
+      return { newUser };
+    }),
+
+  updateUser: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/company/users',
+        tags,
+        summary: "Edit a user's name, email and role; the last owner cannot be demoted",
+      },
+    })
+    .input(companyUserUpdateInput)
+    .output(z.object({ success: z.boolean(), user: userOutput }))
+    .mutation(async ({ ctx, input }) => {
+      const user = await updateCompanyUser(ctx.em, actor(ctx), input);
+      await ctx.notify('info', t.company.saved, user.name);
+      return { success: true, user };
+    }),
+
+  removeUser: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/users/remove/{id}',
+        tags,
+        summary: 'Remove a user: their sessions and event streams end at once; the last owner cannot be removed',
+      },
+    })
+    .input(companyUserIdInput)
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      const { user, endedSessions } = await removeCompanyUser(ctx.em, actor(ctx), input.id);
+      for (const id of endedSessions) await announceSessionEnded(ctx.services, id);
+      // Removing oneself ends this session too: no toast to a tab that is logged out.
+      if (user.id !== ctx.session.userId) await ctx.notify('info', t.company.removed(user.name));
+      return { success: true };
+    }),
+
+  audit: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/company/audit',
+        tags,
+        summary:
+          "The company's activity, newest first; kind filters, before (the previous page's nextBefore) and limit (at most 200) page",
+      },
+    })
+    .input(activityQuery)
+    .output(activityPageOutput)
+    .query(({ ctx, input }) => listActivity(ctx.em, ctx.companyId, input)),
+
+  /** The trail as a CSV file, for the activity page's download. */
+  auditCsv: ownerProcedure
+    .input(z.object({ kind: auditKind.optional() }))
+    .output(z.object({ filename: z.string(), csv: z.string() }))
+    .query(({ ctx, input }) => activityCsv(ctx.em, ctx.companyId, input.kind)),
+});

@@ -1,0 +1,148 @@
+// The company's webhooks (issue 16), for its owners (and support acting as the company); REST paths under
+// /api/company/webhooks. API keys never reach these.
+import { t } from '../../../app/texts.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  listEndpoints,
+  queueTest,
+  rotateSecret,
+  updateEndpoint,
+  type WebhookActor,
+  type WebhookOpts,
+} from '../../webhooks/endpoints.js';
+import {
+  deliveryOutput,
+  endpointOutput,
+  webhookCreateInput,
+  webhookIdInput,
+  webhookUpdateInput,
+} from '../../webhooks/schemas.js';
+import type { Services } from '../../services.js';
+import { z } from '../../zod.js';
+import { ownerProcedure, router } from '../trpc.js';
+import { success } from './auth.js';
+
+const tags = ['company'];
+const actor = (ctx: {
+  companyId: number;
+  session: { userId: number; actingCompanyId: number | null };
+}): WebhookActor => ({
+  userId: ctx.session.userId,
+  actingCompanyId: ctx.session.actingCompanyId,
+  companyId: ctx.companyId,
+});
+const opts = (services: Services): WebhookOpts => ({
+  policy: { allowPrivateTargets: services.config.webhooks.allowPrivateTargets },
+  retryForMs: services.config.webhooks.retryForMs,
+});
+
+export const webhooksRouter = router({
+  list: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/company/webhooks',
+        tags,
+        summary: "The company's webhook endpoints with their last deliveries (never the secret)",
+      },
+    })
+    .input(z.object({}))
+    .output(z.array(endpointOutput))
+    .query(({ ctx }) => listEndpoints(ctx.em, ctx.companyId, ctx.services.config.webhooks.retryForMs)),
+
+  create: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/webhooks',
+        tags,
+        summary:
+          'Register an endpoint (https; events sim.activated, sim.updated, sim.deactivated, bulk.completed); the signing secret is answered only this once',
+      },
+    })
+    .input(webhookCreateInput)
+    .output(z.object({ id: z.number(), secret: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await createEndpoint(ctx.em, actor(ctx), input, opts(ctx.services));
+      await ctx.notify('info', t.webhooks.created);
+      return r;
+    }),
+
+  update: ownerProcedure
+    .meta({
+      openapi: { method: 'PUT', path: '/company/webhooks', tags, summary: "Change an endpoint's URL, events, on/off" },
+    })
+    .input(webhookUpdateInput)
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      await updateEndpoint(ctx.em, actor(ctx), input, opts(ctx.services));
+      await ctx.notify('info', t.webhooks.saved);
+      return { success: true };
+    }),
+
+  delete: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/webhooks/delete/{id}',
+        tags,
+        summary: 'Delete an endpoint with its deliveries',
+      },
+    })
+    .input(webhookIdInput)
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      await deleteEndpoint(ctx.em, actor(ctx), input.id);
+      await ctx.notify('info', t.webhooks.deleted);
+      return { success: true };
+    }),
+
+  test: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/webhooks/test/{id}',
+        tags,
+        summary: 'Queue a webhook.test event for this endpoint',
+      },
+    })
+    .input(webhookIdInput)
+    .output(z.object({ eventId: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await queueTest(ctx.em, actor(ctx), input.id);
+      await ctx.notify('info', t.webhooks.testQueued);
+      return r;
+    }),
+
+  rotate: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/company/webhooks/rotate/{id}',
+        tags,
+        summary: 'A new signing secret, answered only this once; the old one stops signing at once',
+      },
+    })
+    .input(webhookIdInput)
+    .output(z.object({ secret: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await rotateSecret(ctx.em, actor(ctx), input.id);
+      await ctx.notify('info', t.webhooks.rotated);
+      return r;
+    }),
+
+  deliveries: ownerProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/company/webhooks/{id}/deliveries',
+        tags,
+        summary: "An endpoint's last 50 deliveries, newest first",
+      },
+    })
+    .input(webhookIdInput)
+    .output(z.array(deliveryOutput))
+    .query(({ ctx, input }) => listDeliveries(ctx.em, ctx.companyId, input.id)),
+});

@@ -1,0 +1,501 @@
+// Several instances: three processes of the built server (build/node, as `npm start` runs it) on one PostgreSQL
+// database behind a real nginx, started with a configuration generated from deploy/nginx/sim-portal.conf on
+// loopback ports (no TLS). A login through nginx holds whichever instance answers; the login rate limit is
+// shared; a toast made on one instance reaches event streams on the other two; under 50-connection load one
+// instance is stopped (SIGTERM) and another killed (SIGKILL) without one failed idempotent request, every
+// acknowledged activation is in the database exactly once, and event streams reopened through nginx receive.
+// Webhook events caused through nginx (so on every instance) reach a receiver on 127.0.0.1 once per event id,
+// whichever instance's worker claims them.
+// Needs DATABASE_URL and nginx (Debian's package, installed by .ci/run); skips with the reason otherwise.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIsStale, serverBundle } from '../../server/build.js';
+import { freshDatabase, usingPostgres } from '../helpers/db.js';
+import { iccidFactory } from '../helpers/iccid.js';
+import { sample } from '../helpers/metrics.js';
+import { linkIn, startSmtp } from '../helpers/smtp.js';
+import { openStream as openSse } from '../helpers/sse.js';
+
+const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+const skipReason = !usingPostgres
+  ? 'several instances share one PostgreSQL database: set DATABASE_URL'
+  : !NGINX
+    ? 'nginx is not installed (apt-get install nginx; .ci/run installs it)'
+    : null;
+if (skipReason) console.warn(`tests/api/instances.test.ts skipped: ${skipReason}`);
+
+const newIccid = iccidFactory('8946555');
+const SECRET = 'a-session-secret-shared-by-the-three-instances';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** A free port kept bound until released (nginx's: the instances take seconds to start, and an outgoing
+ * connection of another process could take an unbound port meanwhile). */
+function heldPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (s.address() as { port: number }).port,
+        release: () => new Promise<void>((r) => s.close(() => r())),
+      }),
+    );
+    s.on('error', reject);
+  });
+}
+
+type Instance = { name: string; port: number; metricsPort: number; child: ChildProcess; dataDir: string };
+
+/** The site of deploy/ with loopback ports, without TLS; every rewrite must find its line. */
+function siteFromDeploy(ports: number[], listen: number): string {
+  let site = readFileSync(path.resolve('deploy/nginx/sim-portal.conf'), 'utf8');
+  const rewrite = (from: RegExp, to: string) => {
+    expect(site, `deploy/nginx/sim-portal.conf no longer has ${from}`).toMatch(from);
+    site = site.replace(from, to);
+  };
+  const servers = ports.map((p) => `    server 127.0.0.1:${p} max_fails=2 fail_timeout=10s;`).join('\n');
+  rewrite(/( {4}server 127\.0\.0\.1:\d+ [^\n]*\n)+/, `${servers}\n`);
+  rewrite(/server \{\n {4}listen 80;[\s\S]*?\n\}\n/, ''); // the redirect to https
+  rewrite(/ *# nginx 1\.25\.1[^\n]*\n/, '');
+  rewrite(/ {4}listen 443 ssl http2;\n {4}listen \[::\]:443 ssl http2;\n/, `    listen 127.0.0.1:${listen};\n`);
+  rewrite(/ {4}ssl_[^\n]*\n( {4}ssl_[^\n]*\n)*/, '');
+  return site;
+}
+
+async function waitFor(url: string, child?: ChildProcess, ms = 90_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000 }, () => {
+  const instances: Instance[] = [];
+  let nginx: ChildProcess | null = null;
+  let prefix: string;
+  let base: string;
+  let dbUrl: string;
+  let drop: () => Promise<void>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let nginxPort: number;
+
+  async function startInstance(name: string): Promise<Instance> {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), `sim-portal-${name}-`));
+    const child = spawn(process.execPath, [path.resolve('server/start.js')], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        APP_URL: base,
+        DATABASE_URL: dbUrl,
+        SESSION_SECRET: SECRET,
+        TRUST_PROXY: 'loopback',
+        DATA_DIR: dataDir,
+        SMTP_URL: smtp.url,
+        LOG_LEVEL: 'warn',
+        // Webhooks to the test's receiver on 127.0.0.1, each instance looking for due deliveries 5 times a second.
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_POLL_MS: '200',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const instance = { name, port, metricsPort, child, dataDir };
+    instances.push(instance);
+    await waitFor(`http://127.0.0.1:${port}/readyz`, child);
+    return instance;
+  }
+
+  const metricsOf = async (i: Instance) => (await fetch(`http://127.0.0.1:${i.metricsPort}/metrics`)).text();
+
+  beforeAll(async () => {
+    expect(existsSync(serverBundle) && !buildIsStale(), 'the build is missing or stale: npm run build').toBe(true);
+    const db = await freshDatabase();
+    drop = db.drop;
+    dbUrl = (db.target as { url: string }).url;
+    smtp = await startSmtp();
+    const held = await heldPort();
+    nginxPort = held.port;
+    base = `http://127.0.0.1:${nginxPort}`;
+    // The first one migrates and seeds; the other two find the database ready.
+    await startInstance('a');
+    await Promise.all([startInstance('b'), startInstance('c')]);
+
+    prefix = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-nginx-'));
+    const site = siteFromDeploy(
+      instances.map((i) => i.port),
+      nginxPort,
+    );
+    writeFileSync(path.join(prefix, 'site.conf'), site);
+    const temp = (kind: string) => `${kind}_temp_path ${path.join(prefix, kind)};`;
+    writeFileSync(
+      path.join(prefix, 'nginx.conf'),
+      [
+        'daemon off;',
+        'master_process on;',
+        'worker_processes 1;',
+        // As root, the workers would run as nobody and could not use the temporary folders made here.
+        process.getuid?.() === 0 ? 'user root;' : '',
+        `pid ${path.join(prefix, 'nginx.pid')};`,
+        `error_log ${path.join(prefix, 'error.log')} warn;`,
+        'events { worker_connections 1024; }',
+        'http {',
+        '  access_log off;',
+        `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
+        `  include ${path.join(prefix, 'site.conf')};`,
+        '}',
+      ].join('\n'),
+    );
+    await held.release();
+    nginx = spawn(NGINX!, ['-c', path.join(prefix, 'nginx.conf'), '-p', prefix], { stdio: 'inherit' });
+    await waitFor(`${base}/livez`, nginx, 20_000);
+  });
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((r) => nginx!.once('exit', r));
+      nginx.kill('SIGTERM');
+      await exited;
+    }
+    await Promise.all(
+      instances.map(async (i) => {
+        if (i.child.exitCode === null && i.child.signalCode === null) {
+          const exited = new Promise((r) => i.child.once('exit', r));
+          i.child.kill('SIGTERM');
+          await exited;
+        }
+        rmSync(i.dataDir, { recursive: true, force: true });
+      }),
+    );
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
+    await smtp?.close();
+    await drop?.();
+  });
+
+  it('keeps a login made through nginx on every instance', async () => {
+    const trpc = (procedure: string, input: unknown, cookie = '') =>
+      fetch(`${base}/api/trpc/${procedure}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(input),
+      });
+    expect((await trpc('auth.requestLink', { destination: 'anna@demo.se' })).status).toBe(200);
+    await expect.poll(() => smtp.to('anna@demo.se').length, { timeout: 20_000 }).toBe(1);
+    const token = new URL(linkIn(smtp.to('anna@demo.se')[0]!.raw)).searchParams.get('token')!;
+    const consumed = await trpc('auth.consumeLink', { token });
+    expect(consumed.status).toBe(200);
+    const cookie = consumed.headers.getSetCookie()[0]!.split(';')[0]!;
+
+    const served = async () =>
+      Promise.all(
+        instances.map(async (i) =>
+          sample(await metricsOf(i), 'sim_portal_http_requests_total', { route: '/api/sim/all', status: '200' }),
+        ),
+      );
+    const before = await served();
+    for (let n = 0; n < 12; n++) {
+      const res = await fetch(`${base}/api/sim/all`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    // Round robin: each instance answered some of them, and recognised the session every time.
+    await expect
+      .poll(async () => (await served()).reduce((sum, n, k) => sum + n - before[k]!, 0), { timeout: 10_000 })
+      .toBe(12);
+    const after = await served();
+    for (let k = 0; k < instances.length; k++) expect(after[k]! - before[k]!).toBeGreaterThan(0);
+  });
+
+  it('shares the login rate limit: the sixth link request is refused whichever instance answers it', async () => {
+    for (let n = 0; n < 6; n++) {
+      const res = await fetch(`${base}/api/trpc/auth.requestLink`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ destination: 'admin@demo.se' }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const refused = async () => {
+      let sum = 0;
+      for (const i of instances)
+        sum += sample(await metricsOf(i), 'sim_portal_login_links_total', { outcome: 'refused', reason: 'address' });
+      return sum;
+    };
+    await expect.poll(refused, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => smtp.to('admin@demo.se').length, { timeout: 20_000 }).toBe(5);
+  });
+
+  it('brings a toast made on one instance to event streams held by the other two', async () => {
+    const [a, b, c] = instances as [Instance, Instance, Instance];
+    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.se');
+    const streams = await Promise.all([b, c].map((i) => openStream(`http://127.0.0.1:${i.port}`, cookie)));
+    const iccid = newIccid();
+    const res = await fetch(`http://127.0.0.1:${a.port}/api/sim`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ iccid, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'Fan-out' }),
+    });
+    expect(res.status).toBe(200);
+    for (const s of streams) await expect.poll(s.text, { timeout: 15_000 }).toContain(iccid);
+    for (const s of streams) await s.close();
+  });
+
+  // Before any instance is stopped or killed: at least once could repeat an event after a crash, not here.
+  it('delivers webhook events exactly once per event id across instances', async () => {
+    const N = 30;
+    const got: string[] = [];
+    const rx = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      // A company of its own with its owner (the demo's owner, admin@demo.se, has used up its login links).
+      const email = `owner.${Date.now()}@webhooks.se`;
+      const companyId = (
+        await client.query<{ id: number }>(
+          `insert into company (name, customer_number, invoice_note, invoice_interval, created_at, updated_at)
+           values ('Krokar AB', $1, '', 'monthly', now(), now()) returning id`,
+          [`HOOKS-${Date.now()}`],
+        )
+      ).rows[0]!.id;
+      await client.query(
+        `insert into app_user (name, email, company_id, role, is_super_admin, created_at)
+         values ('Ägare Krok', $1, $2, 'owner', false, now())`,
+        [email, companyId],
+      );
+      const cookie = await sessionCookieVia(base, smtp, email);
+      const delivered = async () =>
+        Promise.all(
+          instances.map(async (i) => sample(await metricsOf(i), 'sim_portal_webhook_deliveries_delivered_total')),
+        );
+      const deliveredBefore = await delivered();
+      const post = (p: string, body: unknown) =>
+        fetch(`${base}${p}`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const registered = await post('/api/company/webhooks', {
+        url: `http://127.0.0.1:${(rx.address() as { port: number }).port}/hook`,
+        events: ['sim.activated'],
+      });
+      expect(registered.status).toBe(200);
+
+      // N activations through nginx, five at a time: round robin spreads them over the three instances.
+      const iccids = Array.from({ length: N }, () => newIccid());
+      for (let k = 0; k < N; k += 5) {
+        const answers = await Promise.all(
+          iccids.slice(k, k + 5).map(async (iccid) => {
+            const res = await post('/api/sim', {
+              iccid,
+              dataLimit: 500,
+              callAndSms: false,
+              roaming: false,
+              invoiceLineMark: 'Krok',
+            });
+            await res.arrayBuffer();
+            return res.status;
+          }),
+        );
+        expect(answers).toEqual([200, 200, 200, 200, 200]);
+      }
+      await expect.poll(() => new Set(got).size, { timeout: 30_000 }).toBe(N);
+      // Then a little more: several polls of every instance, in which a second delivery would show.
+      const settled = got.length;
+      await expect
+        .poll(
+          async () =>
+            (
+              await client.query<{ n: number }>(
+                `select count(*)::int as n from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id
+                 where w.company_id = $1 and d.status = 'delivered'`,
+                [companyId],
+              )
+            ).rows[0]!.n,
+          { timeout: 10_000 },
+        )
+        .toBe(N);
+      await new Promise((r) => setTimeout(r, 1_500)); // seven poll rounds of each instance: nothing more may come
+      expect(got.length).toBe(settled);
+      expect(got.length).toBe(N);
+      // Each event id once, and they are the events written with the activations.
+      const events = (
+        await client.query<{ id: string }>(`select id from webhook_event where company_id = $1`, [companyId])
+      ).rows.map((r) => r.id);
+      expect([...got].sort()).toEqual(events.sort());
+      const attempts = (
+        await client.query<{ attempts: number }>(
+          `select d.attempts from webhook_delivery d join webhook_endpoint w on w.id = d.endpoint_id
+           where w.company_id = $1`,
+          [companyId],
+        )
+      ).rows.map((r) => r.attempts);
+      expect(attempts).toEqual(Array.from({ length: N }, () => 1));
+      // And the instances, between them, counted N deliveries (however the claims fell among them).
+      const byInstance = (await delivered()).map((n, k) => n - deliveredBefore[k]!);
+      expect(byInstance.reduce((x, y) => x + y, 0)).toBe(N);
+    } finally {
+      await client.end();
+      rx.closeAllConnections();
+      await new Promise((r) => rx.close(r));
+    }
+  });
+
+  it('loses no idempotent request and no acknowledged activation when one instance stops and another dies', async () => {
+    const [a, b] = instances as [Instance, Instance, Instance];
+    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.se');
+    // Event streams through nginx (round robin: spread over the instances); how many each of the two
+    // instances about to go holds.
+    const streams = await Promise.all([0, 1, 2].map(() => openStream(base, cookie)));
+    const openOn = async (i: Instance) => sample(await metricsOf(i), 'sim_portal_event_streams_open');
+    await expect
+      .poll(async () => (await Promise.all(instances.map(openOn))).reduce((x, y) => x + y, 0), { timeout: 10_000 })
+      .toBe(3);
+    const goingAway = (await openOn(a)) + (await openOn(b));
+    const failures: string[] = [];
+    const acknowledged: string[] = [];
+    let gets = 0;
+    let stop = false;
+    const reader = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${base}/api/sim/all`, { headers: { cookie } });
+          await res.arrayBuffer();
+          if (res.status === 200) gets++;
+          else failures.push(`GET ${res.status}`);
+        } catch (e) {
+          failures.push(`GET ${(e as Error).message}`);
+        }
+      }
+    };
+    const writer = async () => {
+      while (!stop) {
+        const iccid = newIccid();
+        try {
+          const res = await fetch(`${base}/api/sim`, {
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              iccid,
+              dataLimit: 500,
+              callAndSms: false,
+              roaming: false,
+              invoiceLineMark: 'Last',
+            }),
+          });
+          await res.arrayBuffer();
+          // A POST cut off with its instance may fail (nginx never resends it); only an acknowledged one counts.
+          if (res.status === 200) acknowledged.push(iccid);
+        } catch {
+          // the same
+        }
+      }
+    };
+    // 50 connections: 45 reading, 5 activating.
+    const load = [...Array.from({ length: 45 }, reader), ...Array.from({ length: 5 }, writer)];
+    const waitForGets = async (n: number) => {
+      const target = gets + n;
+      await expect.poll(() => gets, { timeout: 60_000 }).toBeGreaterThanOrEqual(target);
+    };
+    await waitForGets(200);
+    const stopped = new Promise((r) => a.child.once('exit', r));
+    a.child.kill('SIGTERM');
+    await waitForGets(200);
+    const killed = new Promise((r) => b.child.once('exit', r));
+    b.child.kill('SIGKILL');
+    await Promise.all([stopped, killed]);
+    await waitForGets(300);
+    stop = true;
+    await Promise.all(load);
+
+    expect(failures).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    // The streams of the two that went are closed; reopened through nginx (as the browser's EventSource
+    // does), they and the one that stayed receive the next toast.
+    await expect.poll(() => streams.filter((s) => s.closed()).length, { timeout: 20_000 }).toBe(goingAway);
+    const live = [
+      ...streams.filter((s) => !s.closed()),
+      ...(await Promise.all(streams.filter((s) => s.closed()).map(() => openStream(base, cookie)))),
+    ];
+    const iccid = newIccid();
+    const toast = await fetch(`${base}/api/sim`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ iccid, dataLimit: 500, callAndSms: false, roaming: false, invoiceLineMark: 'Efter' }),
+    });
+    expect(toast.status).toBe(200);
+    for (const s of live) await expect.poll(s.text, { timeout: 15_000 }).toContain(iccid);
+    await Promise.all([...streams, ...live].map((s) => s.close()));
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    try {
+      const rows = (
+        await client.query<{ iccid: string; n: number }>(
+          'select iccid, count(*)::int as n from sim where iccid = any($1) group by iccid',
+          [acknowledged],
+        )
+      ).rows;
+      expect(rows.length).toBe(acknowledged.length);
+      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+/** A session made through nginx: a link requested and used there. */
+async function sessionCookieVia(base: string, smtp: Awaited<ReturnType<typeof startSmtp>>, email: string) {
+  const before = smtp.to(email).length;
+  await fetch(`${base}/api/trpc/auth.requestLink`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ destination: email }),
+  });
+  await expect.poll(() => smtp.to(email).length, { timeout: 20_000 }).toBe(before + 1);
+  const token = new URL(linkIn(smtp.to(email).at(-1)!.raw)).searchParams.get('token')!;
+  const res = await fetch(`${base}/api/trpc/auth.consumeLink`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/** An event stream, its text so far (open: 200). */
+async function openStream(url: string, cookie: string) {
+  const stream = await openSse(url, cookie);
+  expect(stream.res.status).toBe(200);
+  return stream;
+}

@@ -1,0 +1,324 @@
+// /add/bulk with a file, in a real Chromium with JS on and off (the main flow at 390 px): a Swedish Excel CSV
+// (BOM, semicolons, Swedish header) and an XLSX with marks per row through preview, confirm and result; an
+// XLSX whose ICCIDs Excel made numbers, a garbage file, 1,001 rows and a file beside a pasted list refused
+// with the values kept; both templates and the result downloaded and read back.
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import type { Download, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { Sim } from '../../server/db/entities.js';
+import { parseBulkFile } from '../../server/sims/bulk-file.js';
+import { TEMPLATE_EXAMPLE } from '../../server/sims/bulk-downloads.js';
+import { MOBILE } from '../helpers/browser.js';
+import { iccidFactory } from '../helpers/iccid.js';
+import { useScreens } from '../helpers/screens.js';
+
+const portal = useScreens();
+const newIccid = iccidFactory('8946577');
+const FILE_LABEL = 'Eller ladda upp en fil';
+
+const sims = (iccids: string[]) =>
+  portal.server.services.orm.em
+    .fork()
+    .find(Sim, { iccid: { $in: iccids }, status: 'active' }, { orderBy: { iccid: 'asc' } });
+const count = (page: Page, outcome: string) => page.locator(`.bulk-counts [data-outcome=${outcome}] dd`).innerText();
+
+async function open(js: boolean, width?: number): Promise<Page> {
+  const page = await portal.loggedInPage('anna@demo.se', { js, width });
+  await page.goto('/add/bulk');
+  if (js) await page.waitForFunction(() => '__remixRouter' in window);
+  return page;
+}
+
+async function choosePlan(page: Page) {
+  await page.getByLabel('Fakturamärkning').fill('Listans märkning');
+  await page.getByLabel('Datamängd').selectOption({ label: '1 GB' });
+}
+
+async function upload(page: Page, name: string, buffer: Buffer, mimeType = 'text/csv') {
+  await page.getByLabel(FILE_LABEL).setInputFiles({ name, mimeType, buffer });
+}
+
+async function xlsxOf(rows: ExcelJS.CellValue[][], iccidAsText = true): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('Blad1');
+  if (iccidAsText) sheet.getColumn(1).numFmt = '@';
+  for (const r of rows) sheet.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+async function download(page: Page, target: Locator): Promise<Download> {
+  const [file] = await Promise.all([page.waitForEvent('download'), target.click()]);
+  return file;
+}
+
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+
+for (const js of [true, false]) {
+  describe(`/add/bulk with a file, JS ${js ? 'on' : 'off'}`, () => {
+    it('a Swedish Excel CSV: preview with marks per row, activate, and the result downloaded as CSV and XLSX (390 px)', async () => {
+      const page = await open(js, MOBILE.width);
+      // The limits are said before anything is uploaded.
+      expect(await page.getByText(/Högst 1000 ICCID-nummer per fil .* dela upp filen/).count()).toBe(1);
+      const [a, b] = [newIccid(), newIccid()];
+      const csv = `\uFEFFICCID;Fakturamärkning;Fakturakommentar\r\n${a};"Låda; 1";=HYPERLINK("x")\r\n${b};;\r\n123;x;y\r\n`;
+      await upload(page, 'lista.csv', Buffer.from(csv, 'utf8'));
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+
+      await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
+      expect(await count(page, 'ready')).toBe('2');
+      expect(await count(page, 'invalid')).toBe('1');
+      const rows = page.locator('.bulk-rows tbody tr');
+      expect(await rows.nth(0).innerText()).toContain('Märkning: Låda; 1');
+      expect(await rows.nth(0).innerText()).toContain('Kommentar: =HYPERLINK("x")');
+      expect(await page.getByTestId('bulkfile-carried').innerText()).toContain('lista.csv (3 rader)');
+      await noSidewaysScroll(page);
+      expect(await sims([a, b])).toHaveLength(0);
+
+      await page.getByRole('button', { name: 'Aktivera 2 SIM-kort' }).click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      expect(await count(page, 'activated')).toBe('2');
+      await noSidewaysScroll(page);
+      const stored = await sims([a, b]);
+      expect(stored.map((s) => [s.iccid, s.invoiceLineMark, s.invoiceLineNote])).toEqual(
+        [
+          [a, 'Låda; 1', '=HYPERLINK("x")'],
+          [b, 'Listans märkning', ''],
+        ].sort((x, y) => x[0]!.localeCompare(y[0]!)),
+      );
+
+      const csvFile = await download(
+        page,
+        page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'CSV' }),
+      );
+      expect(csvFile.suggestedFilename()).toMatch(/^aktivera-flera-resultat_\d{4}-\d\d-\d\d\.csv$/);
+      const text = await readFile((await csvFile.path())!, 'utf8');
+      expect(text.charCodeAt(0)).toBe(0xfeff);
+      expect(text.slice(1).split('\r\n')).toEqual([
+        'ICCID;Utfall;Meddelande',
+        `"\t${a}";Aktiverat;`,
+        `"\t${b}";Aktiverat;`,
+        '"\t123";Ogiltigt ICCID;ICCID ska vara exakt 20 siffror.',
+        '',
+      ]);
+      const xlsxFile = await download(
+        page,
+        page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'Excel' }),
+      );
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.readFile((await xlsxFile.path())!);
+      const sheet = wb.worksheets[0]!;
+      expect(sheet.getRow(1).values).toEqual([undefined, 'ICCID', 'Utfall', 'Meddelande']);
+      expect([2, 3, 4].map((r) => [sheet.getCell(r, 1).value, sheet.getCell(r, 2).value])).toEqual([
+        [a, 'Aktiverat'],
+        [b, 'Aktiverat'],
+        ['123', 'Ogiltigt ICCID'],
+      ]);
+      expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.String);
+      // The downloads changed nothing and left the page as it was.
+      expect(await page.getByRole('heading', { name: 'Resultat' }).count()).toBe(1);
+      expect(await sims([a, b])).toHaveLength(2);
+      await page.context().close();
+    });
+
+    it('an XLSX with marks per row: the same list again after the result activates nothing twice', async () => {
+      const page = await open(js);
+      const [a, b] = [newIccid(), newIccid()];
+      const file = await xlsxOf([
+        ['iccid', 'fakturamärkning', 'fakturakommentar'],
+        [a, 'Bil 1', 'Förare Anna'],
+        [b, 'Bil 2', null],
+      ]);
+      await upload(page, 'bilar.xlsx', file, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByRole('button', { name: 'Aktivera 2 SIM-kort' }).click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      const stored = await sims([a, b]);
+      expect(new Map(stored.map((s) => [s.iccid, [s.invoiceLineMark, s.invoiceLineNote]]))).toEqual(
+        new Map([
+          [a, ['Bil 1', 'Förare Anna']],
+          [b, ['Bil 2', '']],
+        ]),
+      );
+      await page.getByRole('button', { name: 'Förhandsgranska samma lista igen' }).click();
+      await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
+      expect(await count(page, 'alreadyActive')).toBe('2');
+      await page.context().close();
+    });
+
+    it('1,000 rows with long marks of their own ride through preview and confirm, and the result downloads', async () => {
+      const page = await open(js);
+      const list = Array.from({ length: 1000 }, () => newIccid());
+      const mark = (i: number) => `Märkning ${i} ${'å'.repeat(180)}`;
+      const file = await xlsxOf([
+        ['iccid', 'fakturamärkning', 'fakturakommentar'],
+        ...list.map((iccid, i) => [iccid, mark(i), 'ö'.repeat(200)]),
+      ]);
+      await upload(page, 'tusen.xlsx', file, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByRole('button', { name: 'Aktivera 1000 SIM-kort' }).click();
+      await page.getByRole('heading', { name: 'Resultat' }).waitFor();
+      expect(await count(page, 'activated')).toBe('1000');
+      const stored = await sims(list);
+      expect(stored).toHaveLength(1000);
+      const byIccid = new Map(stored.map((s) => [s.iccid, s]));
+      expect(list.every((iccid, i) => byIccid.get(iccid)!.invoiceLineMark === mark(i))).toBe(true);
+      const csv = await download(
+        page,
+        page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'CSV' }),
+      );
+      const lines = (await readFile((await csv.path())!, 'utf8')).split('\r\n');
+      expect(lines).toHaveLength(1002); // the header, 1,000 rows and the last line's end
+      expect(lines.slice(1, -1).every((l) => l.endsWith(';Aktiverat;'))).toBe(true);
+      await page.context().close();
+    }, 120_000);
+
+    it.each([
+      [
+        'an XLSX whose ICCIDs Excel made numbers',
+        async () => ({
+          name: 'tal.xlsx',
+          buffer: await xlsxOf([['iccid'], [newIccid()], [8.9460123e19]], false),
+        }),
+        /ICCID-numret på rad 3 är ett tal i exponentform .*Excel har gjort om det till ett tal.*Formatera ICCID-kolumnen som text/,
+      ],
+      [
+        'a garbage file',
+        async () => ({ name: 'bild.csv', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) }),
+        /Filen går inte att läsa/,
+      ],
+    ])('refuses %s next to the file field, keeping the other values', async (_, make, message) => {
+      const page = await open(js);
+      const { name, buffer } = await make();
+      await upload(page, name, buffer);
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByText(message).waitFor();
+      expect(await page.getByLabel(FILE_LABEL).getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
+      expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
+      expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('refuses a file of 1,001 rows, saying how many and what to do', async () => {
+      const page = await open(js);
+      const list = Array.from({ length: 1001 }, (_, i) => `8946577${String(i).padStart(13, '0')}`);
+      await upload(page, 'stor.csv', Buffer.from(['iccid', ...list].join('\n')));
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      if (js) {
+        // Refused in the browser before the upload: the form was not sent.
+        const input = page.getByLabel(FILE_LABEL);
+        await expect
+          .poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage))
+          .toMatch(/^Filen har 1002 rader; högst 1000 ICCID-nummer går på en gång. Dela upp filen/);
+      } else {
+        await page
+          .getByText(/^Filen har 1001 rader med ICCID-nummer; högst 1000 går på en gång. Dela upp filen/)
+          .waitFor();
+        expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
+      }
+      expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('refuses a file over 1 MB, in the browser with JS, on the server without', async () => {
+      const page = await open(js);
+      await upload(page, 'stor.csv', Buffer.alloc(1024 * 1024 + 1, '8'));
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      const message = /^Filen är för stor: högst 1024 kB. Dela upp den i flera filer.$/;
+      if (js) {
+        const input = page.getByLabel(FILE_LABEL);
+        await expect.poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage)).toMatch(message);
+      } else {
+        await page.getByText(message).waitFor();
+        expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
+      }
+      expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('refuses a file beside a pasted list, keeping the list', async () => {
+      const page = await open(js);
+      const iccid = newIccid();
+      await page.getByLabel('ICCID-nummer').fill(iccid);
+      await upload(page, 'lista.csv', Buffer.from(`${newIccid()}\n`));
+      await choosePlan(page);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      await page.getByText('Klistra in en lista eller ladda upp en fil, inte båda.').waitFor();
+      expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(iccid);
+      await page.context().close();
+    });
+
+    it('downloads both templates, which read back as one example row with the ICCID column as text', async () => {
+      const page = await open(js, MOBILE.width);
+      const csv = await download(page, page.getByRole('link', { name: 'CSV-mall' }));
+      expect(csv.suggestedFilename()).toBe('aktivera-flera-mall.csv');
+      const csvBytes = await readFile((await csv.path())!);
+      expect(csvBytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+      expect(csvBytes.toString('utf8').slice(1).split('\r\n')[0]).toBe('iccid;fakturamärkning;fakturakommentar');
+      const example = {
+        iccid: TEMPLATE_EXAMPLE[0],
+        invoiceLineMark: TEMPLATE_EXAMPLE[1],
+        invoiceLineNote: TEMPLATE_EXAMPLE[2],
+      };
+      expect(await parseBulkFile(csvBytes)).toEqual({ ok: true, format: 'csv', header: true, rows: [example] });
+
+      const xlsx = await download(page, page.getByRole('link', { name: 'Excel-mall' }));
+      expect(xlsx.suggestedFilename()).toBe('aktivera-flera-mall.xlsx');
+      const xlsxBytes = await readFile((await xlsx.path())!);
+      expect(await parseBulkFile(xlsxBytes)).toEqual({ ok: true, format: 'xlsx', header: true, rows: [example] });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(xlsxBytes as never);
+      const sheet = wb.worksheets[0]!;
+      expect(sheet.getRow(1).values).toEqual([undefined, 'iccid', 'fakturamärkning', 'fakturakommentar']);
+      expect(sheet.getColumn(1).numFmt).toBe('@');
+      expect(sheet.getCell('A2').numFmt).toBe('@');
+      expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.String);
+      expect(new URL(page.url()).pathname).toBe('/add/bulk');
+      await page.context().close();
+    });
+  });
+}
+
+describe('the downloads are for logged-in users, and formatting a result changes nothing', () => {
+  it('sends an anonymous caller to the login, refuses a GET of the result and a forged result', async () => {
+    const anon = await fetch(`${portal.server.url}/add/bulk/template.csv`, { redirect: 'manual' });
+    expect(anon.status).toBe(302);
+    expect(anon.headers.get('location')).toMatch(/^\/login\?redirectTo=/);
+    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const get = await fetch(`${portal.server.url}/add/bulk/result`, { headers: { cookie } });
+    expect(get.status).toBe(405);
+    const form = new FormData();
+    form.set('format', 'csv');
+    form.set(
+      'results',
+      JSON.stringify([
+        ['=1+1', 'activated'],
+        ['x', 'owned'],
+      ]),
+    );
+    const forged = await fetch(`${portal.server.url}/add/bulk/result`, {
+      method: 'POST',
+      headers: { cookie, origin: portal.server.url, 'sec-fetch-site': 'same-origin' },
+      body: form,
+    });
+    expect(forged.status).toBe(400);
+    form.set('results', JSON.stringify([['=1+1', 'invalid']]));
+    const safe = await fetch(`${portal.server.url}/add/bulk/result`, {
+      method: 'POST',
+      headers: { cookie, origin: portal.server.url, 'sec-fetch-site': 'same-origin' },
+      body: form,
+    });
+    expect(safe.status).toBe(200);
+    const text = await safe.text();
+    // A text Excel would take for a formula is written behind an apostrophe.
+    expect(text.split('\r\n')[1]).toMatch(/^'=1\+1;Ogiltigt ICCID;/);
+  });
+});
