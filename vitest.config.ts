@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // In CI (a shared, loaded machine) a failed test gets one more run; the summary names any that needed it.
+    retry: process.env.CI ? 1 : 0,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default', './tests/helpers/summary-reporter.ts'],

@@ -129,7 +129,8 @@ describe('feedback', () => {
       await page.getByRole('alert').filter({ hasText: 'Något gick fel, försök igen senare' }).waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Lämna feedback');
       expect(await box(page).inputValue()).toBe(message);
-      expect(await send(page).isEnabled()).toBe(true);
+      // The button comes back once the router is idle again, which may be a moment after the alert shows.
+      await expect.poll(() => send(page).isEnabled(), { timeout: 10_000 }).toBe(true);
       await page.unroute('**/feedback.data*');
     }
     expect(await storedMessages()).toEqual(before);
