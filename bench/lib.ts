@@ -127,20 +127,31 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
 
 export type ServerProcess = { child: ChildProcess; url: string; port: number; stop: () => Promise<void> };
 
-/** Starts `node --import tsx <script>` (the real server by default) on a free port; waits for GET <readyPath>. */
+/**
+ * Starts the built portal the way `npm start` does (`node server/start.js`: the compiled server in BUILD_DIR,
+ * built first when missing or stale) on a free port, or with `script`, another program (a baseline) through
+ * `node --import tsx <script>`; waits for GET <readyPath>.
+ */
 export async function startProcess(
   env: Record<string, string>,
   opts: { script?: string; readyPath?: string; name?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  // node --import tsx: the server is this process itself (the tsx CLI would put it in a grandchild).
+  // The started program is this child itself (the tsx CLI would put a script in a grandchild).
   // BENCH_CPU_PROF=<dir>: each started process writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', opts.script ?? 'server/index.ts'], {
+  const program = opts.script ? ['--import', 'tsx', opts.script] : ['server/start.js'];
+  const child = spawn(process.execPath, [...profile, ...program], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), APP_URL: `http://localhost:${port}` },
+    env: {
+      ...process.env,
+      BUILD_DIR: buildDir,
+      ...env,
+      PORT: String(port),
+      APP_URL: `http://localhost:${port}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
