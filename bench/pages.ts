@@ -10,26 +10,11 @@
 //   Lighthouse run on the floor and /login only)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
-import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { get as httpGet, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { createRequestHandler } from '@remix-run/express';
-import type { ServerBuild } from '@remix-run/node';
-import compression from 'compression';
-import express from 'express';
 import { chromium, type Browser } from 'playwright-core';
 import type { DbTarget } from '../server/db/orm.js';
 import {
@@ -48,6 +33,7 @@ import {
   startProcess,
   writeResult,
 } from './lib.js';
+import { buildRemixApp, serveRemixApp } from './remix-floor.js';
 
 const log = logger('pages');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 200 : 10_000));
@@ -73,110 +59,6 @@ const ROUTES: Route[] = [
 ];
 
 const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
-
-// ---------------------------------------------------------------------------------------------------------------
-// The floor: a bare Remix v2 app of the same versions, one route, built with this repo's node_modules.
-
-const FLOOR_ROOT = `import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
-
-export default function App() {
-  return (
-    <html lang="sv">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <Meta />
-        <Links />
-      </head>
-      <body>
-        <Outlet />
-        <ScrollRestoration />
-        <Scripts />
-      </body>
-    </html>
-  );
-}
-`;
-const FLOOR_INDEX = `export const meta = () => [{ title: 'Golv' }];
-
-export default function Index() {
-  return (
-    <main>
-      <h1>Hej</h1>
-    </main>
-  );
-}
-`;
-
-/** Builds the floor app in a temp folder; returns the folder (build/ inside). */
-function buildFloor(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-floor-'));
-  mkdirSync(path.join(dir, 'app/routes'), { recursive: true });
-  writeFileSync(path.join(dir, 'app/root.tsx'), FLOOR_ROOT);
-  writeFileSync(path.join(dir, 'app/routes/_index.tsx'), FLOOR_INDEX);
-  // Remix reads package.json to find the server runtime; the versions are this repo's (nothing is installed:
-  // node_modules is a link to this repo's).
-  const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-    devDependencies: Record<string, string>;
-  };
-  const pick = (names: string[], from: Record<string, string>) => Object.fromEntries(names.map((n) => [n, from[n]!]));
-  writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify({
-      name: 'remix-floor',
-      private: true,
-      type: 'module',
-      dependencies: pick(['@remix-run/node', '@remix-run/react', 'react', 'react-dom', 'isbot'], own.dependencies),
-      devDependencies: pick(['@remix-run/dev', 'vite'], own.devDependencies),
-    }),
-  );
-  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  // The same Remix future flags and build target as the app.
-  writeFileSync(
-    path.join(dir, 'vite.config.mjs'),
-    `import { vitePlugin as remix } from '@remix-run/dev';
-import { defineConfig } from 'vite';
-import app from ${JSON.stringify(pathToFileURL(path.join(root, 'remix.config.js')).href)};
-export default defineConfig({
-  plugins: [remix({ appDirectory: 'app', buildDirectory: 'build', future: app.future })],
-  build: { target: 'es2022' },
-});
-`,
-  );
-  const r = spawnSync(path.join(root, 'node_modules/.bin/remix'), ['vite:build'], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, BUILD_DIR: '' },
-  });
-  if (r.status !== 0) throw new Error(`the floor app did not build:\n${r.stdout}\n${r.stderr}`);
-  return dir;
-}
-
-async function serveFloor(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const build = (await import(pathToFileURL(path.join(dir, 'build/server/index.js')).href)) as ServerBuild;
-  const app = express();
-  app.use(compression());
-  app.get('/favicon.ico', (_req, res) => res.status(204).end());
-  app.use(
-    '/assets',
-    express.static(path.join(dir, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }),
-  );
-  app.use(express.static(path.join(dir, 'build/client'), { maxAge: '1h', index: false }));
-  app.all('*', createRequestHandler({ build, mode: 'production' }));
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // First visit in Chromium: every response, gzipped.
@@ -400,10 +282,10 @@ async function main() {
   const target: DbTarget = pg ? pg.target : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
   let floorDir: string | null = null;
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
-  let floor: Awaited<ReturnType<typeof serveFloor>> | null = null;
+  let floor: Awaited<ReturnType<typeof serveRemixApp>> | null = null;
   try {
     let t = performance.now();
-    floorDir = buildFloor();
+    floorDir = buildRemixApp();
     log(`floor app built in ${Math.round(performance.now() - t)} ms (${floorDir})`);
 
     t = performance.now();
@@ -414,7 +296,7 @@ async function main() {
     log(`seeded in ${Math.round(performance.now() - t)} ms`);
 
     server = await startProcess(serverEnv(target, dataDir));
-    floor = await serveFloor(floorDir);
+    floor = await serveRemixApp(floorDir);
 
     // Warm both servers (first render, database caches) before measuring.
     for (const r of ROUTES) await fetch(server.url + r.path, { headers: r.auth ? { cookie } : {} });
