@@ -3,41 +3,13 @@
 // with `pg` and a pool of the same size (10). Per request, like the portal: the session row by the SHA-256 of
 // the cookie, then the page of SIMs, or the SIM and its history (both at once).
 // Started by bench/load.ts: DATABASE_URL, PORT.
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import pg from 'pg';
-import { SESSION_SQL as SESSION } from '../server/auth/sessions.js';
-import { HISTORY_SQL, listSql, ONE_SQL as ONE } from '../server/sims/service.js';
-
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const IDLE_MS = 7 * 24 * 60 * 60 * 1000;
-
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-const SESSION_SQL = numbered(SESSION);
-const LIST_SQL = numbered(listSql(false).page);
-const ONE_SQL = numbered(ONE);
-const EVENTS_SQL = numbered(HISTORY_SQL);
-
-type Row = Record<string, unknown>;
+import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, type Row } from './load-baseline-db.js';
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
-}
-
-async function companyOf(req: IncomingMessage): Promise<number | null> {
-  const m = /(?:^|;\s*)sim_session=([A-Za-z0-9_-]{20,100})/.exec(req.headers.cookie ?? '');
-  if (!m) return null;
-  const { rows } = await pool.query<Row>(SESSION_SQL, [createHash('sha256').update(m[1]!).digest('hex')]);
-  const s = rows[0];
-  if (!s) return null;
-  const now = Date.now();
-  if (now - (s.last_seen_at as Date).getTime() > IDLE_MS || (s.expires_at as Date).getTime() <= now) return null;
-  return (s.is_super_admin && s.acting_id ? s.acting_id : s.company_id) as number;
 }
 
 const sim = (r: Row) => ({
@@ -63,7 +35,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method !== 'GET') return send(res, 405, { error: 'method' });
-  const company = await companyOf(req);
+  const company = await companyOf(req.headers.cookie);
   if (company === null) return send(res, 401, { error: 'Du är inte inloggad.', issues: [] });
   if (url.pathname === '/api/sim/all') {
     const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : null;

@@ -1,0 +1,34 @@
+// What both bench:load baselines share: a `pg` pool of the portal's size (10), the portal's own SQL (imported
+// from its modules, `?` made `$n`) and the session check every portal request does (the session row by the
+// SHA-256 of the cookie, idle and absolute timeouts; the acting company of a super admin).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '../server/auth/sessions.js';
+import { HISTORY_SQL, listSql, ONE_SQL as ONE } from '../server/sims/service.js';
+
+export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+
+export type Row = Record<string, unknown>;
+
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+const SESSION_SQL = numbered(SESSION);
+export const LIST_SQL = numbered(listSql(false).page);
+export const COUNT_SQL = numbered(listSql(false).count);
+export const ONE_SQL = numbered(ONE);
+export const EVENTS_SQL = numbered(HISTORY_SQL);
+
+/** The company the request's session acts for, or null (no cookie, unknown, idle or expired session). */
+export async function companyOf(cookie: string | null | undefined): Promise<number | null> {
+  const m = /(?:^|;\s*)sim_session=([A-Za-z0-9_-]{20,100})/.exec(cookie ?? '');
+  if (!m) return null;
+  const { rows } = await pool.query<Row>(SESSION_SQL, [createHash('sha256').update(m[1]!).digest('hex')]);
+  const s = rows[0];
+  if (!s) return null;
+  const now = Date.now();
+  if (now - (s.last_seen_at as Date).getTime() > IDLE_TIMEOUT_MS || (s.expires_at as Date).getTime() <= now)
+    return null;
+  return (s.is_super_admin && s.acting_id ? s.acting_id : s.company_id) as number;
+}

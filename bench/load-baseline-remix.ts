@@ -1,0 +1,81 @@
+// bench:load's baseline for GET /sims: a bare Remix v2 app of the same versions (bench/remix-floor.ts), one
+// route, /sims, whose loader does what the portal's must: the session check, then the first page of 50 of the
+// company's active SIMs and their count, the same SQL with `pg` (bench/load-baseline-db.ts); the page renders
+// them as a plain table. bench/load.ts builds the app (buildSimsBaseline) and starts this file in its own
+// process: REMIX_DIR (the built app), DATABASE_URL, PORT.
+import path from 'node:path';
+import type { GetLoadContextFunction } from '@remix-run/express';
+import { companyOf, COUNT_SQL, LIST_SQL, pool, type Row } from './load-baseline-db.js';
+import { buildRemixApp, serveRemixApp } from './remix-floor.js';
+
+const PAGE_SIZE = 50;
+
+const SIMS_ROUTE = `import { useLoaderData } from '@remix-run/react';
+
+export const meta = () => [{ title: 'SIM-kort' }];
+
+export async function loader({ request, context }) {
+  return context.sims(request.headers.get('cookie'));
+}
+
+export default function Sims() {
+  const { total, sims } = useLoaderData();
+  return (
+    <main>
+      <h1>SIM-kort ({total})</h1>
+      <table>
+        <thead>
+          <tr>
+            <th>ICCID</th>
+            <th>Fakturamärkning</th>
+            <th>Abonnemang</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sims.map((s) => (
+            <tr key={s.id}>
+              <td>
+                <a href={'/sims/' + s.id}>{s.iccid}</a>
+              </td>
+              <td>{s.mark}</td>
+              <td>{s.legacy ? 'Äldre' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </main>
+  );
+}
+`;
+
+/** Builds the baseline app into a temp folder (remove it when done). */
+export const buildSimsBaseline = () => buildRemixApp({ 'sims.jsx': SIMS_ROUTE }, 'sim-bench-load-remix-');
+
+/** The loader's work: the session, then the page and the count at once (as the portal's /sims). */
+async function sims(cookie: string | null) {
+  const company = await companyOf(cookie);
+  if (company === null) throw new Response('Du är inte inloggad.', { status: 401 });
+  const [page, count] = await Promise.all([
+    pool.query<Row>(LIST_SQL, [company, PAGE_SIZE, 0]),
+    pool.query<{ n: number }>(COUNT_SQL, [company]),
+  ]);
+  return {
+    total: count.rows[0]!.n,
+    sims: page.rows.map((r) => ({ id: r.id, iccid: r.iccid, mark: r.invoice_line_mark, legacy: r.is_legacy })),
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  const dir = process.env.REMIX_DIR;
+  if (!dir) throw new Error('REMIX_DIR (the built baseline app) is not set');
+  process.env.NODE_ENV = 'production';
+  const app = await serveRemixApp(dir, {
+    port: Number(process.env.PORT ?? 0),
+    // The app's own loader reads context.sims (the portal's AppLoadContext type does not apply here).
+    getLoadContext: (() => ({ sims })) as unknown as GetLoadContextFunction,
+  });
+  app.server.keepAliveTimeout = 65_000;
+  const stop = () => app.close().then(() => pool.end().then(() => process.exit(0)));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
