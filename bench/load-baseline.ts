@@ -18,7 +18,7 @@ const sim = (r: Row) => ({
   invoiceLineMark: r.invoice_line_mark,
   invoiceLineNote: r.invoice_line_note,
   status: r.status,
-  activatedAt: (r.activated_at as Date).toISOString(),
+  activatedAt: r.activated_at,
   ratePlan: {
     id: r.plan_id,
     code: r.code,
@@ -55,7 +55,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       ...sim(rows[0]),
       history: events.rows.map((e) => ({
         kind: e.kind,
-        at: (e.at as Date).toISOString(),
+        at: e.at,
         by: (e.by as string | null) ?? null,
         before: e.before ?? null,
         after: e.after ?? null,

@@ -20,12 +20,9 @@ import {
   type BulkRow,
   type BulkDeactivateOutput,
 } from './schemas.js';
-import { planFor, type Actor } from './service.js';
+import { isoSql, planFor, type Actor } from './service.js';
 import { bulkRuns } from '../metrics.js';
 import { outboxCtes, outboxParams } from '../webhooks/outbox.js';
-
-/** A timestamptz as JavaScript's toISOString writes it (the single operations' events use that). */
-const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** bulk.completed's data: the statement's changed SIMs (none: no event). */
 const bulkCompleted = (operation: 'activate' | 'deactivate', from: string) =>

@@ -124,8 +124,14 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
 
 // The reads below serve every list and detail view and the API, so they are plain SQL shaped like the
 // answer: hydrating 50 entities cost more than the query itself.
-const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.status, s.activated_at,
-  r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
+/**
+ * A timestamptz as JavaScript's toISOString writes it (UTC, milliseconds), made by PostgreSQL: the list and the
+ * API answer it as text, with no Date made and printed per row (the bulk events' data uses it too).
+ */
+export const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.status,
+  ${isoSql('s.activated_at')} as activated_at, r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
 
 type SimRow = {
   id: number;
@@ -133,7 +139,8 @@ type SimRow = {
   invoice_line_mark: string;
   invoice_line_note: string;
   status: 'active' | 'deactivated';
-  activated_at: Date | string;
+  /** ISO 8601 (isoSql). */
+  activated_at: string;
   plan_id: number;
   code: string;
   description: string;
@@ -148,14 +155,14 @@ export type SimView = z.infer<typeof simOutput>;
 export type SimDetailView = z.infer<typeof simDetailOutput>;
 type EventRow = {
   kind: SimDetailView['history'][number]['kind'];
-  at: Date | string;
+  /** ISO 8601 (isoSql). */
+  at: string;
   by: string | null;
   key_name: string | null;
   before: unknown;
   after: unknown;
 };
 
-const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 /** A jsonb column of objects, whichever way the driver hands it over (parsed, or as its text). */
 function json(v: unknown): Record<string, unknown> | null {
   if (typeof v === 'string') {
@@ -174,7 +181,7 @@ const simView = (r: SimRow): SimView => ({
   invoiceLineMark: r.invoice_line_mark,
   invoiceLineNote: r.invoice_line_note,
   status: r.status,
-  activatedAt: iso(r.activated_at),
+  activatedAt: r.activated_at,
   ratePlan: {
     id: r.plan_id,
     code: r.code,
@@ -265,7 +272,7 @@ export async function* listSimBatches(
 
 export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
   where s.id = ? and s.company_id = ? and s.status = 'active'`;
-export const HISTORY_SQL = `select e.kind, e.at, u.name as by, k.name as key_name, e.before, e.after from sim_event e
+export const HISTORY_SQL = `select e.kind, ${isoSql('e.at')} as at, u.name as by, k.name as key_name, e.before, e.after from sim_event e
   join sim s on s.id = e.sim_id and s.company_id = ? left join app_user u on u.id = e.by_id
   left join api_key k on k.id = e.api_key_id
   where e.sim_id = ? order by e.at desc, e.id desc`;
@@ -282,7 +289,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     ...simView(row),
     history: events.map((e) => ({
       kind: e.kind,
-      at: iso(e.at),
+      at: e.at,
       by: e.by ?? (e.key_name === null ? null : t.apiKeys.actor(e.key_name)),
       before: json(e.before),
       after: json(e.after),
