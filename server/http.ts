@@ -1,6 +1,6 @@
-// Express: request ids, logs and metrics, the doors, compression, hashed static assets, /livez, /readyz,
-// /healthz, /metrics (token only), the API (REST paths,
-// tRPC, the event stream, the OpenAPI document), and Remix for everything else.
+// Express: request ids, logs and metrics, the doors, the REST paths, compression, hashed static assets, /livez,
+// /readyz, /healthz, /metrics (token only), the rest of the API (tRPC, the event stream, the OpenAPI document),
+// and Remix for everything else.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -234,14 +234,6 @@ export function createHttpApp(
   app.use(securityHeaders(services.config, { dev }));
   app.use(guardUrls);
 
-  // The event stream must reach the browser as it is written: never compress it.
-  app.use(
-    compression({
-      filter: (req, res) =>
-        !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res),
-    }),
-  );
-
   // Cross-site requests never change state: a non-GET whose Origin or Sec-Fetch-Site shows another site
   // is refused before any handler runs.
   app.use((req, res, next) => {
@@ -266,6 +258,22 @@ export function createHttpApp(
   });
 
   app.use(guardBodies);
+
+  // The event stream must reach the browser as it is written: never compress it.
+  const compress = compression({
+    filter: (req, res) =>
+      !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res),
+  });
+
+  // The REST paths first, past the doors above and before the streaming compression, which they do not need
+  // (each answer is one string, compressed in one go by the door): nothing else an API request passes through
+  // is meant for it. The list export is a file, not a procedure's JSON: before the REST door, whose
+  // GET /api/sim/{id} would take it, and compressed as it streams. Both take an API key too (issue 16).
+  const restContextOf = (req: Request) => restContext(services, req);
+  app.get('/api/sim/export', compress, listExportDoor(services, restContextOf));
+  app.use('/api', restDoor(services, restContextOf));
+
+  app.use(compress);
 
   app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
@@ -297,14 +305,10 @@ export function createHttpApp(
     }
   });
 
-  // The API, straight from Express: the spec's REST paths, the browser's tRPC endpoint, the event stream and the
-  // OpenAPI document. The rest of /api goes on to Remix (the export download, and 404 for unknown paths).
+  // The rest of the API, straight from Express: the browser's tRPC endpoint, the event stream and the OpenAPI
+  // document (the REST paths are above). The rest of /api goes on to Remix (404 for unknown paths).
+  // /api/trpc and the stream never take an API key.
   const contextOf = (req: Request) => apiContext(services, req);
-  // The list export is a file, not a procedure's JSON: before the REST door, whose GET /api/sim/{id} would take it.
-  // The REST paths (and the list export) take an API key too (issue 16); /api/trpc and the stream never do.
-  const restContextOf = (req: Request) => restContext(services, req);
-  app.get('/api/sim/export', listExportDoor(services, restContextOf));
-  app.use('/api', restDoor(services, restContextOf));
   app.use('/api/trpc', ...trpcDoor(services, contextOf));
   app.get('/api/sse', eventStream(services));
   app.get('/api/openapi.json', (_req, res) => {
