@@ -70,9 +70,7 @@ function summary(name: Name, r: J): string[] {
       return r.routes.map(
         (x: J) =>
           `${x.name}: ${x.portal.reqPerSec} req/s, p50 ${x.portal.p50} ms, p99 ${x.portal.p99} ms, errors ${x.portal.errors + x.portal.timeouts + x.portal.non2xx}` +
-          (x.baseline
-            ? `; baseline ${x.baseline.reqPerSec} req/s, ratio ${x.ratio} (>= 0.5 ${ok(x.ratio >= 0.5)})`
-            : '') +
+          `; baseline ${x.baseline.reqPerSec} req/s, ratio ${x.ratio} (>= ${x.ratioMin} ${ok(x.ratio >= x.ratioMin)})` +
           `; p99/p50 ${x.p99OverP50} (< 10 ${ok(x.p99OverP50 < 10)})`,
       );
     case 'sse':
