@@ -94,7 +94,7 @@ function summary(name: Name, r: J): string[] {
               .map(([c, v]) => `${c} ${v} req/s (${t.ratioToOneBehindNginx[c] ?? '-'}x)`)
               .join(', ')}`,
         ),
-        `CPU cores (servers/nginx/postgres/autocannon/other): ${r.configs.map((c: J) => `${c.name} ${c.cpu.servers}/${c.cpu.nginx}/${c.cpu.postgres}/${c.cpu.autocannon}/${c.cpu.other}`).join('; ')}; errors ${r.errors}`,
+        `CPU cores (servers/nginx/postgres/autocannon/other), CPU ms per request: ${r.configs.map((c: J) => `${c.name} ${c.cpu.servers}/${c.cpu.nginx}/${c.cpu.postgres}/${c.cpu.autocannon}/${c.cpu.other}, ${c.cpuMsPerRequest.total} ms`).join('; ')}; errors ${r.errors}`,
       ];
   }
 }

@@ -129,7 +129,10 @@ type Groups = { servers: number[]; nginx: number[]; postgres: number[]; autocann
 type Cpu = { servers: number; nginx: number; postgres: number; autocannon: number; machine: number; other: number };
 
 /** CPU used by each group of processes (in cores: CPU seconds over wall seconds) while `work` runs. */
-async function measureCpu<T>(groups: Groups, work: () => Promise<T>): Promise<{ value: T; cores: Cpu }> {
+async function measureCpu<T>(
+  groups: Groups,
+  work: () => Promise<T>,
+): Promise<{ value: T; cores: Cpu; seconds: Record<keyof Groups, number> }> {
   const sum = (pids: number[]) => pids.reduce((a, p) => a + cpuSeconds(p), 0);
   const names = ['servers', 'nginx', 'postgres', 'autocannon'] as const;
   const before = names.map((n) => sum(groups[n]));
@@ -150,6 +153,7 @@ async function measureCpu<T>(groups: Groups, work: () => Promise<T>): Promise<{ 
       machine: cores(machineUsed),
       other: cores(Math.max(0, machineUsed - used.reduce((a, b) => a + b, 0))),
     },
+    seconds: { servers: used[0]!, nginx: used[1]!, postgres: used[2]!, autocannon: used[3]! },
   };
 }
 
@@ -187,7 +191,15 @@ async function main() {
       { name: 'GET /api/sim/all?limit=50', path: '/api/sim/all?limit=50' },
       { name: 'GET /api/sim/{id}', path: `/api/sim/${simId}` },
     ];
-    type Config = { name: string; instances: number; nginx: boolean; runs: Run[]; cpu: Cpu };
+    type Config = {
+      name: string;
+      instances: number;
+      nginx: boolean;
+      runs: Run[];
+      cpu: Cpu;
+      cpuMsPerRequest: Record<keyof Groups | 'total', number>;
+      ceilingReqPerSec: number;
+    };
     const configs: Config[] = [];
     /** Both routes against `base` (a warm-up each first); CPU measured over the timed runs. */
     const measure = async (name: string, n: number, base: string, nginxMaster: number | null) => {
@@ -203,12 +215,40 @@ async function main() {
         postgres: await backends(),
         autocannon: [process.pid],
       };
-      const { value: runs, cores } = await measureCpu(groups, async () => {
+      const {
+        value: runs,
+        cores,
+        seconds,
+      } = await measureCpu(groups, async () => {
         const runs: Run[] = [];
         for (const r of routes) runs.push(await cannon(base + r.path, cookie, DURATION));
         return runs;
       });
-      configs.push({ name, instances: n, nginx: nginxMaster !== null, runs, cpu: cores });
+      // CPU per request answered: what each part costs, whatever share of the machine it got.
+      const requests = runs.reduce((a, x) => a + x.requests, 0);
+      const perRequest = (sec: number) => round((sec * 1000) / Math.max(1, requests), 3);
+      const total = seconds.servers + seconds.nginx + seconds.postgres + seconds.autocannon;
+      const cpuMsPerRequest = {
+        servers: perRequest(seconds.servers),
+        nginx: perRequest(seconds.nginx),
+        postgres: perRequest(seconds.postgres),
+        autocannon: perRequest(seconds.autocannon),
+        total: perRequest(total),
+      };
+      // The most this configuration could answer with the machine to itself: all cores for all its processes,
+      // and at most one core per instance (a Node process runs JavaScript on one thread).
+      const ceilingReqPerSec = Math.round(
+        Math.min((os.cpus().length * 1000) / cpuMsPerRequest.total, (n * 1000) / cpuMsPerRequest.servers),
+      );
+      configs.push({
+        name,
+        instances: n,
+        nginx: nginxMaster !== null,
+        runs,
+        cpu: cores,
+        cpuMsPerRequest,
+        ceilingReqPerSec,
+      });
       log(
         `${name}: ${runs.map((x, k) => `${routes[k]!.name} ${x.reqPerSec} req/s (errors ${x.errors})`).join(', ')}; ` +
           `CPU cores: servers ${cores.servers}, nginx ${cores.nginx}, postgres ${cores.postgres}, autocannon ${cores.autocannon}, other ${cores.other}`,
@@ -251,7 +291,7 @@ async function main() {
       durationSeconds: DURATION,
       tool: 'autocannon 9.0.0 in this process, loopback; nginx from deploy/nginx/sim-portal.conf (one worker, no TLS, round robin, keepalive 64); each instance `node build-bench/node/index.js`',
       cpuNote:
-        'cores = CPU seconds over wall seconds during the timed runs of a configuration (both routes); machine = all processes (/proc/stat); other = machine minus the four groups (other work on the machine)',
+        'cores = CPU seconds over wall seconds during the timed runs of a configuration (both routes); machine = all processes (/proc/stat); other = machine minus the four groups (other work on the machine); cpuMsPerRequest = CPU seconds of each group over the requests answered in those runs; ceilingReqPerSec = min(cores x 1000 / total ms, instances x 1000 / servers ms): the most with the machine to itself',
       configs,
       table,
       errors,
@@ -282,6 +322,11 @@ async function main() {
         ...configs.map(
           (c) =>
             `  ${c.name.padEnd(w)} ${[c.cpu.servers, c.cpu.nginx, c.cpu.postgres, c.cpu.autocannon, c.cpu.other, c.cpu.machine].map((x) => pad(x, 11)).join('')}`,
+        ),
+        `  CPU ms per request (both routes): servers + nginx + postgres + autocannon = total -> at most req/s with both cores to itself (and one core per instance)`,
+        ...configs.map(
+          (c) =>
+            `  ${c.name.padEnd(w)} ${[c.cpuMsPerRequest.servers, c.cpuMsPerRequest.nginx, c.cpuMsPerRequest.postgres, c.cpuMsPerRequest.autocannon].join(' + ')} = ${c.cpuMsPerRequest.total} ms -> ${c.ceilingReqPerSec} req/s`,
         ),
         `  errors ${errors}  -> ${file}`,
       ].join('\n'),
