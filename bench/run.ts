@@ -87,6 +87,7 @@ function summary(name: Name, r: J): string[] {
         `server RSS peak growth: singles +${r.single.rssGrowthMB} MB, bulk +${r.bulk.rssGrowthMB} MB; ${r.serverRss.startMB} -> ${r.serverRss.endMB} MB`,
       ];
     case 'scale':
+      if (r.skipped) return [`skipped: ${r.skipped}`];
       return [
         ...r.table.map(
           (t: J) =>
