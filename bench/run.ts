@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.js';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse', 'bulk'] as const;
+const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale'] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -22,6 +22,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   load: {},
   sse: {},
   bulk: {},
+  scale: {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -82,6 +83,17 @@ function summary(name: Name, r: J): string[] {
       return [
         `${r.iccids} ICCIDs (${r.database}): ${r.iccids} x POST /api/sim ${r.single.totalMs} ms vs one POST /api/sim/bulk ${r.bulk.totalMs} ms: ${r.speedup}x (>= ${r.targets.speedupMin} ${ok(r.speedup >= r.targets.speedupMin)})`,
         `server RSS peak growth: singles +${r.single.rssGrowthMB} MB, bulk +${r.bulk.rssGrowthMB} MB; ${r.serverRss.startMB} -> ${r.serverRss.endMB} MB`,
+      ];
+    case 'scale':
+      if (r.skipped) return [`skipped: ${r.skipped}`];
+      return [
+        ...r.table.map(
+          (t: J) =>
+            `${t.route}: ${Object.entries(t.reqPerSec as Record<string, number>)
+              .map(([c, v]) => `${c} ${v} req/s (${t.ratioToOneBehindNginx[c] ?? '-'}x)`)
+              .join(', ')}`,
+        ),
+        `CPU cores (servers/nginx/postgres/autocannon/other), CPU ms per request: ${r.configs.map((c: J) => `${c.name} ${c.cpu.servers}/${c.cpu.nginx}/${c.cpu.postgres}/${c.cpu.autocannon}/${c.cpu.other}, ${c.cpuMsPerRequest.total} ms`).join('; ')}; errors ${r.errors}`,
       ];
   }
 }

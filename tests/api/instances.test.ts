@@ -8,7 +8,7 @@
 // whichever instance's worker claims them.
 // Needs DATABASE_URL and nginx (Debian's package, installed by .ci/run); skips with the reason otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -16,13 +16,14 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIsStale, serverBundle } from '../../server/build.js';
+import { findNginx, heldPort, startNginx, waitForOk, type LocalNginx } from '../../server/ops/nginx-local.js';
 import { freshDatabase, usingPostgres } from '../helpers/db.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { sample } from '../helpers/metrics.js';
 import { linkIn, startSmtp } from '../helpers/smtp.js';
 import { openStream as openSse } from '../helpers/sse.js';
 
-const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+const NGINX = findNginx();
 const skipReason = !usingPostgres
   ? 'several instances share one PostgreSQL database: set DATABASE_URL'
   : !NGINX
@@ -44,57 +45,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A free port kept bound until released (nginx's: the instances take seconds to start, and an outgoing
- * connection of another process could take an unbound port meanwhile). */
-function heldPort(): Promise<{ port: number; release: () => Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: (s.address() as { port: number }).port,
-        release: () => new Promise<void>((r) => s.close(() => r())),
-      }),
-    );
-    s.on('error', reject);
-  });
-}
-
 type Instance = { name: string; port: number; metricsPort: number; child: ChildProcess; dataDir: string };
-
-/** The site of deploy/ with loopback ports, without TLS; every rewrite must find its line. */
-function siteFromDeploy(ports: number[], listen: number): string {
-  let site = readFileSync(path.resolve('deploy/nginx/sim-portal.conf'), 'utf8');
-  const rewrite = (from: RegExp, to: string) => {
-    expect(site, `deploy/nginx/sim-portal.conf no longer has ${from}`).toMatch(from);
-    site = site.replace(from, to);
-  };
-  const servers = ports.map((p) => `    server 127.0.0.1:${p} max_fails=2 fail_timeout=10s;`).join('\n');
-  rewrite(/( {4}server 127\.0\.0\.1:\d+ [^\n]*\n)+/, `${servers}\n`);
-  rewrite(/server \{\n {4}listen 80;[\s\S]*?\n\}\n/, ''); // the redirect to https
-  rewrite(/ *# nginx 1\.25\.1[^\n]*\n/, '');
-  rewrite(/ {4}listen 443 ssl http2;\n {4}listen \[::\]:443 ssl http2;\n/, `    listen 127.0.0.1:${listen};\n`);
-  rewrite(/ {4}ssl_[^\n]*\n( {4}ssl_[^\n]*\n)*/, '');
-  return site;
-}
-
-async function waitFor(url: string, child?: ChildProcess, ms = 90_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > until) throw new Error(`${url} did not answer in ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000 }, () => {
   const instances: Instance[] = [];
-  let nginx: ChildProcess | null = null;
-  let prefix: string;
+  let nginx: LocalNginx | null = null;
   let base: string;
   let dbUrl: string;
   let drop: () => Promise<void>;
@@ -125,7 +80,7 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
     });
     const instance = { name, port, metricsPort, child, dataDir };
     instances.push(instance);
-    await waitFor(`http://127.0.0.1:${port}/readyz`, child);
+    await waitForOk(`http://127.0.0.1:${port}/readyz`, child);
     return instance;
   }
 
@@ -144,42 +99,15 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
     await startInstance('a');
     await Promise.all([startInstance('b'), startInstance('c')]);
 
-    prefix = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-nginx-'));
-    const site = siteFromDeploy(
+    // nginx on a copy of deploy/nginx/sim-portal.conf (a rewrite that no longer finds its line throws).
+    nginx = await startNginx(
       instances.map((i) => i.port),
-      nginxPort,
+      held,
     );
-    writeFileSync(path.join(prefix, 'site.conf'), site);
-    const temp = (kind: string) => `${kind}_temp_path ${path.join(prefix, kind)};`;
-    writeFileSync(
-      path.join(prefix, 'nginx.conf'),
-      [
-        'daemon off;',
-        'master_process on;',
-        'worker_processes 1;',
-        // As root, the workers would run as nobody and could not use the temporary folders made here.
-        process.getuid?.() === 0 ? 'user root;' : '',
-        `pid ${path.join(prefix, 'nginx.pid')};`,
-        `error_log ${path.join(prefix, 'error.log')} warn;`,
-        'events { worker_connections 1024; }',
-        'http {',
-        '  access_log off;',
-        `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
-        `  include ${path.join(prefix, 'site.conf')};`,
-        '}',
-      ].join('\n'),
-    );
-    await held.release();
-    nginx = spawn(NGINX!, ['-c', path.join(prefix, 'nginx.conf'), '-p', prefix], { stdio: 'inherit' });
-    await waitFor(`${base}/livez`, nginx, 20_000);
   });
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((r) => nginx!.once('exit', r));
-      nginx.kill('SIGTERM');
-      await exited;
-    }
+    await nginx?.stop();
     await Promise.all(
       instances.map(async (i) => {
         if (i.child.exitCode === null && i.child.signalCode === null) {
@@ -190,7 +118,6 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
         rmSync(i.dataDir, { recursive: true, force: true });
       }),
     );
-    if (prefix) rmSync(prefix, { recursive: true, force: true });
     await smtp?.close();
     await drop?.();
   });
