@@ -14,6 +14,7 @@ import {
 } from '@remix-run/react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Field } from '~/components/Field';
+import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
 import type { ScannerProps } from '~/scanner/Scanner';
 import { routeErrorBoundary } from '~/components/RouteError';
@@ -161,29 +162,13 @@ export default function Activate() {
             </section>
           )
         ) : null}
-        <Field id="invoiceLineMark" label={t.sims.mark} hint={t.sims.marksHint} error={e.invoiceLineMark}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              ref={scan.nextRef}
-              name="invoiceLineMark"
-              rows={2}
-              {...fields.invoiceLineMark}
-              defaultValue={v?.invoiceLineMark}
-            />
-          )}
-        </Field>
-        <Field id="invoiceLineNote" label={t.sims.note} hint={t.sims.marksHint} error={e.invoiceLineNote}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineNote"
-              rows={2}
-              {...fields.invoiceLineNote}
-              defaultValue={v?.invoiceLineNote}
-            />
-          )}
-        </Field>
+        <SimMarkFields
+          fields={fields}
+          values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
+          errors={e}
+          hint={t.sims.marksHint}
+          markRef={scan.nextRef}
+        />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" disabled={busy}>
           {t.sims.activate}
