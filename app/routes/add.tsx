@@ -12,10 +12,11 @@ import {
   type ClientActionFunctionArgs,
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Field } from '~/components/Field';
+import { ScannerPending, useLazyScanner } from '~/components/LazyScan';
+import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
-import type { ScannerProps } from '~/scanner/Scanner';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireWriter } from '~/utils/auth.server';
@@ -148,42 +149,16 @@ export default function Activate() {
           scan.Scanner ? (
             <scan.Scanner onAccept={scan.accept} />
           ) : (
-            <section id="scanner" className="scanner" aria-label={t.scanner.title}>
-              {scan.loadFailed ? (
-                <p className="notice error" role="alert">
-                  {t.scanner.problems.load}
-                </p>
-              ) : (
-                <p className="scanner-status" role="status">
-                  {t.scanner.loading}
-                </p>
-              )}
-            </section>
+            <ScannerPending failed={scan.loadFailed} />
           )
         ) : null}
-        <Field id="invoiceLineMark" label={t.sims.mark} hint={t.sims.marksHint} error={e.invoiceLineMark}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              ref={scan.nextRef}
-              name="invoiceLineMark"
-              rows={2}
-              {...fields.invoiceLineMark}
-              defaultValue={v?.invoiceLineMark}
-            />
-          )}
-        </Field>
-        <Field id="invoiceLineNote" label={t.sims.note} hint={t.sims.marksHint} error={e.invoiceLineNote}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineNote"
-              rows={2}
-              {...fields.invoiceLineNote}
-              defaultValue={v?.invoiceLineNote}
-            />
-          )}
-        </Field>
+        <SimMarkFields
+          fields={fields}
+          values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
+          errors={e}
+          hint={t.sims.marksHint}
+          markRef={scan.nextRef}
+        />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" disabled={busy}>
           {t.sims.activate}
@@ -197,8 +172,7 @@ export default function Activate() {
 function useScanner() {
   const [hydrated, setHydrated] = useState(false);
   const [open, setOpen] = useState(false);
-  const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const { Scanner, loadFailed, load } = useLazyScanner();
   const [filled, setFilled] = useState<string | null>(null);
   const iccidRef = useRef<HTMLInputElement>(null);
   const nextRef = useRef<HTMLTextAreaElement>(null);
@@ -208,14 +182,7 @@ function useScanner() {
     if (open) return setOpen(false);
     setOpen(true);
     setFilled(null);
-    if (Scanner) return;
-    setLoadFailed(false);
-    import('~/scanner/Scanner')
-      .then((m) => setScanner(() => m.Scanner))
-      .catch((err) => {
-        console.error('[scanner] could not load the scanner', err);
-        setLoadFailed(true);
-      });
+    load();
   };
 
   const accept = (iccid: string) => {

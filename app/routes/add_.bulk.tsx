@@ -16,6 +16,7 @@ import {
 import { BULK_LIVE_SLOT, BulkLive } from '~/components/bulk/BulkLive';
 import { BulkCounts, BulkRows } from '~/components/bulk/BulkOutcome';
 import { Field } from '~/components/Field';
+import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
@@ -187,28 +188,12 @@ export default function BulkActivate() {
         </Field>
         <BulkFileField error={e.bulkFile} carried={carriedOf(v)} />
         <BulkLive owner={owner} onActive={setLiveActive} />
-        <Field id="invoiceLineMark" label={t.sims.mark} hint={t.bulkAdd.marksHint} error={e.invoiceLineMark}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineMark"
-              rows={2}
-              {...fields.invoiceLineMark}
-              defaultValue={v?.invoiceLineMark}
-            />
-          )}
-        </Field>
-        <Field id="invoiceLineNote" label={t.sims.note} hint={t.bulkAdd.marksHint} error={e.invoiceLineNote}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineNote"
-              rows={2}
-              {...fields.invoiceLineNote}
-              defaultValue={v?.invoiceLineNote}
-            />
-          )}
-        </Field>
+        <SimMarkFields
+          fields={fields}
+          values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
+          errors={e}
+          hint={t.bulkAdd.marksHint}
+        />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
           {t.bulkAdd.preview}

@@ -2,7 +2,8 @@
 // revokes it at once (its next request gets 401).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
+import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireOwner } from '~/utils/auth.server';
@@ -32,21 +33,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function ApiKeyRevoke() {
   const { name, prefix } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state === 'submitting';
   return (
-    <div className="admin company-admin apikeys">
-      <h1>{k.revokeTitle}</h1>
-      <div className="card">
-        <p className="apikeys-confirm">{k.revokeConfirm(name, prefix)}</p>
-        <Form method="post" className="actions">
-          <Link className="btn" to="/company/api-keys">
-            {k.cancel}
-          </Link>
-          <button className="btn btn-destructive" type="submit" disabled={busy}>
-            {k.revokeYes}
-          </button>
-        </Form>
-      </div>
-    </div>
+    <ConfirmPage
+      title={k.revokeTitle}
+      pageClass="apikeys"
+      textClass="apikeys-confirm"
+      cancelTo="/company/api-keys"
+      cancelLabel={k.cancel}
+      confirmLabel={k.revokeYes}
+    >
+      {k.revokeConfirm(name, prefix)}
+    </ConfirmPage>
   );
 }

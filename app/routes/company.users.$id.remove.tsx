@@ -2,7 +2,8 @@
 // the user's sessions and event streams end at once. The last owner is refused here, in words.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireOwner } from '~/utils/auth.server';
@@ -36,26 +37,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function CompanyUserRemove() {
   const { id, name, email } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === 'submitting';
   return (
-    <div className="admin company-admin">
-      <h1>{c.removeTitle}</h1>
-      {data?.error ? (
-        <p className="notice error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      <div className="card">
-        <p className="company-confirm">{c.removeConfirm(name, email)}</p>
-        <Form method="post" className="actions">
-          <Link className="btn" to={`/company/users/${id}`}>
-            {c.cancel}
-          </Link>
-          <button className="btn btn-destructive" type="submit" disabled={busy}>
-            {c.removeYes}
-          </button>
-        </Form>
-      </div>
-    </div>
+    <ConfirmPage
+      title={c.removeTitle}
+      error={data?.error}
+      textClass="company-confirm"
+      cancelTo={`/company/users/${id}`}
+      cancelLabel={c.cancel}
+      confirmLabel={c.removeYes}
+    >
+      {c.removeConfirm(name, email)}
+    </ConfirmPage>
   );
 }

@@ -1,7 +1,8 @@
 // /company/webhooks/{id}/delete: the confirm page (JS or not) before an owner deletes a webhook endpoint.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
@@ -33,28 +34,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function CompanyWebhookDelete() {
   const { url } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state === 'submitting';
   return (
-    <div className="admin company-admin">
-      <h1>{w.deleteTitle}</h1>
-      {data?.error ? (
-        <p className="notice error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      <div className="card">
-        <p className="company-confirm webhooks-url">
-          <Truncated text={w.deleteConfirm(url)} max={200} />
-        </p>
-        <Form method="post" className="actions">
-          <Link className="btn" to="/company/webhooks">
-            {w.cancel}
-          </Link>
-          <button className="btn btn-destructive" type="submit" disabled={busy}>
-            {w.delete}
-          </button>
-        </Form>
-      </div>
-    </div>
+    <ConfirmPage
+      title={w.deleteTitle}
+      error={data?.error}
+      textClass="company-confirm webhooks-url"
+      cancelTo="/company/webhooks"
+      cancelLabel={w.cancel}
+      confirmLabel={w.delete}
+    >
+      <Truncated text={w.deleteConfirm(url)} max={200} />
+    </ConfirmPage>
   );
 }

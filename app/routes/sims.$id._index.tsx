@@ -11,7 +11,7 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import { useRef } from 'react';
-import { Field } from '~/components/Field';
+import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
@@ -152,40 +152,16 @@ export default function EditSim() {
             {sim.iccid}
           </span>
         </div>
-        <Field
-          id="invoiceLineMark"
-          label={t.sims.mark}
-          error={e.invoiceLineMark}
+        <SimMarkFields
+          fields={fields}
+          values={{
+            invoiceLineMark: v?.invoiceLineMark ?? sim.invoiceLineMark,
+            invoiceLineNote: v?.invoiceLineNote ?? sim.invoiceLineNote,
+          }}
+          errors={e}
           hint={readOnly ? undefined : t.sims.marksHint}
-        >
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineMark"
-              rows={2}
-              {...fields.invoiceLineMark}
-              readOnly={readOnly}
-              defaultValue={v?.invoiceLineMark ?? sim.invoiceLineMark}
-            />
-          )}
-        </Field>
-        <Field
-          id="invoiceLineNote"
-          label={t.sims.note}
-          error={e.invoiceLineNote}
-          hint={readOnly ? undefined : t.sims.marksHint}
-        >
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="invoiceLineNote"
-              rows={2}
-              {...fields.invoiceLineNote}
-              readOnly={readOnly}
-              defaultValue={v?.invoiceLineNote ?? sim.invoiceLineNote}
-            />
-          )}
-        </Field>
+          readOnly={readOnly}
+        />
         {readOnly ? (
           <div className="field">
             <span className="label">{t.sims.plan}</span>

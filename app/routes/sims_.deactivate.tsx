@@ -4,8 +4,8 @@
 // will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { ShortIccid as Iccid } from '~/components/bulk/BulkDeactivateDialog';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { DeactivateIccidsForm, ReadyIccids, RefusedIccids, ShortIccid as Iccid } from '~/components/bulk/IccidList';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { requireWriter } from '~/utils/auth.server';
@@ -132,45 +132,25 @@ export default function BulkDeactivate() {
         {ready.length > 0 ? (
           <>
             <p>{t.bulkDeactivate.willDeactivate(ready.length)}</p>
-            <ul className="bulk-list">
-              {ready.map((s) => (
-                <li key={s.id} className="iccid">
-                  <Iccid iccid={s.iccid} />
-                </li>
-              ))}
-            </ul>
+            <ReadyIccids rows={ready} />
           </>
         ) : null}
         {refused.length > 0 ? (
           <>
             <h2>{t.bulkDeactivate.refusedHeading}</h2>
-            <ul className="bulk-list bulk-refused">
-              {refused.map((s) => (
-                <li key={s.id}>
-                  <span className="iccid">
-                    <Iccid iccid={s.iccid} />
-                  </span>{' '}
-                  – {t.bulkDeactivate.outcomes.legacy}
-                </li>
-              ))}
-            </ul>
+            <RefusedIccids rows={refused} />
           </>
         ) : null}
         {gone > 0 ? <p className="muted">{t.bulkDeactivate.notListed(gone)}</p> : null}
-        <Form method="post" className="actions">
-          {/* The legacy ones go too: the procedure answers each with its own outcome on the result page. */}
-          {[...ready, ...refused].map((s) => (
-            <input key={s.id} type="hidden" name="id" value={s.id} />
-          ))}
-          <Link className="btn" to="/sims">
-            {t.bulkDeactivate.cancel}
-          </Link>
-          {ready.length > 0 ? (
-            <button className="btn btn-destructive" type="submit">
-              {t.bulkDeactivate.confirm(ready.length)}
-            </button>
-          ) : null}
-        </Form>
+        <DeactivateIccidsForm
+          ready={ready}
+          refused={refused}
+          cancel={
+            <Link className="btn" to="/sims">
+              {t.bulkDeactivate.cancel}
+            </Link>
+          }
+        />
       </div>
     </>
   );

@@ -2,44 +2,15 @@
 // creates a key (a bad name refused next to the field, values kept), sees it once with the warning (and the
 // copy button with JS), uses it over REST, finds only its prefix in the list afterwards, and revokes it on the
 // confirm page, after which the key gets 401.
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Company, User } from '../../server/db/entities.js';
-import { axeViolations } from '../helpers/browser.js';
+import { companyWithOwner, look, ready } from '../helpers/company.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
 
 const portal = useScreens();
-const em = () => portal.server.services.orm.em.fork();
 const newIccid = iccidFactory('8946488');
 
-async function ready(page: Page, js: boolean) {
-  await page.waitForLoadState();
-  if (js) await page.waitForFunction(() => '__remixRouter' in window);
-}
-
-async function owner(tag: string) {
-  const e = em();
-  const c = e.create(Company, {
-    name: `Nyckel ${tag} AB`,
-    customerNumber: `NYCKEL-${tag}`,
-    invoiceNote: '',
-    invoiceInterval: 'monthly',
-  });
-  const u = e.create(User, {
-    name: `Ägare ${tag}`,
-    email: `agare.${tag.toLowerCase()}@nyckel.se`,
-    company: c,
-    role: 'owner',
-  });
-  await e.flush();
-  return u.email;
-}
-
-async function look(page: Page, name: string, v: { js: boolean; width?: number }) {
-  await page.screenshot({ path: `test-results/${name}-${v.width === 390 ? '390' : 'desktop'}.png`, fullPage: true });
-  if (v.js) expect(await axeViolations(page)).toEqual([]);
-}
+const owner = async (tag: string) => (await companyWithOwner(portal.server, 'Nyckel', tag)).ownerEmail;
 
 const variants = [
   { js: true, width: undefined, tag: 'JSdesk' },

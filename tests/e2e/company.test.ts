@@ -5,19 +5,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
-import { axeViolations } from '../helpers/browser.js';
+import { companyWithOwner, look, ready } from '../helpers/company.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
 
 const portal = useScreens();
 const em = () => portal.server.services.orm.em.fork();
 const newIccid = iccidFactory('8946466');
-
-/** With JS, waits until Remix has taken over the page, so clicks go through the client router. */
-async function ready(page: Page, js: boolean) {
-  await page.waitForLoadState();
-  if (js) await page.waitForFunction(() => '__remixRouter' in window);
-}
 
 async function errorOf(page: Page, id: string) {
   const field = page.locator(`#${id}`);
@@ -30,29 +24,7 @@ async function errorOf(page: Page, id: string) {
 }
 
 /** A company of its own with one owner, so each run's last-owner rule is its own. */
-async function team(tag: string) {
-  const e = em();
-  const c = e.create(Company, {
-    name: `Lag ${tag} AB`,
-    customerNumber: `LAG-${tag}`,
-    invoiceNote: '',
-    invoiceInterval: 'monthly',
-  });
-  const owner = e.create(User, {
-    name: `Ägare ${tag}`,
-    email: `agare.${tag.toLowerCase()}@lag.se`,
-    company: c,
-    role: 'owner',
-  });
-  await e.flush();
-  return { companyId: c.id, ownerId: owner.id, ownerEmail: owner.email };
-}
-
-/** A screenshot (test-results/<name>-390.png or -desktop.png) and, with JS, no WCAG 2.1 AA violation. */
-async function look(page: Page, name: string, v: { js: boolean; width?: number }) {
-  await page.screenshot({ path: `test-results/${name}-${v.width === 390 ? '390' : 'desktop'}.png`, fullPage: true });
-  if (v.js) expect(await axeViolations(page)).toEqual([]);
-}
+const team = (tag: string) => companyWithOwner(portal.server, 'Lag', tag);
 
 const variants = [
   { js: true, width: undefined, tag: 'JSdesk' },

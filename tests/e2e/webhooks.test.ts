@@ -2,10 +2,10 @@
 // (a receiver on 127.0.0.1), sees the secret once, sends a test event that arrives and is shown, rotates the
 // secret, turns it off, and deletes it on a confirm page; bad input is refused next to the field, values kept.
 import http from 'node:http';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, User, WebhookEndpoint } from '../../server/db/entities.js';
+import { User, WebhookEndpoint } from '../../server/db/entities.js';
 import { axeViolations } from '../helpers/browser.js';
+import { companyWithOwner, ready } from '../helpers/company.js';
 import { useScreens } from '../helpers/screens.js';
 
 const portal = useScreens({
@@ -39,23 +39,7 @@ afterAll(
     }),
 );
 
-async function ready(page: Page, js: boolean) {
-  await page.waitForLoadState();
-  if (js) await page.waitForFunction(() => '__remixRouter' in window);
-}
-
-async function owner(tag: string) {
-  const e = em();
-  const c = e.create(Company, { name: `Krok ${tag} AB`, customerNumber: `KROK-${tag}`, invoiceNote: '' });
-  const u = e.create(User, {
-    name: `Ägare ${tag}`,
-    email: `agare.${tag.toLowerCase()}@krok.se`,
-    company: c,
-    role: 'owner',
-  });
-  await e.flush();
-  return u.email;
-}
+const owner = async (tag: string) => (await companyWithOwner(portal.server, 'Krok', tag)).ownerEmail;
 
 const variants = [
   { js: true, width: undefined, tag: 'JSdesk' },

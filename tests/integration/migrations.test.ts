@@ -1,40 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim, User } from '../../server/db/entities.js';
-import { initOrm, migrate, type Orm } from '../../server/db/orm.js';
+import { migrate } from '../../server/db/orm.js';
 import { databaseIsEmpty, seedDemo } from '../../server/db/seed.js';
-import { freshDatabase } from '../helpers/db.js';
+import { useFreshOrm } from '../helpers/orm.js';
 
-let orm: Orm;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const db = await freshDatabase();
-  drop = db.drop;
-  orm = await initOrm(db.target);
-});
-afterAll(async () => {
-  await orm?.close(true);
-  await drop?.();
-});
+const db = useFreshOrm();
 
 describe('migrations', () => {
   it('run on an empty database and leave no difference to the entities', async () => {
-    const applied = await migrate(orm);
+    const applied = await migrate(db.orm);
     expect(applied.length).toBeGreaterThan(0);
-    expect((await orm.schema.getUpdateSchemaSQL()).trim()).toBe('');
+    expect((await db.orm.schema.getUpdateSchemaSQL()).trim()).toBe('');
     // Running again applies nothing.
-    expect(await migrate(orm)).toEqual([]);
+    expect(await migrate(db.orm)).toEqual([]);
   });
 
   it('allow one active SIM per ICCID, but a deactivated one may repeat', async () => {
-    const em = orm.em.fork();
+    const em = db.orm.em.fork();
     await seedDemo(em);
     const sim = await em.findOneOrFail(Sim, { status: 'active' }, { populate: ['company', 'ratePlan'] });
     const copy = { iccid: sim.iccid, company: sim.company, ratePlan: sim.ratePlan, status: 'active' as const };
     em.create(Sim, copy);
     await expect(em.flush()).rejects.toThrow();
     em.clear();
-    const em2 = orm.em.fork();
+    const em2 = db.orm.em.fork();
     const again = await em2.findOneOrFail(Sim, { id: sim.id });
     em2.create(Sim, { iccid: again.iccid, company: again.company, ratePlan: again.ratePlan, status: 'deactivated' });
     await em2.flush();
@@ -42,9 +31,9 @@ describe('migrations', () => {
   });
 
   it('seed is idempotent and creates the demo data', async () => {
-    const em = orm.em.fork();
+    const em = db.orm.em.fork();
     expect(await databaseIsEmpty(em)).toBe(false);
-    const second = await seedDemo(orm.em.fork());
+    const second = await seedDemo(db.orm.em.fork());
     expect(second.companies).toBe(0);
     expect(second.users).toBe(0);
     expect(second.sims).toBe(0);

@@ -1,30 +1,18 @@
 // The roles migration (issue 16) on a database with data from before it: owners become owner, everyone else
 // member, and the old audit rows land in their company's trail with a kind. Down and up again keep the owners.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initOrm, type Orm } from '../../server/db/orm.js';
-import { freshDatabase } from '../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { useFreshOrm } from '../helpers/orm.js';
 
 const BEFORE = 'Migration20261122135829_sim_list_index';
 const ROLES = 'Migration20261123074507_roles';
 
-let orm: Orm;
-let drop: () => Promise<void>;
+const db = useFreshOrm();
 
-beforeAll(async () => {
-  const db = await freshDatabase();
-  drop = db.drop;
-  orm = await initOrm(db.target);
-});
-afterAll(async () => {
-  await orm?.close(true);
-  await drop?.();
-});
-
-const rows = <T>(sql: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(sql, params);
+const rows = <T>(sql: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(sql, params);
 
 describe('the roles migration', () => {
   it('makes owners owner and the rest member, and files the old audit rows under their company', async () => {
-    await orm.migrator.up({ to: BEFORE });
+    await db.orm.migrator.up({ to: BEFORE });
     const [c] = await rows<{ id: number }>(
       `insert into company (name, customer_number, invoice_note, invoice_interval, created_at, updated_at)
        values ('Gamla AB', 'OLD-1', '', 'monthly', now(), now()) returning id`,
@@ -45,7 +33,7 @@ describe('the roles migration', () => {
       [id('admin@gamla.se'), id('anstalld@gamla.se'), id('admin@gamla.se'), c!.id, c!.id, id('admin@gamla.se'), c!.id],
     );
 
-    const applied = await orm.migrator.up({ to: ROLES });
+    const applied = await db.orm.migrator.up({ to: ROLES });
     expect(applied.map((m) => m.name)).toEqual([ROLES]);
     const roles = await rows<{ email: string; role: string }>(`select email, role from app_user order by id`);
     expect(roles).toEqual([
@@ -62,19 +50,19 @@ describe('the roles migration', () => {
       { action: 'updateCompany', kind: 'company', company_id: c!.id },
     ]);
     // The entities and the migrated schema (with the later migrations) agree.
-    await orm.migrator.up();
-    expect((await orm.schema.getUpdateSchemaSQL()).trim()).toBe('');
+    await db.orm.migrator.up();
+    expect((await db.orm.schema.getUpdateSchemaSQL()).trim()).toBe('');
     // Only the three roles are stored.
     await expect(rows(`update app_user set role = 'chef' where email = 'agare@gamla.se'`)).rejects.toThrow();
   });
 
   it('goes down to the owner flag and up again without losing an owner', async () => {
-    await orm.migrator.down({ to: BEFORE });
+    await db.orm.migrator.down({ to: BEFORE });
     const flags = await rows<{ email: string; is_company_owner: boolean }>(
       `select email, is_company_owner from app_user order by id`,
     );
     expect(flags.map((f) => f.is_company_owner)).toEqual([true, false, true]);
-    await orm.migrator.up();
+    await db.orm.migrator.up();
     const roles = await rows<{ role: string }>(`select role from app_user order by id`);
     expect(roles.map((r) => r.role)).toEqual(['owner', 'member', 'owner']);
   });

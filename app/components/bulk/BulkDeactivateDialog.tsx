@@ -2,7 +2,7 @@
 // (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
 // answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
 // own list procedure (sim.page with the search, at most BULK_MAX), never by counts the page holds.
-import { Form } from '@remix-run/react';
+import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { t } from '~/texts';
 import { BULK_MAX } from '../../../server/sims/schemas';
@@ -11,18 +11,6 @@ export type BulkRow = { id: number; iccid: string; legacy: boolean };
 
 /** What the dialog is asked to deactivate: ticked rows of the page, or every SIM matching a search. */
 export type BulkSelection = { kind: 'rows'; rows: BulkRow[] } | { kind: 'matching'; q: string };
-
-/** An ICCID in full, or its last 8 digits on a phone (the full one in its title). */
-export function ShortIccid({ iccid }: { iccid: string }) {
-  return (
-    <>
-      <span className="hide-mobile">{iccid}</span>
-      <span className="only-mobile" title={iccid}>
-        {iccid.slice(-8)}
-      </span>
-    </>
-  );
-}
 
 type Resolved = { rows: BulkRow[]; total: number };
 
@@ -107,46 +95,25 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
         // A long list scrolls inside the dialog; focusable, so the keyboard can scroll it too.
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region
         <div className="bdsel-scroll" tabIndex={0} role="region" aria-label={t.bulkDeactivate.listLabel}>
-          {ready.length > 0 ? (
-            <ul className="bulk-list bdsel-ready">
-              {ready.map((s) => (
-                <li key={s.id} className="iccid">
-                  <ShortIccid iccid={s.iccid} />
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {ready.length > 0 ? <ReadyIccids rows={ready} className="bdsel-ready" /> : null}
           {refused.length > 0 ? (
             <>
               <h3>{t.bulkDeactivate.refusedHeading}</h3>
-              <ul className="bulk-list bulk-refused">
-                {refused.map((s) => (
-                  <li key={s.id}>
-                    <span className="iccid">
-                      <ShortIccid iccid={s.iccid} />
-                    </span>{' '}
-                    – {t.bulkDeactivate.outcomes.legacy}
-                  </li>
-                ))}
-              </ul>
+              <RefusedIccids rows={refused} />
             </>
           ) : null}
         </div>
       ) : null}
-      <Form method="post" action="/sims/deactivate" className="actions">
-        {/* The legacy ones go too: the result page answers each with its own outcome. */}
-        {[...ready, ...refused].map((s) => (
-          <input key={s.id} type="hidden" name="id" value={s.id} />
-        ))}
-        <button ref={cancel} className="btn" type="button" onClick={() => dialog.current?.close()}>
-          {t.bulkDeactivate.cancel}
-        </button>
-        {ready.length > 0 ? (
-          <button className="btn btn-destructive" type="submit">
-            {t.bulkDeactivate.confirm(ready.length)}
+      <DeactivateIccidsForm
+        action="/sims/deactivate"
+        ready={ready}
+        refused={refused}
+        cancel={
+          <button ref={cancel} className="btn" type="button" onClick={() => dialog.current?.close()}>
+            {t.bulkDeactivate.cancel}
           </button>
-        ) : null}
-      </Form>
+        }
+      />
     </dialog>
   );
 }

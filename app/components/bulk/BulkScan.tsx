@@ -1,8 +1,8 @@
 // Continuous camera scanning into the bulk list (/add/bulk with JS, issue 15): "Skanna med kameran" loads
 // the scanner (quagga2 included) only when pressed, as on /add; the scanner stays open, each new code goes
 // to the list with a short beep and vibration, a repeat is only hinted, and "Klar" closes it.
-import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import type { ScannerProps } from '~/scanner/Scanner';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ScannerPending, useLazyScanner } from '~/components/LazyScan';
 import { t } from '~/texts';
 
 export type ScanAnswer = 'added' | 'repeat';
@@ -20,8 +20,7 @@ type Last = { kind: ScanAnswer; iccid: string };
 
 export function BulkScan({ onCode, actions, notices }: Props) {
   const [open, setOpen] = useState(false);
-  const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const { Scanner, loadFailed, load } = useLazyScanner();
   const [scanned, setScanned] = useState(0);
   const [last, setLast] = useState<Last | null>(null);
   const audio = useRef<AudioContext | null>(null);
@@ -33,14 +32,7 @@ export function BulkScan({ onCode, actions, notices }: Props) {
     setLast(null);
     // Made in the press, a user gesture: browsers let only such a context play.
     audio.current ??= makeAudio();
-    if (Scanner) return;
-    setLoadFailed(false);
-    import('~/scanner/Scanner')
-      .then((m) => setScanner(() => m.Scanner))
-      .catch((err) => {
-        console.error('[scanner] could not load the scanner', err);
-        setLoadFailed(true);
-      });
+    load();
   };
 
   const accept = (iccid: string) => {
@@ -83,21 +75,7 @@ export function BulkScan({ onCode, actions, notices }: Props) {
             {last?.kind === 'added' ? t.bulkScan.added(last.iccid) : null}
             {last?.kind === 'repeat' ? <span className="bulkscan-repeat">{t.bulkScan.repeat(last.iccid)}</span> : null}
           </p>
-          {Scanner ? (
-            <Scanner onAccept={accept} mode="continuous" />
-          ) : (
-            <section id="scanner" className="scanner" aria-label={t.scanner.title}>
-              {loadFailed ? (
-                <p className="notice error" role="alert">
-                  {t.scanner.problems.load}
-                </p>
-              ) : (
-                <p className="scanner-status" role="status">
-                  {t.scanner.loading}
-                </p>
-              )}
-            </section>
-          )}
+          {Scanner ? <Scanner onAccept={accept} mode="continuous" /> : <ScannerPending failed={loadFailed} />}
         </>
       ) : null}
     </div>

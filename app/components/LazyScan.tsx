@@ -1,0 +1,41 @@
+// The camera scanner, imported only when first opened (quagga2 comes with it, about 45 kB gzip), for /add
+// and the bulk list alike: the hook that loads it, and what stands in its place until it is there.
+import { useState, type ComponentType } from 'react';
+import type { ScannerProps } from '~/scanner/Scanner';
+import { t } from '~/texts';
+
+export function useLazyScanner() {
+  const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+
+  /** Starts the import unless it is done; a failed one is tried again. */
+  const load = () => {
+    if (Scanner) return;
+    setLoadFailed(false);
+    import('~/scanner/Scanner')
+      .then((m) => setScanner(() => m.Scanner))
+      .catch((err) => {
+        console.error('[scanner] could not load the scanner', err);
+        setLoadFailed(true);
+      });
+  };
+
+  return { Scanner, loadFailed, load };
+}
+
+/** The scanner's place while its module loads, or the reason it could not. */
+export function ScannerPending({ failed }: { failed: boolean }) {
+  return (
+    <section id="scanner" className="scanner" aria-label={t.scanner.title}>
+      {failed ? (
+        <p className="notice error" role="alert">
+          {t.scanner.problems.load}
+        </p>
+      ) : (
+        <p className="scanner-status" role="status">
+          {t.scanner.loading}
+        </p>
+      )}
+    </section>
+  );
+}
