@@ -135,7 +135,7 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
 /**
  * Remix for pages, form posts and the export download. Anything answered to a logged-in browser (a page, its
  * `.data` loader fetch, the download) or setting a cookie is `no-store`, so the back button after logout
- * shows no cached page. A route's own header replaces the default of the same name (Referrer-Policy of the
+ * shows no cached page; Remix's route manifest is not a user's and keeps its own cache header. A route's own header replaces the default of the same name (Referrer-Policy of the
  * login-link page).
  */
 function remixHandler(
@@ -154,7 +154,14 @@ function remixHandler(
       for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
       const cookies = response.headers.getSetCookie();
       if (cookies.length) res.setHeader('Set-Cookie', cookies);
-      if ((context.session || cookies.length) && !String(res.getHeader('Cache-Control') ?? '').includes('no-store')) {
+      // Remix's route manifest (/__manifest?version=<build hash>&p=<paths>, lazy route discovery) holds no user
+      // data and is content-addressed: it keeps Remix's own year-long public, immutable cache.
+      const manifest = req.path === '/__manifest' && response.status === 200 && !cookies.length;
+      if (
+        !manifest &&
+        (context.session || cookies.length) &&
+        !String(res.getHeader('Cache-Control') ?? '').includes('no-store')
+      ) {
         res.setHeader('Cache-Control', 'no-store');
       }
       if (response.body) await writeReadableStreamToWritable(response.body, res);

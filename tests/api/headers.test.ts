@@ -104,6 +104,25 @@ describe('Cache-Control', () => {
     expect(adminPage.headers.get('cache-control')).toBe('no-store');
   });
 
+  it("keeps Remix's year-long public cache on the route manifest of the build, logged in too", async () => {
+    // The build's version, as the browser reads it: from the manifest module the page links.
+    const html = await (await get('/sims', { cookie: anna })).text();
+    const manifestModule = /\/assets\/manifest-[^"]+\.js/.exec(html)?.[0];
+    expect(manifestModule).toBeTruthy();
+    const version = /"version":"([^"]+)"/.exec(await (await get(manifestModule!)).text())?.[1];
+    expect(version).toBeTruthy();
+    const res = await get(`/__manifest?p=%2Fadd&p=%2Fsims&version=${version}`, { cookie: anna });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(Object.keys((await res.json()) as object)).toContain('routes/add');
+    expectSecurityHeaders(res);
+    // Another build's version: Remix asks for a reload, which must not be cached.
+    const stale = await get('/__manifest?p=%2Fadd&version=0', { cookie: anna });
+    expect(stale.status).toBe(204);
+    expect(stale.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('is no-store on a page whose answer sets a cookie', async () => {
     const res = await fetch(`${portal.server.url}/theme`, {
       method: 'POST',
