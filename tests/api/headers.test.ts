@@ -55,6 +55,11 @@ describe('security headers', () => {
     const res = await get(path, loggedIn ? { cookie: anna } : {});
     expectSecurityHeaders(res);
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    // Helmet's headers for old clients: on whatever can be a document (server/security-headers.ts).
+    if (!path.endsWith('.data')) {
+      expect(res.headers.get('x-download-options'), path).toBe('noopen');
+      expect(res.headers.get('x-xss-protection'), path).toBe('0');
+    }
   });
 
   it('are on hashed assets, which keep their year-long cache', async () => {
@@ -62,6 +67,13 @@ describe('security headers', () => {
     expect(res.status).toBe(200);
     expectSecurityHeaders(res);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Never revalidated, so no validators; and never a document, so none of the headers for old clients.
+    for (const name of ['etag', 'last-modified', 'x-download-options', 'x-xss-protection'])
+      expect(res.headers.get(name), name).toBeNull();
+    const plain = await get(await anAsset(), { 'accept-encoding': 'identity' });
+    expect(plain.status).toBe(200);
+    expectSecurityHeaders(plain);
+    expect(plain.headers.get('etag')).toBeNull();
   });
 
   it('give every page a fresh nonce, carried by each of Remix’s inline scripts', async () => {
