@@ -10,12 +10,15 @@ import type { Config } from './config.js';
 const nonceOf = (_req: unknown, res: ServerResponse) => `'nonce-${(res as Response).locals.cspNonce}'`;
 
 /**
- * Helmet's headers for old clients (the DNS-prefetch switch, IE's download option, Adobe's cross-domain policy
+ * Headers that only a document heeds (the opener policy and origin-keyed agent cluster of a top-level page) and
+ * helmet's headers for old clients (the DNS-prefetch switch, IE's download option, Adobe's cross-domain policy
  * files, the retired XSS auditor): on every answer that can be a document. Hashed assets and Remix's .data and
- * /__manifest fetches are never shown as a document and go without them (about 110 bytes each, on a page's
+ * /__manifest fetches are never shown as a document and go without them (about 170 bytes each, on a page's
  * many small responses); every other security header stays on them.
  */
-const LEGACY_HEADERS = {
+const DOCUMENT_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Origin-Agent-Cluster': '?1',
   'X-DNS-Prefetch-Control': 'off',
   'X-Download-Options': 'noopen',
   'X-Permitted-Cross-Domain-Policies': 'none',
@@ -57,6 +60,8 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
       strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: true } : false,
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       xFrameOptions: { action: 'deny' },
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
       xDnsPrefetchControl: false,
       xDownloadOptions: false,
       xPermittedCrossDomainPolicies: false,
@@ -64,7 +69,7 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
     }),
     (req, res, next) => {
       res.setHeader('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()');
-      if (!neverADocument(req.path)) res.set(LEGACY_HEADERS);
+      if (!neverADocument(req.path)) res.set(DOCUMENT_HEADERS);
       next();
     },
   ];

@@ -55,8 +55,10 @@ describe('security headers', () => {
     const res = await get(path, loggedIn ? { cookie: anna } : {});
     expectSecurityHeaders(res);
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    // Helmet's headers for old clients: on whatever can be a document (server/security-headers.ts).
+    // Headers only a document heeds, and helmet's for old clients: on whatever can be a document
+    // (server/security-headers.ts).
     if (!path.endsWith('.data')) {
+      expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
       expect(res.headers.get('x-download-options'), path).toBe('noopen');
       expect(res.headers.get('x-xss-protection'), path).toBe('0');
     }
@@ -68,7 +70,13 @@ describe('security headers', () => {
     expectSecurityHeaders(res);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // Never revalidated, so no validators; and never a document, so none of the headers for old clients.
-    for (const name of ['etag', 'last-modified', 'x-download-options', 'x-xss-protection'])
+    for (const name of [
+      'etag',
+      'last-modified',
+      'cross-origin-opener-policy',
+      'x-download-options',
+      'x-xss-protection',
+    ])
       expect(res.headers.get(name), name).toBeNull();
     const plain = await get(await anAsset(), { 'accept-encoding': 'identity' });
     expect(plain.status).toBe(200);
