@@ -4,7 +4,11 @@
 // what the server's compression sends): HTML, CSS, JS and other bytes per route. The floor, measured the same
 // way in this run: a bare Remix v2 app of the same versions (React + Remix runtime, one route), built on the fly
 // in a temp folder with this repo's node_modules. Then Lighthouse (default mobile emulation: Slow 4G, 4x CPU)
-// on the same routes and the floor. Writes bench/results/pages.json.
+// on the same routes and the floor. The activation journey (open /add, activate a fresh ICCID with JS on, land on
+// /sims) in one Chromium context, twice: bytes on the wire from the Chrome DevTools protocol (encodedDataLength:
+// headers and bodies as sent, 304s included), first visit with an empty cache and a repeat visit with the warm
+// cache, per resource type; no hashed asset may be fetched again. Which built route modules (with their static
+// imports) hold zod is read from the build. Writes bench/results/pages.json.
 //
 //   BENCH_SIMS=10000  BENCH_LIGHTHOUSE=0 (skip)  BENCH_LH_RUNS=3 (median kept)  BENCH_SMOKE=1 (200 SIMs, one
 //   Lighthouse run on the floor and /login only)
@@ -15,8 +19,9 @@ import { get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DbTarget } from '../server/db/orm.js';
+import { withCheckDigit } from '../server/sims/iccid.js';
 import {
   buildDir,
   ensureBuild,
@@ -46,6 +51,8 @@ const TARGET = {
   simsHtmlGzipMaxKB: 30,
   performanceMin: 98,
   accessibilityMin: 100,
+  journeyFirstMaxKB: 120,
+  journeyRepeatMaxKB: 15,
 };
 
 type Route = { path: string; auth: boolean };
@@ -145,6 +152,212 @@ async function visit(browser: Browser, base: string, route: string, cookie: stri
     files: files.map(({ text: _t, ...f }) => f),
     quaggaInJs,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The activation journey, bytes on the wire (Chrome DevTools protocol).
+
+const WIRE_KINDS = ['document', 'script', 'stylesheet', 'fetch', 'other'] as const;
+type WireKind = (typeof WIRE_KINDS)[number];
+type JourneyVisit = {
+  iccid: string;
+  finalUrl: string;
+  ms: number;
+  /** Bytes on the wire per kind (fetch: Remix's .data and /__manifest, tRPC) and in all. */
+  wireBytes: Record<WireKind | 'total', number>;
+  requests: number;
+  fromCache: number;
+  /** Hashed assets that went to the server (a 200 or a 304) instead of coming from the cache. */
+  assetsFetched: string[];
+  /** Of wireBytes.total: the response headers (status line included). */
+  headerBytes: number;
+  responses: Array<{
+    url: string;
+    type: string;
+    status: number;
+    cached: boolean;
+    wireBytes: number;
+    headerBytes: number;
+    dataBytes: number;
+    failed?: string;
+  }>;
+};
+
+const wireKind = (type: string): WireKind =>
+  type === 'Document'
+    ? 'document'
+    : type === 'Script'
+      ? 'script'
+      : type === 'Stylesheet'
+        ? 'stylesheet'
+        : type === 'Fetch' || type === 'XHR'
+          ? 'fetch'
+          : 'other';
+
+let iccidSerial = 0;
+/** A valid ICCID no seeded SIM has (the seed's are 8946 + 15 digits + 0; these start 89467). */
+const freshIccid = () =>
+  withCheckDigit(`89467${String(Date.now() % 1e9).padStart(9, '0')}${String(++iccidSerial).padStart(5, '0')}`);
+
+/** One pass of the journey in a new tab of `context`: /add, activate with JS, wait on /sims until quiet. */
+async function activationJourney(context: BrowserContext, base: string): Promise<JourneyVisit> {
+  const page: Page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  type Seen = JourneyVisit['responses'][number] & { done: boolean };
+  const seen = new Map<string, Seen>();
+  let lastActivity = performance.now();
+  const of = (id: string) => {
+    let r = seen.get(id);
+    if (!r)
+      seen.set(
+        id,
+        (r = {
+          url: '',
+          type: 'Other',
+          status: 0,
+          cached: false,
+          wireBytes: 0,
+          headerBytes: 0,
+          dataBytes: 0,
+          done: false,
+        }),
+      );
+    lastActivity = performance.now();
+    return r;
+  };
+  cdp.on('Network.requestWillBeSent', (e) => {
+    const r = of(e.requestId);
+    // A redirect reuses the request id: the redirect's own bytes are counted at its loadingFinished.
+    r.url = e.request.url.replace(base, '');
+    r.type = e.type ?? r.type;
+  });
+  cdp.on('Network.requestServedFromCache', (e) => {
+    of(e.requestId).cached = true;
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const r = of(e.requestId);
+    r.status = e.response.status;
+    r.type = e.type;
+    if (e.response.fromDiskCache || e.response.fromPrefetchCache) r.cached = true;
+  });
+  cdp.on('Network.responseReceivedExtraInfo', (e) => {
+    if (e.headersText) of(e.requestId).headerBytes += Buffer.byteLength(e.headersText);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = of(e.requestId);
+    r.wireBytes += e.encodedDataLength;
+    r.done = true;
+  });
+  // Remix cancels the body stream of a single-fetch answer once it has what it needs: such a request ends in
+  // loadingFailed (net::ERR_ABORTED) with no total, although its headers and body came over the wire. Then the
+  // received headers and data chunks are what it cost.
+  cdp.on('Network.loadingFailed', (e) => {
+    const r = of(e.requestId);
+    r.failed = e.errorText;
+    r.wireBytes += r.headerBytes + r.dataBytes;
+    r.done = true;
+  });
+  cdp.on('Network.dataReceived', (e) => {
+    of(e.requestId).dataBytes += e.encodedDataLength;
+  });
+  await cdp.send('Network.enable');
+
+  const iccid = freshIccid();
+  const started = performance.now();
+  await page.goto(`${base}/add`, { waitUntil: 'load', timeout: 60_000 });
+  // Hydrated: the plan rules lock tal & SMS until an amount is chosen (JS only).
+  await page.waitForFunction(
+    () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+    undefined,
+    { timeout: 30_000 },
+  );
+  await page.getByLabel('ICCID').fill(iccid);
+  await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+  await page.getByRole('button', { name: 'Aktivera' }).click();
+  try {
+    await page.waitForURL((u) => u.pathname === '/sims', { timeout: 30_000 });
+  } catch {
+    throw new Error(`the activation of ${iccid} did not land on /sims but on ${page.url()}`);
+  }
+  await page.getByText(iccid).first().waitFor({ state: 'attached', timeout: 30_000 });
+  // Then until nothing but the event stream (never finished) has been in flight for 1 s (at most 20 s).
+  const busy = () => [...seen.values()].some((r) => !r.done && r.type !== 'EventSource');
+  const deadline = performance.now() + 20_000;
+  while (performance.now() < deadline && (busy() || performance.now() - lastActivity < 1000))
+    await page.waitForTimeout(100);
+  const ms = Math.round(performance.now() - started);
+  const finalUrl = page.url().replace(base, '');
+  await cdp.detach();
+  await page.close();
+
+  const responses = [...seen.values()].filter((r) => r.type !== 'EventSource' && r.url).map(({ done: _d, ...r }) => r);
+  const wireBytes = Object.fromEntries([...WIRE_KINDS, 'total'].map((k) => [k, 0])) as JourneyVisit['wireBytes'];
+  for (const r of responses) {
+    wireBytes[wireKind(r.type)] += r.wireBytes;
+    wireBytes.total += r.wireBytes;
+  }
+  return {
+    iccid,
+    finalUrl,
+    ms,
+    wireBytes,
+    headerBytes: responses.reduce((sum, r) => sum + (r.cached ? 0 : r.headerBytes), 0),
+    requests: responses.length,
+    fromCache: responses.filter((r) => r.cached).length,
+    assetsFetched: responses
+      .filter((r) => r.url.startsWith('/assets/') && !r.cached)
+      .map((r) => `${r.url} (${r.status})`),
+    responses,
+  };
+}
+
+/** The journey twice in one fresh context (logged in by the session cookie): empty cache, then warm. */
+async function journeys(
+  browser: Browser,
+  base: string,
+  cookie: string,
+): Promise<{ first: JourneyVisit; repeat: JourneyVisit }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'sv-SE',
+    serviceWorkers: 'block',
+  });
+  try {
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const first = await activationJourney(context, base);
+    const repeat = await activationJourney(context, base);
+    return { first, repeat };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Which route modules of the build (with their static imports: what a first visit of the route loads) hold zod.
+
+const ZOD_MARK = /\$ZodType|ZodError/;
+
+function zodInRouteJs(): Record<string, string[]> {
+  const assets = path.join(root, buildDir, 'client/assets');
+  const file = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f));
+  if (!file) throw new Error(`no Remix manifest in ${assets}`);
+  const text = readFileSync(path.join(assets, file), 'utf8');
+  const manifest = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as {
+    entry: { module: string; imports?: string[] };
+    routes: Record<string, { module: string; imports?: string[] }>;
+  };
+  const holds = new Map<string, boolean>();
+  const zod = (url: string) => {
+    if (!holds.has(url)) holds.set(url, ZOD_MARK.test(readFileSync(path.join(root, buildDir, 'client', url), 'utf8')));
+    return holds.get(url)!;
+  };
+  const found: Record<string, string[]> = {};
+  for (const [id, r] of Object.entries({ entry: manifest.entry, ...manifest.routes })) {
+    const files = [r.module, ...(r.imports ?? [])].filter(zod);
+    if (files.length) found[id] = files;
+  }
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -309,6 +522,7 @@ async function main() {
     });
     const visits: Visit[] = [];
     let floorVisit: Visit;
+    let journey: Awaited<ReturnType<typeof journeys>>;
     try {
       floorVisit = await visit(browser, floor.url, '/', null);
       for (const r of ROUTES) {
@@ -317,9 +531,11 @@ async function main() {
           throw new Error(`${r.path} answered ${v.status} at ${v.finalUrl}: not the page itself (logged out?)`);
         visits.push(v);
       }
+      journey = await journeys(browser, server.url, cookie);
     } finally {
       await browser.close();
     }
+    const zodRoutes = zodInRouteJs();
 
     // One page of /sims with the company's SIMs, the document alone: page 1 and a page in the middle.
     const simsHtml: Record<string, { bytes: number; gzip: number; wireBytes: number }> = {};
@@ -394,6 +610,10 @@ async function main() {
       simsHtml: simsHtmlMax < TARGET.simsHtmlGzipMaxKB * 1024,
       performance: lighthouse.ran ? lhRan.every(([, r]) => (r.performance ?? 0) >= TARGET.performanceMin) : null,
       accessibility: lighthouse.ran ? lhRan.every(([, r]) => (r.accessibility ?? 0) >= TARGET.accessibilityMin) : null,
+      journeyFirst: journey.first.wireBytes.total < TARGET.journeyFirstMaxKB * 1024,
+      journeyRepeat: journey.repeat.wireBytes.total < TARGET.journeyRepeatMaxKB * 1024,
+      noAssetRefetched: journey.repeat.assetsFetched.length === 0,
+      noZodInRouteJs: Object.keys(zodRoutes).length === 0,
     };
     const result = {
       date: new Date().toISOString(),
@@ -413,6 +633,14 @@ async function main() {
       routes,
       css: { buildFiles: cssFiles, buildGzipBytes: cssBuildGzip, loadedGzipBytes: cssLoadedGzip },
       simsPageHtml: simsHtml,
+      journey: {
+        what: 'open /add logged in, activate a fresh ICCID (JS on), land on /sims; then again in the same context',
+        method:
+          'Chrome DevTools protocol, sum of Network.loadingFinished encodedDataLength (headers + bodies on the wire, 304s included; the event stream left out); a request cancelled after its answer arrived (loadingFailed) counts its received headers and data chunks',
+        first: journey.first,
+        repeat: journey.repeat,
+      },
+      zodInRouteJs: zodRoutes,
       lighthouse: {
         ran: lighthouse.ran,
         reason: lighthouse.reason ?? null,
@@ -445,6 +673,21 @@ async function main() {
         ([p, s]) =>
           `  ${p.padEnd(28)} : HTML ${kb(s.gzip)} kB gzip (${kb(s.bytes)} kB raw, ${kb(s.wireBytes)} kB on the wire) (target < ${TARGET.simsHtmlGzipMaxKB}) ${s.gzip < TARGET.simsHtmlGzipMaxKB * 1024 ? 'met' : 'MISSED'}`,
       ),
+      `  activation journey, bytes on the wire (kB): ${WIRE_KINDS.join(' / ')} = total (requests, from cache)`,
+      ...(['first', 'repeat'] as const).map((k) => {
+        const j = journey[k];
+        const max = k === 'first' ? TARGET.journeyFirstMaxKB : TARGET.journeyRepeatMaxKB;
+        const met = k === 'first' ? checks.journeyFirst : checks.journeyRepeat;
+        return `    ${(k === 'first' ? 'first visit' : 'repeat visit').padEnd(26)} : ${WIRE_KINDS.map((w) => kb(j.wireBytes[w])).join(' / ')} = ${kb(j.wireBytes.total)} kB (headers ${kb(j.headerBytes)} kB; ${j.requests} requests, ${j.fromCache} from cache; ${j.ms} ms) (target < ${max}) ${met ? 'met' : 'MISSED'}`;
+      }),
+      `    hashed assets fetched again : ${journey.repeat.assetsFetched.length ? journey.repeat.assetsFetched.join(', ') : 'none'} ${checks.noAssetRefetched ? 'met' : 'MISSED'}`,
+      `  zod in a route's JS          : ${
+        Object.keys(zodRoutes).length
+          ? Object.entries(zodRoutes)
+              .map(([r, f]) => `${r} (${f.join(', ')})`)
+              .join('; ')
+          : 'none'
+      } ${checks.noZodInRouteJs ? 'met' : 'MISSED'}`,
       lighthouse.ran
         ? `  Lighthouse                   : performance ${checks.performance ? 'met' : 'MISSED'} (target >= ${TARGET.performanceMin}), accessibility ${checks.accessibility ? 'met' : 'MISSED'} (target ${TARGET.accessibilityMin})${SMOKE ? ' (smoke: /login only)' : ''}`
         : `  Lighthouse                   : NOT RUN: ${lighthouse.reason}`,

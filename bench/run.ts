@@ -65,6 +65,11 @@ function summary(name: Name, r: J): string[] {
         `floor JS ${(r.floor.gzipBytes.js / 1024).toFixed(1)} kB gzip; JS/floor per route: ${r.routes.map((x: J) => `${x.route} ${x.jsFloorRatio.toFixed(2)}`).join(', ')} (worst ${worst.toFixed(2)}, <= 1.15 ${ok(r.checks.jsFloorRatio)})`,
         `quagga in a first visit: ${r.checks.noQuaggaInInitialLoad ? 'never' : 'YES'} (${ok(r.checks.noQuaggaInInitialLoad)}); CSS ${(r.css.buildGzipBytes / 1024).toFixed(1)} kB gzip (< 15 ${ok(r.checks.cssTotal)}); /sims page HTML ${(sims / 1024).toFixed(1)} kB gzip with ${r.sims} SIMs (< 30 ${ok(r.checks.simsHtml)})`,
         `Lighthouse perf/a11y (floor ${r.lighthouse.floor ? `${r.lighthouse.floor.performance}/${r.lighthouse.floor.accessibility}` : '-'}): ${lh} (>= 98 ${ok(r.checks.performance)}, 100 ${ok(r.checks.accessibility)})`,
+        ...(r.journey
+          ? [
+              `activation journey on the wire: first visit ${(r.journey.first.wireBytes.total / 1024).toFixed(1)} kB (< ${r.targets.journeyFirstMaxKB} ${ok(r.checks.journeyFirst)}), repeat visit ${(r.journey.repeat.wireBytes.total / 1024).toFixed(1)} kB (< ${r.targets.journeyRepeatMaxKB} ${ok(r.checks.journeyRepeat)}); hashed assets fetched again: ${r.journey.repeat.assetsFetched.length} (${ok(r.checks.noAssetRefetched)}); routes with zod in their JS: ${Object.keys(r.zodInRouteJs).length} (${ok(r.checks.noZodInRouteJs)})`,
+            ]
+          : []),
       ];
     }
     case 'load':

@@ -81,6 +81,12 @@ function eventStream(services: Services): express.RequestHandler {
   };
 }
 
+/**
+ * A hashed asset's name changes with its content: cached for a year, never revalidated (immutable), so it needs no
+ * validators (ETag, Last-Modified) nor byte ranges: fewer bytes on every one of a first visit's responses.
+ */
+const HASHED = { immutable: true, maxAge: '1y', etag: false, lastModified: false, acceptRanges: false } as const;
+
 /** Serves an asset's .br or .gz sibling (written by the build, vite.config.ts) to a client that takes it. */
 function precompressedAssets(dir: string): express.RequestHandler {
   const files = new Set(existsSync(dir) ? readdirSync(dir) : []);
@@ -99,7 +105,7 @@ function precompressedAssets(dir: string): express.RequestHandler {
     if (!file) return next();
     res.type(path.extname(name));
     res.setHeader('Content-Encoding', file.endsWith('.br') ? 'br' : 'gzip');
-    res.sendFile(file, { root: dir, immutable: true, maxAge: '1y', dotfiles: 'deny' }, (err) => err && next(err));
+    res.sendFile(file, { root: dir, ...HASHED, dotfiles: 'deny' }, (err) => err && next(err));
   };
 }
 
@@ -135,7 +141,7 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
 /**
  * Remix for pages, form posts and the export download. Anything answered to a logged-in browser (a page, its
  * `.data` loader fetch, the download) or setting a cookie is `no-store`, so the back button after logout
- * shows no cached page. A route's own header replaces the default of the same name (Referrer-Policy of the
+ * shows no cached page; Remix's route manifest is not a user's and keeps its own cache header. A route's own header replaces the default of the same name (Referrer-Policy of the
  * login-link page).
  */
 function remixHandler(
@@ -154,7 +160,14 @@ function remixHandler(
       for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
       const cookies = response.headers.getSetCookie();
       if (cookies.length) res.setHeader('Set-Cookie', cookies);
-      if ((context.session || cookies.length) && !String(res.getHeader('Cache-Control') ?? '').includes('no-store')) {
+      // Remix's route manifest (/__manifest?version=<build hash>&p=<paths>, lazy route discovery) holds no user
+      // data and is content-addressed: it keeps Remix's own year-long public, immutable cache.
+      const manifest = req.path === '/__manifest' && response.status === 200 && !cookies.length;
+      if (
+        !manifest &&
+        (context.session || cookies.length) &&
+        !String(res.getHeader('Cache-Control') ?? '').includes('no-store')
+      ) {
         res.setHeader('Cache-Control', 'no-store');
       }
       if (response.body) await writeReadableStreamToWritable(response.body, res);
@@ -209,7 +222,8 @@ export function createHttpApp(
 
   app.use((req, res, next) => {
     req.id = randomUUID();
-    res.setHeader('X-Request-Id', req.id);
+    // The id names the request in the log; a hashed asset (identical for everyone) goes without it on the wire.
+    if (!req.path.startsWith('/assets/')) res.setHeader('X-Request-Id', req.id);
     const start = process.hrtime.bigint();
     // As it came: the REST door answers a HEAD as the GET it stands for.
     const method = req.method;
@@ -321,7 +335,7 @@ export function createHttpApp(
     // Hashed file names: cache for a year, sent as compressed at build time where the client takes it.
     // Everything else in build/client: an hour.
     app.use('/assets', precompressedAssets(path.join(clientDir, 'assets')));
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+    app.use('/assets', express.static(path.join(clientDir, 'assets'), { ...HASHED, index: false }));
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 

@@ -24,7 +24,8 @@ import { requireWriter } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
-import { BULK_MAX, bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '../../server/sims/schemas';
+import { BULK_MAX } from '../../server/sims/limits';
+import { bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '../../server/sims/schemas';
 import { parseBulkFile } from '../../server/sims/bulk-file';
 import { z } from '../../server/zod';
 

@@ -8,7 +8,8 @@ import { requireUser } from '~/utils/auth.server';
 import { canWrite } from '../../server/company/kinds';
 import { fieldConstraint } from '~/utils/constraints';
 import { truncate } from '~/utils/text';
-import { BULK_MAX, listQuery } from '../../server/sims/schemas';
+import { BULK_MAX } from '../../server/sims/limits';
+import { listQuery } from '../../server/sims/schemas';
 
 export const PAGE_SIZE = 50;
 

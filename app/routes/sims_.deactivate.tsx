@@ -11,7 +11,8 @@ import { t } from '~/texts';
 import { requireWriter } from '~/utils/auth.server';
 import { fieldConstraint } from '~/utils/constraints';
 import { attempt, FORM_ERROR } from '~/utils/forms.server';
-import { BULK_MAX, listQuery } from '../../server/sims/schemas';
+import { BULK_MAX } from '../../server/sims/limits';
+import { listQuery } from '../../server/sims/schemas';
 
 export const ErrorBoundary = routeErrorBoundary(t.bulkDeactivate.title);
 

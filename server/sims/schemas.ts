@@ -2,8 +2,19 @@
 import { t } from '../../app/texts.js';
 import { z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
+import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, MARK_MAX } from './limits.js';
 
-export const MARK_MAX = 200;
+// The bounds live in limits.ts (no zod there, so pages can import them); server code may keep importing them here.
+export {
+  BULK_ACTIVATE_OUTCOMES,
+  BULK_DEACTIVATE_OUTCOMES,
+  BULK_FILE_ACCEPT,
+  BULK_FILE_MAX_BYTES,
+  BULK_MAX,
+  MARK_MAX,
+  type BulkActivateOutcome,
+  type BulkDeactivateOutcome,
+} from './limits.js';
 
 // A mark: optional when activating (empty), required when editing, where a missing field would clear it.
 const markText = z
@@ -99,10 +110,6 @@ export const simDetailOutput = simOutput.extend({
 
 // Bulk work (issue 15). An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
 // ("invalid") of its own row and never refuses the rest of the list.
-export const BULK_MAX = 1000;
-/** A file of a bulk list (server/sims/bulk-file.ts), here so the page can check it before the upload too. */
-export const BULK_FILE_MAX_BYTES = 1024 * 1024;
-export const BULK_FILE_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const ICCID_RAW_MAX = 100;
 const bulkIccid = z.string().max(ICCID_RAW_MAX, t.errors.fields.iccid.length);
@@ -169,16 +176,6 @@ export const bulkActivateSummaryInput = z.object({
 });
 export type BulkActivateSummaryInput = z.infer<typeof bulkActivateSummaryInput>;
 
-export const BULK_ACTIVATE_OUTCOMES = [
-  'activated',
-  'ready',
-  'invalid',
-  'duplicateInList',
-  'alreadyActive',
-  'activeElsewhere',
-] as const;
-export type BulkActivateOutcome = (typeof BULK_ACTIVATE_OUTCOMES)[number];
-
 const countsOf = <T extends readonly [string, ...string[]]>(outcomes: T) =>
   z.object(Object.fromEntries(outcomes.map((o) => [o, z.number()])) as { [K in T[number]]: z.ZodNumber });
 
@@ -199,9 +196,6 @@ export const bulkDeactivateInput = z.object({
   ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(BULK_MAX),
 });
 export type BulkDeactivateInput = z.infer<typeof bulkDeactivateInput>;
-
-export const BULK_DEACTIVATE_OUTCOMES = ['deactivated', 'notFound', 'legacy', 'alreadyInactive'] as const;
-export type BulkDeactivateOutcome = (typeof BULK_DEACTIVATE_OUTCOMES)[number];
 
 export const bulkDeactivateOutput = z.object({
   results: z.array(z.object({ id: z.number(), outcome: z.enum(BULK_DEACTIVATE_OUTCOMES) })),

@@ -55,6 +55,13 @@ describe('security headers', () => {
     const res = await get(path, loggedIn ? { cookie: anna } : {});
     expectSecurityHeaders(res);
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    // Headers only a document heeds, and helmet's for old clients: on whatever can be a document
+    // (server/security-headers.ts).
+    if (!path.endsWith('.data')) {
+      expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+      expect(res.headers.get('x-download-options'), path).toBe('noopen');
+      expect(res.headers.get('x-xss-protection'), path).toBe('0');
+    }
   });
 
   it('are on hashed assets, which keep their year-long cache', async () => {
@@ -62,6 +69,19 @@ describe('security headers', () => {
     expect(res.status).toBe(200);
     expectSecurityHeaders(res);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Never revalidated, so no validators; and never a document, so none of the headers for old clients.
+    for (const name of [
+      'etag',
+      'last-modified',
+      'cross-origin-opener-policy',
+      'x-download-options',
+      'x-xss-protection',
+    ])
+      expect(res.headers.get(name), name).toBeNull();
+    const plain = await get(await anAsset(), { 'accept-encoding': 'identity' });
+    expect(plain.status).toBe(200);
+    expectSecurityHeaders(plain);
+    expect(plain.headers.get('etag')).toBeNull();
   });
 
   it('give every page a fresh nonce, carried by each of Remix’s inline scripts', async () => {
@@ -102,6 +122,25 @@ describe('Cache-Control', () => {
     }
     const adminPage = await get('/admin', { cookie: admin });
     expect(adminPage.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("keeps Remix's year-long public cache on the route manifest of the build, logged in too", async () => {
+    // The build's version, as the browser reads it: from the manifest module the page links.
+    const html = await (await get('/sims', { cookie: anna })).text();
+    const manifestModule = /\/assets\/manifest-[^"]+\.js/.exec(html)?.[0];
+    expect(manifestModule).toBeTruthy();
+    const version = /"version":"([^"]+)"/.exec(await (await get(manifestModule!)).text())?.[1];
+    expect(version).toBeTruthy();
+    const res = await get(`/__manifest?p=%2Fadd&p=%2Fsims&version=${version}`, { cookie: anna });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(Object.keys((await res.json()) as object)).toContain('routes/add');
+    expectSecurityHeaders(res);
+    // Another build's version: Remix asks for a reload, which must not be cached.
+    const stale = await get('/__manifest?p=%2Fadd&version=0', { cookie: anna });
+    expect(stale.status).toBe(204);
+    expect(stale.headers.get('cache-control')).toBe('no-store');
   });
 
   it('is no-store on a page whose answer sets a cookie', async () => {

@@ -5,7 +5,7 @@
 import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { t } from '~/texts';
-import { BULK_MAX } from '../../../server/sims/schemas';
+import { BULK_MAX } from '../../../server/sims/limits';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
 

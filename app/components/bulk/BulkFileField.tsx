@@ -6,7 +6,7 @@
 import type { ChangeEvent } from 'react';
 import { Field } from '~/components/Field';
 import { t } from '~/texts';
-import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '../../../server/sims/schemas';
+import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '../../../server/sims/limits';
 
 const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
 

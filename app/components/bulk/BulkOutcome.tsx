@@ -3,7 +3,8 @@
 import type { ReactNode } from 'react';
 import { t } from '~/texts';
 import type { BulkRow } from '~/bulk/run';
-import { BULK_ACTIVATE_OUTCOMES, type BulkActivateOutput } from '../../../server/sims/schemas';
+import { BULK_ACTIVATE_OUTCOMES } from '../../../server/sims/limits';
+import type { BulkActivateOutput } from '../../../server/sims/schemas';
 
 export type { BulkRow };
 
