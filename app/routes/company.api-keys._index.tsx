@@ -12,8 +12,7 @@ import { t } from '~/texts';
 import { requireOwner } from '~/utils/auth.server';
 import { FORM_ERROR } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
-import { API_KEY_NAME_MAX } from '../../server/api-keys/schemas';
-import { API_KEY_SCOPES, type ApiKeyScope } from '../../server/db/entities';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '../../server/api-keys/limits';
 
 const k = t.apiKeys;
 

@@ -1,10 +1,10 @@
 // Input and output schemas of a company's API keys (issue 16). Pure zod, so the pages import them too.
 import { t } from '../../app/texts.js';
-import { API_KEY_SCOPES } from '../db/entities.js';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './limits.js';
 import { z } from '../zod.js';
 
 const e = t.apiKeys.errors;
-export const API_KEY_NAME_MAX = 100;
+export { API_KEY_NAME_MAX } from './limits.js';
 
 /** The Stockholm offset from UTC in minutes at a moment (60 or 120). */
 function stockholmOffsetMinutes(at: Date): number {

@@ -4,9 +4,11 @@ import { defineEntity, p } from '@mikro-orm/core';
 
 import { INVOICE_INTERVALS } from '../companies/schemas.js';
 import { AUDIT_KINDS, USER_ROLES } from '../company/kinds.js';
+import { API_KEY_SCOPES } from '../api-keys/limits.js';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '../companies/schemas.js';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '../company/kinds.js';
+export { API_KEY_SCOPES, type ApiKeyScope } from '../api-keys/limits.js';
 export const SIM_STATUSES = ['active', 'deactivated'] as const;
 export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated'] as const;
 export type SimEventKind = (typeof SIM_EVENT_KINDS)[number];
@@ -266,8 +268,6 @@ export class WebhookDelivery extends WebhookDeliverySchema.class {}
 WebhookDeliverySchema.setClass(WebhookDelivery);
 
 // An API key of a company (issue 16): only the SHA-256 of the key and a short visible prefix are stored.
-export const API_KEY_SCOPES = ['read', 'write'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   properties: {
