@@ -86,10 +86,21 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
   const byUser = new Map<number, Stream[]>();
   const bySession = new Map<string, Stream[]>();
 
-  const send = (s: Stream, chunk: Buffer) => {
-    if (s.ended) return;
-    if (s.sink.writableLength > MAX_UNSENT_BYTES) return close(s);
+  /** Writes to a stream; false (nothing written) when its client is stuck: the caller closes it. */
+  const write = (s: Stream, chunk: Buffer) => {
+    if (s.ended) return true;
+    if (s.sink.writableLength > MAX_UNSENT_BYTES) return false;
     s.sink.write(chunk);
+    return true;
+  };
+  const send = (s: Stream, chunk: Buffer) => {
+    if (!write(s, chunk)) close(s);
+  };
+  /** The same chunk to each of a user's streams (closing one changes the list: after the loop). */
+  const sendAll = (streams: readonly Stream[], chunk: Buffer) => {
+    let stuck: Stream[] | null = null;
+    for (const s of streams) if (!write(s, chunk)) (stuck ??= []).push(s);
+    if (stuck) for (const s of stuck) close(s);
   };
 
   const close = (s: Stream) => {
@@ -110,8 +121,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
       const parts = pending.get(userId);
       if (!parts) return;
       pending.delete(userId);
-      const chunk = joined(parts);
-      for (const s of streams) send(s, chunk);
+      sendAll(streams, joined(parts));
     };
     for (const event of events) {
       if (event.kind === 'toast') {
