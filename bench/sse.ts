@@ -1,11 +1,12 @@
 // Event streams under load (npm run bench:sse), on PostgreSQL. Makes a fresh database on the machine's
 // PostgreSQL, seeds N users of Demo AB with a session each, starts the production server (BUILD_DIR=build-bench)
 // in its own process and opens N concurrent GET /api/sse streams (one per user, each its own session cookie),
-// held for the whole run. Every second a toast is published to every one of those users through the portal's
+// held for the whole run by BENCH_SSE_CLIENT_THREADS worker threads (bench/sse-clients.ts; 2 unless set), so
+// that reading them does not queue behind publishing. Every second a toast is published to every one of those users through the portal's
 // own hub (server/events/hub.ts: `hub.publish({ kind: 'toast', userId, toast })`), made in this process on the
 // same database: PostgreSQL NOTIFY carries it to the server, as it would from a second instance. Checks that
-// every stream received every toast of its user, exactly once, in order; prints the delivery latency (publish
-// call to the toast's arrival on its stream, p50/p99; target p99 < 1 s), delivered / expected, and the
+// every stream received every toast of its user, exactly once, in order; prints the delivery latency (the
+// publish time carried in the toast's message to its arrival on its stream, p50/p99; target p99 < 1 s), delivered / expected, and the
 // server's memory per connection (RSS growth over idle / connections). Writes bench/results/sse.json.
 //
 //   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
@@ -13,7 +14,7 @@
 import { SMOKE } from './env.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request, type ClientRequest } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
 import { ABSOLUTE_TIMEOUT_MS, hashSessionId } from '../server/auth/sessions.js';
@@ -36,6 +37,7 @@ import {
   startProcess,
   writeResult,
 } from './lib.js';
+import { openStream, wallClock, type ClientsInput, type ClientsMessage, type FinishRequest } from './sse-clients.js';
 
 const log = logger('sse');
 const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));
@@ -43,19 +45,8 @@ const SECONDS = Number(process.env.BENCH_SSE_SECONDS ?? (SMOKE ? 5 : 60));
 const OPEN_BATCH = 50;
 const TARGET_P99_MS = 1000;
 
-/** When each toast was published (performance.now() in this process), and the delivery latencies seen. */
-const publishedAt = new Map<string, number>();
-const latencies: number[] = [];
-
-type Stream = {
-  userId: number;
-  req: ClientRequest;
-  connected: boolean;
-  closed: boolean;
-  status: number;
-  received: string[];
-  buffer: string;
-};
+/** Client threads (bench/sse-clients.ts) reading the streams: the publisher keeps this thread to itself. */
+const CLIENT_THREADS = Math.max(1, Number(process.env.BENCH_SSE_CLIENT_THREADS ?? 2));
 
 /** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
 function cpuSecondsOf(pid: number): number {
@@ -67,58 +58,36 @@ const ownCpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-/** Opens one event stream; resolves when the server's first comment (": connected") has arrived. */
-function openStream(url: string, cookie: string, userId: number): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const s: Stream = {
-      userId,
-      req: null as never,
-      connected: false,
-      closed: false,
-      status: 0,
-      received: [],
-      buffer: '',
-    };
-    const timer = setTimeout(() => reject(new Error(`stream of user ${userId}: not connected in 30 s`)), 30_000);
-    s.req = request(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
-      s.status = res.statusCode ?? 0;
-      if (s.status !== 200) {
-        clearTimeout(timer);
-        reject(new Error(`stream of user ${userId}: status ${s.status}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        s.buffer += chunk;
-        let end: number;
-        while ((end = s.buffer.indexOf('\n\n')) >= 0) {
-          const message = s.buffer.slice(0, end);
-          s.buffer = s.buffer.slice(end + 2);
-          if (!s.connected && message.includes(': connected')) {
-            s.connected = true;
-            clearTimeout(timer);
-            resolve(s);
-          }
-          // A toast is "id: <id>\nevent: toast\ndata: {...}": its id read from the first line (cheap, as
-          // this process reads every stream and publishes too).
-          if (message.startsWith('id: ') && message.includes('\nevent: toast\n')) {
-            const id = message.slice(4, message.indexOf('\n'));
-            s.received.push(id);
-            const t0 = publishedAt.get(id);
-            if (t0 !== undefined) latencies.push(performance.now() - t0);
-          }
-        }
+/** A worker thread holding a share of the streams; `result()` asks for what its streams received and closes them. */
+async function startClients(input: ClientsInput) {
+  const worker = new Worker(new URL('./sse-clients.ts', import.meta.url), { workerData: input });
+  const next = () =>
+    new Promise<ClientsMessage>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      worker.once('error', onError);
+      worker.once('message', (m: ClientsMessage) => {
+        worker.off('error', onError);
+        resolve(m);
       });
-      res.on('close', () => (s.closed = true));
     });
-    s.req.on('error', (err) => {
-      s.closed = true;
-      clearTimeout(timer);
-      if (!s.connected) reject(err);
-    });
-    s.req.end();
-  });
+  const opened = await next();
+  if (opened.type !== 'open' || opened.error) {
+    await worker.terminate();
+    throw new Error(`client thread: ${opened.type === 'open' ? opened.error : 'no streams'}`);
+  }
+  return {
+    openMs: opened.ms,
+    /** Waits (at most timeoutMs) for every stream to have `toasts` toasts, then reports. */
+    async result(request: FinishRequest) {
+      const answer = next();
+      worker.postMessage(request);
+      const r = await answer;
+      await worker.terminate();
+      if (r.type !== 'result') throw new Error('client thread: no result');
+      return r;
+    },
+    stop: () => worker.terminate(),
+  };
 }
 
 async function main() {
@@ -126,7 +95,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-sse-'));
   const pg = await freshPostgres();
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
-  const streams: Stream[] = [];
+  const clients: Array<Awaited<ReturnType<typeof startClients>>> = [];
   let publisher: Awaited<ReturnType<typeof initOrm>> | null = null;
   let hub: Awaited<ReturnType<typeof createHub>> | null = null;
   try {
@@ -162,21 +131,27 @@ async function main() {
     const pid = server.child.pid!;
     // Warm-up: a page and one stream opened and closed, then the idle RSS.
     await fetch(`${server.url}/`, { headers: { cookie: cookies[0]! } });
-    const warm = await openStream(server.url, cookies[0]!, users[0]!.id);
+    const warm = await openStream(server.url, cookies[0]!, users[0]!.id, () => {});
     warm.req.destroy();
     await sleep(1000);
     const idleRss = rssOf(pid);
 
+    // The streams, dealt round to the client threads, which open their shares side by side.
     t = performance.now();
-    for (let i = 0; i < N; i += OPEN_BATCH) {
-      const batch = users.slice(i, i + OPEN_BATCH).map((u, j) => openStream(server!.url, cookies[i + j]!, u.id));
-      streams.push(...(await Promise.all(batch)));
-    }
+    const shares = Array.from({ length: CLIENT_THREADS }, (_, k) =>
+      users.flatMap((u, i) => (i % CLIENT_THREADS === k ? [{ userId: u.id, cookie: cookies[i]! }] : [])),
+    );
+    const started = await Promise.allSettled(
+      shares.map((share) => startClients({ url: server!.url, streams: share, openBatch: OPEN_BATCH })),
+    );
+    for (const r of started) if (r.status === 'fulfilled') clients.push(r.value);
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     const openMs = Math.round(performance.now() - t);
     await sleep(1000);
     const connectedRss = rssOf(pid);
     log(
-      `${streams.length} streams open in ${openMs} ms; server RSS ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB with the streams`,
+      `${N} streams open in ${openMs} ms (${CLIENT_THREADS} client threads); server RSS ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB with the streams`,
     );
 
     // The publisher: the portal's hub on the same database, in this process.
@@ -185,28 +160,32 @@ async function main() {
     const expected = new Map<number, string[]>(users.map((u) => [u.id, []]));
     let peakRss = connectedRss;
     const publishMs: number[] = [];
+    const notified: number[] = [];
     const cpu0 = { server: cpuSecondsOf(pid), bench: ownCpuSeconds() };
-    const started = performance.now();
+    const startedAt = performance.now();
     for (let second = 0; second < SECONDS; second++) {
       const tick = performance.now();
       await Promise.all(
         users.map((u) => {
-          const toast = newToast('info', 'Benchmark', `Sekund ${second + 1}`);
+          // The publish time ends the message: the client threads measure the latency from it.
+          const t0 = wallClock();
+          const toast = newToast('info', 'Benchmark', `Sekund ${second + 1} ${t0}`);
           expected.get(u.id)!.push(toast.id);
-          publishedAt.set(toast.id, performance.now());
-          return hub!.publish({ kind: 'toast', userId: u.id, toast });
+          // When its NOTIFY statement is done: the part of the latency before the server gets the toast.
+          return hub!.publish({ kind: 'toast', userId: u.id, toast }).then(() => notified.push(wallClock() - t0));
         }),
       );
       publishMs.push(performance.now() - tick);
       peakRss = Math.max(peakRss, rssOf(pid));
-      const next = started + (second + 1) * 1000;
+      const next = startedAt + (second + 1) * 1000;
       if (next > performance.now()) await sleep(next - performance.now());
     }
-    // Let the last toasts arrive (at most 10 s).
+    // Let the last toasts arrive (at most 10 s), then collect what every stream received.
     const total = N * SECONDS;
+    const results = await Promise.all(clients.splice(0).map((c) => c.result({ toasts: SECONDS, timeoutMs: 10_000 })));
+    const heldSeconds = round((performance.now() - startedAt) / 1000, 1);
+    const streams = results.flatMap((r) => r.streams);
     const receivedCount = () => streams.reduce((s, x) => s + x.received.length, 0);
-    for (let i = 0; i < 100 && receivedCount() < total; i++) await sleep(100);
-    const heldSeconds = round((performance.now() - started) / 1000, 1);
     // Who was busy: the server (fan-out and socket writes) or this process (publishing and reading every stream).
     const cpu = {
       serverSeconds: round(cpuSecondsOf(pid) - cpu0.server, 1),
@@ -242,9 +221,17 @@ async function main() {
     }
     const perConnKB = round((connectedRss - idleRss) / N / 1024, 1);
     const perConnPeakKB = round((peakRss - idleRss) / N / 1024, 1);
-    const sorted = [...latencies].sort((a, b) => a - b);
+    // Every delivery's latency, sorted (a typed array sorts numerically).
+    const sorted = new Float64Array(results.reduce((n, r) => n + r.latencies.length, 0));
+    results.reduce((at, r) => (sorted.set(r.latencies, at), at + r.latencies.length), 0);
+    sorted.sort();
     const pct = (p: number) =>
       sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!) : 0;
+    const notifiedSorted = Float64Array.from(notified).sort();
+    const notifiedMs = {
+      p50: Math.round(notifiedSorted[Math.floor(notifiedSorted.length * 0.5)] ?? 0),
+      p99: Math.round(notifiedSorted[Math.floor(notifiedSorted.length * 0.99)] ?? 0),
+    };
     const latency = { p50: pct(0.5), p99: pct(0.99), max: sorted.length ? Math.round(sorted[sorted.length - 1]!) : 0 };
     const pass =
       complete === N &&
@@ -260,6 +247,7 @@ async function main() {
       smoke: SMOKE,
       database: 'postgres',
       connections: N,
+      clientThreads: CLIENT_THREADS,
       seconds: SECONDS,
       heldSeconds,
       publishing:
@@ -275,6 +263,7 @@ async function main() {
       deliveryLatencyMs: latency,
       cpu,
       openAllMs: openMs,
+      notifyDoneMs: notifiedMs,
       publishMsPerSecond: {
         median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
         max: Math.round(Math.max(...publishMs)),
@@ -291,7 +280,8 @@ async function main() {
         `  toasts delivered / expected : ${result.toastsReceived} / ${total}`,
         `  streams with every toast    : ${complete} of ${N} (missing ${missing}, duplicates ${duplicates}, foreign ${foreign}, out of order ${outOfOrder}, closed early ${closedEarly})`,
         `  delivery latency            : p50 ${latency.p50} ms, p99 ${latency.p99} ms (target < ${TARGET_P99_MS}), max ${latency.max} ms`,
-        `  opening all streams         : ${openMs} ms (batches of ${OPEN_BATCH})`,
+        `  opening all streams         : ${openMs} ms (${CLIENT_THREADS} client threads, batches of ${OPEN_BATCH} each)`,
+        `  NOTIFY statement done       : p50 ${notifiedMs.p50} ms, p99 ${notifiedMs.p99} ms after publish (in the latency above)`,
         `  publishing one round        : median ${result.publishMsPerSecond.median} ms, max ${result.publishMsPerSecond.max} ms`,
         `  server RSS                  : ${mb(idleRss)} MB idle, ${mb(connectedRss)} MB connected, ${mb(peakRss)} MB peak, ${mb(endRss)} MB at the end`,
         `  memory per connection       : ${perConnKB} kB (RSS growth on connecting / connections), ${perConnPeakKB} kB at peak`,
@@ -305,7 +295,7 @@ async function main() {
     );
     return result;
   } finally {
-    for (const s of streams) s.req.destroy();
+    await Promise.all(clients.map((c) => c.stop()));
     await hub?.close();
     await publisher?.close(true);
     await server?.stop();

@@ -23,6 +23,7 @@ import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from
 import { encodingFor } from './encoding.js';
 import { databaseHealth, databaseReadiness } from './db/health.js';
 import { createMetrics, routeLabeller, type Metrics } from './metrics.js';
+import { STREAM_HEADERS } from './events/sse.js';
 import { securityHeaders } from './security-headers.js';
 import type { Services } from './services.js';
 import { createContext, type Context } from './trpc/context.js';
@@ -68,13 +69,10 @@ function eventStream(services: Services): express.RequestHandler {
     try {
       const { session } = await apiContext(services, req);
       if (!session) return sendRestError(req, res, new Unauthenticated(t.errors.unauthenticated), services.log);
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      const stream = services.streams.open(session, gone.signal);
-      res.status(stream.status);
-      for (const [key, value] of stream.headers) res.setHeader(key, value);
+      res.status(200).set(STREAM_HEADERS);
       res.flushHeaders();
-      await writeReadableStreamToWritable(stream.body!, res);
+      // The stream writes its frames straight to the response, and ends with it.
+      services.streams.open(session, res);
     } catch (err) {
       next(err);
     }
