@@ -92,11 +92,20 @@ export async function startServer(
     const handled = new Promise<void>((resolve) => (done = resolve));
     inFlight.add(handled);
     void handled.then(() => inFlight.delete(handled));
-    const end = res.end.bind(res);
-    res.end = ((...args: Parameters<typeof end>) => {
-      done();
-      return end(...args);
-    }) as typeof res.end;
+    // Middlewares replace res.end (compression ends the real one only once its output has drained, which never
+    // happens when the client has gone): the handler's call of whichever end is current is what counts.
+    let end = res.end;
+    Object.defineProperty(res, 'end', {
+      configurable: true,
+      get: () => {
+        const current = end;
+        return function (this: unknown, ...args: Parameters<typeof end>) {
+          done();
+          return current.apply(this, args);
+        };
+      },
+      set: (fn: typeof end) => (end = fn),
+    });
     app(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
