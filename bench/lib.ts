@@ -1,6 +1,7 @@
 // Shared parts of the benchmarks: the build, a fresh database, seeding, the real server in its own process,
 // and the results file. Import './env.js' before this module (it sets BUILD_DIR).
 import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon, { type Result } from 'autocannon';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -125,16 +126,57 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
   return { orm, demoCompanyId: demo.id, adminId: admin.id, adminCookie };
 }
 
+export type CannonRun = {
+  reqPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+};
+
+/** autocannon on one URL, in this process (gzip accepted). `auth`: a cookie header value, or { bearer } for an API key. */
+export async function cannon(
+  url: string,
+  auth: string | { bearer: string },
+  duration: number,
+  connections: number,
+): Promise<CannonRun> {
+  const who: Record<string, string> =
+    typeof auth === 'string' ? { cookie: auth } : { authorization: `Bearer ${auth.bearer}` };
+  const r: Result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers: { ...who, 'accept-encoding': 'gzip' },
+    timeout: 10,
+  });
+  return {
+    reqPerSec: round(r.requests.average, 1),
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    requests: r.requests.total,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
 export type ServerProcess = { child: ChildProcess; url: string; port: number; stop: () => Promise<void> };
 
 /**
  * Starts the built portal the way `npm start` does (`node server/start.js`: the compiled server in BUILD_DIR,
  * built first when missing or stale) on a free port, or with `script`, another program (a baseline) through
- * `node --import tsx <script>`; waits for GET <readyPath>.
+ * `node --import tsx <script>`; waits for GET <readyPath>. `host`: APP_URL's host (default localhost).
  */
 export async function startProcess(
   env: Record<string, string>,
-  opts: { script?: string; readyPath?: string; name?: string } = {},
+  opts: { script?: string; readyPath?: string; name?: string; host?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   // The started program is this child itself (the tsx CLI would put a script in a grandchild).
@@ -150,7 +192,7 @@ export async function startProcess(
       BUILD_DIR: buildDir,
       ...env,
       PORT: String(port),
-      APP_URL: `http://localhost:${port}`,
+      APP_URL: `http://${opts.host ?? 'localhost'}:${port}`,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

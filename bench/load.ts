@@ -17,7 +17,6 @@ import { SMOKE } from './env.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import { createApiKey } from '../server/api-keys/keys.js';
 import { Sim, User } from '../server/db/entities.js';
 import { buildSimsBaseline } from './load-baseline-remix.js';
@@ -33,6 +32,8 @@ import {
   serverEnv,
   sleep,
   startProcess,
+  cannon,
+  type CannonRun,
   writeResult,
 } from './lib.js';
 
@@ -42,42 +43,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? (SMOKE ? 2 : 10));
 const WARMUP = SMOKE ? 1 : 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TARGET = { apiRatioMin: 0.8, simsRatioMin: 0.6, p99OverP50Max: 10, errors: 0, apiKeyOverCookieMin: 0.9 };
-
-type Run = {
-  reqPerSec: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  requests: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-};
-
-/** `auth`: a cookie header value, or { bearer } for an API key. */
-async function cannon(url: string, auth: string | { bearer: string }, duration: number): Promise<Run> {
-  const who: Record<string, string> =
-    typeof auth === 'string' ? { cookie: auth } : { authorization: `Bearer ${auth.bearer}` };
-  const r: Result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    headers: { ...who, 'accept-encoding': 'gzip' },
-    timeout: 10,
-  });
-  return {
-    reqPerSec: round(r.requests.average, 1),
-    p50: r.latency.p50,
-    p90: r.latency.p90,
-    p99: r.latency.p99,
-    max: r.latency.max,
-    requests: r.requests.total,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    non2xx: r.non2xx,
-  };
-}
 
 /** JSON with its object keys sorted, to compare two answers. */
 function canonical(v: unknown): string {
@@ -175,8 +140,8 @@ async function main() {
     const rows: Array<{
       name: string;
       path: string;
-      portal: Run;
-      baseline: Run;
+      portal: CannonRun;
+      baseline: CannonRun;
       ratio: number;
       ratioMin: number;
       p99OverP50: number;
@@ -185,15 +150,15 @@ async function main() {
     }> = [];
     for (const target of targets) {
       // Warm-up (JIT, caches, pool) of both, then the measured runs: the portal, then the baseline.
-      await cannon(app.url + target.path, cookie, WARMUP);
-      await cannon(target.base.url + target.path, cookie, WARMUP);
-      const portal = await cannon(app.url + target.path, cookie, DURATION);
+      await cannon(app.url + target.path, cookie, WARMUP, CONNECTIONS);
+      await cannon(target.base.url + target.path, cookie, WARMUP, CONNECTIONS);
+      const portal = await cannon(app.url + target.path, cookie, DURATION, CONNECTIONS);
       const rss = rssOf(app.child.pid!);
       log(
         `${target.name}: portal ${portal.reqPerSec} req/s, p50 ${portal.p50} ms, p99 ${portal.p99} ms, errors ${portal.errors + portal.timeouts + portal.non2xx}`,
       );
       await sleep(500);
-      const baseline = await cannon(target.base.url + target.path, cookie, DURATION);
+      const baseline = await cannon(target.base.url + target.path, cookie, DURATION, CONNECTIONS);
       log(`${target.name}: baseline ${baseline.reqPerSec} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
       await sleep(500);
       const ratio = round(portal.reqPerSec / baseline.reqPerSec);
@@ -215,14 +180,14 @@ async function main() {
     // The API-key path against the cookie path of the same route, alternated (cookie, key, cookie, key) so
     // that neither gains from running later on a shared machine: the sums of each pair's req/s compared.
     const idUrl = `${app.url}/api/sim/${simId}`;
-    await cannon(idUrl, { bearer: keyValue }, WARMUP);
-    const pairs: Array<{ cookie: Run; key: Run }> = [];
+    await cannon(idUrl, { bearer: keyValue }, WARMUP, CONNECTIONS);
+    const pairs: Array<{ cookie: CannonRun; key: CannonRun }> = [];
     for (let i = 0; i < 2; i++) {
-      const cookieRun = await cannon(idUrl, cookie, DURATION);
-      const keyRun = await cannon(idUrl, { bearer: keyValue }, DURATION);
+      const cookieRun = await cannon(idUrl, cookie, DURATION, CONNECTIONS);
+      const keyRun = await cannon(idUrl, { bearer: keyValue }, DURATION, CONNECTIONS);
       pairs.push({ cookie: cookieRun, key: keyRun });
     }
-    const sum = (f: (p: { cookie: Run; key: Run }) => number) => pairs.reduce((a, p) => a + f(p), 0);
+    const sum = (f: (p: { cookie: CannonRun; key: CannonRun }) => number) => pairs.reduce((a, p) => a + f(p), 0);
     const keyRun = pairs.at(-1)!.key;
     const keyErrors = sum((p) => p.key.errors + p.key.timeouts + p.key.non2xx);
     const overCookie = round(sum((p) => p.key.reqPerSec) / sum((p) => p.cookie.reqPerSec));

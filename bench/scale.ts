@@ -13,23 +13,21 @@
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_CONNECTIONS=50  BENCH_SCALE_INSTANCES=1,2,3
 //   BENCH_SMOKE=1 (500 SIMs, 1 and 2 instances, 2 s runs)
 import { SMOKE } from './env.js';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { serverBundle } from '../server/build.js';
 import { Sim } from '../server/db/entities.js';
 import type { DbTarget } from '../server/db/orm.js';
-import { findNginx, heldPort, nginxPids, startNginx, waitForOk } from '../server/ops/nginx-local.js';
+import { findNginx, heldPort, nginxPids, startNginx } from '../server/ops/nginx-local.js';
 import {
+  cannon,
   ensureBuild,
-  freePort,
+  startProcess,
+  type ServerProcess,
   freshPostgres,
   logger,
   machine,
-  onInterrupt,
   round,
   runBenchmark,
   seedDatabase,
@@ -49,19 +47,14 @@ const TICKS = 100;
 
 type Run = { reqPerSec: number; p50: number; p99: number; requests: number; errors: number };
 
-async function cannon(url: string, cookie: string, duration: number): Promise<Run> {
-  const r: Result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    headers: { cookie, 'accept-encoding': 'gzip' },
-    timeout: 10,
-  });
+/** One route under load (bench/lib.ts's autocannon run); every failure (error, timeout, non-2xx) counts. */
+async function route(url: string, cookie: string, duration: number): Promise<Run> {
+  const r = await cannon(url, cookie, duration, CONNECTIONS);
   return {
-    reqPerSec: round(r.requests.average, 1),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    requests: r.requests.total,
+    reqPerSec: r.reqPerSec,
+    p50: r.p50,
+    p99: r.p99,
+    requests: r.requests,
     errors: r.errors + r.timeouts + r.non2xx,
   };
 }
@@ -85,48 +78,29 @@ function machineBusySeconds(): number {
   return (total - f[3]! - f[4]!) / TICKS;
 }
 
-type Instance = { child: ChildProcess; port: number; url: string; dataDir: string; stop: () => Promise<void> };
+type Instance = ServerProcess & { dataDir: string };
 
-/** One instance of the built server (`node build-bench/node/index.js`, as `npm start` runs it). */
+/** One instance of the built server, as `npm start` runs it (bench/lib.ts's startProcess). */
 async function startInstance(target: DbTarget, name: string): Promise<Instance> {
-  const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `sim-bench-scale-${name}-`));
-  const url = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF=<dir>: the instance writes a V8 CPU profile there when it stops (as bench/lib.ts's processes do).
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
-    : [];
-  const child = spawn(process.execPath, [...profile, serverBundle], {
-    env: {
-      ...process.env,
-      ...serverEnv(target, dataDir),
-      PORT: String(port),
-      APP_URL: url,
-      TRUST_PROXY: 'loopback',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const unregister = onInterrupt(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const stop = async () => {
-    unregister();
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      child.kill('SIGTERM');
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  let p: ServerProcess;
   try {
-    await waitForOk(`${url}/readyz`, child, 60_000);
+    p = await startProcess(
+      { ...serverEnv(target, dataDir), TRUST_PROXY: 'loopback' },
+      { readyPath: '/readyz', name: `instance ${name}`, host: '127.0.0.1' },
+    );
   } catch (e) {
-    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw e;
   }
-  return { child, port, url, dataDir, stop };
+  return {
+    ...p,
+    dataDir,
+    stop: async () => {
+      await p.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 type Groups = { servers: number[]; nginx: number[]; postgres: number[]; autocannon: number[] };
@@ -218,7 +192,7 @@ async function main() {
         const res = await fetch(base + r.path, { headers: { cookie } });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${name}: ${r.path} answered ${res.status}`);
-        await cannon(base + r.path, cookie, WARMUP);
+        await route(base + r.path, cookie, WARMUP);
       }
       const groups: Groups = {
         servers: instances.slice(0, n).map((i) => i.child.pid!),
@@ -232,7 +206,7 @@ async function main() {
         seconds,
       } = await measureCpu(groups, async () => {
         const runs: Run[] = [];
-        for (const r of routes) runs.push(await cannon(base + r.path, cookie, DURATION));
+        for (const r of routes) runs.push(await route(base + r.path, cookie, DURATION));
         return runs;
       });
       // CPU per request answered: what each part costs, whatever share of the machine it got.

@@ -24,6 +24,9 @@ export async function loadProductionBuild(): Promise<ServerBuild> {
   return (await import(pathToFileURL(remixServerBuild).href)) as ServerBuild;
 }
 
+/** How long a shutdown waits for the requests in flight before it closes their connections. */
+const DRAIN_MS = 10_000;
+
 export type RunningServer = {
   services: Services;
   server: Server;
@@ -81,30 +84,60 @@ export async function startServer(
   const app = createHttpApp(services, source, clientDir, metrics);
   const metricsServer = config.metricsPort !== undefined ? await metricsListener(metrics, config.metricsPort) : null;
   const webhooks = startWebhookDelivery(services);
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.port, () => resolve(s));
+  // The requests in flight: from their arrival until their handler ends the answer (res.end), whether or not the
+  // client is still there to read it (a connection that has closed says nothing about its handler).
+  const inFlight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    let done!: () => void;
+    const handled = new Promise<void>((resolve) => (done = resolve));
+    inFlight.add(handled);
+    void handled.then(() => inFlight.delete(handled));
+    // Middlewares replace res.end (compression ends the real one only once its output has drained, which never
+    // happens when the client has gone): the handler's call of whichever end is current is what counts.
+    let end = res.end;
+    Object.defineProperty(res, 'end', {
+      configurable: true,
+      get: () => {
+        const current = end;
+        return function (this: unknown, ...args: Parameters<typeof end>) {
+          done();
+          return current.apply(this, args);
+        };
+      },
+      set: (fn: typeof end) => (end = fn),
+    });
+    app(req, res);
   });
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop taking connections, end the event streams (they would hold the close for the whole 10 s; ended
-      // cleanly, browsers reconnect, behind a load balancer to another instance), let requests in flight
-      // finish (at most 10 s), then close the database.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.closeAllConnections();
-          resolve();
-        }, 10_000);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        services.streams.closeAll();
-        server.closeIdleConnections();
-      });
+      // Stop taking connections, close the idle keep-alive ones, end the event streams (they would hold the close
+      // for the whole drain; ended cleanly, browsers reconnect, behind a load balancer to another instance), let
+      // the requests in flight finish, including those whose client has gone (at most 10 s), then close the
+      // webhook worker and the database (the ORM, the hub's LISTEN connection).
+      const connectionsClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      services.streams.closeAll();
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        (async () => {
+          while (inFlight.size) await Promise.all([...inFlight]);
+          // Answers written: a keep-alive connection now idle goes at once, a slow reader gets the rest.
+          server.closeIdleConnections();
+          await connectionsClosed;
+          return true;
+        })(),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!drained) {
+        log.warn({ inFlight: inFlight.size }, 'shutdown: requests still running after the drain timeout');
+        server.closeAllConnections();
+      }
       metricsServer?.closeAllConnections();
       await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
       await webhooks.stop();
