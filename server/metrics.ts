@@ -44,25 +44,29 @@ export const webhookDeliveriesFailed = new client.Counter({
 
 let defaultsStarted = false;
 
-/** A route pattern: its segments, each literal, a parameter (`:id`, `{id}`) or a trailing splat (`*`). */
-type Pattern = { label: string; segments: string[] };
-
-function pattern(label: string): Pattern {
-  return { label, segments: label.split('/').filter(Boolean) };
-}
-
 const PARAM = /^(:.+|\{.+\})$/;
 
-/** How well a path fits a pattern (higher: more literal segments, then parameters; a splat least), or -1. */
+/**
+ * A route pattern: its segments, each a literal (kept lower-cased), a parameter (`:id`, `{id}`: null) or a
+ * trailing splat (`*`).
+ */
+type Pattern = { label: string; segments: Array<string | null> };
+
+function pattern(label: string): Pattern {
+  const segments = label.split('/').filter(Boolean);
+  return { label, segments: segments.map((s) => (PARAM.test(s) ? null : s.toLowerCase())) };
+}
+
+/** How well a path (lower-cased segments) fits a pattern (higher: more literal segments, then parameters; a splat least), or -1. */
 function fit(p: Pattern, parts: string[]): number {
   let score = 0;
   for (let i = 0; i < p.segments.length; i++) {
-    const s = p.segments[i]!;
+    const s = p.segments[i];
     if (s === '*') return score; // the rest, whatever it is (also nothing)
     const part = parts[i];
     if (part === undefined) return -1;
-    if (PARAM.test(s)) score += 2;
-    else if (s.toLowerCase() === part.toLowerCase()) score += 3;
+    if (s === null) score += 2;
+    else if (s === part) score += 3;
     else return -1;
   }
   return parts.length === p.segments.length ? score + 1 : -1;
@@ -94,6 +98,15 @@ export function routeLabeller(sources: RouteSources): (path: string) => string {
     ...sources.staticFiles.map((f) => pattern(`/${f}`)),
   ];
   const pages = sources.pagePaths.length > 0;
+  // Looked up by the first segment (each request is labelled: only the patterns that can fit are tried).
+  const anyFirst = patterns.filter((p) => p.segments.length === 0 || p.segments[0] === null || p.segments[0] === '*');
+  const byFirst = new Map<string, Pattern[]>();
+  for (const p of patterns) {
+    const first = p.segments[0];
+    if (typeof first !== 'string' || first === '*') continue;
+    if (!byFirst.has(first)) byFirst.set(first, [...anyFirst]);
+    byFirst.get(first)!.push(p);
+  }
   return (path) => {
     let data = '';
     // Remix's loader fetches: /sims.data, /sims/12.data, and /_root.data for the home page.
@@ -102,10 +115,10 @@ export function routeLabeller(sources: RouteSources): (path: string) => string {
       path = path.slice(0, -5);
       data = '.data';
     }
-    const parts = path.split('/').filter(Boolean);
+    const parts = path.toLowerCase().split('/').filter(Boolean);
     let best: Pattern | null = null;
     let bestScore = -1;
-    for (const p of patterns) {
+    for (const p of byFirst.get(parts[0] ?? '') ?? anyFirst) {
       const score = fit(p, parts);
       if (score > bestScore) {
         best = p;

@@ -1,13 +1,44 @@
 // Security headers on every response (helmet): a Content-Security-Policy that runs only the portal's own
 // scripts (Remix's inline scripts carry a per-request nonce, handed to app/entry.server.tsx through the load
 // context), no framing, no sniffing, a referrer policy, HSTS behind https, and the camera for the portal only.
+// helmet decides the headers once, at start-up (they depend on the configuration only); each response gets that
+// list with its own nonce, so a request pays for a few setHeader calls, not for helmet's chain (issue 17).
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import type { RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config.js';
 
-const nonceOf = (_req: unknown, res: ServerResponse) => `'nonce-${(res as Response).locals.cspNonce}'`;
+/** Stands for the response's nonce in the policy helmet writes once. */
+const NONCE = 'NONCE-OF-THE-RESPONSE';
+const nonceOf = () => `'nonce-${NONCE}'`;
+
+// A nonce is 16 random bytes; they are drawn 4 kB at a time (256 nonces per call to the system's generator).
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+export function newNonce(): string {
+  if (randomOffset + 16 > randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomOffset = 0;
+  }
+  randomOffset += 16;
+  return randomPool.toString('base64', randomOffset - 16, randomOffset);
+}
+
+/** The headers a helmet middleware sets, in order, as [name, value] (its middlewares are synchronous). */
+function headersOf(middleware: ReturnType<typeof helmet>): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => {},
+  };
+  let done = false;
+  middleware({} as IncomingMessage, res as unknown as ServerResponse, () => {
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not finish synchronously');
+  return headers;
+}
 
 /**
  * Headers that only a document heeds (the opener policy and origin-keyed agent cluster of a top-level page) and
@@ -27,13 +58,9 @@ const DOCUMENT_HEADERS = {
 export const neverADocument = (urlPath: string) =>
   urlPath.startsWith('/assets/') || urlPath.endsWith('.data') || urlPath === '/__manifest';
 
-export function securityHeaders(config: Config, opts: { dev: boolean }): RequestHandler[] {
+export function securityHeaders(config: Config, opts: { dev: boolean }): RequestHandler {
   const https = config.appUrl.startsWith('https://');
-  return [
-    (_req, res, next) => {
-      res.locals.cspNonce = randomBytes(16).toString('base64');
-      next();
-    },
+  const headers = headersOf(
     helmet({
       // Vite's dev server injects its own scripts, styles and a websocket: the policy is for the built app.
       contentSecurityPolicy: opts.dev
@@ -67,10 +94,15 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
       xPermittedCrossDomainPolicies: false,
       xXssProtection: false,
     }),
-    (req, res, next) => {
-      res.setHeader('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()');
-      if (!neverADocument(req.path)) res.set(DOCUMENT_HEADERS);
-      next();
-    },
-  ];
+  );
+  headers.push(['Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()']);
+  const documentHeaders = Object.entries(DOCUMENT_HEADERS);
+  return (req, res, next) => {
+    const nonce = newNonce();
+    res.locals.cspNonce = nonce;
+    for (const [name, value] of headers)
+      res.setHeader(name, value.includes(NONCE) ? value.replaceAll(NONCE, nonce) : value);
+    if (!neverADocument(req.path)) for (const [name, value] of documentHeaders) res.setHeader(name, value);
+    next();
+  };
 }

@@ -6,12 +6,18 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ZodArray } from 'zod/v4';
 import {
-  createOpenApiNodeHttpHandler,
+  coerceSchema,
   forEachOpenApiProcedure,
   generateOpenApiDocument,
+  getInputOutputParsers,
   getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
   normalizePath,
+  unwrapZodType,
 } from 'trpc-to-openapi';
 import { t } from '../../app/texts.js';
 import { httpError } from '../errors/answer.js';
@@ -22,6 +28,7 @@ import { encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { listExportOpenApi } from '../sims/list-export.js';
+import { createCaller } from '../trpc/caller.js';
 import { appRouter } from '../trpc/router.js';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
@@ -81,38 +88,78 @@ function compressOnEnd(req: Request, res: Response): void {
   }) as Response['end'];
 }
 
-// The REST paths the procedures' meta names, matched as the library matches them (case-insensitive, trailing
-// slash ignored), so the door knows a route, and what it takes, before the library runs.
+// The REST paths the procedures' meta names, matched as trpc-to-openapi matches them (case-insensitive, trailing
+// slash ignored), each with what it takes. The door calls the procedure itself, through the same tRPC caller
+// as a page's loader (server/trpc/caller.ts): the same middleware, role checks and validation. It takes the
+// input as trpc-to-openapi's handler did (query or JSON body, path parameters over both, a query's empty value
+// left out, a lone value of a list field made a list, strings coerced to the field's type) without that
+// handler's per-request work: a URL object, a fetch Request made only for an abort signal no procedure reads,
+// a procedure lookup through a proxy, the schema unwrapped again on every call (issue 17, bench:load).
 type RestRoute = {
   method: string;
   path: RegExp;
+  /** The procedure's path in the router, e.g. "sims.list". */
+  procedure: string[];
   /** The input is only path parameters: the request takes no body and no content type. */
   bodyless: boolean;
   /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
   protect: boolean;
+  /** z.void() or none: the procedure takes no input. */
+  noInput: boolean;
+  /** The query fields that are lists (a lone value becomes a one-item list). */
+  listFields: string[];
+  /** Makes the input schema coerce strings (a query has nothing else), once, as trpc-to-openapi did on first use. */
+  coerce: (() => void) | null;
 };
 const restRoutes: RestRoute[] = [];
 type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
-forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ procedure, meta }) => {
+forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedurePath, procedure, meta }) => {
   if (procedure._def.type === 'subscription') return;
   const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
   const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser as never, true);
+  const object = instanceofZodTypeObject(schema) ? schema : null;
+  const listFields = object
+    ? Object.entries(object.shape as Record<string, unknown>)
+        .filter(
+          ([, field]) =>
+            field instanceof ZodArray ||
+            (instanceofZodTypeOptional(field as never) &&
+              (field as { unwrap: () => unknown }).unwrap() instanceof ZodArray),
+        )
+        .map(([key]) => key)
+    : [];
+  let coerced = false;
   restRoutes.push({
     method: meta.openapi.method,
     path: getPathRegExp(normalizePath(meta.openapi.path)),
+    procedure: procedurePath.split('.'),
     bodyless,
     protect: meta.openapi.protect !== false,
+    noInput: instanceofZodTypeLikeVoid(schema),
+    listFields,
+    coerce: object
+      ? () => {
+          if (!coerced) coerceSchema(object);
+          coerced = true;
+        }
+      : null,
   });
 });
 
-function restRouteOf(method: string, path: string): RestRoute | undefined {
+function restRouteOf(method: string, path: string): { route: RestRoute; params: Record<string, string> } | undefined {
   const normalized = normalizePath(path);
   const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
-  return restRoutes.find((r) => r.method === as && r.path.test(normalized));
+  for (const route of restRoutes) {
+    if (route.method !== as) continue;
+    const match = route.path.exec(normalized);
+    if (match) return { route, params: { ...match.groups } };
+  }
+  return undefined;
 }
 
-/** The body read by guardBodies, parsed as the library would parse it. */
+/** The body read by guardBodies, parsed as JSON. */
 function parsedBody(req: Request): unknown {
   try {
     return JSON.parse(req.rawBody?.toString('utf8') ?? '');
@@ -121,48 +168,59 @@ function parsedBody(req: Request): unknown {
   }
 }
 
+/** The input of a REST call: the query (GET, DELETE) or the JSON body, with the path parameters over it. */
+function restInput(req: Request, route: RestRoute, params: Record<string, string>): unknown {
+  if (route.noInput) return undefined;
+  const takesBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
+  let input: Record<string, unknown>;
+  if (!takesBody) {
+    input = {};
+    for (const [key, value] of Object.entries(req.query)) {
+      if (!value) continue; // ?q= is no q at all
+      input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    }
+    for (const key of route.listFields)
+      if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+  } else if (route.bodyless) {
+    input = {}; // whatever body came is ignored
+  } else {
+    const type = req.get('content-type');
+    if (!type?.startsWith('application/json'))
+      throw new TRPCError({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: type ? `Unsupported content-type "${type}` : 'Missing content-type header',
+      });
+    input = { ...(parsedBody(req) as object) };
+  }
+  route.coerce?.();
+  return { ...input, ...params };
+}
+
 /**
  * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
  * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
  * Any other /api path goes on (next).
  */
 export function restDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
-  // The session is looked up once per request, and only once the path is known to be a procedure's.
-  const contexts = new WeakMap<object, Promise<Context>>();
-  const handler = createOpenApiNodeHttpHandler<typeof appRouter, Request, Response>({
-    router: appRouter,
-    createContext: ({ req }) => contexts.get(req)!,
-    // Called before the library writes its (English) error answer: throwing hands the error to the door,
-    // which answers it in Swedish.
-    onError: ({ error }) => {
-      throw error;
-    },
-    responseMeta: ({ ctx }) => {
-      const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-      const cookie = ctx?.resHeaders.get('set-cookie');
-      if (cookie) headers['Set-Cookie'] = cookie;
-      return { headers };
-    },
-  });
-
   return (req: Request, res: Response, next: NextFunction) => {
-    const route = restRouteOf(req.method, req.path);
-    if (!route) return next();
+    const found = restRouteOf(req.method, req.path);
+    if (!found) return next();
+    const { route, params } = found;
     const context = contextOf(req);
-    contexts.set(req, context);
     compressOnEnd(req, res);
     void (async () => {
       const ctx = await context;
       if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
-      if (req.method === 'HEAD') req.method = 'GET';
-      if (route.bodyless) {
-        // Whatever body came is ignored.
-        req.headers['content-type'] = 'application/json';
-        req.body = {};
-      } else if (req.method !== 'GET' && (req.get('content-type') ?? '').startsWith('application/json')) {
-        req.body = parsedBody(req);
-      }
-      await handler(req, res);
+      const input = restInput(req, route, params);
+      let call: unknown = createCaller(ctx);
+      for (const segment of route.procedure) call = (call as Record<string, unknown>)[segment];
+      const data = await (call as (input: unknown) => Promise<unknown>)(input);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Cache-Control', 'no-store');
+      const cookie = ctx.resHeaders.get('set-cookie');
+      if (cookie) res.setHeader('Set-Cookie', cookie);
+      res.end(JSON.stringify(data));
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));
   };
 }
