@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import {
   createRequestHandler,
   writeReadableStreamToWritable,
@@ -20,7 +21,7 @@ import { trpcDoor } from './api/trpc.js';
 import { errorBody, httpError } from './errors/answer.js';
 import { NotFound, Unauthenticated } from './errors/domain.js';
 import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
-import { encodingFor } from './encoding.js';
+import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.js';
 import { databaseHealth, databaseReadiness } from './db/health.js';
 import { createMetrics, routeLabeller, type Metrics } from './metrics.js';
 import { STREAM_HEADERS } from './events/sse.js';
@@ -273,6 +274,8 @@ export function createHttpApp(
 
   // The event stream must reach the browser as it is written: never compress it.
   const compress = compression({
+    level: DYNAMIC_GZIP_LEVEL,
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } },
     filter: (req, res) =>
       !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res),
   });

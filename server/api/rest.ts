@@ -24,7 +24,7 @@ import { httpError } from '../errors/answer.js';
 import { errorBody, Unauthenticated } from '../errors/domain.js';
 import { ApiKeyRateLimited } from '../api-keys/door.js';
 import { cookieName } from '../auth/sessions.js';
-import { encodingFor } from '../encoding.js';
+import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from '../encoding.js';
 import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { listExportOpenApi } from '../sims/list-export.js';
@@ -51,13 +51,14 @@ export function sendRestError(req: Request, res: Response, err: unknown, log: Se
     .end(JSON.stringify(answer.body));
 }
 
-// An answer is one string in memory: compressed in one go (brotli quality 4 or gzip, from 1 kB, as the
-// compression middleware would choose) and written with its length, which the streaming middleware omits.
+// An answer is one string in memory: compressed in one go (brotli or gzip, from 1 kB, as the compression
+// middleware would choose; server/encoding.ts) and written with its length, which the streaming middleware omits.
 const COMPRESS_FROM_BYTES = 1024;
 const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
+const GZIP = { level: DYNAMIC_GZIP_LEVEL };
 
 /** Makes this response's one res.end(text) (how the library answers) compressed and sized. */
 function compressOnEnd(req: Request, res: Response): void {
@@ -77,10 +78,10 @@ function compressOnEnd(req: Request, res: Response): void {
     };
     if (!encoding) send(body);
     else if (body.length < ASYNC_COMPRESS_FROM_BYTES)
-      send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body));
+      send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP));
     // A large answer (a whole list without a limit) is compressed off the event loop.
     else
-      void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body)).then(send, (err: unknown) =>
+      void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP)).then(send, (err: unknown) =>
         res.destroy(err as Error),
       );
     body = Buffer.alloc(0);
