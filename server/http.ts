@@ -337,6 +337,11 @@ export function createHttpApp(
     // Everything else in build/client: an hour.
     app.use('/assets', precompressedAssets(path.join(clientDir, 'assets')));
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { ...HASHED, index: false }));
+    // An asset the build does not have (an old page's chunk after a deploy, a guess): a short plain 404, never a
+    // page (its headers are a subresource's: server/security-headers.ts).
+    app.use('/assets', (_req, res) => {
+      res.status(404).set('Cache-Control', 'no-store').type('text/plain').send(t.errors.byCode.NOT_FOUND);
+    });
     app.use(express.static(clientDir, { maxAge: '1h', index: false }));
   }
 

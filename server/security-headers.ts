@@ -58,6 +58,20 @@ const DOCUMENT_HEADERS = {
 export const neverADocument = (urlPath: string) =>
   urlPath.startsWith('/assets/') || urlPath.endsWith('.data') || urlPath === '/__manifest';
 
+/**
+ * A hashed script or stylesheet of the build: never a document, never a worker's script (the scanner's workers
+ * start from blob: URLs, which take the page's policy), so the policies a document or worker reads from its own
+ * answer (Content-Security-Policy, X-Frame-Options, Permissions-Policy, Referrer-Policy) mean nothing on it. It
+ * keeps what a subresource heeds: nosniff (a script or style of the wrong type is refused), the resource policy,
+ * and HSTS (for the host). About 480 bytes less on each of a first visit's ~20 scripts and stylesheets.
+ */
+export const isHashedSubresource = (urlPath: string) => /^\/assets\/[^/]+\.(js|css)$/.test(urlPath);
+const SUBRESOURCE_HEADERS = new Set([
+  'x-content-type-options',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+]);
+
 export function securityHeaders(config: Config, opts: { dev: boolean }): RequestHandler {
   const https = config.appUrl.startsWith('https://');
   const headers = headersOf(
@@ -97,7 +111,12 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
   );
   headers.push(['Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()']);
   const documentHeaders = Object.entries(DOCUMENT_HEADERS);
+  const subresourceHeaders = headers.filter(([name]) => SUBRESOURCE_HEADERS.has(name.toLowerCase()));
   return (req, res, next) => {
+    if (isHashedSubresource(req.path)) {
+      for (const [name, value] of subresourceHeaders) res.setHeader(name, value);
+      return next();
+    }
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
     for (const [name, value] of headers)

@@ -64,24 +64,46 @@ describe('security headers', () => {
     }
   });
 
-  it('are on hashed assets, which keep their year-long cache', async () => {
+  it("are a subresource's on hashed scripts and styles, which keep their year-long cache", async () => {
+    // Never a document nor a worker's script: nosniff and the resource policy, none of a document's policies.
+    const expectSubresourceHeaders = (res: Response) => {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        'permissions-policy',
+        'referrer-policy',
+        'cross-origin-opener-policy',
+        'x-download-options',
+        'x-xss-protection',
+        'x-request-id',
+      ])
+        expect(res.headers.get(name), name).toBeNull();
+    };
     const res = await get(await anAsset(), { 'accept-encoding': 'br' });
     expect(res.status).toBe(200);
-    expectSecurityHeaders(res);
+    expect(res.headers.get('content-type')).toContain('javascript');
+    expectSubresourceHeaders(res);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    // Never revalidated, so no validators; and never a document, so none of the headers for old clients.
-    for (const name of [
-      'etag',
-      'last-modified',
-      'cross-origin-opener-policy',
-      'x-download-options',
-      'x-xss-protection',
-    ])
-      expect(res.headers.get(name), name).toBeNull();
+    // Never revalidated, so no validators.
+    for (const name of ['etag', 'last-modified']) expect(res.headers.get(name), name).toBeNull();
     const plain = await get(await anAsset(), { 'accept-encoding': 'identity' });
     expect(plain.status).toBe(200);
-    expectSecurityHeaders(plain);
+    expectSubresourceHeaders(plain);
     expect(plain.headers.get('etag')).toBeNull();
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(await (await get('/login')).text())?.[1];
+    expect(css).toBeTruthy();
+    expectSubresourceHeaders(await get(css!));
+  });
+
+  it('answer an asset the build does not have with a short plain 404, not a page', async () => {
+    const res = await get('/assets/entry.client-gone0000.js');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toBe('Det du söker finns inte.');
   });
 
   it('give every page a fresh nonce, carried by each of Remix’s inline scripts', async () => {
