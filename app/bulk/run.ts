@@ -3,7 +3,7 @@
 // the rest on "Försök igen". A repeat of an ICCID in the list is told here, before any chunk: the server sees
 // one chunk at a time and could not see a repeat across chunks. Pure: the unit tests drive it.
 import type { BulkActivateOutcome, BulkActivateOutput } from '../../server/sims/schemas';
-import { t } from '../texts';
+import { tBulk } from '../texts/bulk';
 
 /** ICCIDs per sim.bulkActivateChunk call. */
 export const CHUNK_SIZE = 50;
@@ -22,7 +22,7 @@ export type Counts = BulkActivateOutput['counts'];
 export function startRows(list: readonly string[]): BulkRow[] {
   const seen = new Set<string>();
   return list.map((iccid) => {
-    if (seen.has(iccid)) return { iccid, outcome: 'duplicateInList', message: t.bulk.duplicateInList };
+    if (seen.has(iccid)) return { iccid, outcome: 'duplicateInList', message: tBulk.duplicateInList };
     seen.add(iccid);
     return { iccid, outcome: 'pending' };
   });

@@ -2,7 +2,7 @@
 // with JS it also searches while the user types (the same GET, without a full reload).
 import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { t } from '~/texts';
+import { tAdmin } from '~/texts/admin';
 import type { FieldConstraint } from '~/utils/constraints';
 
 /** `constraint`: the search text's, from the list procedure's schema (the loader reads it). */
@@ -43,7 +43,7 @@ export function SearchForm({
             }}
           />
           <button className="btn" type="submit">
-            {t.admin.searchButton}
+            {tAdmin.searchButton}
           </button>
         </div>
         <p id={`${id}-hint`} className="hint">
@@ -84,15 +84,15 @@ export function Pager({
     <nav className="pager" aria-label={label}>
       {page > 1 ? (
         <Link to={href(page - 1)} preventScrollReset>
-          {t.admin.previous}
+          {tAdmin.previous}
         </Link>
       ) : (
         <span />
       )}
-      <span className="muted">{shown ? t.admin.pageInfo(from, from + shown - 1) : null}</span>
+      <span className="muted">{shown ? tAdmin.pageInfo(from, from + shown - 1) : null}</span>
       {hasNext ? (
         <Link to={href(page + 1)} preventScrollReset>
-          {t.admin.next}
+          {tAdmin.next}
         </Link>
       ) : (
         <span />
@@ -144,7 +144,7 @@ export function AdminTable<R extends { id: number }>({
               </th>
             ))}
             <th scope="col">
-              <span className="visually-hidden">{t.admin.edit}</span>
+              <span className="visually-hidden">{tAdmin.edit}</span>
             </th>
           </tr>
         </thead>
@@ -160,7 +160,7 @@ export function AdminTable<R extends { id: number }>({
                 ))}
                 <td className="edit-cell">
                   <Link to={link.to} aria-label={link.label}>
-                    {t.admin.edit}
+                    {tAdmin.edit}
                   </Link>
                 </td>
               </tr>

@@ -1,7 +1,7 @@
 // The new API key, shown once: a read-only field (select and copy by hand without JS) and, once the page runs
 // JS, a "Kopiera" button that puts it on the clipboard.
 import { useEffect, useState } from 'react';
-import { t } from '~/texts';
+import { tApiKeys } from '~/texts/api-keys';
 
 export function ApiKeyCopy({ id, value }: { id: string; value: string }) {
   const [js, setJs] = useState(false);
@@ -31,7 +31,7 @@ export function ApiKeyCopy({ id, value }: { id: string; value: string }) {
       />
       {js ? (
         <button type="button" className="btn" onClick={() => void copy()} aria-live="polite">
-          {copied ? t.apiKeys.copied : t.apiKeys.copy}
+          {copied ? tApiKeys.copied : tApiKeys.copy}
         </button>
       ) : null}
     </div>

@@ -2,7 +2,7 @@
 // and the bulk list alike: the hook that loads it, and what stands in its place until it is there.
 import { useState, type ComponentType } from 'react';
 import type { ScannerProps } from '~/scanner/Scanner';
-import { t } from '~/texts';
+import { tScanner } from '~/texts/scanner';
 
 export function useLazyScanner() {
   const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
@@ -26,14 +26,14 @@ export function useLazyScanner() {
 /** The scanner's place while its module loads, or the reason it could not. */
 export function ScannerPending({ failed }: { failed: boolean }) {
   return (
-    <section id="scanner" className="scanner" aria-label={t.scanner.title}>
+    <section id="scanner" className="scanner" aria-label={tScanner.title}>
       {failed ? (
         <p className="notice error" role="alert">
-          {t.scanner.problems.load}
+          {tScanner.problems.load}
         </p>
       ) : (
         <p className="scanner-status" role="status">
-          {t.scanner.loading}
+          {tScanner.loading}
         </p>
       )}
     </section>

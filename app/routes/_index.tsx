@@ -2,6 +2,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
 import { requireUser } from '~/utils/auth.server';
 import { callerRole, WRITE_ROLES } from '../../server/company/kinds';
 
@@ -48,7 +49,7 @@ export default function Home() {
         </Link>
         {isOwner ? (
           <Link className="btn" to="/company">
-            {t.company.homeLink}
+            {tCompany.homeLink}
           </Link>
         ) : null}
         {isSuperAdmin ? (

@@ -19,6 +19,8 @@ import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tScanner } from '~/texts/scanner';
+import { tBulkAdd } from '~/texts/bulk-add';
 import { requireWriter } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
@@ -95,7 +97,7 @@ export default function Activate() {
     <>
       <h1>{t.pages.add}</h1>
       <p>
-        <Link to="/add/bulk">{t.bulkAdd.link}</Link>
+        <Link to="/add/bulk">{tBulkAdd.link}</Link>
       </p>
       {data?.errors && !failed ? (
         <p className="notice error" role="alert">
@@ -134,7 +136,7 @@ export default function Activate() {
                   aria-controls="scanner"
                   onClick={scan.toggle}
                 >
-                  {scan.open ? t.scanner.close : t.scanner.open}
+                  {scan.open ? tScanner.close : tScanner.open}
                 </button>
               ) : null}
             </div>
@@ -142,7 +144,7 @@ export default function Activate() {
         </Field>
         {scan.filled ? (
           <p className="notice success scan-filled" role="status">
-            {t.scanner.filled(scan.filled)}
+            {tScanner.filled(scan.filled)}
           </p>
         ) : null}
         {scan.open ? (

@@ -20,6 +20,8 @@ import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tBulkFile } from '~/texts/bulk-file';
+import { tBulkAdd } from '~/texts/bulk-add';
 import { requireWriter } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
@@ -99,7 +101,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   let list: { iccids: string[] } | { rows: BulkRow[] };
   if (file instanceof File && (file.size > 0 || file.name !== '')) {
     const noFile = { ...kept, rows: '', fileName: '' };
-    if (values.iccids.trim() !== '') return { step: 'form', values: noFile, errors: { bulkFile: t.bulkFile.both } };
+    if (values.iccids.trim() !== '') return { step: 'form', values: noFile, errors: { bulkFile: tBulkFile.both } };
     const parsed = await parseBulkFile(new Uint8Array(await file.arrayBuffer()));
     if (!parsed.ok) return { step: 'form', values: noFile, errors: { bulkFile: parsed.errors.join(' ') } };
     kept.rows = JSON.stringify(parsed.rows);
@@ -110,14 +112,14 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     kept.fileName = '';
     const iccids = splitList(values.iccids);
     // Counted here, before the procedure, so the message can say how many there were.
-    if (iccids.length === 0) return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.empty } };
+    if (iccids.length === 0) return { step: 'form', values: kept, errors: { iccids: tBulkAdd.empty } };
     if (iccids.length > BULK_MAX)
-      return { step: 'form', values: kept, errors: { iccids: t.bulkAdd.tooMany(iccids.length, BULK_MAX) } };
+      return { step: 'form', values: kept, errors: { iccids: tBulkAdd.tooMany(iccids.length, BULK_MAX) } };
     list = { iccids };
   } else {
     const rows = rowsOf(values.rows);
     if (!rows)
-      return { step: 'form', values: { ...kept, rows: '', fileName: '' }, errors: { bulkFile: t.bulkFile.badRows } };
+      return { step: 'form', values: { ...kept, rows: '', fileName: '' }, errors: { bulkFile: tBulkFile.badRows } };
     list = { rows };
   }
   const dryRun = text('intent') !== 'activate';
@@ -172,7 +174,7 @@ export default function BulkActivate() {
         </p>
       ) : null}
       <Form method="post" className="card" key={formKey.current} encType="multipart/form-data">
-        <Field id="iccids" label={t.bulkAdd.list} hint={t.bulkAdd.listHint(BULK_MAX)} error={e.iccids}>
+        <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
           {(aria) => (
             <textarea
               {...aria}
@@ -193,11 +195,11 @@ export default function BulkActivate() {
           fields={fields}
           values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
           errors={e}
-          hint={t.bulkAdd.marksHint}
+          hint={tBulkAdd.marksHint}
         />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
-          {t.bulkAdd.preview}
+          {tBulkAdd.preview}
         </button>
       </Form>
       <div id={BULK_LIVE_SLOT} />
@@ -223,30 +225,30 @@ function HiddenValues({ values }: { values: Values }) {
 function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values: Values; answer: BulkActivateOutput }) {
   const busy = useNavigation().state === 'submitting';
   const ready = answer.counts.ready;
-  const title = step === 'preview' ? t.bulkAdd.previewTitle : t.bulkAdd.resultTitle;
+  const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
   const fileRows = rowsOf(values.rows);
   return (
     <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
       <h2 id="bulk-outcome-title">{title}</h2>
-      {step === 'preview' ? <p className="muted">{t.bulkAdd.previewNote}</p> : null}
+      {step === 'preview' ? <p className="muted">{tBulkAdd.previewNote}</p> : null}
       <BulkCounts counts={answer.counts} />
       {step === 'preview' ? (
         ready > 0 ? (
           <Form method="post" encType="multipart/form-data">
             <HiddenValues values={values} />
             <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
-              {t.bulkAdd.confirm(ready)}
+              {tBulkAdd.confirm(ready)}
             </button>
           </Form>
         ) : (
-          <p className="notice">{t.bulkAdd.nothingReady}</p>
+          <p className="notice">{tBulkAdd.nothingReady}</p>
         )
       ) : (
         <>
           <Form method="post" encType="multipart/form-data">
             <HiddenValues values={values} />
             <button className="btn" type="submit" name="intent" value="preview" disabled={busy}>
-              {t.bulkAdd.again}
+              {tBulkAdd.again}
             </button>
           </Form>
           <BulkFileResultDownload results={answer.results} />

@@ -2,9 +2,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
 import { t } from '~/texts';
+import { tAdmin } from '~/texts/admin';
 import { requireSuperAdmin } from '~/utils/auth.server';
 
-export const meta: MetaFunction = () => [{ title: `${t.admin.title} – ${t.appName}` }];
+export const meta: MetaFunction = () => [{ title: `${tAdmin.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -14,10 +15,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function AdminMenu() {
   return (
     <>
-      <h1>{t.admin.title}</h1>
-      <nav className="menu" aria-label={t.admin.title}>
+      <h1>{tAdmin.title}</h1>
+      <nav className="menu" aria-label={tAdmin.title}>
         <Link className="btn btn-primary" to="/admin/companies">
-          {t.admin.companiesButton}
+          {tAdmin.companiesButton}
         </Link>
       </nav>
     </>

@@ -7,6 +7,7 @@ import { RoleField } from '~/components/RoleField';
 import { TextField } from '~/components/TextField';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tAdmin } from '~/texts/admin';
 import { FORM_ERROR, formFlag } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
@@ -14,10 +15,10 @@ import { attempt, formText, idParam } from '~/utils/forms.server';
 import { USER_ROLES, type UserRole } from '../../server/company/kinds';
 import { updateUserInput } from '../../server/users/schemas';
 
-export const ErrorBoundary = routeErrorBoundary(t.admin.user.title);
+export const ErrorBoundary = routeErrorBoundary(tAdmin.user.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.user.name ?? t.admin.user.title} – ${t.appName}` },
+  { title: `${data?.user.name ?? tAdmin.user.title} – ${t.appName}` },
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -64,10 +65,10 @@ export default function UserEdit() {
   const e: Record<string, string | undefined> = data?.errors ?? {};
   return (
     <div className="admin">
-      <h1>{t.admin.user.title}</h1>
+      <h1>{tAdmin.user.title}</h1>
       {updated && !data ? (
         <p className="notice success" role="status">
-          {t.admin.user.updated}
+          {tAdmin.user.updated}
         </p>
       ) : null}
       {data ? (
@@ -80,7 +81,7 @@ export default function UserEdit() {
         <TextField
           id="user-name"
           name="name"
-          label={t.admin.user.name}
+          label={tAdmin.user.name}
           {...fields.name}
           autoComplete="off"
           defaultValue={v.name}
@@ -89,7 +90,7 @@ export default function UserEdit() {
         <TextField
           id="user-email"
           name="email"
-          label={t.admin.user.email}
+          label={tAdmin.user.email}
           type="email"
           {...fields.email}
           autoComplete="off"
@@ -100,13 +101,13 @@ export default function UserEdit() {
         <Check
           id="user-isSuperAdmin"
           name="isSuperAdmin"
-          label={t.admin.user.isSuperAdmin}
+          label={tAdmin.user.isSuperAdmin}
           checked={v.isSuperAdmin}
           error={e.isSuperAdmin}
-          hint={t.admin.user.isSuperAdminHint}
+          hint={tAdmin.user.isSuperAdminHint}
         />
         <button className="btn btn-primary" type="submit" disabled={busy}>
-          {t.admin.save}
+          {tAdmin.save}
         </button>
       </Form>
     </div>
@@ -158,5 +159,5 @@ function Check({
 
 /** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
 function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
+  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

@@ -9,6 +9,7 @@ import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tAdmin } from '~/texts/admin';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { attempt, formText, idParam } from '~/utils/forms.server';
@@ -20,10 +21,10 @@ import { createUserInput } from '../../server/users/schemas';
 
 const PAGE_SIZE = 20;
 
-export const ErrorBoundary = routeErrorBoundary(t.admin.company.title);
+export const ErrorBoundary = routeErrorBoundary(tAdmin.company.title);
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.company.name ?? t.admin.company.title} – ${t.appName}` },
+  { title: `${data?.company.name ?? tAdmin.company.title} – ${t.appName}` },
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -132,27 +133,27 @@ export default function CompanyEdit() {
   const role = (USER_ROLES as readonly string[]).includes(postedRole) ? postedRole : 'member';
   return (
     <div className="admin">
-      <h1>{t.admin.company.title}</h1>
+      <h1>{tAdmin.company.title}</h1>
       <p className="muted subtitle">
         {company.name} ({company.customerNumber})
       </p>
       {notice === 'updated' && !data ? (
         <p className="notice success" role="status">
-          {t.admin.companies.updated}
+          {tAdmin.companies.updated}
         </p>
       ) : null}
       {notice === 'userCreated' && !data ? (
         <p className="notice success" role="status">
-          {t.admin.user.created}.{' '}
+          {tAdmin.user.created}.{' '}
           {createdUserId ? (
-            <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{t.admin.user.openCreated}</Link>
+            <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{tAdmin.user.openCreated}</Link>
           ) : null}
         </p>
       ) : null}
 
       <section className="card" aria-labelledby="company-form-title">
         <h2 id="company-form-title" className="visually-hidden">
-          {t.admin.company.title}
+          {tAdmin.company.title}
         </h2>
         {companyData ? (
           <p className="notice error" role="alert">
@@ -167,7 +168,7 @@ export default function CompanyEdit() {
           <TextField
             id="company-name"
             name="name"
-            label={t.admin.companies.name}
+            label={tAdmin.companies.name}
             {...companyConstraints.name}
             autoComplete="organization"
             defaultValue={cv.name}
@@ -176,7 +177,7 @@ export default function CompanyEdit() {
           <TextField
             id="company-customerNumber"
             name="customerNumber"
-            label={t.admin.companies.customerNumber}
+            label={tAdmin.companies.customerNumber}
             {...companyConstraints.customerNumber}
             autoComplete="off"
             defaultValue={cv.customerNumber}
@@ -185,14 +186,14 @@ export default function CompanyEdit() {
           <TextField
             id="company-invoiceNote"
             name="invoiceNote"
-            label={t.admin.companies.invoiceNote}
+            label={tAdmin.companies.invoiceNote}
             {...companyConstraints.invoiceNote}
             autoComplete="off"
             defaultValue={cv.invoiceNote}
             error={ce.invoiceNote}
           />
           <div className="field">
-            <label htmlFor="company-invoiceInterval">{t.admin.companies.invoiceInterval}</label>
+            <label htmlFor="company-invoiceInterval">{tAdmin.companies.invoiceInterval}</label>
             <select
               id="company-invoiceInterval"
               name="invoiceInterval"
@@ -203,7 +204,7 @@ export default function CompanyEdit() {
             >
               {form.intervals.map((i) => (
                 <option key={i} value={i}>
-                  {t.admin.intervals[i]}
+                  {tAdmin.intervals[i]}
                 </option>
               ))}
             </select>
@@ -214,7 +215,7 @@ export default function CompanyEdit() {
             ) : null}
           </div>
           <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'updateCompany'}>
-            {t.admin.save}
+            {tAdmin.save}
           </button>
         </Form>
       </section>
@@ -227,25 +228,25 @@ export default function CompanyEdit() {
         ) : null}
         <input type="hidden" name="intent" value="loginAs" />
         <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>
-          {t.admin.company.loginAs}
+          {tAdmin.company.loginAs}
         </button>
         <p id="login-as-hint" className="muted">
-          {t.admin.company.loginAsHint}
+          {tAdmin.company.loginAsHint}
         </p>
       </Form>
 
       <section aria-labelledby="users-title">
-        <h2 id="users-title">{t.admin.company.usersTitle}</h2>
+        <h2 id="users-title">{tAdmin.company.usersTitle}</h2>
         <SearchForm
           id="user-search"
-          label={t.admin.company.searchUsers}
-          hint={t.admin.company.searchUsersHint}
+          label={tAdmin.company.searchUsers}
+          hint={tAdmin.company.searchUsersHint}
           q={q}
           constraint={form.search}
         />
 
         <div className="card add-user">
-          <h3 id="add-user-title">{t.admin.company.addUserTitle}</h3>
+          <h3 id="add-user-title">{tAdmin.company.addUserTitle}</h3>
           {userData ? (
             <p className="notice error" role="alert">
               {failure(ue)}
@@ -261,7 +262,7 @@ export default function CompanyEdit() {
             <TextField
               id="user-name"
               name="name"
-              label={t.admin.user.name}
+              label={tAdmin.user.name}
               {...userConstraints.name}
               autoComplete="off"
               defaultValue={userData?.values.name}
@@ -270,7 +271,7 @@ export default function CompanyEdit() {
             <TextField
               id="user-email"
               name="email"
-              label={t.admin.user.email}
+              label={tAdmin.user.email}
               type="email"
               {...userConstraints.email}
               autoComplete="off"
@@ -282,22 +283,22 @@ export default function CompanyEdit() {
             </div>
             <div className="inline-submit">
               <button className="btn btn-primary" type="submit" disabled={pendingIntent === 'createUser'}>
-                {t.admin.company.addUser}
+                {tAdmin.company.addUser}
               </button>
             </div>
           </Form>
         </div>
 
         <AdminTable
-          caption={t.admin.company.usersTitle}
-          empty={q ? t.admin.company.noUsersFor(q) : t.admin.company.noUsers}
-          columns={[{ header: t.admin.user.name }, { header: t.admin.user.email }]}
+          caption={tAdmin.company.usersTitle}
+          empty={q ? tAdmin.company.noUsersFor(q) : tAdmin.company.noUsers}
+          columns={[{ header: tAdmin.user.name }, { header: tAdmin.user.email }]}
           rows={users}
           cells={(u) => [
             <Truncated key="name" text={u.name} max={20} />,
             <Truncated key="email" text={u.email} max={20} />,
           ]}
-          edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: t.admin.editLabel(u.name) })}
+          edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: tAdmin.editLabel(u.name) })}
         />
         <Pager
           q={q}
@@ -305,7 +306,7 @@ export default function CompanyEdit() {
           hasNext={hasNext}
           shown={users.length}
           pageSize={PAGE_SIZE}
-          label={t.admin.company.usersTitle}
+          label={tAdmin.company.usersTitle}
         />
       </section>
     </div>
@@ -314,5 +315,5 @@ export default function CompanyEdit() {
 
 /** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
 function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
+  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

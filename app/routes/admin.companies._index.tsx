@@ -7,6 +7,7 @@ import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tAdmin } from '~/texts/admin';
 import { FORM_ERROR } from '~/utils/forms';
 import { requireSuperAdmin } from '~/utils/auth.server';
 import { attempt, formText } from '~/utils/forms.server';
@@ -15,9 +16,9 @@ import { createCompanyInput, listQuery } from '../../server/companies/schemas';
 
 const PAGE_SIZE = 20;
 
-export const ErrorBoundary = routeErrorBoundary(t.admin.companies.title);
+export const ErrorBoundary = routeErrorBoundary(tAdmin.companies.title);
 
-export const meta: MetaFunction = () => [{ title: `${t.admin.companies.title} – ${t.appName}` }];
+export const meta: MetaFunction = () => [{ title: `${tAdmin.companies.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -61,28 +62,28 @@ export default function Companies() {
   const errors: Record<string, string | undefined> = data?.errors ?? {};
   return (
     <div className="admin">
-      <h1>{t.admin.companies.title}</h1>
+      <h1>{tAdmin.companies.title}</h1>
       {createdId && !data ? (
         <p className="notice success" role="status">
-          {t.admin.companies.created}. <Link to={`/admin/companies/${createdId}`}>{t.admin.companies.openCreated}</Link>
+          {tAdmin.companies.created}. <Link to={`/admin/companies/${createdId}`}>{tAdmin.companies.openCreated}</Link>
         </p>
       ) : null}
 
       <SearchForm
         id="company-search"
-        label={t.admin.companies.search}
-        hint={t.admin.companies.searchHint}
+        label={tAdmin.companies.search}
+        hint={tAdmin.companies.searchHint}
         q={q}
         constraint={search}
       />
 
       <AdminTable
-        caption={t.admin.companies.title}
-        empty={q ? t.admin.companies.noneFor(q) : t.admin.companies.none}
+        caption={tAdmin.companies.title}
+        empty={q ? tAdmin.companies.noneFor(q) : tAdmin.companies.none}
         columns={[
-          { header: t.admin.companies.name },
-          { header: t.admin.companies.customerNumber },
-          { header: t.admin.companies.invoiceNote, wide: true },
+          { header: tAdmin.companies.name },
+          { header: tAdmin.companies.customerNumber },
+          { header: tAdmin.companies.invoiceNote, wide: true },
         ]}
         rows={companies}
         cells={(c) => [
@@ -98,7 +99,7 @@ export default function Companies() {
           <Truncated key="customerNumber" text={c.customerNumber} max={20} />,
           <Truncated key="invoiceNote" text={c.invoiceNote} max={30} />,
         ]}
-        edit={(c) => ({ to: `/admin/companies/${c.id}`, label: t.admin.editLabel(c.name) })}
+        edit={(c) => ({ to: `/admin/companies/${c.id}`, label: tAdmin.editLabel(c.name) })}
       />
       <Pager
         q={q}
@@ -106,11 +107,11 @@ export default function Companies() {
         hasNext={hasNext}
         shown={companies.length}
         pageSize={PAGE_SIZE}
-        label={t.admin.companies.title}
+        label={tAdmin.companies.title}
       />
 
       <section className="card" aria-labelledby="add-company-title">
-        <h2 id="add-company-title">{t.admin.companies.addTitle}</h2>
+        <h2 id="add-company-title">{tAdmin.companies.addTitle}</h2>
         {data ? (
           <p className="notice error" role="alert">
             {failure(errors)}
@@ -121,7 +122,7 @@ export default function Companies() {
           <TextField
             id="company-name"
             name="name"
-            label={t.admin.companies.name}
+            label={tAdmin.companies.name}
             {...fields.name}
             autoComplete="organization"
             defaultValue={data?.values.name}
@@ -130,7 +131,7 @@ export default function Companies() {
           <TextField
             id="company-customerNumber"
             name="customerNumber"
-            label={t.admin.companies.customerNumber}
+            label={tAdmin.companies.customerNumber}
             {...fields.customerNumber}
             autoComplete="off"
             defaultValue={data?.values.customerNumber}
@@ -139,15 +140,15 @@ export default function Companies() {
           <TextField
             id="company-invoiceNote"
             name="invoiceNote"
-            label={t.admin.companies.invoiceNote}
+            label={tAdmin.companies.invoiceNote}
             {...fields.invoiceNote}
             autoComplete="off"
             defaultValue={data?.values.invoiceNote}
             error={errors.invoiceNote}
-            hint={t.admin.companies.intervalHint}
+            hint={tAdmin.companies.intervalHint}
           />
           <button className="btn btn-primary" type="submit" disabled={busy}>
-            {t.admin.companies.add}
+            {tAdmin.companies.add}
           </button>
         </Form>
       </section>
@@ -157,5 +158,5 @@ export default function Companies() {
 
 /** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
 function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${t.admin.failed}: ${errors[FORM_ERROR]}` : t.admin.failedReason;
+  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

@@ -9,6 +9,10 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
+import { tWebhooks } from '~/texts/webhooks';
+import { tApiKeys } from '~/texts/api-keys';
+import { tAdmin } from '~/texts/admin';
 import { requireOwner } from '~/utils/auth.server';
 import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR } from '~/utils/forms';
@@ -18,7 +22,7 @@ import { companyUserCreateInput } from '../../server/company/schemas';
 import type { UserRole } from '../../server/company/kinds';
 
 const PAGE_SIZE = 20;
-const c = t.company;
+const c = tCompany;
 
 export const ErrorBoundary = routeErrorBoundary(c.title);
 
@@ -70,8 +74,8 @@ export default function CompanyUsers() {
       <p className="muted subtitle">{companyName}</p>
       <nav className="company-nav" aria-label={c.title}>
         <Link to="/company/activity">{c.activityLink}</Link>
-        <Link to="/company/webhooks">{t.webhooks.link}</Link>
-        <Link to="/company/api-keys">{t.apiKeys.homeLink}</Link>
+        <Link to="/company/webhooks">{tWebhooks.link}</Link>
+        <Link to="/company/api-keys">{tApiKeys.homeLink}</Link>
       </nav>
       {notice && !data ? (
         <p className="notice success" role="status">
@@ -98,7 +102,7 @@ export default function CompanyUsers() {
             <Truncated key="email" text={u.email} max={30} />,
             c.roles[u.role],
           ]}
-          edit={(u) => ({ to: `/company/users/${u.id}`, label: t.admin.editLabel(u.name) })}
+          edit={(u) => ({ to: `/company/users/${u.id}`, label: tAdmin.editLabel(u.name) })}
         />
         <Pager q={q} page={page} hasNext={hasNext} shown={users.length} pageSize={PAGE_SIZE} label={c.usersTitle} />
       </section>
@@ -108,7 +112,7 @@ export default function CompanyUsers() {
         <p className="muted">{c.addHint}</p>
         {data ? (
           <p className="notice error" role="alert">
-            {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+            {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
           </p>
         ) : null}
         <Form method="post" key={notice === 'added' ? 'added' : 'new'}>

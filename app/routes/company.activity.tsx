@@ -4,11 +4,12 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
 import { requireOwner } from '~/utils/auth.server';
 import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
 
 const PAGE_SIZE = 50;
-const c = t.company;
+const c = tCompany;
 
 export const ErrorBoundary = routeErrorBoundary(c.activityTitle);
 

@@ -6,10 +6,11 @@ import { useLoaderData } from '@remix-run/react';
 import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tApiKeys } from '~/texts/api-keys';
 import { requireOwner } from '~/utils/auth.server';
 import { attempt, idParam, pageError } from '~/utils/forms.server';
 
-const k = t.apiKeys;
+const k = tApiKeys;
 
 export const ErrorBoundary = routeErrorBoundary(k.revokeTitle);
 

@@ -9,12 +9,14 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { tApiKeys } from '~/texts/api-keys';
+import { tAdmin } from '~/texts/admin';
 import { requireOwner } from '~/utils/auth.server';
 import { FORM_ERROR } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '../../server/api-keys/limits';
 
-const k = t.apiKeys;
+const k = tApiKeys;
 
 export const ErrorBoundary = routeErrorBoundary(k.title);
 
@@ -170,7 +172,7 @@ export default function ApiKeys() {
         <h2 id="apikeys-create-title">{k.createTitle}</h2>
         {data?.errors ? (
           <p className="notice error" role="alert">
-            {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+            {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
           </p>
         ) : null}
         <Form method="post" key={created ? created.id : 'new'}>

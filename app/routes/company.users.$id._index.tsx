@@ -7,6 +7,8 @@ import { RoleField } from '~/components/RoleField';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { TextField } from '~/components/TextField';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
+import { tAdmin } from '~/texts/admin';
 import { requireOwner } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR } from '~/utils/forms';
@@ -14,7 +16,7 @@ import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
 import { companyUserUpdateInput } from '../../server/company/schemas';
 import type { UserRole } from '../../server/company/kinds';
 
-const c = t.company;
+const c = tCompany;
 
 export const ErrorBoundary = routeErrorBoundary(c.editTitle);
 
@@ -64,7 +66,7 @@ export default function CompanyUserEdit() {
       ) : null}
       {data ? (
         <p className="notice error" role="alert">
-          {e[FORM_ERROR] ? `${t.admin.failed}: ${e[FORM_ERROR]}` : t.admin.failedReason}
+          {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
         </p>
       ) : null}
       <Form method="post" className="card" key={[user.name, user.email, user.role].join('|')}>

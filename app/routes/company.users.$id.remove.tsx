@@ -6,10 +6,11 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
 import { requireOwner } from '~/utils/auth.server';
 import { attempt, idParam, pageError } from '~/utils/forms.server';
 
-const c = t.company;
+const c = tCompany;
 
 export const ErrorBoundary = routeErrorBoundary(c.removeTitle);
 

@@ -6,10 +6,11 @@ import { ConfirmPage } from '~/components/ConfirmPage';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { tWebhooks } from '~/texts/webhooks';
 import { requireOwner } from '~/utils/auth.server';
 import { attempt, idParam } from '~/utils/forms.server';
 
-const w = t.webhooks;
+const w = tWebhooks;
 
 export const ErrorBoundary = routeErrorBoundary(w.deleteTitle);
 

@@ -7,6 +7,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { TextField } from '~/components/TextField';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { tWebhooks } from '~/texts/webhooks';
 import { requireOwner } from '~/utils/auth.server';
 import { constraints, withinLimits } from '~/utils/constraints';
 import { FORM_ERROR } from '~/utils/forms';
@@ -15,7 +16,7 @@ import { formatDateTime } from '~/utils/text';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../server/webhooks/events';
 import { webhookCreateInput } from '../../server/webhooks/schemas';
 
-const w = t.webhooks;
+const w = tWebhooks;
 
 export const ErrorBoundary = routeErrorBoundary(w.title);
 

@@ -16,6 +16,7 @@ import { PlanSelector } from '~/components/PlanSelector';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
 import { requireUser } from '~/utils/auth.server';
 import { canWrite } from '../../server/company/kinds';
 import { constraints, withinLimits } from '~/utils/constraints';
@@ -125,7 +126,7 @@ export default function EditSim() {
       ) : null}
       {writable ? null : (
         <p className="notice" role="status">
-          {t.company.viewerNote}
+          {tCompany.viewerNote}
         </p>
       )}
       {data?.errors ? (

@@ -4,6 +4,9 @@ import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '~/components/bulk/BulkDeactivateDialog';
 import { t } from '~/texts';
+import { tCompany } from '~/texts/company';
+import { tBulkDeactivate } from '~/texts/bulk-deactivate';
+import { tListExport } from '~/texts/list-export';
 import { requireUser } from '~/utils/auth.server';
 import { canWrite } from '../../server/company/kinds';
 import { fieldConstraint } from '~/utils/constraints';
@@ -163,13 +166,13 @@ export default function Sims() {
       {total > 0 ? (
         // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
         <p>
-          {t.listExport.label}:{' '}
-          <a href={exportHref('csv', q)} aria-label={t.listExport.csvLabel(q)}>
-            {t.listExport.csv}
+          {tListExport.label}:{' '}
+          <a href={exportHref('csv', q)} aria-label={tListExport.csvLabel(q)}>
+            {tListExport.csv}
           </a>{' '}
           ·{' '}
-          <a href={exportHref('xlsx', q)} aria-label={t.listExport.xlsxLabel(q)}>
-            {t.listExport.xlsx}
+          <a href={exportHref('xlsx', q)} aria-label={tListExport.xlsxLabel(q)}>
+            {tListExport.xlsx}
           </a>
         </p>
       ) : null}
@@ -201,7 +204,7 @@ export default function Sims() {
                     setPicked(new Set(allOnPage ? [] : sims.map((s) => s.id)));
                   }}
                 >
-                  {hydrated && allOnPage ? t.bulkDeactivate.unselectAll : t.bulkDeactivate.selectAll}
+                  {hydrated && allOnPage ? tBulkDeactivate.unselectAll : tBulkDeactivate.selectAll}
                 </button>
                 {morePages && !matching ? (
                   <button
@@ -216,7 +219,7 @@ export default function Sims() {
                       setPicked(new Set(sims.map((s) => s.id)));
                     }}
                   >
-                    {t.bulkDeactivate.selectMatching(total, q)}
+                    {tBulkDeactivate.selectMatching(total, q)}
                   </button>
                 ) : null}
                 {matching ? (
@@ -229,7 +232,7 @@ export default function Sims() {
                       setPicked(new Set());
                     }}
                   >
-                    {t.bulkDeactivate.clearMatching}
+                    {tBulkDeactivate.clearMatching}
                   </Link>
                 ) : null}
                 <button
@@ -244,14 +247,14 @@ export default function Sims() {
                     );
                   }}
                 >
-                  {t.bulkDeactivate.submit}
+                  {tBulkDeactivate.submit}
                 </button>
               </div>
               {hydrated || initialPick ? (
                 <p className="bdsel-count" aria-live="polite">
-                  <strong>{t.bulkDeactivate.selected(selectedCount)}</strong>
-                  {matching ? <span> · {t.bulkDeactivate.matchingSelected(total, q)}</span> : null}
-                  {matching && total > BULK_MAX ? <span> {t.bulkDeactivate.capped(total, BULK_MAX)}</span> : null}
+                  <strong>{tBulkDeactivate.selected(selectedCount)}</strong>
+                  {matching ? <span> · {tBulkDeactivate.matchingSelected(total, q)}</span> : null}
+                  {matching && total > BULK_MAX ? <span> {tBulkDeactivate.capped(total, BULK_MAX)}</span> : null}
                 </p>
               ) : null}
             </>
@@ -261,7 +264,7 @@ export default function Sims() {
               <tr>
                 {loaded.writable ? (
                   <th scope="col" className="select">
-                    <span className="visually-hidden">{t.bulkDeactivate.selectAll}</span>
+                    <span className="visually-hidden">{tBulkDeactivate.selectAll}</span>
                   </th>
                 ) : null}
                 <th scope="col">{t.sims.iccid}</th>
@@ -282,7 +285,7 @@ export default function Sims() {
                         value={s.id}
                         checked={picked.has(s.id)}
                         onChange={(e) => toggle(s.id, e.currentTarget.checked)}
-                        aria-label={t.bulkDeactivate.select(s.iccid)}
+                        aria-label={tBulkDeactivate.select(s.iccid)}
                       />
                     </td>
                   ) : null}
@@ -296,9 +299,9 @@ export default function Sims() {
                   <td>
                     <Link
                       to={`/sims/${s.id}`}
-                      aria-label={loaded.writable ? t.sims.editLabel(s.iccid) : t.company.viewLabel(s.iccid)}
+                      aria-label={loaded.writable ? t.sims.editLabel(s.iccid) : tCompany.viewLabel(s.iccid)}
                     >
-                      {loaded.writable ? t.sims.edit : t.company.view}
+                      {loaded.writable ? t.sims.edit : tCompany.view}
                     </Link>
                   </td>
                 </tr>

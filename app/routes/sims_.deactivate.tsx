@@ -8,15 +8,16 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { DeactivateIccidsForm, ReadyIccids, RefusedIccids, ShortIccid as Iccid } from '~/components/bulk/IccidList';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
+import { tBulkDeactivate } from '~/texts/bulk-deactivate';
 import { requireWriter } from '~/utils/auth.server';
 import { fieldConstraint } from '~/utils/constraints';
 import { attempt, FORM_ERROR } from '~/utils/forms.server';
 import { BULK_MAX } from '../../server/sims/limits';
 import { listQuery } from '../../server/sims/schemas';
 
-export const ErrorBoundary = routeErrorBoundary(t.bulkDeactivate.title);
+export const ErrorBoundary = routeErrorBoundary(tBulkDeactivate.title);
 
-export const meta: MetaFunction = () => [{ title: `${t.bulkDeactivate.title} – ${t.appName}` }];
+export const meta: MetaFunction = () => [{ title: `${tBulkDeactivate.title} – ${t.appName}` }];
 
 /** The ids of the list, each once; anything that is not an id is not a SIM of ours and is left out. */
 function idsOf(values: FormDataEntryValue[]): number[] {
@@ -59,8 +60,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requireWriter(request, context);
   const ids = idsOf((await request.formData()).getAll('id'));
-  if (ids.length === 0) return { error: t.bulkDeactivate.none };
-  if (ids.length > BULK_MAX) return { error: t.bulkDeactivate.tooMany(BULK_MAX) };
+  if (ids.length === 0) return { error: tBulkDeactivate.none };
+  if (ids.length > BULK_MAX) return { error: tBulkDeactivate.tooMany(BULK_MAX) };
   const done = await attempt(() => context.trpc.sim.bulkDeactivate({ ids }));
   if (!done.ok) return { error: done.fields[FORM_ERROR] ?? Object.values(done.fields)[0] };
   // The summary toast goes to the user's other tabs; this page shows the rows themselves.
@@ -79,13 +80,13 @@ export default function BulkDeactivate() {
     const { results, counts } = data;
     return (
       <>
-        <h1>{t.bulkDeactivate.resultTitle}</h1>
-        <ul className="deactivate-counts" aria-label={t.bulkDeactivate.outcome}>
+        <h1>{tBulkDeactivate.resultTitle}</h1>
+        <ul className="deactivate-counts" aria-label={tBulkDeactivate.outcome}>
           {Object.entries(counts)
             .filter(([, n]) => n > 0)
             .map(([outcome, n]) => (
               <li key={outcome}>
-                {t.bulkDeactivate.outcomes[outcome]}: <strong>{n}</strong>
+                {tBulkDeactivate.outcomes[outcome]}: <strong>{n}</strong>
               </li>
             ))}
         </ul>
@@ -93,62 +94,60 @@ export default function BulkDeactivate() {
           <thead>
             <tr>
               <th scope="col">{t.sims.iccid}</th>
-              <th scope="col">{t.bulkDeactivate.outcome}</th>
+              <th scope="col">{tBulkDeactivate.outcome}</th>
             </tr>
           </thead>
           <tbody>
             {results.map((r) => (
               <tr key={r.id} data-outcome={r.outcome}>
-                <td className="iccid">{r.iccid ? <Iccid iccid={r.iccid} /> : t.bulkDeactivate.unknown(r.id)}</td>
-                <td>{t.bulkDeactivate.outcomes[r.outcome]}</td>
+                <td className="iccid">{r.iccid ? <Iccid iccid={r.iccid} /> : tBulkDeactivate.unknown(r.id)}</td>
+                <td>{tBulkDeactivate.outcomes[r.outcome]}</td>
               </tr>
             ))}
           </tbody>
         </table>
         <p>
           <Link className="btn" to="/sims">
-            {t.bulkDeactivate.back}
+            {tBulkDeactivate.back}
           </Link>
         </p>
       </>
     );
   }
-  const error = data?.error ?? (tooMany ? t.bulkDeactivate.tooMany(BULK_MAX) : null);
+  const error = data?.error ?? (tooMany ? tBulkDeactivate.tooMany(BULK_MAX) : null);
   return (
     <>
-      <h1>{t.bulkDeactivate.title}</h1>
+      <h1>{tBulkDeactivate.title}</h1>
       {error ? (
         <p className="notice error" role="alert">
           {error}
         </p>
       ) : null}
-      {ready.length === 0 && refused.length === 0 && !tooMany ? (
-        <p className="notice">{t.bulkDeactivate.none}</p>
-      ) : null}
+      {ready.length === 0 && refused.length === 0 && !tooMany ? <p className="notice">{tBulkDeactivate.none}</p> : null}
       <div className="card">
-        {matching ? <p className="muted">{t.bulkDeactivate.matchingFor(matching.q)}</p> : null}
+        {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching.q)}</p> : null}
         {matching && matching.total > BULK_MAX ? (
-          <p className="notice">{t.bulkDeactivate.capped(matching.total, BULK_MAX)}</p>
+          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_MAX)}</p>
         ) : null}
         {ready.length > 0 ? (
           <>
-            <p>{t.bulkDeactivate.willDeactivate(ready.length)}</p>
+            <p>{tBulkDeactivate.willDeactivate(ready.length)}</p>
             <ReadyIccids rows={ready} />
           </>
         ) : null}
         {refused.length > 0 ? (
           <>
-            <h2>{t.bulkDeactivate.refusedHeading}</h2>
+            <h2>{tBulkDeactivate.refusedHeading}</h2>
             <RefusedIccids rows={refused} />
           </>
         ) : null}
-        {gone > 0 ? <p className="muted">{t.bulkDeactivate.notListed(gone)}</p> : null}
+        {gone > 0 ? <p className="muted">{tBulkDeactivate.notListed(gone)}</p> : null}
         <DeactivateIccidsForm
           ready={ready}
           refused={refused}
           cancel={
             <Link className="btn" to="/sims">
-              {t.bulkDeactivate.cancel}
+              {tBulkDeactivate.cancel}
             </Link>
           }
         />

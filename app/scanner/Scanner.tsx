@@ -4,7 +4,7 @@
 // navigation or a hidden tab.
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
-import { t } from '~/texts';
+import { tScanner } from '~/texts/scanner';
 import {
   cameraProblem,
   cameraSupport,
@@ -84,8 +84,8 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
   const go = useCallback((to: ScannerState): boolean => {
     const m = move(stateRef.current, to);
     if (!m.ok) {
-      setNotice(t.scanner.refused[m.reason]);
-      logProblem(`refused ${m.from} -> ${m.to}: ${t.scanner.refused[m.reason]}`);
+      setNotice(tScanner.refused[m.reason]);
+      logProblem(`refused ${m.from} -> ${m.to}: ${tScanner.refused[m.reason]}`);
       return false;
     }
     stateRef.current = to;
@@ -95,7 +95,7 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
 
   const showProblem = useCallback((p: CameraProblem | 'load', detail?: unknown) => {
     setProblem(p);
-    logProblem(t.scanner.problems[p], detail);
+    logProblem(tScanner.problems[p], detail);
   }, []);
 
   // Declared before use by onDetected; assigned below.
@@ -228,8 +228,8 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
     if (!file) return;
     const allowed = fileScan(stateRef.current);
     if (!allowed.ok || starting) {
-      setNotice(t.scanner.refused.fileWhileRunning);
-      logProblem(t.scanner.refused.fileWhileRunning, { state: stateRef.current });
+      setNotice(tScanner.refused.fileWhileRunning);
+      logProblem(tScanner.refused.fileWhileRunning, { state: stateRef.current });
       return;
     }
     setNotice(null);
@@ -247,12 +247,12 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
         onAcceptRef.current(verdict.iccid);
         return;
       }
-      const message = verdict.kind === 'rejected' ? t.scanner.file[verdict.reason] : t.scanner.file.noBarcode;
+      const message = verdict.kind === 'rejected' ? tScanner.file[verdict.reason] : tScanner.file.noBarcode;
       setNotice(message);
       logProblem(message, verdict);
     } catch (err) {
-      setNotice(t.scanner.file.unreadable);
-      logProblem(t.scanner.file.unreadable, err);
+      setNotice(tScanner.file.unreadable);
+      logProblem(tScanner.file.unreadable, err);
     } finally {
       URL.revokeObjectURL(url);
       setReadingFile(false);
@@ -297,19 +297,19 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
 
   const busy = starting || readingFile;
   const status = readingFile
-    ? t.scanner.readingFile
+    ? tScanner.readingFile
     : starting
-      ? t.scanner.starting
+      ? tScanner.starting
       : state === 'scanning'
-        ? t.scanner.scanning
+        ? tScanner.scanning
         : state === 'paused'
-          ? t.scanner.paused
-          : t.scanner.stopped;
+          ? tScanner.paused
+          : tScanner.stopped;
   const live = state !== 'notStarted';
   const box = videoSize && live ? boxStyle(videoSize) : null;
 
   return (
-    <section id="scanner" className="scanner" aria-label={t.scanner.title} data-state={state}>
+    <section id="scanner" className="scanner" aria-label={tScanner.title} data-state={state}>
       <div
         className="scanner-view"
         style={
@@ -344,10 +344,10 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
       <p className="scanner-status" role="status">
         {status}
       </p>
-      {hint && live ? <p className="scanner-hint">{t.scanner.rejectedHint[hint]}</p> : null}
+      {hint && live ? <p className="scanner-hint">{tScanner.rejectedHint[hint]}</p> : null}
       {problem ? (
         <p className="notice error" role="alert">
-          {t.scanner.problems[problem]}
+          {tScanner.problems[problem]}
         </p>
       ) : null}
       {notice ? (
@@ -357,12 +357,12 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
       ) : null}
       {cameras.length > 1 ? (
         <div className="field scanner-camera">
-          <label htmlFor="scanner-camera">{t.scanner.camera}</label>
+          <label htmlFor="scanner-camera">{tScanner.camera}</label>
           <select id="scanner-camera" value={cameraId ?? ''} onChange={chooseCamera} disabled={busy}>
             {cameraId && !cameras.some((c) => c.id === cameraId) ? (
-              <option value={cameraId}>{t.scanner.camera}</option>
+              <option value={cameraId}>{tScanner.camera}</option>
             ) : null}
-            {!cameraId ? <option value="">{t.scanner.camera}</option> : null}
+            {!cameraId ? <option value="">{tScanner.camera}</option> : null}
             {cameras.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.label}
@@ -374,25 +374,25 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
       <div className="scanner-actions">
         {state === 'scanning' ? (
           <button type="button" className="btn" onClick={pause}>
-            {t.scanner.pause}
+            {tScanner.pause}
           </button>
         ) : null}
         {state === 'paused' ? (
           <button type="button" className="btn" onClick={resume}>
-            {t.scanner.resume}
+            {tScanner.resume}
           </button>
         ) : null}
         {live ? (
           <button type="button" className="btn" onClick={stop}>
-            {t.scanner.stop}
+            {tScanner.stop}
           </button>
         ) : (
           <button type="button" className="btn" onClick={() => void start(cameraId)} disabled={busy}>
-            {t.scanner.start}
+            {tScanner.start}
           </button>
         )}
         <label className="btn scanner-file" aria-disabled={live || busy ? 'true' : undefined}>
-          {t.scanner.fromFile}
+          {tScanner.fromFile}
           <input
             type="file"
             accept="image/*"
@@ -404,7 +404,7 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
         </label>
       </div>
       <p id="scanner-file-hint" className="hint">
-        {t.scanner.fromFileHint} {t.scanner.manual}
+        {tScanner.fromFileHint} {tScanner.manual}
       </p>
     </section>
   );
@@ -417,7 +417,7 @@ async function listCameras(): Promise<Camera[]> {
     const devices = await navigator.mediaDevices.enumerateDevices();
     return devices
       .filter((d) => d.kind === 'videoinput' && d.deviceId)
-      .map((d, i) => ({ id: d.deviceId, label: d.label || t.scanner.cameraN(i + 1) }));
+      .map((d, i) => ({ id: d.deviceId, label: d.label || tScanner.cameraN(i + 1) }));
   } catch (err) {
     logProblem('enumerateDevices failed', err);
     return [];

@@ -1,6 +1,6 @@
 // The downloads of /add/bulk (issue 15): the templates and a result, made by server/sims/bulk-downloads.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { t } from '~/texts';
+import { tBulkFile } from '~/texts/bulk-file';
 import { requireUser } from '~/utils/auth.server';
 import { formText } from '~/utils/forms.server';
 import { bulkResultFile, bulkTemplate, resultRowsOf, type DownloadFile } from '../../server/sims/bulk-downloads';
@@ -30,7 +30,7 @@ export async function bulkResultAction({ request, context }: ActionFunctionArgs)
   const format = formText(form, 'format');
   const rows = resultRowsOf(formText(form, 'results'));
   if ((format !== 'csv' && format !== 'xlsx') || !rows)
-    return new Response(t.bulkFile.badResult, {
+    return new Response(tBulkFile.badResult, {
       status: 400,
       headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
     });

@@ -2,7 +2,7 @@
 // (with its rate limit) before any procedure runs; without that header the session cookie counts, as before.
 // Only the REST paths (and the list export) take keys: /api/trpc, the event stream and the pages never do.
 import type { Request } from 'express';
-import { t } from '../../app/texts.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
 import { cookieName } from '../auth/sessions.js';
 import { Invalid, Unauthenticated } from '../errors/domain.js';
 import type { Services } from '../services.js';
@@ -15,7 +15,7 @@ const limiter = new ApiKeyLimiter();
 /** A key over its requests per minute: 429 with Retry-After (the seconds left of its window). */
 export class ApiKeyRateLimited extends Error {
   constructor(readonly retryAfterSeconds: number) {
-    super(t.apiKeys.errors.rateLimited(retryAfterSeconds));
+    super(tApiKeys.errors.rateLimited(retryAfterSeconds));
   }
 }
 
@@ -38,12 +38,12 @@ export async function restContext(services: Services, req: Request): Promise<Con
     });
   }
   // Two callers in one request: which one acts would be a guess, so neither does.
-  if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(t.apiKeys.errors.both);
+  if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
   const m = /^Bearer +(\S+) *$/i.exec(auth);
-  if (!m) throw new Unauthenticated(t.apiKeys.errors.missing);
+  if (!m) throw new Unauthenticated(tApiKeys.errors.missing);
   const ctx = createContextInner({ services, requestId: req.id, ip: req.ip ?? '' });
   const found = await lookUpApiKey(ctx.em, m[1]!, services.config.apiKeyRateLimit, limiter);
-  if (found.kind === 'unknown') throw new Unauthenticated(t.apiKeys.errors.missing);
+  if (found.kind === 'unknown') throw new Unauthenticated(tApiKeys.errors.missing);
   if (found.kind === 'limited') throw new ApiKeyRateLimited(found.retryAfterSeconds);
   ctx.apiKey = found.caller;
   return ctx;

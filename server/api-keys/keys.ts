@@ -2,7 +2,7 @@
 // prefix are stored, like sessions and login links), listed, revoked at once; and the lookup of a bearer key
 // on every REST request, which also counts the key's rate limit and notes its last use, in one statement.
 import { createHash, randomBytes } from 'node:crypto';
-import { t } from '../../app/texts.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { ApiKey, Company, User, type ApiKeyScope } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
@@ -144,7 +144,7 @@ export async function listApiKeys(em: Em, companyId: number, now = new Date()): 
 
 export async function getApiKey(em: Em, companyId: number, id: number): Promise<ApiKeyView> {
   const key = (await listApiKeys(em, companyId)).find((k) => k.id === id);
-  if (!key) throw new NotFound(t.apiKeys.errors.notFound);
+  if (!key) throw new NotFound(tApiKeys.errors.notFound);
   return key;
 }
 
@@ -187,7 +187,7 @@ export async function createApiKey(
 export async function revokeApiKey(em: Em, actor: OwnerActor, id: number): Promise<ApiKeyView> {
   await em.transactional(async (tx) => {
     const key = await tx.findOne(ApiKey, { id, company: actor.companyId });
-    if (!key) throw new NotFound(t.apiKeys.errors.notFound);
+    if (!key) throw new NotFound(tApiKeys.errors.notFound);
     if (key.revokedAt) return;
     key.revokedAt = new Date();
     recordAudit(tx, actor, {

@@ -1,9 +1,9 @@
 // Input and output schemas of a company's API keys (issue 16). Pure zod, so the pages import them too.
-import { t } from '../../app/texts.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './limits.js';
 import { z } from '../zod.js';
 
-const e = t.apiKeys.errors;
+const e = tApiKeys.errors;
 export { API_KEY_NAME_MAX } from './limits.js';
 
 /** The Stockholm offset from UTC in minutes at a moment (60 or 120). */

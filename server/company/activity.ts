@@ -1,6 +1,8 @@
 // A company's activity: its audit trail (server/companies/audit.ts), newest first, a page at a time by keyset
 // (before = the last id seen), filtered by kind; described in words for the page, the API and the CSV file.
-import { t } from '../../app/texts.js';
+import { tCompany } from '../../app/texts/company.js';
+import { tWebhooks } from '../../app/texts/webhooks.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
 import { recordAudit } from '../companies/audit.js';
 import type { Em } from '../db/orm.js';
 import { csvField, csvText, stockholmText } from '../sims/list-export.js';
@@ -8,7 +10,7 @@ import { auditActor, type Actor as SimActor } from '../sims/service.js';
 import { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from './kinds.js';
 import { ACTIVITY_PAGE_DEFAULT, type ActivityView } from './schemas.js';
 
-const c = t.company;
+const c = tCompany;
 
 /** A bulk run's row in the trail (the SIMs it changed have their own history events). */
 export async function auditBulk(
@@ -85,12 +87,12 @@ function what(row: Row, before: Record<string, unknown>, after: Record<string, u
     case 'bulkDeactivate':
       return a[row.action](Number(after.done) || 0, Number(after.total) || 0);
     case 'createApiKey':
-      return t.apiKeys.actions.createApiKey(
+      return tApiKeys.actions.createApiKey(
         str(after.name),
-        t.apiKeys.scopes[after.scope === 'write' ? 'write' : 'read'],
+        tApiKeys.scopes[after.scope === 'write' ? 'write' : 'read'],
       );
     case 'revokeApiKey':
-      return t.apiKeys.actions.revokeApiKey(str(after.name));
+      return tApiKeys.actions.revokeApiKey(str(after.name));
     case 'createCompany':
     case 'updateCompany':
     case 'loginAsCompany':
@@ -101,7 +103,7 @@ function what(row: Row, before: Record<string, unknown>, after: Record<string, u
     case 'webhookDeleted':
     case 'webhookRotated':
     case 'webhookTested':
-      return t.webhooks.audit[row.action](str(after.url));
+      return tWebhooks.audit[row.action](str(after.url));
     default:
       return a.other(row.action);
   }

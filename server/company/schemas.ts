@@ -1,6 +1,7 @@
 // Input and output schemas of the company's own admin (/company, /api/company/*). Pure zod, so the pages
 // import them for their HTML constraints.
 import { t } from '../../app/texts.js';
+import { tCompany } from '../../app/texts/company.js';
 import { listQuery } from '../companies/schemas.js';
 import { userFields, userRole } from '../users/schemas.js';
 import { z } from '../zod.js';
@@ -21,7 +22,7 @@ export const companyUserUpdateInput = z.object({
 });
 export const companyUserIdInput = z.object({ id });
 
-export const auditKind = z.enum(AUDIT_KINDS, { error: t.company.errors.kind });
+export const auditKind = z.enum(AUDIT_KINDS, { error: tCompany.errors.kind });
 
 export const activityQuery = z.object({
   kind: auditKind.optional(),

@@ -4,7 +4,7 @@
 // owner without one. Each change runs in one transaction with its row in the company's trail.
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
-import { t } from '../../app/texts.js';
+import { tCompany } from '../../app/texts/company.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { likePattern } from '../companies/like.js';
 import { Company, Session, User, type UserRole } from '../db/entities.js';
@@ -59,7 +59,7 @@ export async function listCompanyUsers(
 
 export async function getCompanyUser(em: Em, companyId: number, id: number): Promise<UserView> {
   const user = await em.findOne(User, { id, company: companyId, removedAt: null });
-  if (!user) throw new NotFound(t.company.errors.userNotFound);
+  if (!user) throw new NotFound(tCompany.errors.userNotFound);
   return userView(user);
 }
 
@@ -103,14 +103,14 @@ async function lockOwnersAndUser(tx: Em, companyId: number, id: number): Promise
     { id, company: companyId, removedAt: null },
     { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
   );
-  if (!user) throw new NotFound(t.company.errors.userNotFound);
+  if (!user) throw new NotFound(tCompany.errors.userNotFound);
   return { owners: owners.map((o) => o.id), user };
 }
 
 function ensureNotLastOwner(owners: number[], user: User, newRole: UserRole | null, field?: string) {
   const losesOwner = user.role === 'owner' && newRole !== 'owner';
   if (losesOwner && owners.filter((o) => o !== user.id).length === 0)
-    throw new Conflict(t.company.errors.lastOwner, field);
+    throw new Conflict(tCompany.errors.lastOwner, field);
 }
 
 export async function updateCompanyUser(

@@ -4,7 +4,9 @@
 // Swedish Excel, the ICCID behind a tab (docs/decisions/008); XLSX with text cells. Whatever came from a user
 // (an ICCID that is not one, a message) is written formula-safe with the list export's and workbook's helpers.
 import ExcelJS from 'exceljs';
-import { t } from '../../app/texts.js';
+import { tBulkFile } from '../../app/texts/bulk-file.js';
+import { tBulkAdd } from '../../app/texts/bulk-add.js';
+import { tBulk } from '../../app/texts/bulk.js';
 import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
 import { safeText } from '../export/workbook.js';
 import { z } from '../zod.js';
@@ -23,8 +25,8 @@ export const TEMPLATE_HEADER = ['iccid', 'fakturamärkning', 'fakturakommentar']
 /** A well-formed example (Luhn check digit right) that no real card is likely to have. */
 export const TEMPLATE_EXAMPLE = [
   withCheckDigit('8946000000000000001'),
-  t.bulkFile.templateExample.mark,
-  t.bulkFile.templateExample.note,
+  tBulkFile.templateExample.mark,
+  tBulkFile.templateExample.note,
 ] as const;
 
 const contentType = (format: DownloadFormat) => (format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE);
@@ -63,7 +65,7 @@ export async function bulkTemplate(format: DownloadFormat): Promise<DownloadFile
     };
   }
   const body = await workbook(
-    t.bulkFile.templateSheet,
+    tBulkFile.templateSheet,
     TEMPLATE_HEADER.map((header, i) => ({ header, width: i === 0 ? 24 : 30 })),
     [[...TEMPLATE_EXAMPLE]],
   );
@@ -77,9 +79,9 @@ export async function bulkResultFile(
   rows: ResultRow[],
   now = new Date(),
 ): Promise<DownloadFile> {
-  const c = t.bulkFile.resultColumns;
+  const c = tBulkFile.resultColumns;
   const filename = `aktivera-flera-resultat_${now.toISOString().slice(0, 10)}.${format}`;
-  const cells = rows.map((r) => [r.iccid, t.bulkAdd.outcomes[r.outcome], r.message ?? '']);
+  const cells = rows.map((r) => [r.iccid, tBulkAdd.outcomes[r.outcome], r.message ?? '']);
   if (format === 'csv') {
     const head = [c.iccid, c.outcome, c.message].map(csvField).join(';');
     const lines = cells.map(([iccid, outcome, message]) =>
@@ -92,7 +94,7 @@ export async function bulkResultFile(
     };
   }
   const body = await workbook(
-    t.bulkFile.resultSheet,
+    tBulkFile.resultSheet,
     [
       { header: c.iccid, width: 24 },
       { header: c.outcome, width: 28 },
@@ -121,11 +123,11 @@ export function resultMessage(iccid: string, outcome: BulkActivateOutcome): stri
       return problem ? iccidMessages[problem] : undefined;
     }
     case 'duplicateInList':
-      return t.bulk.duplicateInList;
+      return tBulk.duplicateInList;
     case 'alreadyActive':
-      return t.bulk.alreadyActive;
+      return tBulk.alreadyActive;
     case 'activeElsewhere':
-      return t.bulk.activeElsewhere;
+      return tBulk.activeElsewhere;
     default:
       return undefined;
   }

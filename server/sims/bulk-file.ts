@@ -14,7 +14,7 @@
 // the procedure's schema; a mark or comment at MARK_MAX), an XLSX whose parts unpack to at most XLSX_MAX_UNPACKED bytes (by the sizes its
 // zip directory declares, checked before exceljs unpacks anything).
 import ExcelJS from 'exceljs';
-import { t } from '../../app/texts.js';
+import { tBulkFile } from '../../app/texts/bulk-file.js';
 import { BULK_FILE_MAX_BYTES, BULK_MAX, MARK_MAX, type BulkRow } from './schemas.js';
 
 export { BULK_FILE_MAX_BYTES };
@@ -56,7 +56,7 @@ const KEPT_ROWS = BULK_MAX + 1; // the header and BULK_MAX rows
 const isZip = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
 export async function parseBulkFile(bytes: Uint8Array): Promise<BulkFileResult> {
-  const f = t.bulkFile;
+  const f = tBulkFile;
   if (bytes.length === 0) return { ok: false, errors: [f.emptyFile] };
   if (bytes.length > BULK_FILE_MAX_BYTES)
     return { ok: false, errors: [f.fileTooLarge(Math.round(BULK_FILE_MAX_BYTES / 1024))] };
@@ -203,12 +203,12 @@ const cellText = (cell: Cell | undefined): string =>
 function rowList(lines: number[]): string {
   const named = lines.slice(0, NAMED_ROWS);
   const rest = lines.length - named.length;
-  if (rest > 0) return `${named.join(', ')} ${t.bulkFile.andMore(rest)}`;
+  if (rest > 0) return `${named.join(', ')} ${tBulkFile.andMore(rest)}`;
   return named.length > 1 ? `${named.slice(0, -1).join(', ')} och ${named.at(-1)}` : String(named[0]);
 }
 
 function toList({ rows: raw, total }: RawRows, format: 'csv' | 'xlsx'): BulkFileResult {
-  const f = t.bulkFile;
+  const f = tBulkFile;
   const first = raw[0];
   if (!first) return { ok: false, errors: [f.noRows] };
   const named = first.cells.map((c) => headerName(cellText(c)));

@@ -8,7 +8,7 @@
 // Webhook events (sim.activated / sim.deactivated per SIM, and bulk.completed) are written by the same
 // statement (more CTEs), so they exist exactly when the change does; a list that needed several rounds (lost
 // races) gives one bulk.completed per round that changed something.
-import { t } from '../../app/texts.js';
+import { tBulk } from '../../app/texts/bulk.js';
 import type { Em } from '../db/orm.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 import {
@@ -53,7 +53,7 @@ async function activeOwners(em: Em, iccids: string[]): Promise<Map<string, numbe
 
 const taken = (companyId: number, owner: number): ActivateResult['outcome'] =>
   owner === companyId ? 'alreadyActive' : 'activeElsewhere';
-const takenMessage = { alreadyActive: t.bulk.alreadyActive, activeElsewhere: t.bulk.activeElsewhere } as const;
+const takenMessage = { alreadyActive: tBulk.alreadyActive, activeElsewhere: tBulk.activeElsewhere } as const;
 
 /**
  * Activates every ICCID of the list that can be, on one plan resolved as for a single activation; with
@@ -76,7 +76,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
     const iccid = normalizeIccid(row.iccid);
     const problem = iccidProblem(iccid);
     if (problem) results.push({ iccid, outcome: 'invalid', message: iccidMessages[problem] });
-    else if (seen.has(iccid)) results.push({ iccid, outcome: 'duplicateInList', message: t.bulk.duplicateInList });
+    else if (seen.has(iccid)) results.push({ iccid, outcome: 'duplicateInList', message: tBulk.duplicateInList });
     else {
       seen.add(iccid);
       results.push({ iccid, outcome: 'ready' });

@@ -4,7 +4,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { t } from '../../app/texts.js';
+import { tListExport } from '../../app/texts/list-export.js';
 import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
 import {
   caughtUp,
@@ -27,8 +27,8 @@ export type ListExportFormat = (typeof LIST_EXPORT_FORMATS)[number];
 /** The query of GET /api/sim/export: the format, and the list's own search (its length limit included). */
 export const listExportQuery = z.object({
   format: z
-    .string({ error: t.listExport.badFormat })
-    .pipe(z.enum(LIST_EXPORT_FORMATS, { error: t.listExport.badFormat })),
+    .string({ error: tListExport.badFormat })
+    .pipe(z.enum(LIST_EXPORT_FORMATS, { error: tListExport.badFormat })),
   q: listQuery.shape.q,
 });
 export type ListExportQuery = z.output<typeof listExportQuery>;
@@ -36,7 +36,7 @@ export type ListExportQuery = z.output<typeof listExportQuery>;
 export const BATCH_SIZE = 500;
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-const c = t.listExport.columns;
+const c = tListExport.columns;
 export const LIST_COLUMNS = [
   { header: c.iccid, width: 24 },
   { header: c.planCode, width: 16 },
@@ -143,7 +143,7 @@ export async function writeListCsv(out: Writable, batches: AsyncIterable<SimView
 export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'SIM-portalen';
-  const sheet = workbook.addWorksheet(t.listExport.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet(tListExport.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = LIST_COLUMNS.map((col) => ({
     width: col.width,
     style: { numFmt: 'date' in col ? 'yyyy-mm-dd hh:mm' : '@' },

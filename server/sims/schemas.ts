@@ -1,5 +1,6 @@
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
 import { t } from '../../app/texts.js';
+import { tBulkFile } from '../../app/texts/bulk-file.js';
 import { z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, MARK_MAX } from './limits.js';
@@ -142,12 +143,12 @@ export const bulkActivateInput = z
             ctx.addIssue({
               code: 'custom',
               path: [i, 'iccid'],
-              message: t.bulkFile.rowIccid(i + 1, t.errors.fields.iccid.length),
+              message: tBulkFile.rowIccid(i + 1, t.errors.fields.iccid.length),
             });
           for (const key of ['invoiceLineMark', 'invoiceLineNote'] as const) {
             const value = row[key];
             if (value !== undefined && value.length > MARK_MAX)
-              ctx.addIssue({ code: 'custom', path: [i, key], message: t.bulkFile.rowTooLong(i + 1, key, MARK_MAX) });
+              ctx.addIssue({ code: 'custom', path: [i, key], message: tBulkFile.rowTooLong(i + 1, key, MARK_MAX) });
           }
         }),
       )
@@ -160,9 +161,9 @@ export const bulkActivateInput = z
   .superRefine((input, ctx) => {
     // A missing list is reported on `iccids`, as before `rows` existed.
     if (input.iccids === undefined && input.rows === undefined)
-      ctx.addIssue({ code: 'custom', path: ['iccids'], message: t.bulkFile.noList });
+      ctx.addIssue({ code: 'custom', path: ['iccids'], message: tBulkFile.noList });
     else if (input.iccids !== undefined && input.rows !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['rows'], message: t.bulkFile.bothLists });
+      ctx.addIssue({ code: 'custom', path: ['rows'], message: tBulkFile.bothLists });
   });
 export type BulkActivateInput = z.infer<typeof bulkActivateInput>;
 

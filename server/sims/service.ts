@@ -2,6 +2,7 @@
 // Every operation is scoped to one company and runs in one transaction.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { t } from '../../app/texts.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
 import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
@@ -290,7 +291,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     history: events.map((e) => ({
       kind: e.kind,
       at: e.at,
-      by: e.by ?? (e.key_name === null ? null : t.apiKeys.actor(e.key_name)),
+      by: e.by ?? (e.key_name === null ? null : tApiKeys.actor(e.key_name)),
       before: json(e.before),
       after: json(e.after),
     })),

@@ -7,6 +7,8 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { t as texts } from '../../app/texts.js';
+import { tApiKeys } from '../../app/texts/api-keys.js';
+import { tCompany } from '../../app/texts/company.js';
 import { httpError, toTRPCError } from '../errors/answer.js';
 import { Forbidden, Unauthenticated } from '../errors/domain.js';
 import { callerRole, WRITE_ROLES, type UserRole } from '../company/kinds.js';
@@ -34,7 +36,7 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
 
 /** A signed-in person. An API key is no person: it gets 403 here (admin, /api/company/*, feedback, auth). */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.apiKey) throw new Forbidden(texts.apiKeys.errors.notForKeys);
+  if (ctx.apiKey) throw new Forbidden(tApiKeys.errors.notForKeys);
   if (!ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
@@ -54,7 +56,7 @@ export const companyProcedure = publicProcedure.use(({ ctx, next }) => {
 /** Changes to the company's SIMs (activate, edit, deactivate, bulk): owner, member or a write key; else 403. */
 export const companyWriteProcedure = companyProcedure.use(({ ctx, next }) => {
   if (!WRITE_ROLES.includes(ctx.role))
-    throw new Forbidden(ctx.apiKey ? texts.apiKeys.errors.readOnly : texts.company.errors.viewerForbidden);
+    throw new Forbidden(ctx.apiKey ? tApiKeys.errors.readOnly : tCompany.errors.viewerForbidden);
   return next();
 });
 
@@ -65,7 +67,7 @@ export const companyUserProcedure = authedProcedure.use(({ ctx, next }) =>
 
 /** The company's own admin (/company, /api/company/*): owners only, never an API key. */
 export const ownerProcedure = companyUserProcedure.use(({ ctx, next }) => {
-  if (ctx.role !== 'owner') throw new Forbidden(texts.company.errors.ownerOnly);
+  if (ctx.role !== 'owner') throw new Forbidden(tCompany.errors.ownerOnly);
   return next();
 });
 

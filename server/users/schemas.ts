@@ -1,6 +1,7 @@
 // Input and output schemas of the user procedures, and the one e-mail rule (the login form's too). Pure zod
 // (no database code), so forms import them for their HTML constraints (app/utils/constraints.ts).
 import { t } from '../../app/texts.js';
+import { tCompany } from '../../app/texts/company.js';
 import { z } from '../zod.js';
 import { USER_ROLES } from '../company/kinds.js';
 
@@ -18,7 +19,7 @@ export const emailAddress = z
   .pipe(z.email(EMAIL_INVALID));
 
 /** owner, member or viewer (issue 16). */
-export const userRole = z.enum(USER_ROLES, { error: t.company.errors.role });
+export const userRole = z.enum(USER_ROLES, { error: tCompany.errors.role });
 
 export const userFields = {
   name: z

@@ -3,6 +3,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
 import { t } from '../../app/texts.js';
+import { tCompany } from '../../app/texts/company.js';
 import { Company, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
@@ -112,7 +113,7 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
       user.name = input.name;
       user.email = email;
       if (input.role !== undefined && (input.role === 'owner') !== input.isCompanyOwner)
-        throw Invalid.field('isCompanyOwner', t.company.errors.role);
+        throw Invalid.field('isCompanyOwner', tCompany.errors.role);
       user.role = input.role ?? (input.isCompanyOwner ? 'owner' : user.role === 'owner' ? 'member' : user.role);
       user.isSuperAdmin = input.isSuperAdmin;
       const after = snapshot(userView(user));

@@ -2,7 +2,7 @@
 // rotate the secret, delete, queue a test event, and list with their last deliveries. Every change is in
 // the company's trail (kind webhook), never with the secret.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { t } from '../../app/texts.js';
+import { tWebhooks } from '../../app/texts/webhooks.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
@@ -24,7 +24,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 async function checkUrl(url: string, opts: WebhookOpts): Promise<void> {
   const problem = await targetProblem(url, opts.policy, opts.resolve);
-  if (problem) throw Invalid.field('url', t.webhooks.errors[problem]);
+  if (problem) throw Invalid.field('url', tWebhooks.errors[problem]);
 }
 
 function audit(
@@ -47,7 +47,7 @@ function audit(
 
 async function own(em: Em, companyId: number, id: number): Promise<WebhookEndpoint> {
   const ep = await em.findOne(WebhookEndpoint, { id, company: companyId });
-  if (!ep) throw new NotFound(t.webhooks.errors.notFound);
+  if (!ep) throw new NotFound(tWebhooks.errors.notFound);
   return ep;
 }
 
@@ -60,7 +60,7 @@ export async function createEndpoint(
   await checkUrl(input.url, opts);
   return em.transactional(async (tx) => {
     if ((await tx.count(WebhookEndpoint, { company: actor.companyId })) >= WEBHOOKS_PER_COMPANY)
-      throw new Conflict(t.webhooks.errors.tooMany(WEBHOOKS_PER_COMPANY), 'url');
+      throw new Conflict(tWebhooks.errors.tooMany(WEBHOOKS_PER_COMPANY), 'url');
     const secret = newSecret();
     const ep = tx.create(WebhookEndpoint, {
       company: tx.getReference(Company, actor.companyId),
@@ -121,7 +121,7 @@ export async function rotateSecret(em: Em, actor: WebhookActor, id: number): Pro
 export async function queueTest(em: Em, actor: WebhookActor, id: number): Promise<{ eventId: string }> {
   return em.transactional(async (tx) => {
     const ep = await own(tx, actor.companyId, id);
-    if (!ep.enabled) throw new Conflict(t.webhooks.errors.disabledTest);
+    if (!ep.enabled) throw new Conflict(tWebhooks.errors.disabledTest);
     const event = tx.create(WebhookEvent, {
       id: randomUUID(),
       company: tx.getReference(Company, actor.companyId),

@@ -1,9 +1,9 @@
 // Input and output schemas of /api/company/webhooks (pure zod: the pages read their HTML constraints).
-import { t } from '../../app/texts.js';
+import { tWebhooks } from '../../app/texts/webhooks.js';
 import { z } from '../zod.js';
 import { WEBHOOK_EVENT_TYPES } from './events.js';
 
-const e = t.webhooks.errors;
+const e = tWebhooks.errors;
 const id = z.coerce.number({ error: 'Ogiltigt id.' }).int('Ogiltigt id.').positive('Ogiltigt id.');
 
 export const WEBHOOK_URL_MAX = 2000;

@@ -1,7 +1,7 @@
 // The bulk REST paths over HTTP: POST /api/sim/bulk and /api/sim/bulk/deactivate, good and bad input,
 // the one error shape, company scope, the summary toast and parallel overlapping lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../app/texts.js';
+import { tBulk } from '../../app/texts/bulk.js';
 import { findSession, readSessionCookie } from '../../server/auth/sessions.js';
 import { Company, Sim, SimEvent, User } from '../../server/db/entities.js';
 import { newToast, type HubEvent } from '../../server/events/hub.js';
@@ -77,7 +77,7 @@ describe('POST /api/sim/bulk', () => {
     ]);
     expect(r.data.results[2].message).toBe('ICCID ska vara exakt 20 siffror.');
     expect(r.data.results[3].message).toMatch(/kontrollsiffra/);
-    expect(r.data.results[5]).toEqual({ iccid: theirs, outcome: 'activeElsewhere', message: t.bulk.activeElsewhere });
+    expect(r.data.results[5]).toEqual({ iccid: theirs, outcome: 'activeElsewhere', message: tBulk.activeElsewhere });
     expect(JSON.stringify(r.data)).not.toMatch(/Bolag B|B-1|"Bo"/);
     expect(r.data.counts).toEqual({
       activated: 2,
@@ -88,8 +88,8 @@ describe('POST /api/sim/bulk', () => {
       activeElsewhere: 1,
     });
     const sim = await post('/api/sim/bulk', anna, { ...plan, iccids: [a] }); // repeat
-    expect(sim.data.results).toEqual([{ iccid: a, outcome: 'alreadyActive', message: t.bulk.alreadyActive }]);
-    expect(await toastsSoFar(anna)).toEqual([t.bulk.activatedTitle(2), t.bulk.activatedTitle(0)]);
+    expect(sim.data.results).toEqual([{ iccid: a, outcome: 'alreadyActive', message: tBulk.alreadyActive }]);
+    expect(await toastsSoFar(anna)).toEqual([tBulk.activatedTitle(2), tBulk.activatedTitle(0)]);
     const detail = await fetch(`${portal.server.url}/api/sim/${r.data.results[0].simId}`, {
       headers: { cookie: anna },
     });
@@ -219,7 +219,7 @@ describe('POST /api/sim/bulk/deactivate', () => {
       ],
       counts: { deactivated: 2, notFound: 2, legacy: 1, alreadyInactive: 0 },
     });
-    expect(await toastsSoFar(anna)).toEqual([t.bulk.deactivatedTitle(2)]);
+    expect(await toastsSoFar(anna)).toEqual([tBulk.deactivatedTitle(2)]);
     const again = await post('/api/sim/bulk/deactivate', anna, { ids: [mine[0]] });
     expect(again.data.results).toEqual([{ id: mine[0], outcome: 'alreadyInactive' }]);
     const em = portal.server.services.orm.em.fork();

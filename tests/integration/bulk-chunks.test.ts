@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
 import { newToast, type HubEvent } from '../../server/events/hub.js';
 import type { Services } from '../../server/services.js';
-import { t } from '../../app/texts.js';
+import { tBulk } from '../../app/texts/bulk.js';
 import { callerFor, startServices } from '../helpers/caller.js';
 import { iccidFactory } from '../helpers/iccid.js';
 
@@ -64,7 +64,7 @@ describe('chunked bulk activation', () => {
     // Claims of another company's SIM or of ids that do not exist are not counted.
     const summary = await anna.sim.bulkActivateSummary({ simIds: [...ids, bosSim.id, 2_000_000_000], total: 6 });
     expect(summary).toEqual({ activated: 5 });
-    expect(await publishedSoFar(annaId)).toEqual([[t.bulk.activatedTitle(5), t.bulk.summary(5, 1)]]);
+    expect(await publishedSoFar(annaId)).toEqual([[tBulk.activatedTitle(5), tBulk.summary(5, 1)]]);
 
     // A run where nothing was activated still gets its one (error) toast; bad input is refused.
     expect(await anna.sim.bulkActivateSummary({ simIds: [], total: 2 })).toEqual({ activated: 0 });

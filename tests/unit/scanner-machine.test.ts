@@ -7,7 +7,7 @@ import { canScanFile, fileScan, move, next, type ScannerState } from '../../app/
 import { decodedTexts } from '../../app/scanner/quagga.js';
 import { FRAMES_PER_SECOND, insideBox, judge, READERS, SCAN_BOX_RATIO, scanBox } from '../../app/scanner/rules.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
-import { t } from '../../app/texts.js';
+import { tScanner } from '../../app/texts/scanner.js';
 
 const STATES: ScannerState[] = ['notStarted', 'scanning', 'paused'];
 
@@ -34,7 +34,7 @@ describe('scanner state machine', () => {
       const m = move(from, to);
       expect(m.ok, `${from} -> ${to}`).toBe(false);
       if (m.ok) continue;
-      expect(t.scanner.refused[m.reason]).toMatch(/\S/);
+      expect(tScanner.refused[m.reason]).toMatch(/\S/);
       expect(next(from, to)).toBe(from);
     }
   });
@@ -197,7 +197,7 @@ describe('camera conditions and memory', () => {
     expect(cameraProblem(new Error('Unable to play video stream'))).toBe('failed');
     expect(cameraProblem('boom')).toBe('failed');
     for (const p of ['unsupported', 'insecure', 'denied', 'notFound', 'inUse', 'failed', 'load'] as const)
-      expect(t.scanner.problems[p]).toMatch(/\S/);
+      expect(tScanner.problems[p]).toMatch(/\S/);
   });
 
   it('asks for the rear camera unless one was chosen', () => {

@@ -4,7 +4,7 @@
 // own list procedure (sim.page with the search, at most BULK_MAX), never by counts the page holds.
 import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { t } from '~/texts';
+import { tBulkDeactivate } from '~/texts/bulk-deactivate';
 import { BULK_MAX } from '../../../server/sims/limits';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
@@ -75,30 +75,30 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
       onClose={onClose}
       onKeyDown={trap}
     >
-      <h2 id="bdsel-title">{t.bulkDeactivate.title}</h2>
+      <h2 id="bdsel-title">{tBulkDeactivate.title}</h2>
       <div id="bdsel-text">
-        {selection.kind === 'matching' ? <p className="muted">{t.bulkDeactivate.matchingFor(selection.q)}</p> : null}
-        {resolved === 'loading' ? <p role="status">{t.bulkDeactivate.loading}</p> : null}
+        {selection.kind === 'matching' ? <p className="muted">{tBulkDeactivate.matchingFor(selection.q)}</p> : null}
+        {resolved === 'loading' ? <p role="status">{tBulkDeactivate.loading}</p> : null}
         {resolved === 'failed' ? (
           <p className="notice error" role="alert">
-            {t.bulkDeactivate.loadFailed}
+            {tBulkDeactivate.loadFailed}
           </p>
         ) : null}
         {typeof resolved === 'object' && resolved.total > BULK_MAX ? (
-          <p className="notice">{t.bulkDeactivate.capped(resolved.total, BULK_MAX)}</p>
+          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_MAX)}</p>
         ) : null}
         {typeof resolved === 'object' ? (
-          <p>{ready.length > 0 ? t.bulkDeactivate.willDeactivate(ready.length) : t.bulkDeactivate.none}</p>
+          <p>{ready.length > 0 ? tBulkDeactivate.willDeactivate(ready.length) : tBulkDeactivate.none}</p>
         ) : null}
       </div>
       {ready.length > 0 || refused.length > 0 ? (
         // A long list scrolls inside the dialog; focusable, so the keyboard can scroll it too.
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region
-        <div className="bdsel-scroll" tabIndex={0} role="region" aria-label={t.bulkDeactivate.listLabel}>
+        <div className="bdsel-scroll" tabIndex={0} role="region" aria-label={tBulkDeactivate.listLabel}>
           {ready.length > 0 ? <ReadyIccids rows={ready} className="bdsel-ready" /> : null}
           {refused.length > 0 ? (
             <>
-              <h3>{t.bulkDeactivate.refusedHeading}</h3>
+              <h3>{tBulkDeactivate.refusedHeading}</h3>
               <RefusedIccids rows={refused} />
             </>
           ) : null}
@@ -110,7 +110,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
         refused={refused}
         cancel={
           <button ref={cancel} className="btn" type="button" onClick={() => dialog.current?.close()}>
-            {t.bulkDeactivate.cancel}
+            {tBulkDeactivate.cancel}
           </button>
         }
       />

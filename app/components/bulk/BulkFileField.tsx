@@ -5,7 +5,7 @@
 // before it is sent; the server decides either way.
 import type { ChangeEvent } from 'react';
 import { Field } from '~/components/Field';
-import { t } from '~/texts';
+import { tBulkFile } from '~/texts/bulk-file';
 import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '../../../server/sims/limits';
 
 const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
@@ -19,11 +19,11 @@ async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
   const file = input.files?.[0];
   if (!file) return;
   let problem = '';
-  if (file.size > BULK_FILE_MAX_BYTES) problem = t.bulkFile.fileTooLarge(KB);
+  if (file.size > BULK_FILE_MAX_BYTES) problem = tBulkFile.fileTooLarge(KB);
   else if (/\.csv$/i.test(file.name)) {
     const lines = (await file.text()).split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').length;
     // A header row or not: more than BULK_MAX + 1 lines is too many either way.
-    if (lines > BULK_MAX + 1) problem = t.bulkFile.tooManyLines(lines, BULK_MAX);
+    if (lines > BULK_MAX + 1) problem = tBulkFile.tooManyLines(lines, BULK_MAX);
   }
   if (problem) {
     input.setCustomValidity(problem);
@@ -32,7 +32,7 @@ async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
 }
 
 export function BulkFileField({ error, carried }: { error?: string; carried?: CarriedFile | null }) {
-  const f = t.bulkFile;
+  const f = tBulkFile;
   return (
     <div className="bulkfile">
       <Field id="bulkFile" label={f.label} hint={f.hint(BULK_MAX, KB)} error={error}>
@@ -81,7 +81,7 @@ export function BulkFileHidden({ carried }: { carried?: CarriedFile | null }) {
 /** "Ladda ner resultat" as CSV or XLSX: a plain form (a browser download, with or without JS) that posts the
  * result's [ICCID, outcome] pairs to /add/bulk/result, which only formats them. */
 export function BulkFileResultDownload({ results }: { results: Array<{ iccid: string; outcome: string }> }) {
-  const f = t.bulkFile;
+  const f = tBulkFile;
   return (
     <form
       method="post"
@@ -110,12 +110,12 @@ export function BulkFileRowMarks({ row }: { row?: { invoiceLineMark?: string; in
     <span className="bulkfile-rowmarks">
       {row.invoiceLineMark !== undefined ? (
         <span>
-          {t.bulkFile.rowMark}: {row.invoiceLineMark}
+          {tBulkFile.rowMark}: {row.invoiceLineMark}
         </span>
       ) : null}
       {row.invoiceLineNote !== undefined ? (
         <span>
-          {t.bulkFile.rowNote}: {row.invoiceLineNote}
+          {tBulkFile.rowNote}: {row.invoiceLineNote}
         </span>
       ) : null}
     </span>

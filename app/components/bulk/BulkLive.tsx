@@ -23,7 +23,8 @@ import {
 } from '~/bulk/queue';
 import { activatedIds, answered, applyChunk, countRows, nextChunk, startRows, type BulkRow } from '~/bulk/run';
 import { addToList } from '~/scanner/machine';
-import { t } from '~/texts';
+import { tBulkScan } from '~/texts/bulk-scan';
+import { tBulkAdd } from '~/texts/bulk-add';
 import type { BulkActivateOutput } from '../../../server/sims/schemas';
 import { BulkCounts, BulkRows } from './BulkOutcome';
 import { BulkScan, type ScanAnswer } from './BulkScan';
@@ -121,7 +122,7 @@ export function BulkLive({ owner, onActive }: Props) {
       }
       if (list.length > QUEUE_MAX) {
         setUpdating(false);
-        return setView({ kind: 'message', text: t.bulkScan.tooMany(list.length, QUEUE_MAX) });
+        return setView({ kind: 'message', text: tBulkScan.tooMany(list.length, QUEUE_MAX) });
       }
       if (!navigator.onLine) {
         setUpdating(false);
@@ -142,7 +143,7 @@ export function BulkLive({ owner, onActive }: Props) {
         }
         const e = err as TrpcError;
         const issues = e.data?.issues?.map((i) => i.message) ?? [];
-        setView({ kind: 'message', text: issues.length ? issues.join(' ') : e.message || t.bulkScan.failed });
+        setView({ kind: 'message', text: issues.length ? issues.join(' ') : e.message || tBulkScan.failed });
       } finally {
         if (mine === ticket.current) setUpdating(false);
       }
@@ -296,7 +297,7 @@ export function BulkLive({ owner, onActive }: Props) {
     } catch (err) {
       const e = err as TrpcError;
       if (isNetworkError(err) && !navigator.onLine) setOffline(true);
-      const problem = isNetworkError(err) ? undefined : e.message || t.bulkScan.failed;
+      const problem = isNetworkError(err) ? undefined : e.message || tBulkScan.failed;
       setView({ kind: 'run', plan, rows: current, state: 'stopped', problem });
       return;
     }
@@ -320,7 +321,7 @@ export function BulkLive({ owner, onActive }: Props) {
         actions={
           listSize > 0 || waiting > 0 ? (
             <button type="button" className="btn" onClick={clearList}>
-              {t.bulkScan.clear}
+              {tBulkScan.clear}
             </button>
           ) : null
         }
@@ -328,17 +329,17 @@ export function BulkLive({ owner, onActive }: Props) {
           <>
             {offline ? (
               <p className="notice bulklive-offline" role="status">
-                {waiting > 0 ? t.bulkScan.offline(waiting) : t.bulkScan.offlineNothing}
+                {waiting > 0 ? tBulkScan.offline(waiting) : tBulkScan.offlineNothing}
               </p>
             ) : waiting > 0 ? (
               <p className="notice bulklive-waiting" role="status">
-                {t.bulkScan.waiting(waiting)}
+                {tBulkScan.waiting(waiting)}
               </p>
             ) : null}
             {backPrompt && !offline ? (
               <p className="bulklive-back">
                 <button type="button" className="btn btn-primary" onClick={sendWaiting}>
-                  {t.bulkScan.back(waiting > 0 ? waiting : listSize)}
+                  {tBulkScan.back(waiting > 0 ? waiting : listSize)}
                 </button>
               </p>
             ) : null}
@@ -383,9 +384,9 @@ function LiveView({
     const ready = view.answer.counts.ready;
     return (
       <section className="bulk-outcome bulklive-view" aria-labelledby="bulk-live-title" aria-busy={updating}>
-        <h2 id="bulk-live-title">{t.bulkAdd.previewTitle}</h2>
+        <h2 id="bulk-live-title">{tBulkAdd.previewTitle}</h2>
         <p className="muted" role="status">
-          {updating ? t.bulkScan.updating : t.bulkAdd.previewNote}
+          {updating ? tBulkScan.updating : tBulkAdd.previewNote}
         </p>
         <BulkCounts counts={view.answer.counts} />
         {ready > 0 ? (
@@ -395,10 +396,10 @@ function LiveView({
             disabled={updating}
             onClick={() => onActivate(startRows(view.list), view.plan)}
           >
-            {t.bulkAdd.confirm(ready)}
+            {tBulkAdd.confirm(ready)}
           </button>
         ) : (
-          <p className="notice">{t.bulkAdd.nothingReady}</p>
+          <p className="notice">{tBulkAdd.nothingReady}</p>
         )}
         <BulkRows rows={view.answer.results} />
       </section>
@@ -409,34 +410,34 @@ function LiveView({
   return (
     <section className="bulk-outcome bulklive-view" aria-labelledby="bulk-live-title">
       <h2 id="bulk-live-title" ref={headingRef} tabIndex={-1}>
-        {view.state === 'running' ? t.bulkScan.progressLabel : t.bulkAdd.resultTitle}
+        {view.state === 'running' ? tBulkScan.progressLabel : tBulkAdd.resultTitle}
       </h2>
       {view.state === 'running' ? (
         <div className="bulklive-progress">
           <progress
             value={done}
             max={total}
-            aria-label={t.bulkScan.progressLabel}
+            aria-label={tBulkScan.progressLabel}
             aria-valuenow={done}
             aria-valuemin={0}
             aria-valuemax={total}
-            aria-valuetext={t.bulkScan.progress(done, total)}
+            aria-valuetext={tBulkScan.progress(done, total)}
           />
-          <p role="status">{t.bulkScan.progress(done, total)}</p>
+          <p role="status">{tBulkScan.progress(done, total)}</p>
         </div>
       ) : null}
       {view.state === 'stopped' ? (
         <div className="notice error" role="alert">
-          <p>{view.problem ?? t.bulkScan.stopped(done, pending)}</p>
+          <p>{view.problem ?? tBulkScan.stopped(done, pending)}</p>
           <button type="button" className="btn btn-primary" onClick={() => onActivate(view.rows, view.plan)}>
-            {t.bulkScan.retry}
+            {tBulkScan.retry}
           </button>
         </div>
       ) : null}
       <BulkCounts counts={counts} pending={pending} />
       {view.state === 'finished' ? (
         <button type="button" className="btn" onClick={onAgain}>
-          {t.bulkAdd.again}
+          {tBulkAdd.again}
         </button>
       ) : null}
       <BulkRows rows={view.rows} />

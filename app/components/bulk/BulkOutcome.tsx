@@ -2,6 +2,8 @@
 // app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces.
 import type { ReactNode } from 'react';
 import { t } from '~/texts';
+import { tBulkScan } from '~/texts/bulk-scan';
+import { tBulkAdd } from '~/texts/bulk-add';
 import type { BulkRow } from '~/bulk/run';
 import { BULK_ACTIVATE_OUTCOMES } from '../../../server/sims/limits';
 import type { BulkActivateOutput } from '../../../server/sims/schemas';
@@ -11,16 +13,16 @@ export type { BulkRow };
 export function BulkCounts({ counts, pending = 0 }: { counts: BulkActivateOutput['counts']; pending?: number }) {
   const shown = BULK_ACTIVATE_OUTCOMES.filter((o) => counts[o] > 0);
   return (
-    <dl className="bulk-counts" aria-label={t.bulkAdd.counts}>
+    <dl className="bulk-counts" aria-label={tBulkAdd.counts}>
       {shown.map((o) => (
         <div key={o} data-outcome={o}>
-          <dt>{t.bulkAdd.outcomes[o]}</dt>
+          <dt>{tBulkAdd.outcomes[o]}</dt>
           <dd>{counts[o]}</dd>
         </div>
       ))}
       {pending > 0 ? (
         <div data-outcome="pending">
-          <dt>{t.bulkScan.remaining}</dt>
+          <dt>{tBulkScan.remaining}</dt>
           <dd>{pending}</dd>
         </div>
       ) : null}
@@ -34,9 +36,9 @@ export function BulkRows({ rows, below }: { rows: readonly BulkRow[]; below?: (i
     <table className="bulk-rows">
       <thead>
         <tr>
-          <th scope="col">{t.bulkAdd.row}</th>
+          <th scope="col">{tBulkAdd.row}</th>
           <th scope="col">{t.sims.iccid}</th>
-          <th scope="col">{t.bulkAdd.outcome}</th>
+          <th scope="col">{tBulkAdd.outcome}</th>
         </tr>
       </thead>
       <tbody>
@@ -61,8 +63,8 @@ export function BulkRows({ rows, below }: { rows: readonly BulkRow[]; below?: (i
 function OutcomeText({ outcome, message }: { outcome: BulkRow['outcome']; message?: string }) {
   return (
     <>
-      <strong>{outcome === 'pending' ? t.bulkScan.remaining : t.bulkAdd.outcomes[outcome]}</strong>
-      {outcome === 'pending' ? <span className="bulk-message"> {t.bulkScan.notSent}</span> : null}
+      <strong>{outcome === 'pending' ? tBulkScan.remaining : tBulkAdd.outcomes[outcome]}</strong>
+      {outcome === 'pending' ? <span className="bulk-message"> {tBulkScan.notSent}</span> : null}
       {message ? <span className="bulk-message"> {message}</span> : null}
     </>
   );

@@ -3,7 +3,7 @@
 // to the list with a short beep and vibration, a repeat is only hinted, and "Klar" closes it.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ScannerPending, useLazyScanner } from '~/components/LazyScan';
-import { t } from '~/texts';
+import { tBulkScan } from '~/texts/bulk-scan';
 
 export type ScanAnswer = 'added' | 'repeat';
 
@@ -59,12 +59,12 @@ export function BulkScan({ onCode, actions, notices }: Props) {
           aria-controls="scanner"
           onClick={toggle}
         >
-          {open ? t.bulkScan.done : t.bulkScan.open}
+          {open ? tBulkScan.done : tBulkScan.open}
         </button>
         {actions}
         {scanned > 0 || open ? (
           <span className="bulkscan-count" data-count={scanned}>
-            {t.bulkScan.scanned(scanned)}
+            {tBulkScan.scanned(scanned)}
           </span>
         ) : null}
       </div>
@@ -72,8 +72,8 @@ export function BulkScan({ onCode, actions, notices }: Props) {
       {open ? (
         <>
           <p className="bulkscan-last" role="status">
-            {last?.kind === 'added' ? t.bulkScan.added(last.iccid) : null}
-            {last?.kind === 'repeat' ? <span className="bulkscan-repeat">{t.bulkScan.repeat(last.iccid)}</span> : null}
+            {last?.kind === 'added' ? tBulkScan.added(last.iccid) : null}
+            {last?.kind === 'repeat' ? <span className="bulkscan-repeat">{tBulkScan.repeat(last.iccid)}</span> : null}
           </p>
           {Scanner ? <Scanner onAccept={accept} mode="continuous" /> : <ScannerPending failed={loadFailed} />}
         </>

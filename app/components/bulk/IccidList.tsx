@@ -3,7 +3,7 @@
 // that sends them.
 import { Form } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { t } from '~/texts';
+import { tBulkDeactivate } from '~/texts/bulk-deactivate';
 
 type Listed = { id: number; iccid: string };
 
@@ -41,7 +41,7 @@ export function RefusedIccids({ rows }: { rows: Listed[] }) {
           <span className="iccid">
             <ShortIccid iccid={s.iccid} />
           </span>{' '}
-          – {t.bulkDeactivate.outcomes.legacy}
+          – {tBulkDeactivate.outcomes.legacy}
         </li>
       ))}
     </ul>
@@ -69,7 +69,7 @@ export function DeactivateIccidsForm({
       {cancel}
       {ready.length > 0 ? (
         <button className="btn btn-destructive" type="submit">
-          {t.bulkDeactivate.confirm(ready.length)}
+          {tBulkDeactivate.confirm(ready.length)}
         </button>
       ) : null}
     </Form>

@@ -1,6 +1,6 @@
 // A company's API keys (issue 16), for its owners (and support acting as the company); never for a key.
 // REST: GET /api/company/apiKeys, POST /api/company/apiKeys (the key answered once), POST /api/company/apiKeys/revoke/{id}.
-import { t } from '../../../app/texts.js';
+import { tApiKeys } from '../../../app/texts/api-keys.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../api-keys/keys.js';
 import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '../../api-keys/schemas.js';
 import { z } from '../../zod.js';
@@ -46,7 +46,7 @@ export const apiKeysRouter = router({
     .output(apiKeyCreatedOutput)
     .mutation(async ({ ctx, input }) => {
       const created = await createApiKey(ctx.em, actor(ctx), input);
-      await ctx.notify('info', t.apiKeys.createdToast(input.name));
+      await ctx.notify('info', tApiKeys.createdToast(input.name));
       return created;
     }),
 
@@ -63,7 +63,7 @@ export const apiKeysRouter = router({
     .output(apiKeyOutput)
     .mutation(async ({ ctx, input }) => {
       const key = await revokeApiKey(ctx.em, actor(ctx), input.id);
-      await ctx.notify('info', t.apiKeys.revoked(key.name));
+      await ctx.notify('info', tApiKeys.revoked(key.name));
       return key;
     }),
 });

@@ -1,6 +1,6 @@
 // The company's own admin (issue 16): its users and its activity trail, for the company's owners (and support
 // acting as the company). Each is also a REST path (/api/company/...); API keys will never reach these.
-import { t } from '../../../app/texts.js';
+import { tCompany } from '../../../app/texts/company.js';
 import { announceSessionEnded } from '../../auth/sessions.js';
 import { activityCsv, listActivity } from '../../company/activity.js';
 import {
@@ -65,7 +65,7 @@ export const companyRouter = router({
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const newUser = await createCompanyUser(ctx.em, actor(ctx), input);
-      await ctx.notify('info', t.company.added(newUser.name));
+      await ctx.notify('info', tCompany.added(newUser.name));
       return { newUser };
     }),
 
@@ -82,7 +82,7 @@ export const companyRouter = router({
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const user = await updateCompanyUser(ctx.em, actor(ctx), input);
-      await ctx.notify('info', t.company.saved, user.name);
+      await ctx.notify('info', tCompany.saved, user.name);
       return { success: true, user };
     }),
 
@@ -101,7 +101,7 @@ export const companyRouter = router({
       const { user, endedSessions } = await removeCompanyUser(ctx.em, actor(ctx), input.id);
       for (const id of endedSessions) await announceSessionEnded(ctx.services, id);
       // Removing oneself ends this session too: no toast to a tab that is logged out.
-      if (user.id !== ctx.session.userId) await ctx.notify('info', t.company.removed(user.name));
+      if (user.id !== ctx.session.userId) await ctx.notify('info', tCompany.removed(user.name));
       return { success: true };
     }),
 

@@ -2,7 +2,7 @@
 import { z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
-import { t } from '../../../app/texts.js';
+import { tBulk } from '../../../app/texts/bulk.js';
 import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
 import {
   bulkActivateInput,
@@ -106,8 +106,8 @@ export const simsRouter = router({
         const done = answer.counts.activated;
         await ctx.notify(
           done > 0 ? 'info' : 'error',
-          t.bulk.activatedTitle(done),
-          t.bulk.summary(done, answer.results.length - done),
+          tBulk.activatedTitle(done),
+          tBulk.summary(done, answer.results.length - done),
         );
       }
       return answer;
@@ -130,8 +130,8 @@ export const simsRouter = router({
       await auditBulk(ctx.em, actor(ctx), 'bulkActivate', done, input.total);
       await ctx.notify(
         done > 0 ? 'info' : 'error',
-        t.bulk.activatedTitle(done),
-        t.bulk.summary(done, input.total - done),
+        tBulk.activatedTitle(done),
+        tBulk.summary(done, input.total - done),
       );
       return { activated: done };
     }),
@@ -152,8 +152,8 @@ export const simsRouter = router({
       const done = answer.counts.deactivated;
       await ctx.notify(
         done > 0 ? 'info' : 'error',
-        t.bulk.deactivatedTitle(done),
-        t.bulk.summary(done, answer.results.length - done),
+        tBulk.deactivatedTitle(done),
+        tBulk.summary(done, answer.results.length - done),
       );
       return answer;
     }),

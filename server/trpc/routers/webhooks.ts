@@ -1,6 +1,6 @@
 // The company's webhooks (issue 16), for its owners (and support acting as the company); REST paths under
 // /api/company/webhooks. API keys never reach these.
-import { t } from '../../../app/texts.js';
+import { tWebhooks } from '../../../app/texts/webhooks.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -66,7 +66,7 @@ export const webhooksRouter = router({
     .output(z.object({ id: z.number(), secret: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const r = await createEndpoint(ctx.em, actor(ctx), input, opts(ctx.services));
-      await ctx.notify('info', t.webhooks.created);
+      await ctx.notify('info', tWebhooks.created);
       return r;
     }),
 
@@ -78,7 +78,7 @@ export const webhooksRouter = router({
     .output(success)
     .mutation(async ({ ctx, input }) => {
       await updateEndpoint(ctx.em, actor(ctx), input, opts(ctx.services));
-      await ctx.notify('info', t.webhooks.saved);
+      await ctx.notify('info', tWebhooks.saved);
       return { success: true };
     }),
 
@@ -95,7 +95,7 @@ export const webhooksRouter = router({
     .output(success)
     .mutation(async ({ ctx, input }) => {
       await deleteEndpoint(ctx.em, actor(ctx), input.id);
-      await ctx.notify('info', t.webhooks.deleted);
+      await ctx.notify('info', tWebhooks.deleted);
       return { success: true };
     }),
 
@@ -112,7 +112,7 @@ export const webhooksRouter = router({
     .output(z.object({ eventId: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const r = await queueTest(ctx.em, actor(ctx), input.id);
-      await ctx.notify('info', t.webhooks.testQueued);
+      await ctx.notify('info', tWebhooks.testQueued);
       return r;
     }),
 
@@ -129,7 +129,7 @@ export const webhooksRouter = router({
     .output(z.object({ secret: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const r = await rotateSecret(ctx.em, actor(ctx), input.id);
-      await ctx.notify('info', t.webhooks.rotated);
+      await ctx.notify('info', tWebhooks.rotated);
       return r;
     }),
 
