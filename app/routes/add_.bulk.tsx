@@ -54,8 +54,21 @@ function rowsOf(json: string): BulkRow[] | null {
     return null;
   }
 }
+/**
+ * The rows of a file an answer carries, for the page: the action checked them (rowsOf) before it answered, so the
+ * page reads them as they are, and the checks (zod) stay on the server.
+ */
+function fileRowsOf(values: Values | undefined): BulkRow[] | null {
+  if (!values?.rows) return null;
+  try {
+    const rows: unknown = JSON.parse(values.rows);
+    return Array.isArray(rows) ? (rows as BulkRow[]) : null;
+  } catch {
+    return null;
+  }
+}
 function carriedOf(values: Values | undefined): CarriedFile | null {
-  const rows = values?.rows ? rowsOf(values.rows) : null;
+  const rows = fileRowsOf(values);
   return rows && values ? { rows: values.rows, fileName: values.fileName, count: rows.length } : null;
 }
 
@@ -226,7 +239,7 @@ function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values:
   const busy = useNavigation().state === 'submitting';
   const ready = answer.counts.ready;
   const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
-  const fileRows = rowsOf(values.rows);
+  const fileRows = fileRowsOf(values);
   return (
     <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
       <h2 id="bulk-outcome-title">{title}</h2>
