@@ -8,14 +8,10 @@
 //
 //   BENCH_ICCIDS=1000  BENCH_SMOKE=1 (50 ICCIDs)  BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { withCheckDigit } from '../server/sims/iccid.js';
 import {
-  ensureBuild,
-  freshPostgres,
+  benchOnPostgres,
   logger,
   machine,
   mb,
@@ -88,9 +84,7 @@ async function measured<T>(pid: number, fn: () => Promise<T>): Promise<{ ms: num
 }
 
 async function main() {
-  ensureBuild(log);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-bulk-'));
-  const pg = await freshPostgres();
+  const { dataDir, pg, cleanup } = await benchOnPostgres('bulk', log);
   let app: Awaited<ReturnType<typeof startProcess>> | null = null;
   try {
     log(`seeding ${SEEDED_SIMS} SIMs for Demo AB into PostgreSQL (${new URL(pg.target.url).pathname.slice(1)})`);
@@ -166,8 +160,7 @@ async function main() {
   } finally {
     agent.destroy();
     await app?.stop();
-    await pg.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 

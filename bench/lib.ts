@@ -2,14 +2,14 @@
 // and the results file. Import './env.js' before this module (it sets BUILD_DIR).
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon, { type Result } from 'autocannon';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createSession } from '../server/auth/sessions.js';
 import { scratchPostgres } from '../server/db/scratch.js';
-import { Company, RatePlan, User } from '../server/db/entities.js';
+import { Company, RatePlan, Sim, User } from '../server/db/entities.js';
 import { initOrm, migrate, type DbTarget, type Em, type Orm } from '../server/db/orm.js';
 import { seedDemo } from '../server/db/seed.js';
 import { buildClient, buildIsStale } from '../server/index.js';
@@ -124,6 +124,54 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
   await em.execute('analyze');
   const adminCookie = `sim_session=${await createSession(em, admin.id)}`;
   return { orm, demoCompanyId: demo.id, adminId: admin.id, adminCookie };
+}
+
+/**
+ * Seeds `sims` SIMs for Demo AB (seedDatabase, logged with the time it took) and picks a SIM in the middle of the
+ * company's list, for GET /api/sim/{id}. `more` runs on the seeded database before its ORM is closed (in the
+ * timed part); what it returns comes back as `more`.
+ */
+export async function seedWithMiddleSim<T = void>(
+  target: DbTarget & { kind: 'postgres' },
+  sims: number,
+  log: (...a: unknown[]) => void,
+  more: (em: Em, seeded: Seeded) => Promise<T> = async () => undefined as T,
+): Promise<{ cookie: string; simId: number; more: T }> {
+  const t = performance.now();
+  log(`seeding ${sims} SIMs for Demo AB into PostgreSQL (${new URL(target.url).pathname.slice(1)})`);
+  const seeded = await seedDatabase(target, sims);
+  const em = seeded.orm.em.fork();
+  const middle = await em.find(
+    Sim,
+    { company: seeded.demoCompanyId, status: 'active' },
+    { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(sims / 2) },
+  );
+  const simId = middle[0]!.id;
+  const extra = await more(em, seeded);
+  await seeded.orm.close(true);
+  log(`seeded in ${Math.round(performance.now() - t)} ms; SIM ${simId} for /api/sim/{id}`);
+  return { cookie: seeded.adminCookie, simId, more: extra };
+}
+
+/**
+ * What a benchmark of one server on PostgreSQL starts from: the build (made when stale), a data directory for
+ * the server (sim-bench-<name>-...) and a fresh database; `cleanup` drops the database and removes the directory.
+ */
+export async function benchOnPostgres(name: string, log: (...a: unknown[]) => void) {
+  ensureBuild(log);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `sim-bench-${name}-`));
+  const pg = await freshPostgres().catch((e: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  });
+  return {
+    dataDir,
+    pg,
+    cleanup: async () => {
+      await pg.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export type CannonRun = {

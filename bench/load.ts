@@ -14,21 +14,18 @@
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_CONNECTIONS=50  BENCH_SMOKE=1 (500 SIMs, 2 s runs)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { createApiKey } from '../server/api-keys/keys.js';
-import { Sim, User } from '../server/db/entities.js';
+import { User } from '../server/db/entities.js';
 import { buildSimsBaseline } from './load-baseline-remix.js';
 import {
-  ensureBuild,
-  freshPostgres,
+  benchOnPostgres,
   logger,
   machine,
   round,
   rssOf,
   runBenchmark,
-  seedDatabase,
+  seedWithMiddleSim,
   serverEnv,
   sleep,
   startProcess,
@@ -54,43 +51,29 @@ function canonical(v: unknown): string {
 }
 
 async function main() {
-  ensureBuild(log);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-load-'));
-  const pg = await freshPostgres();
+  const { dataDir, pg, cleanup } = await benchOnPostgres('load', log);
   let app: Awaited<ReturnType<typeof startProcess>> | null = null;
   let base: Awaited<ReturnType<typeof startProcess>> | null = null;
   let remixBase: Awaited<ReturnType<typeof startProcess>> | null = null;
   let remixDir: string | null = null;
   try {
-    let t = performance.now();
+    const t = performance.now();
     remixDir = buildSimsBaseline();
     log(`bare Remix baseline app built in ${Math.round(performance.now() - t)} ms (${remixDir})`);
-    t = performance.now();
-    log(`seeding ${SIMS} SIMs for Demo AB into PostgreSQL (${new URL(pg.target.url).pathname.slice(1)})`);
-    const seeded = await seedDatabase(pg.target, SIMS);
-    const em = seeded.orm.em.fork();
-    // A SIM in the middle of the company's list, with its history.
-    const sims = await em.find(
-      Sim,
-      { company: seeded.demoCompanyId, status: 'active' },
-      { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(SIMS / 2) },
-    );
-    const simId = sims[0]!.id;
-    // An API key of Demo AB (scope read) for the key path.
-    const owner = await em.findOneOrFail(User, { company: seeded.demoCompanyId, isSuperAdmin: false });
-    const keyValue = (
-      await createApiKey(
+    const {
+      cookie,
+      simId,
+      more: keyValue,
+    } = await seedWithMiddleSim(pg.target, SIMS, log, async (em, seeded) => {
+      // An API key of Demo AB (scope read) for the key path.
+      const owner = await em.findOneOrFail(User, { company: seeded.demoCompanyId, isSuperAdmin: false });
+      const { key } = await createApiKey(
         em,
         { userId: owner.id, actingCompanyId: null, companyId: seeded.demoCompanyId },
-        {
-          name: 'bench',
-          scope: 'read',
-        },
-      )
-    ).key;
-    await seeded.orm.close(true);
-    const cookie = seeded.adminCookie;
-    log(`seeded in ${Math.round(performance.now() - t)} ms; SIM ${simId} for /api/sim/{id}`);
+        { name: 'bench', scope: 'read' },
+      );
+      return key;
+    });
 
     app = await startProcess(
       { ...serverEnv(pg.target, dataDir), API_KEY_RATE_LIMIT: '1000000' },
@@ -243,8 +226,7 @@ async function main() {
     await base?.stop();
     await app?.stop();
     if (remixDir) rmSync(remixDir, { recursive: true, force: true });
-    await pg.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 

@@ -17,7 +17,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Sim } from '../server/db/entities.js';
 import type { DbTarget } from '../server/db/orm.js';
 import { findNginx, heldPort, nginxPids, startNginx } from '../server/ops/nginx-local.js';
 import {
@@ -30,7 +29,7 @@ import {
   machine,
   round,
   runBenchmark,
-  seedDatabase,
+  seedWithMiddleSim,
   serverEnv,
   sleep,
   writeResult,
@@ -150,19 +149,7 @@ async function main() {
   let stopNginx: (() => Promise<void>) | null = null;
   const admin = new pg.Client({ connectionString: pgDb.target.url });
   try {
-    const t = performance.now();
-    log(`seeding ${SIMS} SIMs for Demo AB into PostgreSQL (${new URL(pgDb.target.url).pathname.slice(1)})`);
-    const seeded = await seedDatabase(pgDb.target, SIMS);
-    const em = seeded.orm.em.fork();
-    const sims = await em.find(
-      Sim,
-      { company: seeded.demoCompanyId, status: 'active' },
-      { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(SIMS / 2) },
-    );
-    const simId = sims[0]!.id;
-    await seeded.orm.close(true);
-    const cookie = seeded.adminCookie;
-    log(`seeded in ${Math.round(performance.now() - t)} ms; SIM ${simId} for /api/sim/{id}`);
+    const { cookie, simId } = await seedWithMiddleSim(pgDb.target, SIMS, log);
     await admin.connect();
     // The PostgreSQL backends serving the instances (their pools keep them open under load), this client's left out.
     const backends = async () =>

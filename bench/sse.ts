@@ -13,18 +13,16 @@
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
-import path from 'node:path';
 import { ABSOLUTE_TIMEOUT_MS, hashSessionId } from '../server/auth/sessions.js';
 import { Session, User } from '../server/db/entities.js';
 import { createHub, newToast } from '../server/events/hub.js';
 import { initOrm } from '../server/db/orm.js';
 import { createLogger } from '../server/log.js';
 import {
-  ensureBuild,
-  freshPostgres,
+  benchOnPostgres,
   logger,
   machine,
   mb,
@@ -91,9 +89,7 @@ async function startClients(input: ClientsInput) {
 }
 
 async function main() {
-  ensureBuild(log);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-bench-sse-'));
-  const pg = await freshPostgres();
+  const { dataDir, pg, cleanup } = await benchOnPostgres('sse', log);
   let server: Awaited<ReturnType<typeof startProcess>> | null = null;
   const clients: Array<Awaited<ReturnType<typeof startClients>>> = [];
   let publisher: Awaited<ReturnType<typeof initOrm>> | null = null;
@@ -299,8 +295,7 @@ async function main() {
     await hub?.close();
     await publisher?.close(true);
     await server?.stop();
-    await pg.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 

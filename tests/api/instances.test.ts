@@ -9,7 +9,6 @@
 // Needs DATABASE_URL and nginx (Debian's package, installed by .ci/run); skips with the reason otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { iccidFactory } from '../helpers/iccid.js';
 import { sample } from '../helpers/metrics.js';
 import { linkIn, startSmtp } from '../helpers/smtp.js';
 import { openStream as openSse } from '../helpers/sse.js';
+import { poster, webhookReceiver } from '../helpers/webhooks.js';
 
 const NGINX = findNginx();
 const skipReason = !usingPostgres
@@ -194,15 +194,10 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
   it('delivers webhook events exactly once per event id across instances', async () => {
     const N = 30;
     const got: string[] = [];
-    const rx = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        got.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
-        res.writeHead(204).end();
-      });
+    const rx = await webhookReceiver((body) => {
+      got.push((JSON.parse(body) as { id: string }).id);
+      return 204;
     });
-    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
     const client = new pg.Client({ connectionString: dbUrl });
     await client.connect();
     try {
@@ -226,16 +221,8 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
           instances.map(async (i) => sample(await metricsOf(i), 'sim_portal_webhook_deliveries_delivered_total')),
         );
       const deliveredBefore = await delivered();
-      const post = (p: string, body: unknown) =>
-        fetch(`${base}${p}`, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      const registered = await post('/api/company/webhooks', {
-        url: `http://127.0.0.1:${(rx.address() as { port: number }).port}/hook`,
-        events: ['sim.activated'],
-      });
+      const post = poster(base, cookie);
+      const registered = await post('/api/company/webhooks', { url: rx.url, events: ['sim.activated'] });
       expect(registered.status).toBe(200);
 
       // N activations through nginx, five at a time: round robin spreads them over the three instances.
@@ -293,8 +280,7 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
       expect(byInstance.reduce((x, y) => x + y, 0)).toBe(N);
     } finally {
       await client.end();
-      rx.closeAllConnections();
-      await new Promise((r) => rx.close(r));
+      await rx.close();
     }
   });
 

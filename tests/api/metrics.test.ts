@@ -2,7 +2,6 @@
 // wrong token learns nothing), on METRICS_PORT on loopback without a token; the counters and gauges move with
 // what the portal does (the webhook outbox against a receiver on 127.0.0.1 that answers 500); route labels are
 // patterns, never the raw URLs with their ids.
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { Company, User } from '../../server/db/entities.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { labelValues, sample } from '../helpers/metrics.js';
 import { useScreens } from '../helpers/screens.js';
+import { poster, webhookReceiver } from '../helpers/webhooks.js';
 
 const TOKEN = 'a-metrics-token-of-the-tests-0123456789';
 // Webhooks to 127.0.0.1, quick retries, given up 5 s after the event.
@@ -208,14 +208,10 @@ describe('what /metrics counts', () => {
   it('shows the webhook outbox: deliveries pending, failed attempts, and deliveries given up', async () => {
     // A receiver that answers every delivery 500.
     let hits = 0;
-    const rx = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        hits++;
-        res.writeHead(500).end();
-      });
+    const rx = await webhookReceiver(() => {
+      hits++;
+      return 500;
     });
-    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
     try {
       const e = portal.server.services.orm.em.fork();
       const company = e.create(Company, {
@@ -226,16 +222,8 @@ describe('what /metrics counts', () => {
       const owner = e.create(User, { name: 'Ägare', email: `owner.${Date.now()}@metrics.se`, company, role: 'owner' });
       await e.flush();
       const cookie = await portal.server.sessionCookie(owner.email);
-      const post = (p: string, body: unknown) =>
-        fetch(portal.server.url + p, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      const registered = await post('/api/company/webhooks', {
-        url: `http://127.0.0.1:${(rx.address() as { port: number }).port}/hook`,
-        events: ['sim.activated'],
-      });
+      const post = poster(portal.server.url, cookie);
+      const registered = await post('/api/company/webhooks', { url: rx.url, events: ['sim.activated'] });
       expect(registered.status).toBe(200);
       const before = await scrape();
       const pending = (text: string) => sample(text, 'sim_portal_webhook_outbox_pending');
@@ -263,8 +251,7 @@ describe('what /metrics counts', () => {
       expect(attempts(after) - attempts(before)).toBe(hits);
       expect(hits).toBeGreaterThanOrEqual(2);
     } finally {
-      rx.closeAllConnections();
-      await new Promise((r) => rx.close(r));
+      await rx.close();
     }
   });
 });

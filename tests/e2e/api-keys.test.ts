@@ -3,7 +3,7 @@
 // copy button with JS), uses it over REST, finds only its prefix in the list afterwards, and revokes it on the
 // confirm page, after which the key gets 401.
 import { describe, expect, it } from 'vitest';
-import { companyWithOwner, look, ready } from '../helpers/company.js';
+import { companyWithOwner, look, ready, screenVariants as variants } from '../helpers/company.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
 
@@ -11,13 +11,6 @@ const portal = useScreens();
 const newIccid = iccidFactory('8946488');
 
 const owner = async (tag: string) => (await companyWithOwner(portal.server, 'Nyckel', tag)).ownerEmail;
-
-const variants = [
-  { js: true, width: undefined, tag: 'JSdesk' },
-  { js: false, width: 390, tag: 'noJS390' },
-  { js: true, width: 390, tag: 'JS390' },
-  { js: false, width: undefined, tag: 'noJSdesk' },
-] as const;
 
 describe('/company/api-keys', () => {
   for (const v of variants) {

@@ -292,25 +292,32 @@ describe('sessions', () => {
 });
 
 describe('log in as a company', () => {
-  it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
+  /** A company of its own for the super admin to act as. */
+  async function otherCompany(name: string, customerNumber: string) {
     const em = portal.server.services.orm.em.fork();
-    const other = em.create(Company, {
-      name: 'Annat AB',
-      customerNumber: 'A-200',
-      invoiceNote: '',
-      invoiceInterval: 'monthly',
-    });
+    const company = em.create(Company, { name, customerNumber, invoiceNote: '', invoiceInterval: 'monthly' });
     await em.flush();
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    return company;
+  }
+
+  /** The procedures through createCaller as the session of `cookie` (null: anonymous), and the context they set headers on. */
+  async function callerWith(cookie: string | null, ip = '') {
     const { createCaller } = await import('../../server/trpc/caller.js');
     const { createContext } = await import('../../server/trpc/context.js');
     const ctx = await createContext({
       services: portal.server.services,
-      headers: new Headers({ cookie }),
+      headers: new Headers(cookie === null ? {} : { cookie }),
       requestId: 't',
-      ip: '127.0.0.1',
+      ip,
     });
-    expect(await createCaller(ctx).admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
+    return { ctx, caller: createCaller(ctx) };
+  }
+
+  it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
+    const other = await otherCompany('Annat AB', 'A-200');
+    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const { ctx, caller } = await callerWith(cookie, '127.0.0.1');
+    expect(await caller.admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
     const newCookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
     expect(newCookie).not.toBe(cookie);
     expect(await sessionOf(cookie)).toEqual({ authenticated: false, isSuperAdmin: false });
@@ -322,7 +329,7 @@ describe('log in as a company', () => {
     await page.getByRole('button', { name: 'Tillbaka till eget företag' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     expect(await page.getByText('Du agerar som').count()).toBe(0);
-    const audits = await em
+    const audits = await portal.server.services.orm.em
       .fork()
       .find(
         AuditEvent,
@@ -348,14 +355,7 @@ describe('log in as a company', () => {
   }
 
   it('switching company, and back, closes the event streams of the old session like logout', async () => {
-    const em = portal.server.services.orm.em.fork();
-    const other = em.create(Company, {
-      name: 'Strömmen AB',
-      customerNumber: 'A-300',
-      invoiceNote: '',
-      invoiceInterval: 'monthly',
-    });
-    await em.flush();
+    const other = await otherCompany('Strömmen AB', 'A-300');
     const cookie = await portal.server.sessionCookie('admin@demo.se');
     const own = await openEvents(cookie);
     const act = await fetch(`${portal.server.url}/api/admin/loginAsCompany`, {
@@ -398,34 +398,11 @@ describe('log in as a company', () => {
   });
 
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {
-    const { createCaller } = await import('../../server/trpc/caller.js');
-    const { createContext } = await import('../../server/trpc/context.js');
-    const userCtx = await createContext({
-      services: portal.server.services,
-      headers: new Headers({ cookie: await portal.server.sessionCookie('anna@demo.se') }),
-      requestId: 't',
-      ip: '',
-    });
-    await expect(createCaller(userCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({
-      code: 'FORBIDDEN',
-    });
-    const anonCtx = await createContext({
-      services: portal.server.services,
-      headers: new Headers(),
-      requestId: 't',
-      ip: '',
-    });
-    await expect(createCaller(anonCtx).admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({
-      code: 'UNAUTHORIZED',
-    });
-    const adminCtx = await createContext({
-      services: portal.server.services,
-      headers: new Headers({ cookie: await portal.server.sessionCookie('admin@demo.se') }),
-      requestId: 't',
-      ip: '',
-    });
-    await expect(createCaller(adminCtx).admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-    });
+    const asUser = (await callerWith(await portal.server.sessionCookie('anna@demo.se'))).caller;
+    await expect(asUser.admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const anonymous = (await callerWith(null)).caller;
+    await expect(anonymous.admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const asAdmin = (await callerWith(await portal.server.sessionCookie('admin@demo.se'))).caller;
+    await expect(asAdmin.admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

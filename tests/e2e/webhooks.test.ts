@@ -5,7 +5,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { User, WebhookEndpoint } from '../../server/db/entities.js';
 import { axeViolations } from '../helpers/browser.js';
-import { companyWithOwner, ready } from '../helpers/company.js';
+import { companyWithOwner, ready, screenVariants as variants } from '../helpers/company.js';
 import { useScreens } from '../helpers/screens.js';
 
 const portal = useScreens({
@@ -40,13 +40,6 @@ afterAll(
 );
 
 const owner = async (tag: string) => (await companyWithOwner(portal.server, 'Krok', tag)).ownerEmail;
-
-const variants = [
-  { js: true, width: undefined, tag: 'JSdesk' },
-  { js: false, width: 390, tag: 'noJS390' },
-  { js: true, width: 390, tag: 'JS390' },
-  { js: false, width: undefined, tag: 'noJSdesk' },
-] as const;
 
 describe.each(variants)('/company/webhooks ($tag)', ({ js, width, tag }) => {
   it('adds an endpoint, shows the secret once, delivers a test event, rotates, turns off and deletes', async () => {

@@ -6,6 +6,14 @@ import { Company, User } from '../../server/db/entities.js';
 import { axeViolations } from './browser.js';
 import type { TestServer } from './server.js';
 
+/** The four ways the company screens are tested: JS on and off, desktop and 390 px (the tag names screenshots). */
+export const screenVariants = [
+  { js: true, width: undefined, tag: 'JSdesk' },
+  { js: false, width: 390, tag: 'noJS390' },
+  { js: true, width: 390, tag: 'JS390' },
+  { js: false, width: undefined, tag: 'noJSdesk' },
+] as const;
+
 /** "<Word> <tag> AB" (customer number WORD-tag) with the owner "Ägare <tag>", agare.<tag>@<word>.se. */
 export async function companyWithOwner(server: TestServer, word: string, tag: string) {
   const em = server.services.orm.em.fork();

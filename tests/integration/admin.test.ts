@@ -79,6 +79,14 @@ async function refusal(promise: Promise<unknown>) {
 const audits = (action: string) =>
   services.orm.em.fork().find(AuditEvent, { action }, { orderBy: { id: 'asc' }, populate: ['who', 'actingCompany'] });
 
+/** The newest audit row of an update: its target, and the values before and after. */
+async function expectUpdateAudited(action: string, targetId: number, before: object, after: object) {
+  const row = (await audits(action)).at(-1)!;
+  expect(row.targetId).toBe(String(targetId));
+  expect(row.before).toEqual(before);
+  expect(row.after).toEqual(after);
+}
+
 describe('who may call the admin procedures', () => {
   const calls = {
     getCompanies: (c: Awaited<ReturnType<typeof as>>) => c.admin.getCompanies({}),
@@ -216,30 +224,14 @@ describe('companies', () => {
       invoiceNote: ' Ny ',
       invoiceInterval: 'annually',
     });
-    expect(res).toEqual({
-      success: true,
-      company: {
-        id: newCompany.id,
-        name: 'Efter AB',
-        customerNumber: '400001',
-        invoiceNote: 'Ny',
-        invoiceInterval: 'annually',
-      },
-    });
-    const row = (await audits('updateCompany')).at(-1)!;
-    expect(row.targetId).toBe(String(newCompany.id));
-    expect(row.before).toEqual({
-      name: 'Före AB',
-      customerNumber: '400001',
-      invoiceNote: 'Gammal',
-      invoiceInterval: 'monthly',
-    });
-    expect(row.after).toEqual({
-      name: 'Efter AB',
-      customerNumber: '400001',
-      invoiceNote: 'Ny',
-      invoiceInterval: 'annually',
-    });
+    const after = { name: 'Efter AB', customerNumber: '400001', invoiceNote: 'Ny', invoiceInterval: 'annually' };
+    expect(res).toEqual({ success: true, company: { id: newCompany.id, ...after } });
+    await expectUpdateAudited(
+      'updateCompany',
+      newCompany.id,
+      { name: 'Före AB', customerNumber: '400001', invoiceNote: 'Gammal', invoiceInterval: 'monthly' },
+      after,
+    );
     expect(await refusal(caller.admin.updateCompany({ ...res.company, id: 999999 }))).toMatchObject({
       code: 'NOT_FOUND',
       message: 'Företaget finns inte.',
@@ -403,36 +395,28 @@ describe('users', () => {
       isCompanyOwner: true,
       isSuperAdmin: true,
     });
-    expect(res).toEqual({
-      success: true,
-      user: {
-        id: newUser.id,
-        name: 'Dan Dansson',
-        email: 'dan.d@exempel.se',
-        companyId: other.id,
-        isCompanyOwner: true,
-        isSuperAdmin: true,
-        role: 'owner',
-      },
-    });
-    const row = (await audits('updateUser')).at(-1)!;
-    expect(row.targetId).toBe(String(newUser.id));
-    expect(row.before).toEqual({
-      name: 'Dan',
-      email: 'dan@exempel.se',
-      companyId: other.id,
-      isCompanyOwner: false,
-      isSuperAdmin: false,
-      role: 'member',
-    });
-    expect(row.after).toEqual({
+    const after = {
       name: 'Dan Dansson',
       email: 'dan.d@exempel.se',
       companyId: other.id,
       isCompanyOwner: true,
       isSuperAdmin: true,
       role: 'owner',
-    });
+    };
+    expect(res).toEqual({ success: true, user: { id: newUser.id, ...after } });
+    await expectUpdateAudited(
+      'updateUser',
+      newUser.id,
+      {
+        name: 'Dan',
+        email: 'dan@exempel.se',
+        companyId: other.id,
+        isCompanyOwner: false,
+        isSuperAdmin: false,
+        role: 'member',
+      },
+      after,
+    );
     // Keeping one's own address in another case is not a conflict with oneself.
     await expect(caller.admin.updateUser({ ...res.user, email: 'DAN.D@exempel.se' })).resolves.toMatchObject({
       user: { email: 'dan.d@exempel.se' },

@@ -1,13 +1,13 @@
 // Backup and restore of the embedded database through the CLI: seed -> backup -> change -> restore -> the seeded
 // state is back, the replaced database kept beside it. PostgreSQL has its own tools (pg_dump / pg_restore): the
 // CLI refuses there and names them.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '../../server/db/entities.js';
 import { initOrm } from '../../server/db/orm.js';
+import { runCli } from '../helpers/cli.js';
 import { usingPostgres } from '../helpers/db.js';
 
 let dataDir: string;
@@ -17,21 +17,7 @@ const env = () => {
   return e;
 };
 
-// Asynchronous (a spawnSync would block the test worker's RPC on a busy machine).
-function cli(extraEnv: Record<string, string>, ...args: string[]) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/cli.ts', ...args], {
-      env: { ...env(), ...extraEnv },
-      timeout: 90_000,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out: out.trim(), err: err.trim() }));
-  });
-}
+const cli = (extraEnv: Record<string, string>, ...args: string[]) => runCli({ ...env(), ...extraEnv }, args, 90_000);
 
 /** What the database holds, read while no CLI runs (PGlite: one process at a time). */
 async function state() {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { AuditEvent } from '../../server/db/entities.js';
 import { dbTargetFrom, initOrm } from '../../server/db/orm.js';
+import { runCli } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/db.js';
 
 let dataDir: string;
@@ -25,26 +25,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// Asynchronous on purpose: a spawnSync blocks the test worker's event loop, and several CLI runs in a row on
-// a busy machine outlast vitest's 60 s worker RPC timeout ("Timeout calling onTaskUpdate").
-function cliWith(
-  extraEnv: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/cli.ts', ...args], {
-      env: { ...env, ...extraEnv },
-      timeout: 60_000,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out: out.trim(), err: err.trim() }));
-  });
-}
-
+const cliWith = (extraEnv: Record<string, string>, ...args: string[]) => runCli({ ...env, ...extraEnv }, args, 60_000);
 const cli = (...args: string[]) => cliWith({}, ...args);
 
 // Each case spawns the CLI (tsx + a database start) several times: generous time on a busy 2-core machine.

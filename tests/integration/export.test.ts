@@ -176,89 +176,30 @@ describe('GET /api/export/getExcelV1', () => {
 
     const feb = new Date(Date.UTC(Y, 2, 0)).getUTCDate();
     const m = (n: number) => `${Y}-${pad(n)}`;
+    // An expected row: the month, the SIM's columns from ICCID to Roaming, active from and to (days of that month)
+    // and the days active.
+    const row = (n: number, sim: unknown[], from: number, to: number, days: number) => [
+      m(n),
+      ...sim,
+      `${m(n)}-${pad(from)}`,
+      `${m(n)}-${pad(to)}`,
+      days,
+    ];
     const hyperlink = '=HYPERLINK("http://evil.example","klicka")';
+    const sim1 = [ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej'];
+    const sim2Before = [ICCID_2, 'Lager', 'Handdator', 'Data 1 GB', '1 GB', 'Nej', 'Nej'];
+    const sim2After = [ICCID_2, 'Lager', 'Handdator', 'Data 5 GB med tal & SMS', '5 GB', 'Ja', 'Nej'];
+    const sim3 = [ICCID_3, '@SUM(1)', '-5', 'Data 1,5 GB med roaming', '1,5 GB', 'Nej', 'Ja'];
     expect(specRows(ws)).toEqual([
-      [m(1), ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej', `${m(1)}-15`, `${m(1)}-31`, 17],
-      [
-        m(2),
-        ICCID_1,
-        hyperlink,
-        '+46701234567',
-        'Data 5 GB',
-        '5 GB',
-        'Nej',
-        'Nej',
-        `${m(2)}-01`,
-        `${m(2)}-${feb}`,
-        feb,
-      ],
-      [m(3), ICCID_1, hyperlink, '+46701234567', 'Data 5 GB', '5 GB', 'Nej', 'Nej', `${m(3)}-01`, `${m(3)}-31`, 31],
-      [m(2), ICCID_2, 'Lager', 'Handdator', 'Data 1 GB', '1 GB', 'Nej', 'Nej', `${m(2)}-01`, `${m(2)}-09`, 9],
-      [
-        m(2),
-        ICCID_2,
-        'Lager',
-        'Handdator',
-        'Data 5 GB med tal & SMS',
-        '5 GB',
-        'Ja',
-        'Nej',
-        `${m(2)}-10`,
-        `${m(2)}-${feb}`,
-        feb - 9,
-      ],
-      [
-        m(3),
-        ICCID_2,
-        'Lager',
-        'Handdator',
-        'Data 5 GB med tal & SMS',
-        '5 GB',
-        'Ja',
-        'Nej',
-        `${m(3)}-01`,
-        `${m(3)}-05`,
-        5,
-      ],
-      [
-        m(1),
-        ICCID_3,
-        '@SUM(1)',
-        '-5',
-        'Data 1,5 GB med roaming',
-        '1,5 GB',
-        'Nej',
-        'Ja',
-        `${m(1)}-01`,
-        `${m(1)}-31`,
-        31,
-      ],
-      [
-        m(2),
-        ICCID_3,
-        '@SUM(1)',
-        '-5',
-        'Data 1,5 GB med roaming',
-        '1,5 GB',
-        'Nej',
-        'Ja',
-        `${m(2)}-01`,
-        `${m(2)}-${feb}`,
-        feb,
-      ],
-      [
-        m(3),
-        ICCID_3,
-        '@SUM(1)',
-        '-5',
-        'Data 1,5 GB med roaming',
-        '1,5 GB',
-        'Nej',
-        'Ja',
-        `${m(3)}-01`,
-        `${m(3)}-31`,
-        31,
-      ],
+      row(1, sim1, 15, 31, 17),
+      row(2, sim1, 1, feb, feb),
+      row(3, sim1, 1, 31, 31),
+      row(2, sim2Before, 1, 9, 9),
+      row(2, sim2After, 10, feb, feb - 9),
+      row(3, sim2After, 1, 5, 5),
+      row(1, sim3, 1, 31, 31),
+      row(2, sim3, 1, feb, feb),
+      row(3, sim3, 1, 31, 31),
     ]);
 
     // ICCIDs are text cells with all 20 digits, in a text-formatted column.

@@ -23,24 +23,11 @@ beforeAll(async () => {
   server = await startTestServer({ logs: true });
   const em = server.services.orm.em.fork();
   const plans = new Map((await em.find(RatePlan, {})).map((p) => [p.code, p]));
-  const firma = em.create(Company, {
-    name: 'Firma AB',
-    customerNumber: 'F-1',
-    invoiceNote: '',
-    invoiceInterval: 'monthly',
-  });
-  const other = em.create(Company, {
-    name: 'Annan AB',
-    customerNumber: 'A-1',
-    invoiceNote: '',
-    invoiceInterval: 'monthly',
-  });
-  const big = em.create(Company, {
-    name: 'Stor AB',
-    customerNumber: 'S-1',
-    invoiceNote: '',
-    invoiceInterval: 'monthly',
-  });
+  const company = (name: string, customerNumber: string) =>
+    em.create(Company, { name, customerNumber, invoiceNote: '', invoiceInterval: 'monthly' });
+  const firma = company('Firma AB', 'F-1');
+  const other = company('Annan AB', 'A-1');
+  const big = company('Stor AB', 'S-1');
   em.create(User, { email: 'xena@firma.se', name: 'Xena', company: firma });
   em.create(User, { email: 'bo@annan.se', name: 'Bo', company: other });
   em.create(User, { email: 'stina@stor.se', name: 'Stina', company: big });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createSession,
   findSession,
@@ -10,51 +10,47 @@ import {
 } from '../../server/auth/sessions.js';
 import { hit } from '../../server/auth/rate-limit.js';
 import { Session, User } from '../../server/db/entities.js';
-import { initOrm, migrate, type Orm } from '../../server/db/orm.js';
+import { migrate } from '../../server/db/orm.js';
 import { seedDemo } from '../../server/db/seed.js';
-import { freshDatabase } from '../helpers/db.js';
+import { useFreshOrm } from '../helpers/orm.js';
 
-let orm: Orm;
-let drop: () => Promise<void>;
+const db = useFreshOrm();
 let annaId: number;
 
 beforeAll(async () => {
-  const db = await freshDatabase();
-  drop = db.drop;
-  orm = await initOrm(db.target);
-  await migrate(orm);
-  await seedDemo(orm.em.fork());
-  annaId = (await orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' })).id;
-});
-afterAll(async () => {
-  await orm?.close(true);
-  await drop?.();
+  await migrate(db.orm);
+  await seedDemo(db.orm.em.fork());
+  annaId = (await db.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' })).id;
 });
 
 describe('sessions', () => {
   it('stores only a hash of the random id, and finds the session by the cookie value', async () => {
-    const em = orm.em.fork();
+    const em = db.orm.em.fork();
     const raw = await createSession(em, annaId);
     expect(raw.length).toBeGreaterThanOrEqual(43); // 256 bits
     expect(await em.count(Session, { id: raw })).toBe(0);
-    const s = await findSession(orm.em.fork(), raw);
+    const s = await findSession(db.orm.em.fork(), raw);
     expect(s).toMatchObject({ userId: annaId, email: 'anna@demo.se', isSuperAdmin: false, actingCompanyId: null });
   });
 
   it('ends after 7 idle days and after 30 days in all', async () => {
     const start = new Date('2026-01-01T00:00:00Z');
-    const idle = await createSession(orm.em.fork(), annaId, { now: start });
-    expect(await findSession(orm.em.fork(), idle, new Date(start.getTime() + IDLE_TIMEOUT_MS - 60_000))).not.toBeNull();
+    const idle = await createSession(db.orm.em.fork(), annaId, { now: start });
+    expect(
+      await findSession(db.orm.em.fork(), idle, new Date(start.getTime() + IDLE_TIMEOUT_MS - 60_000)),
+    ).not.toBeNull();
     // That look-up counted as activity; 7 days of silence after it ends the session.
-    expect(await findSession(orm.em.fork(), idle, new Date(start.getTime() + 2 * IDLE_TIMEOUT_MS))).toBeNull();
+    expect(await findSession(db.orm.em.fork(), idle, new Date(start.getTime() + 2 * IDLE_TIMEOUT_MS))).toBeNull();
 
-    const busy = await createSession(orm.em.fork(), annaId, { now: start });
+    const busy = await createSession(db.orm.em.fork(), annaId, { now: start });
     let t = start.getTime();
     while (t + 6 * 24 * 3600_000 < start.getTime() + ABSOLUTE_TIMEOUT_MS) {
       t += 6 * 24 * 3600_000;
-      expect(await findSession(orm.em.fork(), busy, new Date(t))).not.toBeNull();
+      expect(await findSession(db.orm.em.fork(), busy, new Date(t))).not.toBeNull();
     }
-    expect(await findSession(orm.em.fork(), busy, new Date(start.getTime() + ABSOLUTE_TIMEOUT_MS + 1000))).toBeNull();
+    expect(
+      await findSession(db.orm.em.fork(), busy, new Date(start.getTime() + ABSOLUTE_TIMEOUT_MS + 1000)),
+    ).toBeNull();
   });
 
   it('sets cookie attributes, with Secure and the __Host- prefix on https', () => {
@@ -71,7 +67,7 @@ describe('sessions', () => {
 
 describe('rate limit counters', () => {
   it('count per key within the window and start again after it', async () => {
-    const em = orm.em.fork();
+    const em = db.orm.em.fork();
     const limit = { max: 3, windowMs: 60_000 };
     const t0 = new Date('2026-02-01T10:00:00Z');
     const results = [];
@@ -84,7 +80,7 @@ describe('rate limit counters', () => {
   it('is exact under concurrent hits', async () => {
     const limit = { max: 10, windowMs: 60_000 };
     const now = new Date();
-    const results = await Promise.all(Array.from({ length: 25 }, () => hit(orm.em.fork(), 'burst', limit, now)));
+    const results = await Promise.all(Array.from({ length: 25 }, () => hit(db.orm.em.fork(), 'burst', limit, now)));
     expect(results.filter(Boolean)).toHaveLength(10);
   });
 });
