@@ -43,8 +43,9 @@ export default function handleRequest(
         onShellError: reject,
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell reject and are logged by handleError.
-          if (shellRendered)
+          // Errors before the shell reject and are logged by handleError; a browser that went away (the answer's
+          // stream is then cancelled, server/http.ts) is no failure.
+          if (shellRendered && !request.signal.aborted)
             loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
         },
       },

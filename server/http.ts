@@ -5,12 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
-import {
-  createRequestHandler,
-  writeReadableStreamToWritable,
-  type AppLoadContext,
-  type ServerBuild,
-} from '@remix-run/node';
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { t } from '../app/texts.js';
@@ -137,6 +132,76 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
   });
 }
 
+/** Pieces of an answer gathered into one write at most (a larger body goes out in writes of this size). */
+const WRITE_BYTES = 64 * 1024;
+
+/**
+ * Writes a Remix answer's body to the response. React streams a page in 2 kB pieces, and Remix's own writer
+ * (writeReadableStreamToWritable) sends each alone and flushes the compression stream after it: 17 passes through
+ * zlib for the 35 kB of /sims, 0.8 ms of CPU against 0.18 ms for one pass. Here the pieces that are ready in one
+ * turn of the event loop go out as one write and one flush; a piece that comes later (a download read from the
+ * database as it is sent) still goes out as soon as it comes. A slow client holds the reading (the answer never
+ * piles up in memory), and one that leaves stops it.
+ */
+async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promise<void> {
+  const reader = body.getReader();
+  res.once('close', () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {});
+  });
+  const nextTurn = () => new Promise<false>((resolve) => setImmediate(resolve, false));
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  let pieces: Uint8Array[] = [];
+  let size = 0;
+  const send = async () => {
+    if (size === 0) return;
+    if (res.destroyed) {
+      pieces = [];
+      size = 0;
+      return;
+    }
+    const data = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, size);
+    pieces = [];
+    size = 0;
+    const more = res.write(data);
+    // The compression middleware's flush: what was written reaches the client now, not when zlib's buffer fills.
+    (res as Response & { flush?: () => void }).flush?.();
+    if (!more) await drained();
+  };
+  try {
+    let next = reader.read();
+    for (;;) {
+      const piece = await next;
+      if (piece.done) break;
+      pieces.push(piece.value);
+      size += piece.value.byteLength;
+      next = reader.read();
+      // The next piece already there (React's pieces of one render are): keep gathering, up to WRITE_BYTES.
+      const ready = await Promise.race([
+        next.then(
+          () => true,
+          () => true,
+        ),
+        nextTurn(),
+      ]);
+      if (!ready || size >= WRITE_BYTES) await send();
+    }
+    await send();
+    res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+    throw error;
+  }
+}
+
 /**
  * Remix for pages, form posts and the export download. Anything answered to a logged-in browser (a page, its
  * `.data` loader fetch, the download) or setting a cookie is `no-store`, so the back button after logout
@@ -169,7 +234,7 @@ function remixHandler(
       ) {
         res.setHeader('Cache-Control', 'no-store');
       }
-      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      if (response.body) await writeBody(response.body, res);
       else res.end();
     } catch (err) {
       next(err);
