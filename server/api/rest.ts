@@ -99,7 +99,7 @@ function compressOnEnd(req: Request, res: Response): void {
 type RestRoute = {
   method: string;
   path: RegExp;
-  /** The procedure's path in the router, e.g. "sims.list". */
+  /** The procedure's path in the router, e.g. ["sim", "list"]. */
   procedure: string[];
   /** The input is only path parameters: the request takes no body and no content type. */
   bodyless: boolean;
