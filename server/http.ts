@@ -34,10 +34,14 @@ declare module 'express-serve-static-core' {
 }
 
 async function loadContextFor(services: Services, req: Request, res: Response) {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
   // A page's action decides how a procedure's toast is shown (app/routes: ctx.showToasts).
-  const ctx = await createContext({ services, headers, requestId: req.id, ip: req.ip ?? '', toastMode: 'held' });
+  const ctx = await createContext({
+    services,
+    cookie: req.headers.cookie ?? null,
+    requestId: req.id,
+    ip: req.ip ?? '',
+    toastMode: 'held',
+  });
   return {
     services,
     ctx,
@@ -53,7 +57,7 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
 function apiContext(services: Services, req: Request): Promise<Context> {
   return createContext({
     services,
-    headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
+    cookie: req.headers.cookie ?? null,
     requestId: req.id,
     ip: req.ip ?? '',
   });

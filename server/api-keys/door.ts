@@ -32,7 +32,7 @@ export async function restContext(services: Services, req: Request): Promise<Con
   if (auth === undefined) {
     return createContext({
       services,
-      headers: new Headers(req.headers.cookie ? { cookie: req.headers.cookie } : {}),
+      cookie: req.headers.cookie ?? null,
       requestId: req.id,
       ip: req.ip ?? '',
     });

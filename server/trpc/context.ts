@@ -78,13 +78,17 @@ export function createContextInner(opts: {
 
 export async function createContext(opts: {
   services: Services;
-  headers: Headers;
+  /** The request's Cookie header (the HTTP doors pass it as it came) ... */
+  cookie?: string | null;
+  /** ... or the request's headers (scripts and tests), of which only the cookie counts. */
+  headers?: Headers;
   requestId: string;
   ip: string;
   toastMode?: Context['toastMode'];
 }): Promise<Context> {
   const ctx = createContextInner(opts);
-  const raw = readSessionCookie(opts.headers.get('cookie'), opts.services.config.secureCookies);
+  const cookie = opts.cookie !== undefined ? opts.cookie : (opts.headers?.get('cookie') ?? null);
+  const raw = readSessionCookie(cookie, opts.services.config.secureCookies);
   if (raw) ctx.session = await findSession(ctx.em, raw);
   return ctx;
 }

@@ -38,7 +38,7 @@ export const publicProcedure = t.procedure.use(async ({ next }) => {
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.apiKey) throw new Forbidden(tApiKeys.errors.notForKeys);
   if (!ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
-  return next({ ctx: { ...ctx, session: ctx.session } });
+  return next({ ctx: { session: ctx.session } }); // tRPC merges it into the context
 });
 
 /**
@@ -50,7 +50,7 @@ export const companyProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!key && !ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
   const companyId = key ? key.companyId : ctx.session!.companyId;
   const role: UserRole = key ? (key.scope === 'write' ? 'member' : 'viewer') : callerRole(ctx.session!);
-  return next({ ctx: { ...ctx, companyId, role } });
+  return next({ ctx: { companyId, role } });
 });
 
 /** Changes to the company's SIMs (activate, edit, deactivate, bulk): owner, member or a write key; else 403. */
@@ -62,7 +62,7 @@ export const companyWriteProcedure = companyProcedure.use(({ ctx, next }) => {
 
 /** A person's company data (feedback): like companyProcedure, but a session only, never an API key. */
 export const companyUserProcedure = authedProcedure.use(({ ctx, next }) =>
-  next({ ctx: { ...ctx, companyId: ctx.session.companyId, role: callerRole(ctx.session) } }),
+  next({ ctx: { companyId: ctx.session.companyId, role: callerRole(ctx.session) } }),
 );
 
 /** The company's own admin (/company, /api/company/*): owners only, never an API key. */
