@@ -16,6 +16,7 @@ import { trpcDoor } from './api/trpc.js';
 import { errorBody, httpError } from './errors/answer.js';
 import { NotFound, Unauthenticated } from './errors/domain.js';
 import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
+import { drained } from './export/workbook.js';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.js';
 import { databaseHealth, databaseReadiness } from './db/health.js';
 import { createMetrics, routeLabeller, type Metrics } from './metrics.js';
@@ -153,32 +154,18 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
     if (!res.writableFinished) reader.cancel().catch(() => {});
   });
   const nextTurn = () => new Promise<false>((resolve) => setImmediate(resolve, false));
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
   let pieces: Uint8Array[] = [];
   let size = 0;
   const send = async () => {
     if (size === 0) return;
-    if (res.destroyed) {
-      pieces = [];
-      size = 0;
-      return;
-    }
     const data = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, size);
     pieces = [];
     size = 0;
+    if (res.destroyed) return;
     const more = res.write(data);
     // The compression middleware's flush: what was written reaches the client now, not when zlib's buffer fills.
     (res as Response & { flush?: () => void }).flush?.();
-    if (!more) await drained();
+    if (!more) await drained(res);
   };
   try {
     let next = reader.read();

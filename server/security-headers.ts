@@ -112,6 +112,8 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
   headers.push(['Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()']);
   const documentHeaders = Object.entries(DOCUMENT_HEADERS);
   const subresourceHeaders = headers.filter(([name]) => SUBRESOURCE_HEADERS.has(name.toLowerCase()));
+  // Each value split where the nonce goes (one part: no nonce in it).
+  const withNonce = headers.map(([name, value]) => [name, value.split(NONCE)] as const);
   return (req, res, next) => {
     if (isHashedSubresource(req.path)) {
       for (const [name, value] of subresourceHeaders) res.setHeader(name, value);
@@ -119,8 +121,7 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
     }
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    for (const [name, value] of headers)
-      res.setHeader(name, value.includes(NONCE) ? value.replaceAll(NONCE, nonce) : value);
+    for (const [name, parts] of withNonce) res.setHeader(name, parts.length === 1 ? parts[0]! : parts.join(nonce));
     if (!neverADocument(req.path)) for (const [name, value] of documentHeaders) res.setHeader(name, value);
     next();
   };
