@@ -4,27 +4,34 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '../server/auth/sessions.js';
+import { numberedSql } from '../server/db/prepared.js';
 import { HISTORY_SQL, listSql, ONE_SQL as ONE } from '../server/sims/service.js';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
 export type Row = Record<string, unknown>;
 
-const numbered = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-const SESSION_SQL = numbered(SESSION);
-export const LIST_SQL = numbered(listSql(false).page);
-export const COUNT_SQL = numbered(listSql(false).count);
-export const ONE_SQL = numbered(ONE);
-export const EVENTS_SQL = numbered(HISTORY_SQL);
+/**
+ * pg's default: an unnamed statement, parsed and planned on every call. BASELINE_PREPARED=1: a named prepared
+ * statement per query (parsed and planned once per connection), as the portal runs its hot reads
+ * (server/db/prepared.ts); bench:load prints that variant beside the target's baseline, for information.
+ */
+const PREPARED = process.env.BASELINE_PREPARED === '1';
+export function query(name: string, text: string, values: unknown[]) {
+  return pool.query<Row>(PREPARED ? { name, text, values } : { text, values });
+}
+
+const SESSION_SQL = numberedSql(SESSION);
+export const LIST_SQL = numberedSql(listSql(false).page);
+export const COUNT_SQL = numberedSql(listSql(false).count);
+export const ONE_SQL = numberedSql(ONE);
+export const EVENTS_SQL = numberedSql(HISTORY_SQL);
 
 /** The company the request's session acts for, or null (no cookie, unknown, idle or expired session). */
 export async function companyOf(cookie: string | null | undefined): Promise<number | null> {
   const m = /(?:^|;\s*)sim_session=([A-Za-z0-9_-]{20,100})/.exec(cookie ?? '');
   if (!m) return null;
-  const { rows } = await pool.query<Row>(SESSION_SQL, [createHash('sha256').update(m[1]!).digest('hex')]);
+  const { rows } = await query('session', SESSION_SQL, [createHash('sha256').update(m[1]!).digest('hex')]);
   const s = rows[0];
   if (!s) return null;
   const now = Date.now();

@@ -5,7 +5,7 @@
 // process: REMIX_DIR (the built app), DATABASE_URL, PORT.
 import path from 'node:path';
 import type { GetLoadContextFunction } from '@remix-run/express';
-import { companyOf, COUNT_SQL, LIST_SQL, pool, type Row } from './load-baseline-db.js';
+import { companyOf, COUNT_SQL, LIST_SQL, pool, query } from './load-baseline-db.js';
 import { buildRemixApp, serveRemixApp } from './remix-floor.js';
 
 const PAGE_SIZE = 50;
@@ -56,11 +56,11 @@ async function sims(cookie: string | null) {
   const company = await companyOf(cookie);
   if (company === null) throw new Response('Du är inte inloggad.', { status: 401 });
   const [page, count] = await Promise.all([
-    pool.query<Row>(LIST_SQL, [company, PAGE_SIZE, 0]),
-    pool.query<{ n: number }>(COUNT_SQL, [company]),
+    query('list', LIST_SQL, [company, PAGE_SIZE, 0]),
+    query('count', COUNT_SQL, [company]),
   ]);
   return {
-    total: count.rows[0]!.n,
+    total: count.rows[0]!.n as number,
     sims: page.rows.map((r) => ({ id: r.id, iccid: r.iccid, mark: r.invoice_line_mark, legacy: r.is_legacy })),
   };
 }

@@ -4,7 +4,7 @@
 // the cookie, then the page of SIMs, or the SIM and its history (both at once).
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, type Row } from './load-baseline-db.js';
+import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.js';
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
@@ -40,15 +40,15 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (url.pathname === '/api/sim/all') {
     const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : null;
     const offset = url.searchParams.has('offset') ? Number(url.searchParams.get('offset')) : 0;
-    const { rows } = await pool.query<Row>(LIST_SQL, [company, limit, offset]);
+    const { rows } = await query('list', LIST_SQL, [company, limit, offset]);
     return send(res, 200, rows.map(sim));
   }
   const one = /^\/api\/sim\/(\d+)$/.exec(url.pathname);
   if (one) {
     const id = Number(one[1]);
     const [{ rows }, events] = await Promise.all([
-      pool.query<Row>(ONE_SQL, [id, company]),
-      pool.query<Row>(EVENTS_SQL, [company, id]),
+      query('one', ONE_SQL, [id, company]),
+      query('history', EVENTS_SQL, [company, id]),
     ]);
     if (!rows[0]) return send(res, 404, { error: 'SIM-kortet finns inte.', issues: [] });
     return send(res, 200, {

@@ -10,6 +10,8 @@
 // bench/results/load.json. Issue 16: GET /api/sim/{id} with an
 // API key (Authorization: Bearer) next to the cookie path, in the same run: its req/s over the cookie path's
 // (target >= 0.9x). The key's rate limit is counted as always, with a limit the run never reaches.
+// For information beside the API routes' target (no target of its own): the same baseline with its queries as
+// named prepared statements (BASELINE_PREPARED=1), as the portal runs its hot reads (server/db/prepared.ts).
 //
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_ROUNDS=2 (runs per side, alternated)  BENCH_CONNECTIONS=50
 //   BENCH_SMOKE=1 (500 SIMs, 2 s runs, 1 round)
@@ -74,6 +76,7 @@ async function main() {
   const { dataDir, pg, cleanup } = await benchOnPostgres('load', log);
   let app: Awaited<ReturnType<typeof startProcess>> | null = null;
   let base: Awaited<ReturnType<typeof startProcess>> | null = null;
+  let basePrepared: Awaited<ReturnType<typeof startProcess>> | null = null;
   let remixBase: Awaited<ReturnType<typeof startProcess>> | null = null;
   let remixDir: string | null = null;
   try {
@@ -103,6 +106,10 @@ async function main() {
       { DATABASE_URL: pg.target.url },
       { script: 'bench/load-baseline.ts', name: 'the baseline server' },
     );
+    basePrepared = await startProcess(
+      { DATABASE_URL: pg.target.url, BASELINE_PREPARED: '1' },
+      { script: 'bench/load-baseline.ts', name: 'the baseline server with prepared statements' },
+    );
     remixBase = await startProcess(
       { DATABASE_URL: pg.target.url, REMIX_DIR: remixDir },
       { script: 'bench/load-baseline-remix.ts', readyPath: '/favicon.ico', name: 'the bare Remix baseline' },
@@ -111,14 +118,14 @@ async function main() {
     // Same answers from both before any timing.
     const same: Record<string, boolean> = {};
     for (const p of ['/api/sim/all?limit=50', `/api/sim/${simId}`]) {
-      const [a, b] = await Promise.all(
-        [app.url, base.url].map(async (u) => {
+      const [a, b, c] = await Promise.all(
+        [app.url, base.url, basePrepared.url].map(async (u) => {
           const res = await fetch(u + p, { headers: { cookie } });
           if (res.status !== 200) throw new Error(`${u}${p} answered ${res.status}: ${await res.text()}`);
           return res.json();
         }),
       );
-      same[p] = canonical(a) === canonical(b);
+      same[p] = canonical(a) === canonical(b) && canonical(b) === canonical(c);
       if (!same[p]) log(`WARNING: ${p}: the baseline's JSON differs from the portal's`);
     }
     // /sims: both pages list the same first 50 ICCIDs.
@@ -134,8 +141,14 @@ async function main() {
 
     const targets = [
       { name: 'GET /sims (SSR)', path: '/sims', base: remixBase, min: TARGET.simsRatioMin },
-      { name: 'GET /api/sim/all?limit=50', path: '/api/sim/all?limit=50', base, min: TARGET.apiRatioMin },
-      { name: 'GET /api/sim/{id}', path: `/api/sim/${simId}`, base, min: TARGET.apiRatioMin },
+      {
+        name: 'GET /api/sim/all?limit=50',
+        path: '/api/sim/all?limit=50',
+        base,
+        prepared: basePrepared,
+        min: TARGET.apiRatioMin,
+      },
+      { name: 'GET /api/sim/{id}', path: `/api/sim/${simId}`, base, prepared: basePrepared, min: TARGET.apiRatioMin },
     ];
     const keyAnswer = await fetch(`${app.url}/api/sim/${simId}`, { headers: { authorization: `Bearer ${keyValue}` } });
     if (keyAnswer.status !== 200) throw new Error(`the API key path answered ${keyAnswer.status}`);
@@ -146,6 +159,8 @@ async function main() {
       portal: CannonRun;
       baseline: CannonRun;
       ratio: number;
+      /** The baseline with prepared statements (information): its req/s and the portal's ratio to it. */
+      preparedBaseline: { run: CannonRun; ratio: number } | null;
       ratioMin: number;
       p99OverP50: number;
       rssMB: number;
@@ -157,8 +172,11 @@ async function main() {
       // mean of its runs; its p50 and p99 the worst of them.
       await cannon(app.url + target.path, cookie, WARMUP, CONNECTIONS);
       await cannon(target.base.url + target.path, cookie, WARMUP, CONNECTIONS);
+      const preparedBase = 'prepared' in target ? target.prepared : null;
+      if (preparedBase) await cannon(preparedBase.url + target.path, cookie, WARMUP, CONNECTIONS);
       const portalRuns: CannonRun[] = [];
       const baselineRuns: CannonRun[] = [];
+      const preparedRuns: CannonRun[] = [];
       let rss = 0;
       for (let i = 0; i < ROUNDS; i++) {
         const p = await cannon(app.url + target.path, cookie, DURATION, CONNECTIONS);
@@ -166,8 +184,14 @@ async function main() {
         await sleep(500);
         const b = await cannon(target.base.url + target.path, cookie, DURATION, CONNECTIONS);
         await sleep(500);
+        const c = preparedBase ? await cannon(preparedBase.url + target.path, cookie, DURATION, CONNECTIONS) : null;
+        if (c) {
+          preparedRuns.push(c);
+          await sleep(500);
+        }
         log(
-          `${target.name} (round ${i + 1}): portal ${p.reqPerSec} req/s (p50 ${p.p50} ms, p99 ${p.p99} ms, errors ${p.errors + p.timeouts + p.non2xx}), baseline ${b.reqPerSec} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms): ${round(p.reqPerSec / b.reqPerSec)}x`,
+          `${target.name} (round ${i + 1}): portal ${p.reqPerSec} req/s (p50 ${p.p50} ms, p99 ${p.p99} ms, errors ${p.errors + p.timeouts + p.non2xx}), baseline ${b.reqPerSec} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms): ${round(p.reqPerSec / b.reqPerSec)}x` +
+            (c ? `; baseline with prepared statements ${c.reqPerSec} req/s: ${round(p.reqPerSec / c.reqPerSec)}x` : ''),
         );
         portalRuns.push(p);
         baselineRuns.push(b);
@@ -175,6 +199,7 @@ async function main() {
       const portal = combined(portalRuns);
       const baseline = combined(baselineRuns);
       const ratio = round(portal.reqPerSec / baseline.reqPerSec);
+      const prepared = preparedRuns.length ? combined(preparedRuns) : null;
       const p99OverP50 = round(portal.p99 / Math.max(1, portal.p50), 1);
       const errors = portal.errors + portal.timeouts + portal.non2xx;
       rows.push({
@@ -183,6 +208,7 @@ async function main() {
         portal,
         baseline,
         ratio,
+        preparedBaseline: prepared ? { run: prepared, ratio: round(portal.reqPerSec / prepared.reqPerSec) } : null,
         ratioMin: target.min,
         p99OverP50,
         rssMB: Math.round(rss / 1024 / 1024),
@@ -224,7 +250,7 @@ async function main() {
       durationSeconds: DURATION,
       tool: 'autocannon 9.0.0, in this process, loopback; portal and baseline each in its own process',
       baseline:
-        'API: bench/load-baseline.ts, node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once); /sims: bench/load-baseline-remix.ts, a bare Remix app of the same versions on Express + compression, the session, then the page of 50 and the count at once, rendered as a plain table',
+        "API: bench/load-baseline.ts, node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once), as unnamed statements (pg's default; also run with named prepared statements, for information); /sims: bench/load-baseline-remix.ts, a bare Remix app of the same versions on Express + compression, the session, then the page of 50 and the count at once, rendered as a plain table",
       sameJson: same,
       routes: rows,
       apiKey,
@@ -238,10 +264,14 @@ async function main() {
         '',
         `server throughput, ${SIMS} SIMs, PostgreSQL, ${CONNECTIONS} connections, ${DURATION} s per run${SMOKE ? ' (smoke)' : ''}`,
         `  ${'route'.padEnd(26)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('p99/p50', 8)} ${pad('errors', 7)} | ${pad('baseline', 8)} ${pad('p50', 5)} ${pad('p99', 5)} | ${pad('ratio', 6)}`,
-        ...rows.map(
-          (r) =>
-            `  ${r.name.padEnd(26)} ${pad(r.portal.reqPerSec, 8)} ${pad(r.portal.p50, 7)} ${pad(r.portal.p99, 7)} ${pad(r.p99OverP50, 8)} ${pad(r.portal.errors + r.portal.timeouts + r.portal.non2xx, 7)} | ${pad(r.baseline.reqPerSec, 8)} ${pad(r.baseline.p50, 5)} ${pad(r.baseline.p99, 5)} | ${pad(r.ratio, 6)}  ${r.pass ? 'met' : 'MISSED'}`,
-        ),
+        ...rows.flatMap((r) => [
+          `  ${r.name.padEnd(26)} ${pad(r.portal.reqPerSec, 8)} ${pad(r.portal.p50, 7)} ${pad(r.portal.p99, 7)} ${pad(r.p99OverP50, 8)} ${pad(r.portal.errors + r.portal.timeouts + r.portal.non2xx, 7)} | ${pad(r.baseline.reqPerSec, 8)} ${pad(r.baseline.p50, 5)} ${pad(r.baseline.p99, 5)} | ${pad(r.ratio, 6)}  ${r.pass ? 'met' : 'MISSED'}`,
+          ...(r.preparedBaseline
+            ? [
+                `    ${'(its baseline with prepared statements)'.padEnd(63)} | ${pad(r.preparedBaseline.run.reqPerSec, 8)} ${pad(r.preparedBaseline.run.p50, 5)} ${pad(r.preparedBaseline.run.p99, 5)} | ${pad(r.preparedBaseline.ratio, 6)}  information`,
+              ]
+            : []),
+        ]),
         `  ${apiKey.name.padEnd(26)} ${pad(keyRun.reqPerSec, 8)} ${pad(keyRun.p50, 7)} ${pad(keyRun.p99, 7)} ${pad('', 8)} ${pad(keyErrors, 7)} | ${pad(apiKey.overCookie, 6)}x the cookie path  ${apiKey.pass ? 'met' : 'MISSED'}`,
         `  targets: API routes >= ${TARGET.apiRatioMin}x the bare http+pg baseline's req/s, /sims >= ${TARGET.simsRatioMin}x the bare Remix page's; p99 < ${TARGET.p99OverP50Max}x p50; zero errors`,
         `  same answers as the baselines: ${Object.entries(same)
@@ -254,6 +284,7 @@ async function main() {
   } finally {
     await remixBase?.stop();
     await base?.stop();
+    await basePrepared?.stop();
     await app?.stop();
     if (remixDir) rmSync(remixDir, { recursive: true, force: true });
     await cleanup();

@@ -24,6 +24,9 @@ const schema = z.object({
       .regex(/^postgres(ql)?:\/\/.+/, 'must be a postgres:// URL')
       .optional(),
   ),
+  // Named prepared statements for the hot reads (server/db/prepared.ts); off behind a transaction-mode pooler
+  // that cannot keep them (PgBouncer before 1.21, or without max_prepared_statements).
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   DATA_DIR: optionalText,
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(
@@ -99,6 +102,8 @@ export type Config = {
   port: number;
   appUrl: string;
   databaseUrl?: string;
+  /** DATABASE_PREPARED_STATEMENTS: the hot reads as named prepared statements on PostgreSQL (default on). */
+  preparedStatements: boolean;
   dataDir: string;
   sessionSecret: string;
   smtpUrl?: string;
@@ -138,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     appUrl,
     databaseUrl: e.DATABASE_URL,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
     dataDir,
     sessionSecret,
     smtpUrl: e.SMTP_URL,

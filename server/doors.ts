@@ -35,6 +35,34 @@ export function bodyLimitFor(path: string): number {
 // Past the limit a body is still read (and dropped) up to this much more, so a client that is still sending
 // receives the 413 rather than a reset connection; beyond it the connection is closed.
 const DRAIN_BYTES = 1024 * 1024;
+/** After a 413 to a body still arriving: how long, and how much more, is read and dropped before the close. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Closes the connection of an answer given while the request's body is still arriving, as nginx's
+ * lingering_close does: the answer and the end of our side go out, then what the client still sends is read and
+ * dropped for up to LINGER_MS (LINGER_BYTES) before the socket is destroyed. Destroying it at once, with unread
+ * bytes, makes the kernel reset the connection, and the client can lose the answer it was about to read.
+ */
+function lingeringClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  req.resume();
+  // Node ends a `Connection: close` answer with socket.destroySoon(): destroy once written. Here: end our side
+  // once written, and destroy when the client has closed its side too or after LINGER_MS.
+  socket.destroySoon = function (this: typeof socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
+}
 
 /** A browser navigation (a form posted without JS, a link) as opposed to fetch() or an API client. */
 export function wantsPage(req: Request): boolean {
@@ -177,10 +205,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
         over = true;
         chunks.length = 0;
       }
-      if (over && size > limit + DRAIN_BYTES) {
-        req.pause();
-        resolve({ kind: 'too large', ended: false });
-      }
+      if (over && size > limit + DRAIN_BYTES) resolve({ kind: 'too large', ended: false });
     });
     req.on('end', () =>
       resolve(over ? { kind: 'too large', ended: true } : { kind: 'ok', body: Buffer.concat(chunks, size) }),
@@ -208,7 +233,10 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
   if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return next();
   const limit = bodyLimitFor(req.path);
   const tooLarge = (close: boolean) => {
-    if (close) res.set('Connection', 'close');
+    if (close) {
+      res.set('Connection', 'close');
+      lingeringClose(req);
+    }
     refuse(req, res, 413, t.refused.tooLarge(Math.round(limit / 1024)));
   };
   // A declared length over the limit is refused without keeping a byte; up to DRAIN_BYTES of it are read

@@ -5,7 +5,7 @@
 // path), or on METRICS_PORT, a listener of its own bound to 127.0.0.1 (server/index.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import client from 'prom-client';
-import type { Orm } from './db/orm.js';
+import { pgPoolOf, type Orm } from './db/orm.js';
 
 /** Counted where it happens (server/auth/login.ts, server/sims/bulk.ts, server/webhooks/deliver.ts): one set per process. */
 const shared = new client.Registry();
@@ -174,13 +174,6 @@ export function createMetrics(opts: {
       this.set(opts.streams.count());
     },
   });
-  // The pg pool behind MikroORM (PostgreSQL only: PGlite is one in-process connection).
-  const pool = async () => {
-    const native = (await opts.orm.em.getConnection().getNativeClient()) as unknown;
-    return native && typeof native === 'object' && 'totalCount' in native
-      ? (native as { totalCount: number; idleCount: number; waitingCount: number })
-      : null;
-  };
   for (const [name, help, key] of [
     ['total', 'Connections in the database pool', 'totalCount'],
     ['idle', 'Idle connections in the database pool', 'idleCount'],
@@ -191,7 +184,7 @@ export function createMetrics(opts: {
       help: `${help} (PostgreSQL; absent on PGlite)`,
       registers: [registry],
       async collect() {
-        const p = await pool().catch(() => null);
+        const p = await pgPoolOf(opts.orm).catch(() => null);
         if (p) this.set(p[key]);
       },
     });

@@ -6,6 +6,7 @@ import { tApiKeys } from '../../app/texts/api-keys.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
 import { ApiKey, Company, User, type ApiKeyScope } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
+import { readRow } from '../db/prepared.js';
 import { NotFound } from '../errors/domain.js';
 import type { ApiKeyView } from './schemas.js';
 
@@ -45,7 +46,7 @@ export async function lookUpApiKey(
   now = new Date(),
 ): Promise<KeyLookup> {
   if (!wellFormedKey(key)) return { kind: 'unknown' };
-  const row = (await em.execute<KeyRow>(KEY_SQL, [hashApiKey(key), now], 'get')) as KeyRow | undefined;
+  const row = await readRow<KeyRow>(em, KEY_SQL, [hashApiKey(key), now]);
   if (!row) return { kind: 'unknown' };
   const limited = await limiter.hit(em, row.id, maxPerMinute, now);
   if (limited !== null) return { kind: 'limited', retryAfterSeconds: limited };

@@ -2,6 +2,7 @@
 // Deleting the row ends the session everywhere (logout, revocation).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '../db/orm.js';
+import { readRow } from '../db/prepared.js';
 import { Company, Session, User, type UserRole } from '../db/entities.js';
 import type { Toast } from '../events/hub.js';
 import type { Services } from '../services.js';
@@ -113,7 +114,7 @@ type SessionRow = {
 
 /** Looks up a live session; expired or idle ones are deleted and give null. */
 export async function findSession(em: Em, raw: string, now = new Date()): Promise<SessionInfo | null> {
-  const row = (await em.execute<SessionRow>(SESSION_SQL, [hashSessionId(raw)], 'get')) as SessionRow | undefined;
+  const row = await readRow<SessionRow>(em, SESSION_SQL, [hashSessionId(raw)]);
   if (!row) return null;
   const lastSeenAt = new Date(row.last_seen_at);
   const expiresAt = new Date(row.expires_at);

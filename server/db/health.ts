@@ -3,7 +3,7 @@
 // slots are all busy (or leaked) cannot hang it, and the pool's counts are reported beside it.
 import pg from 'pg';
 import { migrationsList } from '../../prisma-free-migrations/index.js';
-import type { Orm } from './orm.js';
+import { pgPoolOf, type Orm } from './orm.js';
 
 export const HEALTH_TIMEOUT_MS = 1_000;
 
@@ -12,20 +12,12 @@ export type DatabaseHealth = { status: 'ok' | 'error'; db: 'ok' | 'down'; pool?:
 /** /readyz: ready to take traffic (the database answers and its schema is this build's). */
 export type Readiness = { status: 'ok' | 'error'; db: 'ok' | 'down'; migrations: 'ok' | 'pending' | 'unknown' };
 
-type PgPool = { totalCount: number; idleCount: number; waitingCount: number; options: pg.PoolConfig };
-
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('health check timed out')), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The pg pool behind MikroORM, or null on PGlite. */
-async function pgPool(orm: Orm): Promise<PgPool | null> {
-  const client = (await orm.em.getConnection().getNativeClient()) as unknown;
-  return client && typeof client === 'object' && 'totalCount' in client ? (client as PgPool) : null;
 }
 
 /** Runs a query on a connection of its own (never a pooled one), within the health timeout. */
@@ -45,10 +37,10 @@ async function ownConnectionQuery(options: pg.PoolConfig, sql: string): Promise<
 }
 
 export async function databaseHealth(orm: Orm): Promise<DatabaseHealth> {
-  let pool: PgPool | null = null;
+  let pool: pg.Pool | null = null;
   let up: boolean;
   try {
-    pool = await withTimeout(pgPool(orm), HEALTH_TIMEOUT_MS);
+    pool = await withTimeout(pgPoolOf(orm), HEALTH_TIMEOUT_MS);
     up = await withTimeout(
       pool
         ? ownConnectionQuery(pool.options, 'select 1').then(() => true)
@@ -78,7 +70,7 @@ const APPLIED_SQL = 'select name from mikro_orm_migrations';
 export async function databaseReadiness(orm: Orm): Promise<Readiness> {
   let rows: Array<Record<string, unknown>>;
   try {
-    const pool = await withTimeout(pgPool(orm), HEALTH_TIMEOUT_MS);
+    const pool = await withTimeout(pgPoolOf(orm), HEALTH_TIMEOUT_MS);
     rows = await withTimeout(
       pool
         ? ownConnectionQuery(pool.options, APPLIED_SQL)

@@ -6,17 +6,25 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { MikroORM, Options } from '@mikro-orm/core';
+import type pg from 'pg';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { migrationsList } from '../../prisma-free-migrations/index.js';
 import { entities } from './entities.js';
+import { usePreparedStatements } from './prepared.js';
 
 export type Orm = MikroORM & { em: SqlEntityManager };
 export type Em = SqlEntityManager;
 
-export type DbTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
+/** `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. */
+export type DbTarget = { kind: 'postgres'; url: string; prepare?: boolean } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
 
-export function dbTargetFrom(config: { databaseUrl?: string; dataDir: string }): DbTarget {
-  if (config.databaseUrl) return { kind: 'postgres', url: config.databaseUrl };
+export function dbTargetFrom(config: {
+  databaseUrl?: string;
+  preparedStatements?: boolean;
+  dataDir: string;
+}): DbTarget {
+  if (config.databaseUrl)
+    return { kind: 'postgres', url: config.databaseUrl, prepare: config.preparedStatements ?? true };
   return { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') };
 }
 
@@ -72,7 +80,17 @@ export async function initOrm(target: DbTarget): Promise<Orm> {
     target.kind === 'postgres'
       ? await PostgresORM.init(options as Parameters<typeof PostgresORM.init>[0])
       : await PgliteORM.init(options as Parameters<typeof PgliteORM.init>[0]);
+  if (target.kind === 'postgres' && target.prepare !== false) {
+    const pool = await pgPoolOf(orm as unknown as Orm);
+    if (pool) usePreparedStatements(orm as unknown as Orm, pool);
+  }
   return orm as unknown as Orm;
+}
+
+/** The pg pool behind MikroORM, or null on PGlite (one in-process connection). */
+export async function pgPoolOf(orm: Orm): Promise<pg.Pool | null> {
+  const native = (await orm.em.getConnection().getNativeClient()) as unknown;
+  return native && typeof native === 'object' && 'totalCount' in native ? (native as pg.Pool) : null;
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

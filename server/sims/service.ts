@@ -5,6 +5,7 @@ import { t } from '../../app/texts.js';
 import { tApiKeys } from '../../app/texts/api-keys.js';
 import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
+import { readRow, readRows } from '../db/prepared.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
 import type { z } from 'zod';
@@ -237,8 +238,8 @@ export async function listSims(
   const { search, params } = listParams(companyId, opts.q);
   const { page, count } = listSql(search);
   const [rows, counted] = await Promise.all([
-    em.execute<SimRow[]>(page, [...params, opts.limit ?? null, opts.offset ?? 0]),
-    opts.withTotal ? em.execute<{ n: number }>(count, params, 'get') : null,
+    readRows<SimRow>(em, page, [...params, opts.limit ?? null, opts.offset ?? 0]),
+    opts.withTotal ? readRow<{ n: number }>(em, count, params) : null,
   ]);
   return { items: rows.map(simView), total: counted ? counted.n : null };
 }
@@ -282,8 +283,8 @@ export const HISTORY_SQL = `select e.kind, ${isoSql('e.at')} as at, u.name as by
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
   // Both reads at once (each is scoped to the company on its own).
   const [row, events] = await Promise.all([
-    em.execute<SimRow>(ONE_SQL, [id, companyId], 'get') as Promise<SimRow | undefined>,
-    em.execute<EventRow[]>(HISTORY_SQL, [companyId, id]),
+    readRow<SimRow>(em, ONE_SQL, [id, companyId]),
+    readRows<EventRow>(em, HISTORY_SQL, [companyId, id]),
   ]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   return {

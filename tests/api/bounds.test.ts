@@ -1,6 +1,7 @@
 // Every door is bounded: body size on every route (by length and counted), tRPC batch size, NUL bytes and bad
 // UTF-8 anywhere in the input, malformed Host headers, and no stack trace or library text in any answer.
 import http from 'node:http';
+import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { useScreens } from '../helpers/screens.js';
@@ -109,6 +110,37 @@ describe('request bodies are bounded on every route', () => {
       expect(r.sent).toBeLessThan(16 * 1024 * 1024);
     },
   );
+
+  it('after a 413 to a body still arriving, drops the rest for a while instead of resetting the connection', async () => {
+    // 3 MB of a chunked body (the limit and the drain allowance are 1.1 MB), then half a second without reading,
+    // then more of the body. Had the server closed at once with the rest unread, its kernel would have reset the
+    // connection: the client's next write fails (EPIPE, ECONNRESET) and an HTTP client drops the 413 it had not
+    // parsed yet. Lingering, the server reads and drops what comes, and the client reads the 413 in peace.
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    let error: Error | null = null;
+    socket.on('error', (e) => (error = e));
+    socket.write(
+      `POST /api/sim HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\nCookie: ${anna}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    const chunk = Buffer.concat([Buffer.from('4000\r\n'), Buffer.alloc(0x4000, 'a'), Buffer.from('\r\n')]);
+    for (let i = 0; i < 192; i++) socket.write(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let i = 0; i < 8; i++) socket.write(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(error).toBeNull();
+    const received: Buffer[] = [];
+    socket.on('data', (d: Buffer) => received.push(d));
+    socket.resume();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const text = Buffer.concat(received).toString('utf8');
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toContain(JSON.stringify({ error: TOO_LARGE, issues: [] }));
+    expect(text.toLowerCase()).toContain('connection: close');
+    // The server ends the connection itself (its side at once, the whole after at most the lingering time).
+    await new Promise((resolve) => (socket.closed ? resolve(null) : socket.once('close', resolve)));
+  });
 
   it('still takes a body just under the limit', async () => {
     const r = await raw('POST', '/auth/login', {

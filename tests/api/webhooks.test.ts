@@ -302,7 +302,11 @@ describe('delivery', () => {
     await expect.poll(() => rx.got.length, { timeout: 30_000 }).toBe(1);
     expect(rx.hits()).toBe(3);
     expect(rx.got[0]!.json).toMatchObject({ id: test.eventId, type: 'webhook.test' });
-    const [d] = (await call(portal.server.url, 'GET', `/api/company/webhooks/${ep.id}/deliveries`, c.cookie)).data;
+    // The receiver has the event before the sender has written down its 204.
+    const delivery = async () =>
+      (await call(portal.server.url, 'GET', `/api/company/webhooks/${ep.id}/deliveries`, c.cookie)).data[0];
+    await expect.poll(async () => (await delivery()).status, { timeout: 10_000 }).toBe('delivered');
+    const d = await delivery();
     expect(d).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 204, eventId: test.eventId });
     const row = await em().findOneOrFail(WebhookDelivery, { id: d.id });
     expect(JSON.stringify(row)).not.toContain('secret internals');
@@ -365,8 +369,14 @@ describe('delivery', () => {
       try {
         await expect.poll(() => rx.got.length, { timeout: 20_000 }).toBe(1);
         expect(rx.got[0]!.json.data.sim.id).toBe(act.data.id);
-        const [d] = (await call(second.url, 'GET', `/api/company/webhooks/${ep.id}/deliveries`, c.cookie)).data;
-        expect(d.status).toBe('delivered');
+        // The receiver has the event before the sender has written down its answer.
+        await expect
+          .poll(
+            async () =>
+              (await call(second.url, 'GET', `/api/company/webhooks/${ep.id}/deliveries`, c.cookie)).data[0].status,
+            { timeout: 10_000 },
+          )
+          .toBe('delivered');
       } finally {
         await second.stop();
       }
@@ -392,8 +402,9 @@ describe('delivery', () => {
       // Nothing more arrives: each event once.
       const ids = rx.got.map((g) => g.json.id);
       expect(new Set(ids).size).toBe(41);
-      const pending = await em().count(WebhookDelivery, { status: { $ne: 'delivered' }, event: { company: c.id } });
-      expect(pending).toBe(0);
+      // The receiver has the last event before its sender has written down the answer.
+      const pending = () => em().count(WebhookDelivery, { status: { $ne: 'delivered' }, event: { company: c.id } });
+      await expect.poll(pending, { timeout: 10_000 }).toBe(0);
       expect(rx.hits()).toBe(41);
       // Each delivery was claimed once: one attempt per row, none left over.
       const attempts = await em().execute<{ attempts: number }[]>(

@@ -111,6 +111,14 @@ describe('config', () => {
     expect(c.mailFrom).toBe('SIM <no-reply@example.se>');
   });
 
+  it('reads DATABASE_PREPARED_STATEMENTS (on unless off; anything else is refused)', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).preparedStatements).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
+  });
+
   it('reads METRICS_TOKEN and METRICS_PORT (both off when unset)', () => {
     expect(loadConfig({ DATA_DIR: tmp() })).toMatchObject({ metricsToken: undefined, metricsPort: undefined });
     expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 't'.repeat(16), METRICS_PORT: '13001' })).toMatchObject({

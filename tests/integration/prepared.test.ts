@@ -1,0 +1,124 @@
+// The hot reads as named prepared statements (server/db/prepared.ts), on PostgreSQL: the same rows as MikroORM's
+// execute, really prepared on the connection, run inside a transaction on the transaction's own connection, and
+// prepared again on a new connection after the old one was killed. On PGlite the reads go through MikroORM
+// (checked too).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, hashSessionId, SESSION_SQL } from '../../server/auth/sessions.js';
+import { Company, Sim, User } from '../../server/db/entities.js';
+import { initOrm, migrate, pgPoolOf, type Orm } from '../../server/db/orm.js';
+import { readRow, readRows } from '../../server/db/prepared.js';
+import { seedDemo } from '../../server/db/seed.js';
+import { isDatabaseUnavailable } from '../../server/db/errors.js';
+import { HISTORY_SQL, listSql, ONE_SQL } from '../../server/sims/service.js';
+import { freshDatabase, usingPostgres } from '../helpers/db.js';
+
+let orm: Orm;
+let unprepared: Orm | null = null;
+let drop: () => Promise<void>;
+let companyId: number;
+let simId: number;
+let sessionHash: string;
+
+const preparedNames = async (o: Orm) =>
+  (await (await pgPoolOf(o))!.query<{ name: string }>('select name from pg_prepared_statements')).rows.map(
+    (r) => r.name,
+  );
+
+beforeAll(async () => {
+  const db = await freshDatabase();
+  drop = db.drop;
+  orm = await initOrm(db.target);
+  await migrate(orm);
+  await seedDemo(orm.em.fork());
+  const em = orm.em.fork();
+  const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  companyId = demo.id;
+  simId = (await em.findOneOrFail(Sim, { company: demo.id, status: 'active' }, { orderBy: { id: 'asc' } })).id;
+  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+  sessionHash = hashSessionId(await createSession(em, admin.id));
+  if (db.target.kind === 'postgres') unprepared = await initOrm({ ...db.target, prepare: false });
+});
+afterAll(async () => {
+  await unprepared?.close(true);
+  await orm?.close(true);
+  await drop?.();
+});
+
+const reads = () => [
+  { sql: listSql(false).page, params: [companyId, 50, 0] },
+  { sql: listSql(true).page, params: [companyId, '%4%', '%4%', '%4%', '%4%', null, 0] },
+  { sql: listSql(false).count, params: [companyId] },
+  { sql: ONE_SQL, params: [simId, companyId] },
+  { sql: HISTORY_SQL, params: [companyId, simId] },
+  { sql: SESSION_SQL, params: [sessionHash] },
+];
+
+describe('prepared reads', () => {
+  it('give the same rows as MikroORM execute', async () => {
+    for (const { sql, params } of reads()) {
+      const em = orm.em.fork();
+      const prepared = await readRows<Record<string, unknown>>(em, sql, params);
+      const executed = await em.execute<Array<Record<string, unknown>>>(sql, params);
+      expect(prepared.length).toBeGreaterThan(0);
+      expect(prepared).toEqual(executed);
+    }
+    expect(await readRow(orm.em.fork(), ONE_SQL, [-1, companyId])).toBeUndefined();
+  });
+
+  it.skipIf(!usingPostgres)('are named prepared statements on PostgreSQL, and not with prepare: false', async () => {
+    await readRows(orm.em.fork(), ONE_SQL, [simId, companyId]);
+    // pg-pool hands out the connection released last: the one that just ran the read.
+    expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
+    await readRows(unprepared!.em.fork(), ONE_SQL, [simId, companyId]);
+    expect(await preparedNames(unprepared!)).toEqual([]);
+  });
+
+  it('run on the transaction connection inside a transaction (they see its uncommitted rows)', async () => {
+    await orm.em
+      .fork()
+      .transactional(async (em) => {
+        await em.nativeUpdate(Sim, { id: simId }, { invoiceLineMark: 'Inom transaktionen' });
+        const row = await readRow<{ invoice_line_mark: string }>(em, ONE_SQL, [simId, companyId]);
+        expect(row?.invoice_line_mark).toBe('Inom transaktionen');
+        // Outside it, the change is not there yet (PGlite's one connection waits for the transaction instead).
+        if (!usingPostgres) throw new RollBack();
+        const outside = await readRow<{ invoice_line_mark: string }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
+        expect(outside?.invoice_line_mark).not.toBe('Inom transaktionen');
+        throw new RollBack();
+      })
+      .catch((e: unknown) => {
+        if (!(e instanceof RollBack)) throw e;
+      });
+  });
+
+  it.skipIf(!usingPostgres)(
+    'are prepared again on a new connection after the database killed the old ones',
+    async () => {
+      const em = orm.em.fork();
+      expect(await readRow(em, ONE_SQL, [simId, companyId])).toBeDefined();
+      // Every other backend of this database (the pool's) is terminated by a connection of its own.
+      const killer = unprepared!;
+      await killer.em
+        .getConnection()
+        .execute(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+      // A read on a killed connection fails as "database unavailable" (503), never as a bug; the next succeeds.
+      let failures = 0;
+      for (let i = 0; i < 12; i++) {
+        try {
+          const row = await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
+          expect(row?.id).toBe(simId);
+        } catch (err) {
+          expect(isDatabaseUnavailable(err)).toBe(true);
+          failures++;
+        }
+      }
+      expect(failures).toBeLessThan(12);
+      expect(await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId])).toMatchObject({ id: simId });
+      expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
+    },
+  );
+});
+
+class RollBack extends Error {}
