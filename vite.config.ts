@@ -39,24 +39,19 @@ function precompressAssets(): Plugin {
   };
 }
 
-/**
- * quagga2's bundle finds the global object with webpack's old `new Function("return this")()` (inside a
- * try/catch): the Content-Security-Policy (no 'unsafe-eval', server/security-headers.ts) blocks it and the
- * browser reports a violation each time the scanner loads. `globalThis` is the same object, without eval.
- */
-function quaggaWithoutEval(): Plugin {
-  return {
-    name: 'sim-portal:quagga-without-eval',
-    transform(code, id) {
-      if (!id.includes('@ericblade/quagga2') || !code.includes('new Function("return this")()')) return null;
-      return { code: code.replaceAll('new Function("return this")()', 'globalThis'), map: null };
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [remix(remixConfig), precompressAssets(), quaggaWithoutEval()],
-  resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
+  plugins: [remix(remixConfig), precompressAssets()],
+  resolve: {
+    alias: [
+      { find: '~', replacement: new URL('./app', import.meta.url).pathname },
+      // quagga2's readable browser bundle, not its prebuilt .min.js (one 150 kB line): patches/ mends it (a
+      // Code 128 checksum of 102 read as a trailing FNC1; no eval under our CSP) and Vite minifies it like ours.
+      {
+        find: /^@ericblade\/quagga2$/,
+        replacement: new URL('./node_modules/@ericblade/quagga2/dist/quagga.js', import.meta.url).pathname,
+      },
+    ],
+  },
   // Server-only packages must never be pre-bundled for the browser.
   optimizeDeps: { exclude: ['@mikro-orm/core', '@mikro-orm/postgresql', '@mikro-orm/pglite', '@trpc/server', 'zod'] },
   build: { target: 'es2022' },

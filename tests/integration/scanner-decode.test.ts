@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, fileConfig, type QuaggaApi } from '../../app/scanner/quagga.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
+import { code128Checksum, iccidWithFnc1Checksum } from '../helpers/iccid.js';
 
 const quagga = Quagga as unknown as QuaggaApi;
 const ICCID = withCheckDigit('8946071234567890123');
@@ -38,6 +39,26 @@ describe('decoding photos with quagga2 in Node', () => {
     expect(await decodeImage(quagga, file)).toEqual({ kind: 'accepted', iccid: ICCID });
     const dataUrl = `data:image/png;base64,${readFileSync(file).toString('base64')}`;
     expect(await decodeImage(quagga, dataUrl, [800])).toEqual({ kind: 'accepted', iccid: ICCID });
+  });
+
+  it('reads an ICCID whose Code 128 checksum symbol is 102, the value FNC1 has (patched in quagga2)', async () => {
+    // Unpatched, quagga2 returned this one with a trailing group separator (the FNC1 it read the checksum as),
+    // so the scanner refused it as no ICCID however often the label was shown: about one SIM in a hundred.
+    const iccid = '89467222517473471803';
+    expect(code128Checksum(iccid)).toBe(102);
+    expect(withCheckDigit(iccid.slice(0, 19))).toBe(iccid);
+    expect(code128Checksum(iccidWithFnc1Checksum('8946712345678901'))).toBe(102);
+    expect(await decodeImage(quagga, await png('fnc1-checksum', { bcid: 'code128', text: iccid }))).toEqual({
+      kind: 'accepted',
+      iccid,
+    });
+    // Its neighbours (other checksums) were read before and still are.
+    const other = withCheckDigit('8946711251747347180');
+    expect(code128Checksum(other)).not.toBe(102);
+    expect(await decodeImage(quagga, await png('neighbour', { bcid: 'code128', text: other }))).toEqual({
+      kind: 'accepted',
+      iccid: other,
+    });
   });
 
   it('reads but rejects a 19-digit code and a text code', async () => {
