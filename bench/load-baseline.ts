@@ -4,6 +4,7 @@
 // the cookie, then the page of SIMs, or the SIM and its history (both at once).
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type SimRow, simView } from '../server/sims/service.js';
 import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.js';
 
 function send(res: ServerResponse, status: number, body: unknown) {
@@ -12,24 +13,7 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(json);
 }
 
-const sim = (r: Row) => ({
-  id: r.id,
-  iccid: r.iccid,
-  invoiceLineMark: r.invoice_line_mark,
-  invoiceLineNote: r.invoice_line_note,
-  status: r.status,
-  activatedAt: r.activated_at,
-  ratePlan: {
-    id: r.plan_id,
-    code: r.code,
-    description: r.description,
-    dataLimit: r.data_limit,
-    call: r.call,
-    sms: r.sms,
-    roaming: r.roaming,
-    isLegacy: r.is_legacy,
-  },
-});
+const sim = (r: Row) => simView(r as SimRow); // the portal's own row -> JSON mapping
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost');

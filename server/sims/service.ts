@@ -135,7 +135,8 @@ export const isoSql = (column: string) => `to_char(${column} at time zone 'UTC',
 const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.status,
   ${isoSql('s.activated_at')} as activated_at, r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
 
-type SimRow = {
+/** A SIM row as SIM_COLUMNS selects it (the load benchmark's baseline maps its rows with simView too). */
+export type SimRow = {
   id: number;
   iccid: string;
   invoice_line_mark: string;
@@ -177,7 +178,7 @@ function json(v: unknown): Record<string, unknown> | null {
   return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
 }
 
-const simView = (r: SimRow): SimView => ({
+export const simView = (r: SimRow): SimView => ({
   id: r.id,
   iccid: r.iccid,
   invoiceLineMark: r.invoice_line_mark,
