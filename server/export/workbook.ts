@@ -4,7 +4,6 @@
 // (a Row, eleven Cells, their models and an XML builder per row) made so much short-lived garbage that V8
 // grew its heap with the size of the file (RSS +150 MB for 120k rows, docs/decisions/010-export-rows-as-xml.md). Sheets: "Specifikation" (a header block, then
 // one row per SIM, month and plan period) and "Sammanställning" (SIMs and SIM-days per month and plan).
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -265,13 +264,27 @@ export async function caughtUp(sheet: ExcelJS.Worksheet, out: Writable): Promise
   }
 }
 
-export async function drained(out: Writable): Promise<void> {
-  const ac = new AbortController();
-  try {
-    await Promise.race([once(out, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal })]);
-  } catch (err) {
-    if (!out.destroyed) throw err;
-  } finally {
-    ac.abort();
+/** What waits for each writable's next 'drain' (or its close), woken by one listener per writable. */
+const drainWaiters = new WeakMap<Writable, Array<() => void>>();
+
+/**
+ * Resolves at the writable's next 'drain', or when it closes (an error destroys it, which closes it: callers
+ * check `destroyed`). One 'drain' listener per writable for its whole life, never one per wait: the compression
+ * middleware hands a response's 'drain' listeners to its zlib stream but not their removal, so a listener per
+ * wait (events.once) piled up there for as long as a long page or export streamed (MaxListenersExceededWarning,
+ * and every drain called them all).
+ */
+export function drained(out: Writable): Promise<void> {
+  if (out.destroyed || out.closed) return Promise.resolve();
+  let waiters = drainWaiters.get(out);
+  if (!waiters) {
+    const list: Array<() => void> = [];
+    const wake = () => {
+      for (const resolve of list.splice(0)) resolve();
+    };
+    out.on('drain', wake);
+    out.once('close', wake);
+    drainWaiters.set(out, (waiters = list));
   }
+  return new Promise((resolve) => waiters.push(resolve));
 }
