@@ -120,19 +120,15 @@ export function specRowXml(
   return xml + `<c r="K${n}"><v>${cells.days}</v></c></row>`;
 }
 
-type SummaryEntry = { month: YearMonth; plan: PlanInfo; sims: number; days: number; lastSimId: number };
-
-/**
- * Writes the workbook to `out` (which it ends). `batches` yields rows in order, a batch at a time;
- * between batches the writer waits while `out` is full, so a slow download holds the database reads back.
- */
-export async function writeInvoiceSpecification(
-  out: Writable,
-  header: SpecHeader,
-  batches: AsyncIterable<SpecRow[]>,
-): Promise<{ rows: number }> {
+/** The streaming workbook writer of the invoice specification, into `out`. */
+export function newWorkbook(out: Writable): ExcelJS.stream.xlsx.WorkbookWriter {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'SIM-portalen';
+  return workbook;
+}
+
+/** The specification sheet with its header block and column headings written, ready for the month rows. */
+export function addSpecSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, header: SpecHeader): ExcelJS.Worksheet {
   const sheet = workbook.addWorksheet(SHEET_SPEC, { views: [{ state: 'frozen', ySplit: SPEC_HEADER_ROW }] });
   sheet.columns = SPEC_COLUMNS.map((c) => ({
     width: c.width,
@@ -159,6 +155,36 @@ export async function writeInvoiceSpecification(
     from: { row: SPEC_HEADER_ROW, column: 1 },
     to: { row: SPEC_HEADER_ROW, column: SPEC_COLUMNS.length },
   };
+  return sheet;
+}
+
+/** A month row's text cells, in column order (dates and days follow as values). */
+export function specRowTexts(r: SpecRow): ExcelJS.CellValue[] {
+  return [
+    formatYearMonth(r.month),
+    r.iccid,
+    safeText(r.invoiceLineMark),
+    safeText(r.invoiceLineNote),
+    safeText(r.plan.description),
+    formatDataAmount(r.plan.dataLimit),
+    yesNo(r.plan.call && r.plan.sms),
+    yesNo(r.plan.roaming),
+  ];
+}
+
+type SummaryEntry = { month: YearMonth; plan: PlanInfo; sims: number; days: number; lastSimId: number };
+
+/**
+ * Writes the workbook to `out` (which it ends). `batches` yields rows in order, a batch at a time;
+ * between batches the writer waits while `out` is full, so a slow download holds the database reads back.
+ */
+export async function writeInvoiceSpecification(
+  out: Writable,
+  header: SpecHeader,
+  batches: AsyncIterable<SpecRow[]>,
+): Promise<{ rows: number }> {
+  const workbook = newWorkbook(out);
+  const sheet = addSpecSheet(workbook, header);
 
   // exceljs internals (4.4.0, pinned): the style ids its cells of these columns get, and the sheet's XML
   // stream (the header rows above opened its <sheetData>; sheet.commit() closes it).
@@ -179,17 +205,8 @@ export async function writeInvoiceSpecification(
       // Give the event loop a turn now and then: the compressor (zlib, on another thread) needs it to
       // take the next chunk, so it works while the rows are being turned into XML.
       if (i > 0 && i % YIELD_EVERY_ROWS === 0) await caughtUp(sheet, out);
-      const month = formatYearMonth(r.month);
-      const texts = [
-        month,
-        r.iccid,
-        safeText(r.invoiceLineMark),
-        safeText(r.invoiceLineNote),
-        safeText(r.plan.description),
-        formatDataAmount(r.plan.dataLimit),
-        yesNo(r.plan.call && r.plan.sms),
-        yesNo(r.plan.roaming),
-      ];
+      const texts = specRowTexts(r);
+      const month = texts[0] as string; // formatYearMonth's, never rich text
       const from = dateFromDay(r.from);
       const to = dateFromDay(r.to);
       sheetStream.write(specRowXml(SPEC_HEADER_ROW + 1 + rows, { texts, from, to, days: r.days }, styleIds));

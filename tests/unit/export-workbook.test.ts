@@ -4,19 +4,16 @@
 // texts (inline rich text), whitespace at the ends, control characters and empty values.
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { dateFromDay, dayFromIso, formatYearMonth } from '../../server/export/periods.js';
+import { dateFromDay, dayFromIso } from '../../server/export/periods.js';
 import {
-  formatDataAmount,
-  safeText,
-  SHEET_SPEC,
+  addSpecSheet,
+  newWorkbook,
   SHEET_SUMMARY,
-  SPEC_COLUMNS,
   SPEC_HEADER_ROW,
+  specRowTexts,
   SUMMARY_COLUMNS,
   writeInvoiceSpecification,
-  yesNo,
   type PlanInfo,
   type SpecHeader,
   type SpecRow,
@@ -87,46 +84,9 @@ const header: SpecHeader = {
 
 /** The month rows through exceljs' row model, as writeInvoiceSpecification wrote them before (the summary too). */
 async function reference(out: Writable, h: SpecHeader, data: SpecRow[]) {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'SIM-portalen';
-  const sheet = workbook.addWorksheet(SHEET_SPEC, { views: [{ state: 'frozen', ySplit: SPEC_HEADER_ROW }] });
-  sheet.columns = SPEC_COLUMNS.map((c) => ({
-    width: c.width,
-    style: 'text' in c ? { numFmt: '@' } : 'date' in c ? { numFmt: 'yyyy-mm-dd' } : {},
-  }));
-  const block: Array<[string, string]> = [
-    ['Företag', h.companyName],
-    ['Kundnummer', h.customerNumber],
-    ['Fakturanotering', h.invoiceNote],
-    ['Period', `${formatYearMonth(h.period.start)} – ${formatYearMonth(h.period.end)}`],
-    ['Skapad', h.generatedAt],
-  ];
-  for (const [label, value] of block) {
-    const row = sheet.addRow([label, safeText(value)]);
-    row.getCell(1).font = { bold: true };
-    row.commit();
-  }
-  sheet.addRow([]).commit();
-  const head = sheet.addRow(SPEC_COLUMNS.map((c) => c.header));
-  head.font = { bold: true };
-  head.commit();
-  sheet.autoFilter = { from: { row: SPEC_HEADER_ROW, column: 1 }, to: { row: SPEC_HEADER_ROW, column: 11 } };
-  for (const r of data)
-    sheet
-      .addRow([
-        formatYearMonth(r.month),
-        r.iccid,
-        safeText(r.invoiceLineMark),
-        safeText(r.invoiceLineNote),
-        safeText(r.plan.description),
-        formatDataAmount(r.plan.dataLimit),
-        yesNo(r.plan.call && r.plan.sms),
-        yesNo(r.plan.roaming),
-        dateFromDay(r.from),
-        dateFromDay(r.to),
-        r.days,
-      ])
-      .commit();
+  const workbook = newWorkbook(out);
+  const sheet = addSpecSheet(workbook, h); // the header block as the writer makes it; the month rows are compared
+  for (const r of data) sheet.addRow([...specRowTexts(r), dateFromDay(r.from), dateFromDay(r.to), r.days]).commit();
   sheet.commit();
   // The summary sheet is not what is compared here (it is written through exceljs as before): its header only.
   const sum = workbook.addWorksheet(SHEET_SUMMARY, { views: [{ state: 'frozen', ySplit: 1 }] });
