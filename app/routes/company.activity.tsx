@@ -6,6 +6,7 @@ import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { tCompany } from '~/texts/company';
 import { requireOwner } from '~/utils/auth.server';
+import { formatDateTime } from '~/utils/text';
 import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
 
 const PAGE_SIZE = 50;
@@ -14,12 +15,6 @@ const c = tCompany;
 export const ErrorBoundary = routeErrorBoundary(c.activityTitle);
 
 export const meta: MetaFunction = () => [{ title: `${c.activityTitle} – ${t.appName}` }];
-
-const WHEN = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Europe/Stockholm',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireOwner(request, context);
@@ -35,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     kind: kind ?? '',
     older: before !== undefined,
     nextBefore: page.nextBefore,
-    items: page.items.map((i) => ({ ...i, when: WHEN.format(new Date(i.at)) })),
+    items: page.items.map((i) => ({ ...i, when: formatDateTime(i.at) })),
   };
 }
 

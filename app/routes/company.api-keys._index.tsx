@@ -14,6 +14,7 @@ import { tAdmin } from '~/texts/admin';
 import { requireOwner } from '~/utils/auth.server';
 import { FORM_ERROR } from '~/utils/forms';
 import { attempt, formText } from '~/utils/forms.server';
+import { formatDate, formatDateTime } from '~/utils/text';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '../../server/api-keys/limits';
 
 const k = tApiKeys;
@@ -25,9 +26,7 @@ export const meta: MetaFunction = () => [{ title: `${k.title} – ${t.appName}` 
 // The answer with a new key must not be kept by any cache.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-const WHEN = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', dateStyle: 'short', timeStyle: 'short' });
-const DAY = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', dateStyle: 'short' });
-const when = (iso: string | null, fallback: string) => (iso ? WHEN.format(new Date(iso)) : fallback);
+const when = (iso: string | null, fallback: string) => (iso ? formatDateTime(iso) : fallback);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireOwner(request, context);
@@ -35,13 +34,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const notice = new URL(request.url).searchParams.get('notice');
   return {
     companyName: session.companyName,
-    today: DAY.format(new Date()),
+    today: formatDate(new Date()),
     notice: notice === 'revoked' ? notice : null,
     keys: keys.map((key) => ({
       ...key,
       created: when(key.createdAt, ''),
       lastUsed: when(key.lastUsedAt, k.never),
-      expires: key.expiresAt ? DAY.format(new Date(new Date(key.expiresAt).getTime() - 1)) : k.noExpiry,
+      expires: key.expiresAt ? formatDate(new Date(new Date(key.expiresAt).getTime() - 1)) : k.noExpiry,
     })),
   };
 }

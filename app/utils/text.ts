@@ -11,3 +11,9 @@ const dateFormat = new Intl.DateTimeFormat('sv-SE', {
 export function formatDateTime(iso: string): string {
   return dateFormat.format(new Date(iso));
 }
+
+const dayFormat = new Intl.DateTimeFormat('sv-SE', { dateStyle: 'short', timeZone: 'Europe/Stockholm' });
+/** The calendar day in Stockholm (2026-11-23). */
+export function formatDate(date: Date): string {
+  return dayFormat.format(date);
+}
