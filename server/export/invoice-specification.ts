@@ -14,7 +14,14 @@ import {
   type SimEventInput,
 } from './periods.js';
 import { exportFilename, type ExportQuery } from './query.js';
-import { ExportAborted, writeInvoiceSpecification, type PlanInfo, type SpecHeader, type SpecRow } from './workbook.js';
+import {
+  EXPORT_MINUTE,
+  ExportAborted,
+  writeInvoiceSpecification,
+  type PlanInfo,
+  type SpecHeader,
+  type SpecRow,
+} from './workbook.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const BATCH_SIZE = 100;
@@ -129,15 +136,6 @@ export async function* specificationRows(
   }
 }
 
-const generatedAtFormat = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Europe/Stockholm',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /**
  * Starts writing the workbook and returns at once with the stream the HTTP answer reads. Errors after
  * the first byte can only end the download early: they are logged and the stream is destroyed.
@@ -155,7 +153,7 @@ export async function invoiceSpecification(
     customerNumber: company.customerNumber,
     invoiceNote: company.invoiceNote,
     period: { start: query.start, end: query.end },
-    generatedAt: generatedAtFormat.format(now),
+    generatedAt: EXPORT_MINUTE.format(now),
   };
   const out = new PassThrough();
   const rows = specificationRows(em, company.id, header.period, { today: dayInZone(now), plans });

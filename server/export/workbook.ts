@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { dateFromDay, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
+import { dateFromDay, EXPORT_TIME_ZONE, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
 import { formatDataAmount } from '../plans/selector.js';
 
 export type PlanInfo = {
@@ -68,6 +68,17 @@ export const SUMMARY_COLUMNS = [
 
 // As the UI shows it: the plan selector's own formatting.
 export { formatDataAmount };
+
+/** Date and time to the minute in the exports' time zone, 24-hour: "2026-11-23 14:05" (format) or its parts. */
+export const EXPORT_MINUTE = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: EXPORT_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 export const yesNo = (v: boolean) => (v ? 'Ja' : 'Nej');
 

@@ -9,6 +9,7 @@ import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
 import {
   caughtUp,
   drained,
+  EXPORT_MINUTE,
   ExportAborted,
   formatDataAmount,
   looksLikeFormula,
@@ -49,19 +50,9 @@ export const LIST_COLUMNS = [
   { header: c.activatedAt, width: 18, date: true },
 ] as const;
 
-const STOCKHOLM = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Europe/Stockholm',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
 /** The wall-clock time in Stockholm, as the parts of a UTC date (how a spreadsheet date cell carries no zone). */
 function stockholmWallClock(iso: string): Date {
-  const parts = Object.fromEntries(STOCKHOLM.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(EXPORT_MINUTE.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
   return new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!));
 }
 
