@@ -4,7 +4,6 @@
 // sees it), the live preview while typing, and a 120-row activation in chunks with progress, a chunk lost on
 // the way and "Försök igen". All at 390 px. Nothing of ours is replaced: init scripts only record what the
 // page did (vibrations, camera streams, the progress texts shown); the lost chunk is a network abort.
-import bwipjs from 'bwip-js/node';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,9 @@ import { withCheckDigit } from '../../server/sims/iccid.js';
 import { axeViolations, launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
 import { iccidFactory, iccidWithFnc1Checksum } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
+import { barcodePng, photograph } from '../helpers/barcode.js';
+
+const FRAME = { width: 640, height: 480 };
 
 const stamp = `${String(process.pid % 1e5).padStart(5, '0')}${String(Date.now() % 1e6).padStart(6, '0')}`;
 // The middle one's Code 128 checksum is 102 (FNC1): quagga2 unpatched never read it (patches/).
@@ -39,22 +41,7 @@ beforeAll(async () => {
   const painter = await launchBrowser();
   const frames: Buffer[] = [];
   for (const code of CODES) {
-    const png = await bwipjs.toBuffer({
-      bcid: 'code128',
-      text: code,
-      scale: 2,
-      height: 12,
-      paddingwidth: 24,
-      paddingheight: 12,
-      backgroundcolor: 'FFFFFF',
-    });
-    const page = await painter.newPage({ viewport: { width: 640, height: 480 } });
-    await page.setContent(
-      `<body style="margin:0;background:#fff;height:100vh;display:flex;align-items:center;justify-content:center"><img src="data:image/png;base64,${png.toString('base64')}"></body>`,
-    );
-    await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
-    frames.push(await page.screenshot({ type: 'jpeg', quality: 92 }));
-    await page.close();
+    frames.push(await photograph(painter, [await barcodePng({ bcid: 'code128', text: code })], FRAME, 'jpeg'));
   }
   await painter.close();
   // The beep's AudioContext makes Chromium's PulseAudio client keep its runtime files under

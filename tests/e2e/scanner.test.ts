@@ -3,7 +3,6 @@
 // "Skanna från bild"; the camera conditions show their Swedish messages; quagga2 is not in the initial
 // JS of /add; no camera track stays live. Nothing of quagga or the camera is replaced: an init script
 // only keeps a list of the streams getUserMedia returned, to check that their tracks end.
-import bwipjs from 'bwip-js/node';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { Sim } from '../../server/db/entities.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
 import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
 import { useScreens } from '../helpers/screens.js';
+import { barcodePng, photograph } from '../helpers/barcode.js';
 
 const ICCID = withCheckDigit(
   `894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`,
@@ -33,36 +33,6 @@ const MEMORY_KEY = 'sim-portal:scanner';
 const portal = useScreens({ browser: false });
 let dir: string;
 const files = { video: '', shortVideo: '', twoCodes: '', short: '', wrongCheck: '', qr: '' };
-
-async function barcodePng(options: bwipjs.RenderOptions): Promise<Buffer> {
-  return bwipjs.toBuffer({
-    scale: 2,
-    height: 12,
-    paddingwidth: 24,
-    paddingheight: 12,
-    backgroundcolor: 'FFFFFF',
-    ...options,
-  });
-}
-const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
-
-/** Renders images on a white page in Chromium and photographs it. */
-async function photograph(
-  browser: Browser,
-  images: Buffer[],
-  size: { width: number; height: number },
-  type: 'jpeg' | 'png',
-): Promise<Buffer> {
-  const page = await browser.newPage({ viewport: size });
-  const imgs = images.map((png) => `<img src="${dataUrl(png)}">`).join('');
-  await page.setContent(
-    `<body style="margin:0;background:#fff;height:100vh;display:flex;flex-direction:column;gap:60px;align-items:center;justify-content:center">${imgs}</body>`,
-  );
-  await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
-  const shot = await page.screenshot(type === 'jpeg' ? { type, quality: 92 } : { type });
-  await page.close();
-  return shot;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'scanner-e2e-'));

@@ -1,13 +1,14 @@
 // Real barcodes through the real decoder: bwip-js draws them, quagga2 (its Node build) reads them with
 // the scanner's own configuration and acceptance rule (app/scanner/quagga.ts). Only the valid ICCID passes.
 import Quagga from '@ericblade/quagga2';
-import bwipjs from 'bwip-js/node';
+import type bwipjs from 'bwip-js/node';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, fileConfig, type QuaggaApi } from '../../app/scanner/quagga.js';
 import { withCheckDigit } from '../../server/sims/iccid.js';
+import { barcodePng } from '../helpers/barcode.js';
 import { code128Checksum, iccidWithFnc1Checksum } from '../helpers/iccid.js';
 
 const quagga = Quagga as unknown as QuaggaApi;
@@ -15,16 +16,8 @@ const ICCID = withCheckDigit('8946071234567890123');
 let dir: string;
 
 async function png(name: string, options: bwipjs.RenderOptions): Promise<string> {
-  const buffer = await bwipjs.toBuffer({
-    scale: 2,
-    height: 12,
-    paddingwidth: 24,
-    paddingheight: 12,
-    backgroundcolor: 'FFFFFF',
-    ...options,
-  });
   const file = path.join(dir, `${name}.png`);
-  writeFileSync(file, buffer);
+  writeFileSync(file, await barcodePng(options));
   return file;
 }
 
