@@ -74,6 +74,8 @@ export const t = {
     customerNumberTaken: 'Kundnumret används redan av ett annat företag.',
     emailTaken: 'E-postadressen används redan av en annan användare.',
     ownSuperAdmin: 'Du kan inte ta bort din egen behörighet som superadministratör.',
+    superAdminOnlyStaff:
+      'Bara användare i personalföretaget kan vara superadministratörer. Lägg till personen där i stället.',
     simNotFound: 'SIM-kortet finns inte.',
     simAlreadyActive: 'Det finns redan ett aktivt SIM-kort med det här ICCID-numret.',
     simLegacy: 'SIM-kortet har ett äldre abonnemang och kan inte ändras här. Kontakta supporten för att säga upp det.',

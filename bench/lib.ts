@@ -112,7 +112,10 @@ export async function seedSims(em: Em, companyId: number, n: number, prefix = '8
 
 export type Seeded = { orm: Orm; demoCompanyId: number; adminId: number; adminCookie: string };
 
-/** Migrates, seeds the demo data and `sims` more SIMs for Demo AB; returns a session cookie of admin@demo.se. */
+/**
+ * Migrates, seeds the demo data and `sims` more SIMs for Demo AB; returns a session cookie of admin@demo.se acting as
+ * Demo AB (a super admin is staff, not a user of the customer: docs/decisions/014), who sees its SIMs and /admin.
+ */
 export async function seedDatabase(target: DbTarget, sims: number): Promise<Seeded> {
   const orm = await initOrm(target);
   await migrate(orm);
@@ -122,7 +125,7 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
   const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
   await seedSims(em, demo.id, sims);
   await em.execute('analyze');
-  const adminCookie = `sim_session=${await createSession(em, admin.id)}`;
+  const adminCookie = `sim_session=${await createSession(em, admin.id, { actingCompanyId: demo.id })}`;
   return { orm, demoCompanyId: demo.id, adminId: admin.id, adminCookie };
 }
 

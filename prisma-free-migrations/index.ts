@@ -7,6 +7,7 @@ import { Migration20261122135829_sim_list_index } from './Migration2026112213582
 import { Migration20261123074507_roles } from './Migration20261123074507_roles.js';
 import { Migration20261123082600_webhooks } from './Migration20261123082600_webhooks.js';
 import { Migration20261123083000_api_keys } from './Migration20261123083000_api_keys.js';
+import { Migration20261125030000_staff_company } from './Migration20261125030000_staff_company.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -15,4 +16,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123074507_roles', class: Migration20261123074507_roles },
   { name: 'Migration20261123082600_webhooks', class: Migration20261123082600_webhooks },
   { name: 'Migration20261123083000_api_keys', class: Migration20261123083000_api_keys },
+  { name: 'Migration20261125030000_staff_company', class: Migration20261125030000_staff_company },
 ];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { CLI_ACTOR } from './companies/audit.js';
-import { createCompany } from './companies/companies.js';
+import { createCompany, staffCompany } from './companies/companies.js';
 import { companyFields } from './companies/schemas.js';
 import { ConfigError, loadConfig } from './config.js';
 import { Company } from './db/entities.js';
@@ -22,7 +22,8 @@ class CliError extends Error {}
 const usage = `Usage: npm run cli -- <command>
   migrate                         apply pending migrations
   seed                            add demo data (idempotent)
-  user:create --email E --name N --company "Name" [--customer-number C] [--super-admin] [--owner]
+  user:create --email E --name N --company "Name" [--customer-number C] [--owner]
+  user:create --email E --name N --super-admin    (super admins belong to the staff company)
   plans:import FILE.json          upsert rate plans by code
   migration:create NAME           write a migration from the entity changes (development)
   backup FILE                     the embedded database (DATA_DIR/pglite) into FILE (.tar.gz), portal stopped
@@ -64,12 +65,17 @@ async function userCreate(argv: string[]): Promise<string> {
     },
     strict: true,
   });
+  const isSuperAdmin = values['super-admin'] ?? false;
+  const isCompanyOwner = values.owner ?? false;
+  // Super admins belong to the staff company only (docs/decisions/014), never to a customer's.
+  if (isSuperAdmin && (values.company !== undefined || values['customer-number'] !== undefined || isCompanyOwner))
+    throw new CliError('--super-admin: a super admin belongs to the staff company; leave out --company and --owner');
   // The services' own field rules, reported by the option that broke them.
   const input = z
     .object({
       email: userFields.email,
       name: userFields.name,
-      company: companyFields.name,
+      company: isSuperAdmin ? z.undefined() : companyFields.name,
       customerNumber: companyFields.customerNumber.optional(),
     })
     .safeParse({
@@ -86,18 +92,19 @@ async function userCreate(argv: string[]): Promise<string> {
     throw new CliError(`${option ?? 'input'}: ${issue.message}`);
   }
   const { email, name, company: companyName, customerNumber } = input.data;
-  const isSuperAdmin = values['super-admin'] ?? false;
-  const isCompanyOwner = values.owner ?? false;
   return withOrm(async (orm) => {
     await migrate(orm);
     return orm.em.fork().transactional(async (em) => {
-      let company: { id: number; name: string } | null = await em.findOne(Company, { name: companyName });
+      let company: { id: number; name: string } | null =
+        companyName === undefined
+          ? await staffCompany(em)
+          : await em.findOne(Company, { name: companyName, isStaff: false });
       let made = '';
       if (!company) {
         const number =
           customerNumber ?? String(100000 + (await em.count(Company, {})) + 1 + Math.floor(Math.random() * 1000));
         company = await createCompany(em, CLI_ACTOR, {
-          name: companyName,
+          name: companyName!,
           customerNumber: number,
           invoiceNote: '',
           invoiceInterval: 'monthly',

@@ -47,7 +47,7 @@ export const tAdmin = {
     name: 'Namn',
     email: 'E-postadress',
     isSuperAdmin: 'Superadministratör',
-    isSuperAdminHint: 'Får hantera alla företag och användare.',
+    isSuperAdminHint: 'Får hantera alla företag och användare. Bara för personalföretagets användare.',
     created: 'Användare skapad',
     updated: 'Användare uppdaterad',
     openCreated: 'Redigera användaren',

@@ -136,6 +136,28 @@ export async function updateCompany(
   );
 }
 
+/** The staff company's name and customer number when it is first made (a super admin may rename it). */
+export const STAFF_COMPANY = { name: 'Personal (superadministratörer)', customerNumber: 'PERSONAL' } as const;
+
+/**
+ * The portal's own staff company, the only home of super admins (docs/decisions/014), made on first need by
+ * the seed and the CLI. Its customer number gets a suffix if a customer already has 'PERSONAL'.
+ */
+export async function staffCompany(em: Em): Promise<Company> {
+  const existing = await em.findOne(Company, { isStaff: true });
+  if (existing) return existing;
+  const taken = await em.findOne(Company, { customerNumber: STAFF_COMPANY.customerNumber });
+  const company = em.create(Company, {
+    name: STAFF_COMPANY.name,
+    customerNumber: taken ? `${STAFF_COMPANY.customerNumber}-${Date.now()}` : STAFF_COMPANY.customerNumber,
+    invoiceNote: '',
+    invoiceInterval: 'monthly',
+    isStaff: true,
+  });
+  await em.flush();
+  return company;
+}
+
 /** One company with its users; q, limit and offset search and page the users (name or e-mail). */
 export async function getCompany(
   em: Em,
@@ -149,7 +171,11 @@ export async function getCompany(
     ? {
         company,
         removedAt: null,
-        $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }],
+        $or: [
+          { name: { $ilike: likePattern(q) } },
+          { email: { $ilike: likePattern(q) } },
+          { requestedEmail: { $ilike: likePattern(q) } },
+        ],
       }
     : { company, removedAt: null };
   const rows = await em.find(User, where, {

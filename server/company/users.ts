@@ -2,7 +2,13 @@
 // (or support acting as the company). The same rules as the super admin's (server/users): e-mail unique
 // across the portal, stored lower-case; plus the last-owner rule: a change never leaves a company that has an
 // owner without one. Each change runs in one transaction with its row in the company's trail.
-import { LockMode } from '@mikro-orm/core';
+//
+// Out of an owner's reach (docs/decisions/014): super admins (they live in the staff company, and a super admin
+// row is skipped here even if one were in the company), and whether an address belongs to a user of another
+// company: such an address is kept as the user's requestedEmail, the row itself gets a placeholder address that
+// no login link reaches, and the owner gets the same answer as for a free address.
+import { randomUUID } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
 import { tCompany } from '../../app/texts/company.js';
 import { recordAudit, type Actor } from '../companies/audit.js';
@@ -12,7 +18,8 @@ import type { Em } from '../db/orm.js';
 import { Conflict, NotFound } from '../errors/domain.js';
 import { normalizeEmail } from '../users/normalize.js';
 import type { UserView } from '../users/schemas.js';
-import { ensureEmailFree, translatingConflicts, userSnapshot, userView } from '../users/users.js';
+import { translatingConflicts, userSnapshot, userView } from '../users/users.js';
+import { t } from '../../app/texts.js';
 import type { companyUserCreateInput, companyUserUpdateInput } from './schemas.js';
 
 export type CompanyActor = Actor & { companyId: number };
@@ -44,11 +51,14 @@ export async function listCompanyUsers(
   const q = opts.q?.trim();
   const where = q
     ? {
-        company: companyId,
-        removedAt: null,
-        $or: [{ name: { $ilike: likePattern(q) } }, { email: { $ilike: likePattern(q) } }],
+        ...reachable(companyId),
+        $or: [
+          { name: { $ilike: likePattern(q) } },
+          { email: { $ilike: likePattern(q) } },
+          { requestedEmail: { $ilike: likePattern(q) } },
+        ],
       }
-    : { company: companyId, removedAt: null };
+    : reachable(companyId);
   const rows = await em.find(User, where, {
     orderBy: { name: 'asc', id: 'asc' },
     limit: opts.limit,
@@ -57,8 +67,41 @@ export async function listCompanyUsers(
   return rows.map(userView);
 }
 
+/** The users an owner may see and change: the company's own, not removed, never a super admin. */
+const reachable = (companyId: number) => ({ company: companyId, removedAt: null, isSuperAdmin: false });
+
+/**
+ * Where a user of this company gets the address `email`: the address itself when no one has it; a placeholder
+ * (with the address kept as requestedEmail) when a user outside the company has it, so the owner learns nothing
+ * of other companies. The company's own users are the owner's to see: taking one of their addresses is refused.
+ */
+async function addressFor(
+  tx: Em,
+  companyId: number,
+  email: string,
+  exceptId?: number,
+): Promise<{ email: string; requestedEmail: string | null }> {
+  const other = await tx.findOne(User, { email });
+  if (!other || other.id === exceptId) return { email, requestedEmail: null };
+  if (other.company.id === companyId && !other.isSuperAdmin) throw new Conflict(t.errors.emailTaken, 'email');
+  return { email: `pending-${randomUUID()}@pending.invalid`, requestedEmail: email };
+}
+
+/**
+ * Two owners giving the same free address at once: the loser's work runs again and finds the address taken, so
+ * the race tells no more than the lookup. A second collision in a row is answered as a taken address.
+ */
+async function retryingOnTakenAddress<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (!(e instanceof UniqueConstraintViolationException)) throw e;
+  }
+  return translatingConflicts(work);
+}
+
 export async function getCompanyUser(em: Em, companyId: number, id: number): Promise<UserView> {
-  const user = await em.findOne(User, { id, company: companyId, removedAt: null });
+  const user = await em.findOne(User, { id, ...reachable(companyId) });
   if (!user) throw new NotFound(tCompany.errors.userNotFound);
   return userView(user);
 }
@@ -69,12 +112,12 @@ export async function createCompanyUser(
   input: z.output<typeof companyUserCreateInput>,
 ): Promise<UserView> {
   const email = normalizeEmail(input.email);
-  return translatingConflicts(() =>
+  return retryingOnTakenAddress(() =>
     em.transactional(async (tx) => {
-      await ensureEmailFree(tx, email);
+      const address = await addressFor(tx, actor.companyId, email);
       const user = tx.create(User, {
         name: input.name,
-        email,
+        ...address,
         company: tx.getReference(Company, actor.companyId),
         role: input.role,
         isSuperAdmin: false,
@@ -95,12 +138,13 @@ export async function createCompanyUser(
  */
 async function lockOwnersAndUser(tx: Em, companyId: number, id: number): Promise<{ owners: number[]; user: User }> {
   const owners = await tx.execute<{ id: number }[]>(
-    `select id from app_user where company_id = ? and role = 'owner' and removed_at is null order by id for update`,
+    `select id from app_user where company_id = ? and role = 'owner' and removed_at is null and not is_super_admin
+     order by id for update`,
     [companyId],
   );
   const user = await tx.findOne(
     User,
-    { id, company: companyId, removedAt: null },
+    { id, ...reachable(companyId) },
     { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
   );
   if (!user) throw new NotFound(tCompany.errors.userNotFound);
@@ -119,14 +163,14 @@ export async function updateCompanyUser(
   input: z.output<typeof companyUserUpdateInput>,
 ): Promise<UserView> {
   const email = normalizeEmail(input.email);
-  return translatingConflicts(() =>
+  return retryingOnTakenAddress(() =>
     em.transactional(async (tx) => {
       const { owners, user } = await lockOwnersAndUser(tx, actor.companyId, input.id);
       ensureNotLastOwner(owners, user, input.role, 'role');
-      if (email !== user.email) await ensureEmailFree(tx, email, user.id);
       const before = userView(user);
+      // The address as shown (requestedEmail or email) unchanged: nothing to look up or move.
+      if (email !== before.email) Object.assign(user, await addressFor(tx, actor.companyId, email, user.id));
       user.name = input.name;
-      user.email = email;
       user.role = input.role;
       const after = userView(user);
       audit(tx, actor, 'updateUser', user.id, before, after);
@@ -155,6 +199,7 @@ export async function removeCompanyUser(
     user.removedAt = new Date();
     // Not a deliverable address (.invalid), unique by the id: the old address may be given to a new user.
     user.email = `removed-${user.id}@removed.invalid`;
+    user.requestedEmail = null;
     user.isSuperAdmin = false;
     audit(tx, actor, 'removeUser', user.id, before, null);
     await tx.flush();

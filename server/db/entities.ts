@@ -23,10 +23,13 @@ const CompanySchema = defineEntity({
     customerNumber: p.string().length(50).unique(),
     invoiceNote: p.string().length(200).default(''),
     invoiceInterval: p.enum(INVOICE_INTERVALS).default('monthly'),
+    // The portal's own staff (docs/decisions/014): the one company whose users may be super admins.
+    isStaff: p.boolean().default(false),
     createdAt: p.datetime().onCreate(now),
     updatedAt: p.datetime().onCreate(now).onUpdate(now),
     users: () => p.oneToMany(User).mappedBy('company'),
   },
+  uniques: [{ name: 'company_is_staff_unique', properties: ['isStaff'], where: { isStaff: true } }],
 });
 export class Company extends CompanySchema.class {}
 CompanySchema.setClass(Company);
@@ -47,6 +50,9 @@ const UserSchema = defineEntity({
     lastLoginAt: p.datetime().nullable(),
     // Removed by the company's owner: the row stays for the history it signed, its e-mail is freed.
     removedAt: p.datetime().nullable(),
+    // The address an owner gave that already belongs to a user outside the company (docs/decisions/014): shown to
+    // the owner as the user's address, while `email` holds a placeholder no login link can reach.
+    requestedEmail: p.string().length(254).nullable(),
   },
 });
 export class User extends UserSchema.class {}

@@ -1,7 +1,8 @@
 // Demo data: a company, a super admin, a regular user, a rate plan catalog and a few SIMs with history.
 // Idempotent: running it again changes nothing that exists.
 import type { Em } from './orm.js';
-import { Company, RatePlan, Sim, SimEvent, User } from './entities.js';
+import { Company, RatePlan, Sim, SimEvent, User, type UserRole } from './entities.js';
+import { staffCompany } from '../companies/companies.js';
 import { upsertPlans, type RatePlanInput } from '../plans/catalog.js';
 import { withCheckDigit } from '../sims/iccid.js';
 
@@ -137,15 +138,20 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
       });
       result.companies++;
     }
-    const users: Array<[string, string, boolean, boolean]> = [
-      ['admin@demo.se', 'Admin Demo', true, true],
-      ['anna@demo.se', 'Anna Andersson', false, false],
+    // The super admin belongs to the staff company, never to a customer's (docs/decisions/014); Demo AB has an
+    // owner of its own.
+    if (!(await tx.findOne(Company, { isStaff: true }))) result.companies++;
+    const staff = await staffCompany(tx);
+    const users: Array<[string, string, Company, boolean, UserRole]> = [
+      ['admin@demo.se', 'Admin Demo', staff, true, 'member'],
+      ['ella@demo.se', 'Ella Ägare', company, false, 'owner'],
+      ['anna@demo.se', 'Anna Andersson', company, false, 'member'],
     ];
     const created: Record<string, User> = {};
-    for (const [email, name, isSuperAdmin, isCompanyOwner] of users) {
+    for (const [email, name, home, isSuperAdmin, role] of users) {
       let user = await tx.findOne(User, { email });
       if (!user) {
-        user = tx.create(User, { email, name, company, isSuperAdmin, role: isCompanyOwner ? 'owner' : 'member' });
+        user = tx.create(User, { email, name, company: home, isSuperAdmin, role });
         result.users++;
       }
       created[email] = user;

@@ -15,7 +15,8 @@ export function userView(u: User): UserView {
   return {
     id: u.id,
     name: u.name,
-    email: u.email,
+    // An address given by an owner that belongs to someone else shows as given (docs/decisions/014).
+    email: u.requestedEmail ?? u.email,
     companyId: u.company.id,
     isCompanyOwner: u.role === 'owner',
     isSuperAdmin: u.isSuperAdmin,
@@ -108,10 +109,16 @@ export async function updateUser(em: Em, actor: Actor, input: z.output<typeof up
       if (user.id === actor.userId && user.isSuperAdmin && !input.isSuperAdmin) {
         throw Invalid.field('isSuperAdmin', t.errors.ownSuperAdmin);
       }
+      if (input.isSuperAdmin && !user.isSuperAdmin) {
+        // Super admins live in the staff company only, out of every customer owner's reach (decision 014).
+        const company = await tx.findOneOrFail(Company, { id: user.company.id });
+        if (!company.isStaff) throw Invalid.field('isSuperAdmin', t.errors.superAdminOnlyStaff);
+      }
       if (email !== user.email) await ensureEmailFree(tx, email, user.id);
       const before = snapshot(userView(user));
       user.name = input.name;
       user.email = email;
+      user.requestedEmail = null;
       if (input.role !== undefined && (input.role === 'owner') !== input.isCompanyOwner)
         throw Invalid.field('isCompanyOwner', tCompany.errors.role);
       user.role = input.role ?? (input.isCompanyOwner ? 'owner' : user.role === 'owner' ? 'member' : user.role);

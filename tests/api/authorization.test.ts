@@ -25,6 +25,8 @@ const portal = useScreens({ browser: false });
 const cookies: Partial<Record<Role, string>> = {};
 const keys: Partial<Record<Role, string>> = {};
 let ids: { companyA: number; userA: number; simA: number; iccidA: string };
+/** Super admins as the target of an owner's doors (issue 24): staff (seeded), of another company, inside A. */
+const supers: Record<'staff' | 'elsewhere' | 'insideA', number> = { staff: 0, elsewhere: 0, insideA: 0 };
 
 beforeAll(async () => {
   const em = portal.server.services.orm.em.fork();
@@ -44,8 +46,19 @@ beforeAll(async () => {
   em.create(User, { name: 'Olle Ägare', email: 'olle@demo.se', company: a, role: 'owner' });
   em.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: a, role: 'viewer' });
   em.create(User, { name: 'Bo B', email: 'bo@b.se', company: b });
-  em.create(User, { name: 'Rut Root', email: 'root@drift.se', company: ops, isSuperAdmin: true });
+  const root = em.create(User, { name: 'Rut Root', email: 'root@drift.se', company: ops, isSuperAdmin: true });
+  // Written around the services (which keep super admins in the staff company): must be out of reach all the same.
+  const insideA = em.create(User, {
+    name: 'Sam Super',
+    email: 'sam.super@demo.se',
+    company: a,
+    role: 'owner',
+    isSuperAdmin: true,
+  });
   await em.flush();
+  supers.staff = (await em.findOneOrFail(User, { email: 'admin@demo.se' })).id;
+  supers.elsewhere = root.id;
+  supers.insideA = insideA.id;
   const simA = await em.findOneOrFail(
     Sim,
     { company: a, status: 'active', ratePlan: { isLegacy: false } },
@@ -81,7 +94,7 @@ beforeAll(async () => {
   }
 });
 
-type Row = { method: string; path: () => string; body?: () => unknown; expect: Record<Role, number> };
+type Row = { method: string; path: () => string; body?: () => unknown; expect: Record<Role, number>; label?: string };
 const all = (anon: number, rest: number): Record<Role, number> => ({
   anon,
   userA: rest,
@@ -236,6 +249,35 @@ const matrix: Row[] = [
   { method: 'POST', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
   { method: 'PUT', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
   { method: 'POST', path: () => '/api/company/users/remove/999999', body: () => ({}), expect: owners(404) },
+  // An owner acts on a super admin (issue 24): not there, whoever asks; support acting as A included.
+  ...(['staff', 'elsewhere', 'insideA'] as const).flatMap((who): Row[] => [
+    {
+      label: `/company/users/{super admin: ${who}}`,
+      method: 'GET',
+      path: () => `/company/users/${supers[who]}`,
+      expect: owners(404, 302),
+    },
+    {
+      label: `/company/users/{super admin: ${who}}/remove`,
+      method: 'GET',
+      path: () => `/company/users/${supers[who]}/remove`,
+      expect: owners(404, 302),
+    },
+    {
+      label: `/api/company/users {id: super admin: ${who}}`,
+      method: 'PUT',
+      path: () => '/api/company/users',
+      body: () => ({ id: supers[who], name: 'Kapad', email: `kapad.${who}@evil.example`, role: 'viewer' }),
+      expect: owners(404),
+    },
+    {
+      label: `/api/company/users/remove/{super admin: ${who}}`,
+      method: 'POST',
+      path: () => `/api/company/users/remove/${supers[who]}`,
+      body: () => ({}),
+      expect: owners(404),
+    },
+  ]),
   { method: 'GET', path: () => '/api/company/audit', expect: owners(200) },
   { method: 'GET', path: () => '/api/company/audit?kind=nej', expect: owners(400) },
   // Webhooks (issue 16).
@@ -265,7 +307,7 @@ const matrix: Row[] = [
 
 describe('authorization matrix', () => {
   for (const row of matrix) {
-    it(`${row.method} ${row.path.toString().replace(/^\(\) => /, '')}`, async () => {
+    it(`${row.method} ${row.label ?? row.path.toString().replace(/^\(\) => /, '')}`, async () => {
       const got: Partial<Record<Role, number>> = {};
       for (const role of ROLES) {
         const headers: Record<string, string> = {};
@@ -303,5 +345,17 @@ describe('authorization matrix', () => {
     const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id: ids.simA });
     expect(sim.status).toBe('active');
     expect(sim.invoiceLineMark).not.toBe('intrång');
+  });
+
+  it('left every super admin as it was', async () => {
+    const rows = await portal.server.services.orm.em
+      .fork()
+      .find(User, { id: Object.values(supers) }, { orderBy: { id: 'asc' } });
+    expect(rows.map((u) => [u.name, u.isSuperAdmin, u.removedAt])).toEqual([
+      ['Admin Demo', true, null],
+      ['Rut Root', true, null],
+      ['Sam Super', true, null],
+    ]);
+    for (const u of rows) expect(u.email).not.toContain('evil.example');
   });
 });

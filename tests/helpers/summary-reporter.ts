@@ -10,14 +10,16 @@ export default class SummaryReporter implements Reporter {
     let skipped = 0;
     const flaky: string[] = [];
     for (const mod of testModules) {
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed' && test.diagnostic()?.flaky) flaky.push(`${mod.moduleId} > ${test.fullName}`);
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (mod.state() === 'failed' && !mod.children.size) failed++;
+      // A file that failed outside its tests (a beforeAll, an import) leaves them skipped: that is a failure too.
+      failed += mod.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     if (flaky.length) console.log(`\nflaky (passed only on a second run): ${flaky.length}\n  ${flaky.join('\n  ')}`);
     console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -20,6 +20,8 @@ let services: Services;
 let drop: () => Promise<void>;
 let dataDir: string;
 let demo: Company;
+/** The staff company, home of the super admins (docs/decisions/014). */
+let staff: Company;
 let admin: User;
 let anna: User;
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
   await seedDemo(services.orm.em.fork());
   const em = services.orm.em.fork();
   demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  staff = await em.findOneOrFail(Company, { isStaff: true });
   admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
   anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
 });
@@ -292,12 +295,17 @@ describe('companies', () => {
       customerNumber: '100001',
       invoiceInterval: 'monthly',
     });
-    expect(company.users.map((u) => u.email)).toEqual(expect.arrayContaining(['admin@demo.se', 'anna@demo.se']));
-    expect(company.users.find((u) => u.email === 'admin@demo.se')).toMatchObject({
+    expect(company.users.map((u) => u.email)).toEqual(expect.arrayContaining(['ella@demo.se', 'anna@demo.se']));
+    expect(company.users.find((u) => u.email === 'ella@demo.se')).toMatchObject({
       companyId: demo.id,
-      isSuperAdmin: true,
+      isSuperAdmin: false,
       isCompanyOwner: true,
     });
+    // The super admin is staff, not a user of the customer (docs/decisions/014).
+    expect(company.users.map((u) => u.email)).not.toContain('admin@demo.se');
+    expect((await caller.admin.getCompany({ id: staff.id })).users).toEqual([
+      expect.objectContaining({ email: 'admin@demo.se', isSuperAdmin: true }),
+    ]);
     expect((await caller.admin.getCompany({ id: demo.id, q: 'ANDERS' })).users.map((u) => u.email)).toEqual([
       'anna@demo.se',
     ]);
@@ -393,14 +401,14 @@ describe('users', () => {
       name: 'Dan Dansson',
       email: 'Dan.D@Exempel.se',
       isCompanyOwner: true,
-      isSuperAdmin: true,
+      isSuperAdmin: false,
     });
     const after = {
       name: 'Dan Dansson',
       email: 'dan.d@exempel.se',
       companyId: other.id,
       isCompanyOwner: true,
-      isSuperAdmin: true,
+      isSuperAdmin: false,
       role: 'owner',
     };
     expect(res).toEqual({ success: true, user: { id: newUser.id, ...after } });
@@ -421,6 +429,22 @@ describe('users', () => {
     await expect(caller.admin.updateUser({ ...res.user, email: 'DAN.D@exempel.se' })).resolves.toMatchObject({
       user: { email: 'dan.d@exempel.se' },
     });
+  });
+
+  it('makes super admins only of the staff company’s users: a customer’s user is refused next to the flag (decision 014)', async () => {
+    const caller = await as('admin@demo.se');
+    const { newUser } = await caller.admin.createUser({ name: 'Kund', email: 'kund@exempel.se', companyId: other.id });
+    const input = { ...newUser, isSuperAdmin: true };
+    const r = await refusal(caller.admin.updateUser(input));
+    expect(r.code).toBe('BAD_REQUEST');
+    expect(r.fields.isSuperAdmin).toContain('personalföretaget');
+    expect((await caller.admin.getUser({ id: newUser.id })).isSuperAdmin).toBe(false);
+    const { newUser: colleague } = await caller.admin.createUser({
+      name: 'Kollega',
+      email: 'kollega@portal.se',
+      companyId: staff.id,
+    });
+    expect((await caller.admin.updateUser({ ...colleague, isSuperAdmin: true })).user.isSuperAdmin).toBe(true);
   });
 
   it('takes a role on createUser and updateUser (the user page’s select); isCompanyOwner must agree with it', async () => {
@@ -516,7 +540,7 @@ describe('users', () => {
     const { newUser } = await caller.admin.createUser({
       name: 'Extra Admin',
       email: 'extra@demo.se',
-      companyId: demo.id,
+      companyId: staff.id,
     });
     await caller.admin.updateUser({ ...newUser, isSuperAdmin: true });
     const extra = await as('extra@demo.se');

@@ -35,7 +35,7 @@ describe('cli', { timeout: 240_000 }, () => {
     expect(await cli('migrate')).toMatchObject({ code: 0, out: 'database is up to date' });
     const first = await cli('seed');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/1 companies, 2 users, 12 plans created/);
+    expect(first.out).toMatch(/2 companies, 3 users, 12 plans created/);
     expect((await cli('seed')).out).toMatch(/0 companies, 0 users, 0 plans created \(12 updated\), 0 SIMs/);
   });
 
@@ -85,17 +85,12 @@ describe('cli', { timeout: 240_000 }, () => {
     const dup = await cli('user:create', '--email', 'ny@firma.se', '--name', 'X', '--company', 'Firma AB');
     expect(dup.code).toBe(1);
     expect(dup.err).toContain('already exists');
-    const admin = await cli(
-      'user:create',
-      '--email',
-      'boss@firma.se',
-      '--name',
-      'Boss',
-      '--company',
-      'Firma AB',
-      '--super-admin',
-    );
-    expect(admin.out).toMatch(/created user boss@firma.se .* in "Firma AB" as super admin/);
+    const admin = await cli('user:create', '--email', 'boss@firma.se', '--name', 'Boss', '--super-admin');
+    expect(admin.out).toMatch(/created user boss@firma.se .* in "Personal \(superadministratörer\)" as super admin/);
+    // A super admin never belongs to a customer company (docs/decisions/014).
+    expect(
+      await cli('user:create', '--email', 'b2@firma.se', '--name', 'B', '--company', 'Firma AB', '--super-admin'),
+    ).toMatchObject({ code: 1, err: expect.stringContaining('staff company') });
     expect(await cli('user:create', '--email', 'not-an-email', '--name', 'X', '--company', 'Y')).toMatchObject({
       code: 1,
       err: expect.stringContaining('--email'),
