@@ -33,8 +33,12 @@ const PARSES_AT_ONCE = 2;
 const PARSE_WAIT_MS = 5_000;
 /** A parse that has not finished by then is stopped: a 1,000-row workbook takes well under a second. */
 const PARSE_TIME_MS = 10_000;
-/** The worker's heap: exceljs holds the parsed sheet, some tens of MB for XLSX_MAX_UNPACKED of XML. */
-const PARSE_HEAP_MB = 256;
+/**
+ * The worker's heap (old generation; the young one gets PARSE_YOUNG_MB): a 1,000-row sheet needs a few MB, and
+ * this leaves room for XLSX_MAX_UNPACKED of plain XML, while a million nested elements run out of it.
+ */
+const PARSE_HEAP_MB = 128;
+const PARSE_YOUNG_MB = 16;
 /** How long a parser thread that finished is kept for the next file. */
 const WORKER_IDLE_MS = 60_000;
 const ICCID_CELL_MAX = 100;
@@ -258,9 +262,16 @@ function takeWorker(): Worker {
   }
   workerPath ??= workerFile();
   const worker = new Worker(workerPath, {
-    resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 32 },
+    resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: PARSE_YOUNG_MB },
   });
   worker.unref(); // an idle parser never keeps the process from ending
+  // A thread may still report running out of heap after its parse was given up (its time ran out first): an
+  // 'error' with no listener would end the whole process. inWorker() listens for the parse it waits on.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    const at = idle.findIndex((e) => e.worker === worker);
+    if (at >= 0) clearTimeout(idle.splice(at, 1)[0]!.timer);
+  });
   return worker;
 }
 

@@ -25,8 +25,7 @@ export type XlsxRequest = {
 export type Cell = string | { number: number };
 export type RawRow = { line: number; cells: Cell[] };
 export type XlsxAnswer =
-  | { ok: true; rows: RawRow[]; total: number }
-  | { ok: false; reason: 'unreadable' | 'unpacked' | 'entries' };
+  { ok: true; rows: RawRow[]; total: number } | { ok: false; reason: 'unreadable' | 'unpacked' | 'entries' };
 
 type Entry = { name: string; method: number; flags: number; compressedSize: number; localOffset: number };
 
@@ -90,7 +89,10 @@ function attributes(tag: string): Record<string, string> {
     out[m[1]!] = (m[2] ?? m[3] ?? '')
       .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
       .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-      .replace(/&(lt|gt|quot|apos|amp);/g, (_, n: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[n]!);
+      .replace(
+        /&(lt|gt|quot|apos|amp);/g,
+        (_, n: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[n]!,
+      );
   return out;
 }
 
