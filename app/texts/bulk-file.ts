@@ -10,6 +10,11 @@ export const tBulkFile = {
   fileTooLarge: (kb: number) => `Filen är för stor: högst ${kb} kB. Dela upp den i flera filer.`,
   notAFile:
     'Filen går inte att läsa. Ladda upp en CSV-fil (komma- eller semikolonavgränsad) eller en Excel-fil (.xlsx), till exempel mallen.',
+  unpackedTooLarge: (mb: number) =>
+    `Filen går inte att läsa: uppackad blir Excel-filen större än ${mb} MB, mycket mer än en lista behöver. Spara bara bladet med ICCID-numren i en ny fil (eller som CSV), eller använd mallen.`,
+  tooHeavy:
+    'Filen går inte att läsa: den tar för lång tid eller för mycket minne att läsa. Spara bara bladet med ICCID-numren i en ny fil (eller som CSV), eller använd mallen.',
+  busy: 'Just nu läses många filer på en gång. Vänta en stund och ladda upp filen igen.',
   noRows: 'Filen har inga rader med ICCID-nummer.',
   noIccidColumn: 'Rubrikraden saknar kolumnen iccid. Använd mallen, eller ta bort rubrikraden.',
   tooManyRows: (counted: number, max: number) =>

@@ -11,15 +11,36 @@
 // so such a cell is refused naming its row, and so is the text Excel writes for it in a CSV ("8,946E+19").
 //
 // Bounded: at most BULK_FILE_MAX_BYTES, BULK_MAX data rows, the cells read capped (the ICCID at 100 characters, as
-// the procedure's schema; a mark or comment at MARK_MAX), an XLSX whose parts unpack to at most XLSX_MAX_UNPACKED bytes (by the sizes its
-// zip directory declares, checked before exceljs unpacks anything).
-import ExcelJS from 'exceljs';
+// the procedure's schema; a mark or comment at MARK_MAX). An XLSX is read in a worker thread (./xlsx-worker.ts):
+// only the parts its first worksheet needs, inflated to at most XLSX_MAX_UNPACKED bytes actually produced (the
+// sizes its zip declares are checked first, but never trusted), within a heap and a time limit, and at most
+// PARSES_AT_ONCE at once per process (docs/decisions/015-xlsx-bounded-unpack.md).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { tBulkFile } from '../../app/texts/bulk-file.js';
 import { BULK_FILE_MAX_BYTES, BULK_MAX, MARK_MAX, type BulkRow } from './schemas.js';
+import type { Cell, RawRow, XlsxAnswer, XlsxRequest } from './xlsx-worker.js';
 
 export { BULK_FILE_MAX_BYTES };
 
 const XLSX_MAX_UNPACKED = 10 * 1024 * 1024;
+/** A workbook has a few dozen parts; thousands of small ones are a way around the limit above, not a list. */
+const XLSX_MAX_ENTRIES = 1000;
+/** Parses at once per process: the machine has a couple of cores, and a parse may hold one for seconds. */
+const PARSES_AT_ONCE = 2;
+/** How long a parse may wait for its turn before the member is asked to try again (no queue for ever). */
+const PARSE_WAIT_MS = 5_000;
+/** A parse that has not finished by then is stopped: a 1,000-row workbook takes well under a second. */
+const PARSE_TIME_MS = 10_000;
+/**
+ * The worker's heap (old generation; the young one gets PARSE_YOUNG_MB): a 1,000-row sheet needs a few MB, and
+ * this leaves room for XLSX_MAX_UNPACKED of plain XML, while a million nested elements run out of it.
+ */
+const PARSE_HEAP_MB = 128;
+const PARSE_YOUNG_MB = 16;
+/** How long a parser thread that finished is kept for the next file. */
+const WORKER_IDLE_MS = 60_000;
 const ICCID_CELL_MAX = 100;
 /** How many refused rows a message names before it only counts the rest. */
 const NAMED_ROWS = 5;
@@ -46,9 +67,6 @@ const headerName = (cell: string): Column | undefined =>
 /** How a spreadsheet writes a number in scientific notation, as it may end up in a CSV or a text cell. */
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
 
-/** A cell as it came: its text, or the number a spreadsheet made of it. */
-type Cell = string | { number: number };
-type RawRow = { line: number; cells: Cell[] };
 /** The first rows of a file (enough to refuse one too long) and how many non-blank rows it has in all. */
 type RawRows = { rows: RawRow[]; total: number };
 const KEPT_ROWS = BULK_MAX + 1; // the header and BULK_MAX rows
@@ -62,7 +80,14 @@ export async function parseBulkFile(bytes: Uint8Array): Promise<BulkFileResult> 
     return { ok: false, errors: [f.fileTooLarge(Math.round(BULK_FILE_MAX_BYTES / 1024))] };
   if (isZip(bytes)) {
     const rows = await xlsxRows(bytes);
-    return rows === null ? { ok: false, errors: [f.notAFile] } : toList(rows, 'xlsx');
+    if (typeof rows !== 'string') return toList(rows, 'xlsx');
+    const message = {
+      unreadable: f.notAFile,
+      unpacked: f.unpackedTooLarge(XLSX_MAX_UNPACKED / 1024 / 1024),
+      heavy: f.tooHeavy,
+      busy: f.busy,
+    }[rows];
+    return { ok: false, errors: [message] };
   }
   const text = csvText(bytes);
   if (text === null) return { ok: false, errors: [f.notAFile] };
@@ -156,44 +181,138 @@ function declaredUnpackedSize(bytes: Uint8Array): number | null {
   return null;
 }
 
-/** What exceljs made of a cell, as text or as the number it holds. */
-function cellOf(value: ExcelJS.CellValue): Cell {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return { number: value };
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    if ('richText' in value) return value.richText.map((r) => r.text).join('');
-    if ('formula' in value || 'sharedFormula' in value) {
-      const result = (value as ExcelJS.CellFormulaValue).result;
-      return result === undefined ? '' : cellOf(result as ExcelJS.CellValue);
-    }
-    if ('text' in value && typeof value.text === 'string') return value.text;
-    if ('error' in value) return String(value.error);
+/** The rows of the first worksheet, or why there are none to read. */
+async function xlsxRows(bytes: Uint8Array): Promise<RawRows | 'unreadable' | 'unpacked' | 'heavy' | 'busy'> {
+  // The declared sizes: a cheap refusal of an honest zip that is too big, before any thread is started.
+  const declared = declaredUnpackedSize(bytes);
+  if (declared === null) return 'unreadable';
+  if (declared > XLSX_MAX_UNPACKED) return 'unpacked';
+  if (!(await parses.enter(PARSE_WAIT_MS))) return 'busy';
+  try {
+    const answer = await inWorker({
+      bytes,
+      maxUnpacked: XLSX_MAX_UNPACKED,
+      maxEntries: XLSX_MAX_ENTRIES,
+      keptRows: KEPT_ROWS,
+    });
+    if (answer === 'heavy') return 'heavy';
+    if (answer.ok) return { rows: answer.rows, total: answer.total };
+    return answer.reason === 'unpacked' || answer.reason === 'entries' ? 'unpacked' : 'unreadable';
+  } finally {
+    parses.leave();
   }
-  return '';
 }
 
-/** The rows of the first worksheet; null when the file is no workbook exceljs can read. */
-async function xlsxRows(bytes: Uint8Array): Promise<RawRows | null> {
-  const unpacked = declaredUnpackedSize(bytes);
-  if (unpacked === null || unpacked > XLSX_MAX_UNPACKED) return null;
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
-  } catch {
-    return null;
+/** At most `max` holders at once; a caller waits its turn for at most the time it gives. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly max: number) {}
+
+  /** Whether a turn came within `ms`; a caller that got one must leave(). */
+  enter(ms: number): Promise<boolean> {
+    if (this.active < this.max) {
+      this.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(turn), 1);
+        resolve(false);
+      }, ms);
+      this.waiting.push(turn);
+    });
   }
-  const sheet = workbook.worksheets[0];
-  const rows: RawRow[] = [];
-  let total = 0;
-  sheet?.eachRow({ includeEmpty: false }, (row, line) => {
-    const values = row.values as ExcelJS.CellValue[]; // 1-based: values[0] is empty
-    const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellOf(values[i + 1]));
-    if (cells.some((c) => typeof c !== 'string' || c.trim() !== '') && ++total <= KEPT_ROWS) rows.push({ line, cells });
+
+  leave() {
+    const next = this.waiting.shift();
+    // The turn passes straight on: `active` stays as it is.
+    if (next) next();
+    else this.active--;
+  }
+}
+
+const parses = new Gate(PARSES_AT_ONCE);
+
+/** The worker's file: beside this one in the source tree, found from the built pages (build/server) too. */
+function workerFile(): string {
+  for (const from of [import.meta.dirname, process.cwd()]) {
+    for (let dir = from; ; dir = path.dirname(dir)) {
+      for (const candidate of [path.join(dir, 'xlsx-worker.ts'), path.join(dir, 'server/sims/xlsx-worker.ts')])
+        if (existsSync(candidate)) return candidate;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  throw new Error('server/sims/xlsx-worker.ts was not found');
+}
+let workerPath: string | undefined;
+
+/** Threads that finished a parse, kept a while: starting one and loading exceljs costs a few hundred ms. */
+const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+
+function takeWorker(): Worker {
+  const kept = idle.pop();
+  if (kept) {
+    clearTimeout(kept.timer);
+    return kept.worker;
+  }
+  workerPath ??= workerFile();
+  const worker = new Worker(workerPath, {
+    resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: PARSE_YOUNG_MB },
   });
-  return { rows, total };
+  worker.unref(); // an idle parser never keeps the process from ending
+  // A thread may still report running out of heap after its parse was given up (its time ran out first): an
+  // 'error' with no listener would end the whole process. inWorker() listens for the parse it waits on.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    const at = idle.findIndex((e) => e.worker === worker);
+    if (at >= 0) clearTimeout(idle.splice(at, 1)[0]!.timer);
+  });
+  return worker;
+}
+
+function keepWorker(worker: Worker) {
+  const entry = {
+    worker,
+    timer: setTimeout(() => {
+      idle.splice(idle.indexOf(entry), 1);
+      void worker.terminate();
+    }, WORKER_IDLE_MS).unref(),
+  };
+  idle.push(entry);
+}
+
+/** The worker's answer; 'heavy' when it ran out of its heap or its time (then the thread is ended). */
+async function inWorker(req: XlsxRequest): Promise<XlsxAnswer | 'heavy'> {
+  const worker = takeWorker();
+  let timer: NodeJS.Timeout | undefined;
+  let onMessage: (a: XlsxAnswer) => void = () => {};
+  let onError: (err: Error & { code?: string }) => void = () => {};
+  let onExit: () => void = () => {};
+  const answer = await new Promise<XlsxAnswer | 'heavy' | Error>((resolve) => {
+    timer = setTimeout(() => resolve('heavy'), PARSE_TIME_MS);
+    onMessage = resolve;
+    // Out of its heap is the file's doing; anything else is a fault of ours, for the logs.
+    onError = (err) => resolve(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'heavy' : err);
+    onExit = () => resolve('heavy');
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage(req);
+  }).finally(() => {
+    clearTimeout(timer);
+    worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+  });
+  if (answer === 'heavy' || answer instanceof Error) {
+    // The turn is given back only once the thread is gone, so PARSES_AT_ONCE bounds the threads alive.
+    await worker.terminate();
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+  keepWorker(worker);
+  return answer;
 }
 
 const cellText = (cell: Cell | undefined): string =>

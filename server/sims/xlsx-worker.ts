@@ -1,0 +1,270 @@
+// The rows of an XLSX's first worksheet, read in a worker thread (server/sims/bulk-file.ts runs a couple of them,
+// each with a heap limit, and ends one that overruns its time): whatever the XML holds (deep nesting, one huge shared
+// string), the page's process keeps its memory and keeps answering. See docs/decisions/015-xlsx-bounded-unpack.md.
+//
+// The zip is never handed to exceljs as it came: its declared sizes may lie (a few hundred kB that exceljs would
+// inflate to gigabytes). The entries the first worksheet needs are inflated here with a cap on the bytes actually
+// produced, and exceljs gets a new zip of only those, stored (not compressed), so it inflates nothing itself.
+//
+// Node runs this file as it is (type stripping, Node >= 22.18): it is loaded by path from the source tree, both
+// in the tests and from the built pages, so it imports no project module and uses only erasable TypeScript.
+import { parentPort } from 'node:worker_threads';
+import { crc32, inflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+
+export type XlsxRequest = {
+  bytes: Uint8Array;
+  /** The most bytes the entries read may inflate to, in all. */
+  maxUnpacked: number;
+  /** A workbook with more entries than this is refused unread (a real one has a few dozen). */
+  maxEntries: number;
+  /** How many non-blank rows to send back; the rest are only counted. */
+  keptRows: number;
+};
+/** A cell as it came: its text, or the number a spreadsheet made of it. */
+export type Cell = string | { number: number };
+export type RawRow = { line: number; cells: Cell[] };
+export type XlsxAnswer =
+  { ok: true; rows: RawRow[]; total: number } | { ok: false; reason: 'unreadable' | 'unpacked' | 'entries' };
+
+type Entry = { name: string; method: number; flags: number; compressedSize: number; localOffset: number };
+
+const NOT_READABLE = { ok: false, reason: 'unreadable' } as const;
+
+/** The central directory's entries by name (the last of a repeated name wins, as in JSZip); null when unreadable. */
+function directory(bytes: Uint8Array, maxEntries: number): Map<string, Entry> | 'entries' | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65_557); i--) {
+    if (view.getUint32(i, true) !== 0x06054b50) continue;
+    const count = view.getUint16(i + 10, true);
+    if (count > maxEntries) return 'entries';
+    let at = view.getUint32(i + 16, true);
+    const entries = new Map<string, Entry>();
+    for (let n = 0; n < count; n++) {
+      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null;
+      const nameLength = view.getUint16(at + 28, true);
+      if (at + 46 + nameLength > bytes.length) return null;
+      // exceljs drops one leading slash from a name; so the names here are the names exceljs would see.
+      const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)).replace(/^\//, '');
+      entries.set(name, {
+        name,
+        flags: view.getUint16(at + 8, true),
+        method: view.getUint16(at + 10, true),
+        compressedSize: view.getUint32(at + 20, true),
+        localOffset: view.getUint32(at + 42, true),
+      });
+      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    }
+    return entries;
+  }
+  return null;
+}
+
+/**
+ * An entry's bytes, inflated to at most `budget` bytes: 'unpacked' past it (the inflation stops there, whatever the
+ * zip declared), null when the entry is unreadable (encrypted, zip64, another method, outside the file).
+ */
+function unpack(bytes: Uint8Array, e: Entry, budget: number): Uint8Array | 'unpacked' | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (e.flags & 1 || e.compressedSize === 0xffffffff || e.localOffset === 0xffffffff) return null;
+  const local = e.localOffset;
+  if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) return null;
+  const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+  if (start + e.compressedSize > bytes.length) return null;
+  const data = bytes.subarray(start, start + e.compressedSize);
+  if (e.method === 0) return data.length > budget ? 'unpacked' : data;
+  if (e.method !== 8) return null;
+  try {
+    const out = inflateRawSync(data, { maxOutputLength: Math.max(1, budget) });
+    return out.length > budget ? 'unpacked' : out;
+  } catch (err) {
+    return (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'unpacked' : null;
+  }
+}
+
+/** The attributes of one start tag, entities decoded. */
+function attributes(tag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of tag.matchAll(/([^\s=<>/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    out[m[1]!] = (m[2] ?? m[3] ?? '')
+      .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+      .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+      .replace(
+        /&(lt|gt|quot|apos|amp);/g,
+        (_, n: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[n]!,
+      );
+  return out;
+}
+
+// exceljs's own patterns (lib/xlsx/xlsx.js, load): an entry it reads as a worksheet, a worksheet's relations,
+// and the parts a worksheet's relations point at, which exceljs looks up while reconciling the sheet (a sheet
+// whose comments, drawing or table is missing makes it throw). Images and themes are never read.
+const SHEET = /xl\/worksheets\/sheet(\d+)[.]xml/;
+const SHEET_RELS = /xl\/worksheets\/_rels\/sheet(\d+)[.]xml.rels/;
+const SHEET_PARTS = [
+  /xl\/drawings\/([a-zA-Z0-9]+)[.]xml/,
+  /xl\/(comments\d+)[.]xml/,
+  /xl\/tables\/(table\d+)[.]xml/,
+  /xl\/drawings\/_rels\/([a-zA-Z0-9]+)[.]xml[.]rels/,
+  /xl\/drawings\/(vmlDrawing\d+)[.]vml/,
+];
+/** Read by exceljs as a theme or an image before the patterns above are tried: never needed for the rows. */
+const SKIPPED = [/xl\/theme\/([a-zA-Z0-9]+)[.]xml/, /xl\/media\/([a-zA-Z0-9]+[.][a-zA-Z0-9]{3,4})$/];
+const WORKBOOK_PARTS = ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+
+/**
+ * The worksheet exceljs would make the first: the first <sheet> of the workbook whose relation names an entry of
+ * the zip that exceljs reads as a worksheet (the same lookup as exceljs's WorkbookXform.reconcile).
+ */
+function firstSheet(workbook: string, rels: string, names: Set<string>): string | undefined {
+  const targets = new Map<string, string>();
+  for (const m of rels.matchAll(/<Relationship\s[^>]*>/g)) {
+    const a = attributes(m[0]);
+    if (a.Id !== undefined && a.Target !== undefined) targets.set(a.Id, a.Target);
+  }
+  for (const m of workbook.matchAll(/<sheet\s[^>]*>/g)) {
+    const target = targets.get(attributes(m[0])['r:id'] ?? '');
+    if (target === undefined) continue;
+    const name = `xl/${target.replace(/^(\s|\/xl\/)+/, '')}`;
+    if (names.has(name) && SHEET.test(name)) return name;
+  }
+  return undefined;
+}
+
+/** A zip of these files, stored: exceljs (JSZip) reads it without inflating anything. */
+function storedZip(files: Array<[string, Uint8Array]>): Buffer {
+  const locals: Uint8Array[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of files) {
+    const n = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // the name is UTF-8
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, n, data);
+    centrals.push(central, n);
+    offset += 30 + n.length + data.length;
+  }
+  const size = centrals.reduce((s, b) => s + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+/** The entries the first worksheet needs, inflated within the budget; stored again as a zip for exceljs. */
+function worksheetZip(req: XlsxRequest): Buffer | XlsxAnswer {
+  const entries = directory(req.bytes, req.maxEntries);
+  if (entries === 'entries') return { ok: false, reason: 'entries' };
+  if (entries === null) return NOT_READABLE;
+  let budget = req.maxUnpacked;
+  const files = new Map<string, Uint8Array>();
+  const read = (name: string): Uint8Array | XlsxAnswer | undefined => {
+    const e = entries.get(name);
+    if (!e || files.has(name)) return files.get(name);
+    const data = unpack(req.bytes, e, budget);
+    if (data === 'unpacked') return { ok: false, reason: 'unpacked' };
+    if (data === null) return NOT_READABLE;
+    budget -= data.length;
+    files.set(name, data);
+    return data;
+  };
+  const text = (data: Uint8Array | XlsxAnswer | undefined) =>
+    data instanceof Uint8Array ? new TextDecoder().decode(data) : '';
+
+  for (const name of WORKBOOK_PARTS) {
+    const data = read(name);
+    if (data !== undefined && !(data instanceof Uint8Array)) return data;
+  }
+  const names = new Set(entries.keys());
+  const sheet = firstSheet(text(files.get(WORKBOOK_PARTS[0]!)), text(files.get(WORKBOOK_PARTS[1]!)), names);
+  if (sheet !== undefined) {
+    const sheetNo = SHEET.exec(sheet)![1];
+    const wanted = [
+      sheet,
+      ...[...names].filter((n) => SHEET_RELS.exec(n)?.[1] === sheetNo && !SHEET.test(n)),
+      ...[...names].filter(
+        (n) =>
+          !SHEET.test(n) &&
+          !SHEET_RELS.test(n) &&
+          !SKIPPED.some((p) => p.test(n)) &&
+          SHEET_PARTS.some((p) => p.test(n)),
+      ),
+    ];
+    for (const name of wanted) {
+      const data = read(name);
+      if (data !== undefined && !(data instanceof Uint8Array)) return data;
+    }
+  }
+  return storedZip([...files]);
+}
+
+/** What exceljs made of a cell, as text or as the number it holds. */
+function cellOf(value: ExcelJS.CellValue): Cell {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return { number: value };
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('formula' in value || 'sharedFormula' in value) {
+      const result = (value as ExcelJS.CellFormulaValue).result;
+      return result === undefined ? '' : cellOf(result as ExcelJS.CellValue);
+    }
+    if ('text' in value && typeof value.text === 'string') return value.text;
+    if ('error' in value) return String(value.error);
+  }
+  return '';
+}
+
+export async function readXlsx(req: XlsxRequest): Promise<XlsxAnswer> {
+  const zip = worksheetZip(req);
+  if (!Buffer.isBuffer(zip)) return zip;
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(zip as never);
+  } catch {
+    return NOT_READABLE;
+  }
+  const sheet = workbook.worksheets[0];
+  const rows: RawRow[] = [];
+  let total = 0;
+  sheet?.eachRow({ includeEmpty: false }, (row, line) => {
+    const values = row.values as ExcelJS.CellValue[]; // 1-based: values[0] is empty
+    const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellOf(values[i + 1]));
+    if (cells.some((c) => typeof c !== 'string' || c.trim() !== '') && ++total <= req.keptRows)
+      rows.push({ line, cells });
+  });
+  return { ok: true, rows, total };
+}
+
+// One request at a time (the page's side never sends a second before the answer to the first).
+if (parentPort) {
+  const port = parentPort;
+  port.on('message', (req: XlsxRequest) => {
+    readXlsx(req).then(
+      (answer) => port.postMessage(answer),
+      () => port.postMessage(NOT_READABLE),
+    );
+  });
+}
