@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.js';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale'] as const;
+const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb'] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -23,6 +23,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   sse: {},
   bulk: {},
   scale: {},
+  'xlsx-bomb': {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -88,6 +89,10 @@ function summary(name: Name, r: J): string[] {
       return [
         `${r.iccids} ICCIDs (${r.database}): ${r.iccids} x POST /api/sim ${r.single.totalMs} ms vs one POST /api/sim/bulk ${r.bulk.totalMs} ms: ${r.speedup}x (>= ${r.targets.speedupMin} ${ok(r.speedup >= r.targets.speedupMin)})`,
         `server RSS peak growth: singles +${r.single.rssGrowthMB} MB, bulk +${r.bulk.rssGrowthMB} MB; ${r.serverRss.startMB} -> ${r.serverRss.endMB} MB`,
+      ];
+    case 'xlsx-bomb':
+      return [
+        `a ${r.bomb.fileKB} kB file unpacking to ${r.bomb.unpacksToMB} MB (${r.database}): one ${r.one.ms} ms, RSS +${r.one.rssGrowthMB} MB; four at once ${r.four.ms} ms, RSS +${r.four.rssGrowthMB} MB; /livez at most ${Math.max(r.one.livezMaxMs, r.four.livezMaxMs)} ms (${ok(r.pass)})`,
       ];
     case 'scale':
       if (r.skipped) return [`skipped: ${r.skipped}`];
