@@ -263,6 +263,7 @@ export const t = {
     badText: 'Förfrågan innehåller ogiltiga tecken (ett nolltecken eller felaktig UTF-8).',
     badHost: 'Ogiltig Host-rubrik.',
     badForm: 'Formulärets innehåll gick inte att läsa.',
+    notAForm: 'Sidan tar bara emot ett formulär (application/x-www-form-urlencoded eller multipart/form-data).',
     batchTooLarge: (max: number) => `För många anrop i en och samma förfrågan (högst ${max}).`,
   },
 } as const;

@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { t } from '../app/texts.js';
+import { mediaTypeOf } from './media-type.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -162,18 +163,20 @@ export function cleanUrl(url: string): boolean {
   return true;
 }
 
-/** What is wrong with a body of the given content type (text with NUL or bad UTF-8, an unreadable form), or null. */
-export async function bodyProblem(contentType: string, body: Buffer): Promise<string | null> {
-  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+/**
+ * What is wrong with a body (text with NUL or bad UTF-8, an unreadable form), or null. Every body is judged,
+ * whatever its Content-Type says (server/media-type.ts): a form by its decoded bytes, multipart by its text
+ * fields, anything else as UTF-8 text (no door takes binary bytes but a multipart file), a JSON one also by the
+ * strings its escapes make.
+ */
+export async function bodyProblem(header: string, body: Buffer): Promise<string | null> {
+  const { kind } = mediaTypeOf(header);
   const text = (clean: boolean) => (clean ? null : t.refused.badText);
-  if (type === 'application/json' || type.endsWith('+json'))
-    return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
-  if (type === 'application/x-www-form-urlencoded')
-    return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
-  if (type === 'multipart/form-data') {
+  if (kind === 'form') return text(cleanBytes(percentDecoded(body.toString('latin1'), true)));
+  if (kind === 'multipart') {
     let form: FormData;
     try {
-      form = await new Response(bytesOf(body), { headers: { 'content-type': contentType } }).formData();
+      form = await new Response(bytesOf(body), { headers: { 'content-type': header } }).formData();
     } catch {
       return t.refused.badForm; // Remix's actions would fail on it with a 500
     }
@@ -186,8 +189,7 @@ export async function bodyProblem(contentType: string, body: Buffer): Promise<st
     // Without files the whole body is text; with files only the text fields can be judged.
     return text(files || isUtf8(body));
   }
-  if (type.startsWith('text/')) return text(cleanBytes(body));
-  return null;
+  return text(cleanBytes(body) && cleanIfJson(body.toString('utf8')));
 }
 
 type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'too large'; ended: boolean } | { kind: 'gone' };
@@ -253,4 +255,39 @@ export function guardBodies(req: Request, res: Response, next: NextFunction): vo
       next();
     })
     .catch(next);
+}
+
+/** Pages whose actions read a JSON body as well as a form: the login forms (app/utils/login-input.server.ts). */
+const JSON_PAGES = /^\/(?:auth\/)?login(?:\.data)?\/?$/i;
+/** Pages whose actions read no body at all (a confirmation's button, logout): whatever is sent is ignored. */
+const BODYLESS_PAGES =
+  /^\/(?:auth\/(?:logout|own-company)|sims\/\d+\/deactivate|company\/(?:api-keys\/\d+\/revoke|users\/\d+\/remove|webhooks\/\d+\/delete))(?:\.data)?\/?$/i;
+
+/**
+ * A body posted to a page (a Remix action, which reads request.formData()) must be a form it can read: URL-encoded,
+ * or multipart that parses; JSON only where the action reads JSON (server/media-type.ts says which is which). A post
+ * with no body and no type is an empty form (a client that only posts, as logout's spec does). Anything else is
+ * refused here with 415, where request.formData() would have thrown: a 500.
+ */
+export async function guardForms(req: Request, res: Response, next: NextFunction): Promise<void> {
+  if (['GET', 'HEAD', 'OPTIONS'].includes(req.method) || /^\/api(\/|$)/i.test(req.path)) return next();
+  if (BODYLESS_PAGES.test(req.path)) return next();
+  const header = req.get('content-type');
+  const { kind } = mediaTypeOf(header);
+  if (kind === 'none' && !req.rawBody?.length) {
+    req.headers['content-type'] = 'application/x-www-form-urlencoded';
+    return next();
+  }
+  if (kind === 'form' || (kind === 'json' && JSON_PAGES.test(req.path))) return next();
+  if (kind === 'multipart') {
+    // A body with text was parsed by guardBodies already; an empty one (or none) must parse as well.
+    if (req.rawBody?.length) return next();
+    try {
+      await new Response(new Uint8Array(0), { headers: { 'content-type': header! } }).formData();
+      return next();
+    } catch {
+      return refuse(req, res, 400, t.refused.badForm);
+    }
+  }
+  refuse(req, res, 415, t.refused.notAForm);
 }

@@ -15,7 +15,7 @@ import { listExportDoor } from './api/list-export.js';
 import { trpcDoor } from './api/trpc.js';
 import { errorBody, httpError } from './errors/answer.js';
 import { NotFound, Unauthenticated } from './errors/domain.js';
-import { bytesOf, guardBodies, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
+import { bytesOf, guardBodies, guardForms, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
 import { drained } from './export/workbook.js';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.js';
 import { databaseHealth, databaseReadiness } from './db/health.js';
@@ -327,6 +327,7 @@ export function createHttpApp(
   });
 
   app.use(guardBodies);
+  app.use((req, res, next) => void guardForms(req, res, next).catch(next));
 
   // The event stream must reach the browser as it is written: never compress it.
   const compress = compression({

@@ -78,3 +78,15 @@ z.config({
 });
 
 export { z };
+
+/** The largest id a row can have (PostgreSQL's integer): a larger one cannot exist, so it must never reach SQL. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/**
+ * An id from a path, a query or a body: a positive whole number no larger than MAX_ROW_ID (docs/decisions/016). A
+ * string is read as a number (a path or query parameter); `message` replaces every message, else zod's Swedish ones.
+ */
+export function rowId(message?: string) {
+  const m = message === undefined ? undefined : { error: message };
+  return z.coerce.number<string | number>(m).int(m).positive(m).max(MAX_ROW_ID, m);
+}

@@ -6,12 +6,10 @@ import { themeCookie } from '~/utils/theme';
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const theme = form.get('theme') === 'light' ? 'light' : 'dark';
+  // The page it came from, if the Referer is a well-formed address of this site (a client may send anything).
   const referer = request.headers.get('referer');
-  let back = '/';
-  if (referer) {
-    const url = new URL(referer);
-    if (url.origin === new URL(request.url).origin) back = safeRedirectTarget(url.pathname + url.search);
-  }
+  const url = referer && URL.canParse(referer) ? new URL(referer) : null;
+  const back = url && url.origin === new URL(request.url).origin ? safeRedirectTarget(url.pathname + url.search) : '/';
   return redirect(back, { headers: { 'Set-Cookie': themeCookie(theme) } });
 }
 

@@ -1,4 +1,5 @@
 import { issuesOf, type Issue } from '../../server/errors/domain';
+import { MAX_ROW_ID } from '../../server/zod';
 import { FORM_ERROR } from './forms';
 
 export { FORM_ERROR };
@@ -59,8 +60,9 @@ export function formText(form: FormData, name: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** A positive whole number from a URL segment, or a 404 page. */
+/** A positive whole number from a URL segment that a row can have as its id, or a 404 page (no such row). */
 export function idParam(value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new Response('Not Found', { status: 404 });
+  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > MAX_ROW_ID)
+    throw new Response('Not Found', { status: 404 });
   return Number(value);
 }

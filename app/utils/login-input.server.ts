@@ -2,6 +2,7 @@
 // auth.requestLink procedure's own schema.
 import { EMAIL_MAX } from '../../server/users/schemas';
 import { requestLinkInput } from '../../server/auth/schemas';
+import { isJson } from '../../server/media-type';
 import { fieldConstraint } from '~/utils/constraints';
 
 /** The e-mail field's HTML constraints, for the loaders of the pages with a login form. */
@@ -9,8 +10,7 @@ export const loginConstraint = () => fieldConstraint(requestLinkInput.shape.dest
 
 export async function readLoginInput(request: Request) {
   let raw: Record<string, unknown> = {};
-  const type = request.headers.get('content-type') ?? '';
-  if (type.includes('application/json')) {
+  if (isJson(request.headers.get('content-type'))) {
     try {
       const body = await request.json();
       if (body && typeof body === 'object') raw = body as Record<string, unknown>;

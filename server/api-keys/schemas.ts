@@ -1,7 +1,7 @@
 // Input and output schemas of a company's API keys (issue 16). Pure zod, so the pages import them too.
 import { tApiKeys } from '../../app/texts/api-keys.js';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './limits.js';
-import { z } from '../zod.js';
+import { rowId, z } from '../zod.js';
 
 const e = tApiKeys.errors;
 export { API_KEY_NAME_MAX } from './limits.js';
@@ -51,7 +51,7 @@ export const apiKeyCreateInput = z.object({
 });
 
 export const apiKeyIdInput = z.object({
-  id: z.coerce.number({ error: e.notFound }).int(e.notFound).positive(e.notFound).max(2147483647, e.notFound),
+  id: rowId(e.notFound),
 });
 
 export const apiKeyOutput = z.object({

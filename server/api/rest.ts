@@ -30,6 +30,7 @@ import type { Context } from '../trpc/context.js';
 import { listExportOpenApi } from '../sims/list-export.js';
 import { createCaller } from '../trpc/caller.js';
 import { appRouter } from '../trpc/router.js';
+import { isJson } from '../media-type.js';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
@@ -186,7 +187,7 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
     input = {}; // whatever body came is ignored
   } else {
     const type = req.get('content-type');
-    if (!type?.startsWith('application/json'))
+    if (!isJson(type))
       throw new TRPCError({
         code: 'UNSUPPORTED_MEDIA_TYPE',
         message: type ? `Unsupported content-type "${type}` : 'Missing content-type header',

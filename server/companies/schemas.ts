@@ -1,7 +1,7 @@
 // Input and output schemas of the company procedures: the single truth for their rules. Pure zod (no
 // database code), so the admin forms import them for their HTML constraints (app/utils/constraints.ts).
 import { t } from '../../app/texts.js';
-import { z } from '../zod.js';
+import { rowId, z } from '../zod.js';
 
 export const INVOICE_INTERVALS = ['monthly', 'quarterly', 'biannually', 'annually'] as const;
 export type InvoiceInterval = (typeof INVOICE_INTERVALS)[number];
@@ -47,7 +47,7 @@ export const createCompanyInput = z.object({
   invoiceInterval: companyFields.invoiceInterval.default('monthly'),
 });
 export const updateCompanyInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: rowId(),
   name: companyFields.name,
   customerNumber: companyFields.customerNumber,
   invoiceNote: companyFields.invoiceNote,

@@ -4,13 +4,13 @@ import { t } from '../../app/texts.js';
 import { tCompany } from '../../app/texts/company.js';
 import { listQuery } from '../companies/schemas.js';
 import { userFields, userRole } from '../users/schemas.js';
-import { z } from '../zod.js';
+import { rowId, z } from '../zod.js';
 import { AUDIT_KINDS } from './kinds.js';
 
 export const ACTIVITY_PAGE_MAX = 200;
 export const ACTIVITY_PAGE_DEFAULT = 50;
 
-const id = z.coerce.number({ error: 'Ogiltigt id.' }).int('Ogiltigt id.').positive('Ogiltigt id.');
+const id = rowId('Ogiltigt id.');
 
 export const companyUsersQuery = z.object(listQuery);
 export const companyUserCreateInput = z.object({ name: userFields.name, email: userFields.email, role: userRole });

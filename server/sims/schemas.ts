@@ -1,7 +1,7 @@
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
 import { t } from '../../app/texts.js';
 import { tBulkFile } from '../../app/texts/bulk-file.js';
-import { z } from '../zod.js';
+import { MAX_ROW_ID, rowId, z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, MARK_MAX } from './limits.js';
 
@@ -60,7 +60,7 @@ export type ActivateInput = z.infer<typeof activateInput>;
 // Every field is required (the spec's PUT payload lists them all): a left-out field must not change the SIM.
 export const editInput = z.object({
   // A union first, so that a missing id is reported as missing rather than as "not a number".
-  id: z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive()),
+  id: z.union([z.number(), z.string()]).pipe(rowId()),
   dataLimit,
   callAndSms: requiredFlag,
   roaming: requiredFlag,
@@ -172,7 +172,7 @@ export type BulkActivateInput = z.infer<typeof bulkActivateInput>;
  * many rows the list had; the server counts the activated ones itself.
  */
 export const bulkActivateSummaryInput = z.object({
-  simIds: z.array(z.number().int().positive().max(2_147_483_647)).max(BULK_MAX),
+  simIds: z.array(z.number().int().positive().max(MAX_ROW_ID)).max(BULK_MAX),
   total: z.number().int().min(1).max(BULK_MAX),
 });
 export type BulkActivateSummaryInput = z.infer<typeof bulkActivateSummaryInput>;
@@ -194,7 +194,7 @@ export const bulkActivateOutput = z.object({
 export type BulkActivateOutput = z.infer<typeof bulkActivateOutput>;
 
 export const bulkDeactivateInput = z.object({
-  ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(BULK_MAX),
+  ids: z.array(z.number().int().positive().max(MAX_ROW_ID)).min(1).max(BULK_MAX),
 });
 export type BulkDeactivateInput = z.infer<typeof bulkDeactivateInput>;
 

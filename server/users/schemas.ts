@@ -2,7 +2,7 @@
 // (no database code), so forms import them for their HTML constraints (app/utils/constraints.ts).
 import { t } from '../../app/texts.js';
 import { tCompany } from '../../app/texts/company.js';
-import { z } from '../zod.js';
+import { rowId, z } from '../zod.js';
 import { USER_ROLES } from '../company/kinds.js';
 
 /** The longest e-mail address (RFC 5321). */
@@ -33,12 +33,12 @@ export const userFields = {
 export const createUserInput = z.object({
   name: userFields.name,
   email: userFields.email,
-  companyId: z.coerce.number().int().positive(),
+  companyId: rowId(),
   /** The role in the company; member when left out. */
   role: userRole.optional(),
 });
 export const updateUserInput = z.object({
-  id: z.coerce.number().int().positive(),
+  id: rowId(),
   name: userFields.name,
   email: userFields.email,
   isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
@@ -49,7 +49,7 @@ export const updateUserInput = z.object({
    */
   role: userRole.optional(),
   /** When given (the company in the page's URL), the user must belong to it. */
-  companyId: z.coerce.number().int().positive().optional(),
+  companyId: rowId().optional(),
 });
 
 export const userOutput = z.object({

@@ -1,6 +1,6 @@
 // Super admin procedures: companies, users, acting as a company. Each is also a REST path of the spec
 // (/api/admin/...) through trpc-to-openapi; the rules live in server/companies and server/users.
-import { z } from '../../zod.js';
+import { rowId, z } from '../../zod.js';
 import { actAsCompany } from '../../auth/acting.js';
 import type { Actor } from '../../companies/audit.js';
 import { createCompany, getCompany, listCompanies, updateCompany } from '../../companies/companies.js';
@@ -12,7 +12,7 @@ import { router, superAdminProcedure } from '../trpc.js';
 import { setSessionCookie, success } from './auth.js';
 
 const actor = (session: SessionInfo): Actor => ({ userId: session.userId, actingCompanyId: session.actingCompanyId });
-const id = z.coerce.number({ error: 'Ogiltigt id.' }).int('Ogiltigt id.').positive('Ogiltigt id.');
+const id = rowId('Ogiltigt id.');
 const tags = ['admin'];
 
 export const adminRouter = router({
@@ -65,7 +65,7 @@ export const adminRouter = router({
 
   loginAsCompany: superAdminProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags } })
-    .input(z.object({ companyId: z.coerce.number().int().positive() }))
+    .input(z.object({ companyId: rowId() }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
       const raw = await actAsCompany(ctx.services, ctx.em, ctx.session, input.companyId);

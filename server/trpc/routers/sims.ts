@@ -1,5 +1,5 @@
 // SIM procedures: one per operation, each scoped to the session's company.
-import { z } from '../../zod.js';
+import { rowId, z } from '../../zod.js';
 import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
 import { tBulk } from '../../../app/texts/bulk.js';
@@ -64,7 +64,7 @@ export const simsRouter = router({
     .query(({ ctx, input }) => simsByIds(ctx.em, ctx.companyId, input.ids)),
   byId: companyProcedure
     .meta({ openapi: { method: 'GET', path: '/sim/{id}', tags: ['sims'], summary: 'One SIM with its history' } })
-    .input(z.object({ id: z.coerce.number().int().positive() }))
+    .input(z.object({ id: rowId() }))
     .output(simDetailOutput)
     .query(({ ctx, input }) => getSim(ctx.em, ctx.companyId, input.id)),
   edit: companyWriteProcedure
@@ -78,7 +78,7 @@ export const simsRouter = router({
     }),
   deactivate: companyWriteProcedure
     .meta({ openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' } })
-    .input(z.object({ id: z.coerce.number().int().positive() }))
+    .input(z.object({ id: rowId() }))
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const sim = await deactivateSim(ctx.em, actor(ctx), input.id);
