@@ -90,3 +90,13 @@ export function rowId(message?: string) {
   const m = message === undefined ? undefined : { error: message };
   return z.coerce.number<string | number>(m).int(m).positive(m).max(MAX_ROW_ID, m);
 }
+
+/**
+ * The most rows one list answer holds, and what a list gives when no limit is asked for: the largest page a screen
+ * shows (/sims, the activity). A batch of tRPC calls (at most 10) is bounded by it too (docs/decisions/016).
+ */
+export const LIST_PAGE_MAX = 50;
+
+/** The `limit` of every list: 1 to LIST_PAGE_MAX, LIST_PAGE_MAX when left out. */
+export const listLimit = () =>
+  z.coerce.number<string | number>().int().min(1).max(LIST_PAGE_MAX).default(LIST_PAGE_MAX);

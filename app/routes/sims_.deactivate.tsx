@@ -1,5 +1,5 @@
 // Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
-// as ?matching=1&q=…, which is resolved here by the list's own procedure (sim.page with that search, at most
+// as ?matching=1&q=…, which is resolved here by the selection's own procedure (sim.matching with that search, at most
 // BULK_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
 // will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
@@ -42,8 +42,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (params.get('matching') === '1') {
     // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_MAX of them.
     const q = (params.get('q') ?? '').slice(0, fieldConstraint(listQuery.shape.q).maxLength);
-    const { items, total } = await context.trpc.sim.page({ q, limit: BULK_MAX, offset: 0 });
-    return { ...nothing, ...split(items), matching: { q, total } };
+    const { rows, total } = await context.trpc.sim.matching({ q });
+    const sims = rows.map((r) => ({ id: r.id, iccid: r.iccid, ratePlan: { isLegacy: r.legacy } }));
+    return { ...nothing, ...split(sims), matching: { q, total } };
   }
   const ids = idsOf(params.getAll('id'));
   if (ids.length === 0) return nothing;

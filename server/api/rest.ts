@@ -55,7 +55,7 @@ export function sendRestError(req: Request, res: Response, err: unknown, log: Se
 // An answer is one string in memory: compressed in one go (brotli or gzip, from 1 kB, as the compression
 // middleware would choose; server/encoding.ts) and written with its length, which the streaming middleware omits.
 const COMPRESS_FROM_BYTES = 1024;
-const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
+const ASYNC_COMPRESS_FROM_BYTES = 16 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
@@ -80,7 +80,7 @@ function compressOnEnd(req: Request, res: Response): void {
     if (!encoding) send(body);
     else if (body.length < ASYNC_COMPRESS_FROM_BYTES)
       send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP));
-    // A large answer (a whole list without a limit) is compressed off the event loop.
+    // A large answer (a full page of long marks, a bulk call's 1,000 results) is compressed off the event loop.
     else
       void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP)).then(send, (err: unknown) =>
         res.destroy(err as Error),

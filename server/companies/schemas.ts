@@ -1,14 +1,12 @@
 // Input and output schemas of the company procedures: the single truth for their rules. Pure zod (no
 // database code), so the admin forms import them for their HTML constraints (app/utils/constraints.ts).
 import { t } from '../../app/texts.js';
-import { rowId, z } from '../zod.js';
+import { listLimit, rowId, z } from '../zod.js';
 
 export const INVOICE_INTERVALS = ['monthly', 'quarterly', 'biannually', 'annually'] as const;
 export type InvoiceInterval = (typeof INVOICE_INTERVALS)[number];
 
 export const COMPANY_LIMITS = { name: 200, customerNumber: 50, invoiceNote: 200 } as const;
-// Without a limit a list is whole (the spec's REST lists); the screens page with their own.
-export const LIST_LIMIT = { max: 10_000 } as const;
 
 const text = (field: string, max: number, required: string | null) => {
   const base = z
@@ -31,12 +29,7 @@ export const companyFields = {
 
 export const listQuery = {
   q: z.string().trim().max(200, t.errors.fields.maxChars(t.errors.fields.search, 200)).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, t.validation.atLeast('limit', '1'))
-    .max(LIST_LIMIT.max, t.validation.atMost('limit', String(LIST_LIMIT.max)))
-    .optional(),
+  limit: listLimit(),
   offset: z.coerce.number().int().min(0, t.errors.fields.negative('offset')).optional(),
 };
 

@@ -8,7 +8,8 @@ import type { Em } from '../db/orm.js';
 import { csvField, csvText, stockholmText } from '../sims/list-export.js';
 import { auditActor, type Actor as SimActor } from '../sims/service.js';
 import { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from './kinds.js';
-import { ACTIVITY_PAGE_DEFAULT, type ActivityView } from './schemas.js';
+import { LIST_PAGE_MAX } from '../zod.js';
+import { type ActivityView } from './schemas.js';
 
 const c = tCompany;
 
@@ -130,7 +131,7 @@ export async function listActivity(
   companyId: number,
   opts: { kind?: AuditKind; before?: number; limit?: number } = {},
 ): Promise<{ items: ActivityView[]; nextBefore: number | null }> {
-  const limit = opts.limit ?? ACTIVITY_PAGE_DEFAULT;
+  const limit = opts.limit ?? LIST_PAGE_MAX;
   const params: unknown[] = [companyId];
   let where = 'e.company_id = ?';
   if (opts.kind) {

@@ -1,14 +1,10 @@
 // Input and output schemas of the company's own admin (/company, /api/company/*). Pure zod, so the pages
 // import them for their HTML constraints.
-import { t } from '../../app/texts.js';
 import { tCompany } from '../../app/texts/company.js';
 import { listQuery } from '../companies/schemas.js';
 import { userFields, userRole } from '../users/schemas.js';
-import { rowId, z } from '../zod.js';
+import { listLimit, rowId, z } from '../zod.js';
 import { AUDIT_KINDS } from './kinds.js';
-
-export const ACTIVITY_PAGE_MAX = 200;
-export const ACTIVITY_PAGE_DEFAULT = 50;
 
 const id = rowId('Ogiltigt id.');
 
@@ -28,12 +24,7 @@ export const activityQuery = z.object({
   kind: auditKind.optional(),
   /** Keyset: rows older than this id (the last id of the page before). */
   before: id.optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, t.validation.atLeast('limit', '1'))
-    .max(ACTIVITY_PAGE_MAX, t.validation.atMost('limit', String(ACTIVITY_PAGE_MAX)))
-    .optional(),
+  limit: listLimit(),
 });
 
 export const activityOutput = z.object({

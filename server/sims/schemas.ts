@@ -1,7 +1,7 @@
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
 import { t } from '../../app/texts.js';
 import { tBulkFile } from '../../app/texts/bulk-file.js';
-import { MAX_ROW_ID, rowId, z } from '../zod.js';
+import { listLimit, MAX_ROW_ID, rowId, z } from '../zod.js';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, MARK_MAX } from './limits.js';
 
@@ -71,10 +71,17 @@ export type EditInput = z.infer<typeof editInput>;
 
 export const listQuery = z.object({
   q: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  limit: listLimit(),
   offset: z.coerce.number().int().min(0).optional(),
 });
-export const listInput = listQuery.default({});
+export const listInput = listQuery.prefault({});
+
+/** The SIMs a search finds, for a bulk selection ("all that match"): the first BULK_MAX, as slim rows. */
+export const matchingInput = z.object({ q: listQuery.shape.q });
+export const matchingOutput = z.object({
+  rows: z.array(z.object({ id: z.number(), iccid: z.string(), legacy: z.boolean() })),
+  total: z.number(),
+});
 
 export const ratePlanOutput = z.object({
   id: z.number(),

@@ -161,7 +161,7 @@ describe('rate plans and SIMs', () => {
       ['GET', '/api/sim/abc', undefined, 'id', 'id måste vara ett tal.'],
       ['GET', '/api/sim/-1', undefined, 'id', 'id måste vara större än 0.'],
       ['GET', '/api/sim/all?limit=abc', undefined, 'limit', 'limit måste vara ett tal.'],
-      ['GET', '/api/sim/all?limit=100000', undefined, 'limit', 'limit får vara högst 10000.'],
+      ['GET', '/api/sim/all?limit=100000', undefined, 'limit', 'limit får vara högst 50.'],
       [
         'PUT',
         '/api/sim/edit',
@@ -389,7 +389,7 @@ describe('compression of API answers', () => {
     }
   });
 
-  it('compresses a large answer (a whole list without a limit) as well, off the event loop', async () => {
+  it('compresses a large answer (a full page of long marks) as well, off the event loop', async () => {
     const em = portal.server.services.orm.em.fork();
     const big = em.create(Company, {
       name: 'Stora listan AB',
@@ -401,14 +401,14 @@ describe('compression of API answers', () => {
     await em.flush();
     await em.execute(
       `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
-       select '89461234' || lpad(g::text, 12, '0'), ?, (select min(id) from rate_plan where not is_legacy), 'Fordon ' || g, 'Lång kommentar ' || g, 'active', now()
+       select '89461234' || lpad(g::text, 12, '0'), ?, (select min(id) from rate_plan where not is_legacy), repeat('Fordon ' || g, 20), repeat('Lång kommentar ' || g, 10), 'active', now()
          from generate_series(1, 400) g`,
       [big.id],
     );
     const cookie = await portal.server.sessionCookie('lisa@big.se');
     const plain = await get('/api/sim/all', { cookie });
-    expect(plain.body.length).toBeGreaterThan(64 * 1024);
-    expect(JSON.parse(plain.body.toString('utf8'))).toHaveLength(400);
+    expect(plain.body.length).toBeGreaterThan(16 * 1024);
+    expect(JSON.parse(plain.body.toString('utf8'))).toHaveLength(50); // a page: no list is whole
     for (const [accept, decode] of [
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],

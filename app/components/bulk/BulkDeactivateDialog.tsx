@@ -1,7 +1,7 @@
 // Deactivate many (issue 15), with JS: the confirm dialog of /sims. It states the count and lists the ICCIDs
 // (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
 // answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
-// own list procedure (sim.page with the search, at most BULK_MAX), never by counts the page holds.
+// own procedure (sim.matching: the search's first BULK_MAX), never by counts the page holds.
 import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { tBulkDeactivate } from '~/texts/bulk-deactivate';
@@ -34,9 +34,8 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
     (async () => {
       try {
         const { trpc } = await import('~/utils/trpc.client');
-        const r = await trpc.sim.page.query({ q: selection.q, limit: BULK_MAX, offset: 0 });
-        const rows = r.items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
-        if (current) setResolved({ rows, total: r.total });
+        const r = await trpc.sim.matching.query({ q: selection.q });
+        if (current) setResolved({ rows: r.rows, total: r.total });
       } catch {
         if (current) setResolved('failed');
       }

@@ -23,7 +23,7 @@ export const adminRouter = router({
         path: '/admin/getCompanies',
         tags,
         description:
-          'Companies by name; q searches name, customer number and invoice mark; limit (default 100, at most 500) and offset page.',
+          'Companies by name; q searches name, customer number and invoice mark; limit (default and at most 50) and offset page.',
       },
     })
     .input(z.object(listQuery))

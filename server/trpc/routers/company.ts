@@ -112,7 +112,7 @@ export const companyRouter = router({
         path: '/company/audit',
         tags,
         summary:
-          "The company's activity, newest first; kind filters, before (the previous page's nextBefore) and limit (at most 200) page",
+          "The company's activity, newest first; kind filters, before (the previous page's nextBefore) and limit (default and at most 50) page",
       },
     })
     .input(activityQuery)

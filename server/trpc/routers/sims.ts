@@ -1,6 +1,15 @@
 // SIM procedures: one per operation, each scoped to the session's company.
 import { rowId, z } from '../../zod.js';
-import { activateInput, editInput, listInput, simDetailOutput, simOutput } from '../../sims/schemas.js';
+import {
+  activateInput,
+  editInput,
+  listInput,
+  matchingInput,
+  matchingOutput,
+  simDetailOutput,
+  simOutput,
+} from '../../sims/schemas.js';
+import { BULK_MAX } from '../../sims/limits.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
 import { tBulk } from '../../../app/texts/bulk.js';
 import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
@@ -56,6 +65,23 @@ export const simsRouter = router({
     .query(async ({ ctx, input }) => {
       const { items, total } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
       return { items, total: total ?? 0 };
+    }),
+  /**
+   * What "all that match" selects on /sims for a bulk deactivation: the first BULK_MAX SIMs the search finds, only
+   * what the confirmation names (id, ICCID, legacy), and how many match in all. The lists stay one page each.
+   */
+  matching: companyProcedure
+    .input(matchingInput)
+    .output(matchingOutput)
+    .query(async ({ ctx, input }) => {
+      const { items, total } = await listSims(ctx.em, ctx.companyId, {
+        q: input.q,
+        limit: BULK_MAX,
+        offset: 0,
+        withTotal: true,
+      });
+      const rows = items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
+      return { rows, total: total ?? 0 };
     }),
   /** The SIMs of a list of ids (1 to 1000), whatever their status: the bulk pages name each row. */
   byIds: companyProcedure
