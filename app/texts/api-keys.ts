@@ -17,6 +17,7 @@ export const tApiKeys = {
   scope: 'Behörighet',
   prefix: 'Början',
   createdBy: 'Skapad av',
+  removedCreator: (name: string) => `${name} (borttagen)`,
   createdAt: 'Skapad',
   lastUsed: 'Senast använd',
   expires: 'Går ut',

@@ -110,6 +110,7 @@ type ListRow = {
   scope: ApiKeyScope;
   prefix: string;
   created_by: string | null;
+  creator_removed: boolean | null;
   created_at: Date | string;
   last_used_at: Date | string | null;
   expires_at: Date | string | null;
@@ -120,8 +121,8 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
 /** The company's keys, newest first, revoked and expired ones too (with their status). */
 export async function listApiKeys(em: Em, companyId: number, now = new Date()): Promise<ApiKeyView[]> {
   const rows = await em.execute<ListRow[]>(
-    `select k.id, k.name, k.scope, k.prefix, u.name as created_by, k.created_at, k.last_used_at, k.expires_at,
-      k.revoked_at from api_key k left join app_user u on u.id = k.created_by_id
+    `select k.id, k.name, k.scope, k.prefix, u.name as created_by, u.removed_at is not null as creator_removed,
+      k.created_at, k.last_used_at, k.expires_at, k.revoked_at from api_key k left join app_user u on u.id = k.created_by_id
     where k.company_id = ? order by k.id desc limit 1000`,
     [companyId],
   );
@@ -130,7 +131,9 @@ export async function listApiKeys(em: Em, companyId: number, now = new Date()): 
     name: r.name,
     scope: r.scope,
     prefix: r.prefix,
-    createdBy: r.created_by,
+    // A key belongs to the company, not to its creator (docs/decisions/018): a removed creator is named as such, so
+    // an owner sees which keys to look over.
+    createdBy: r.created_by === null ? null : r.creator_removed ? tApiKeys.removedCreator(r.created_by) : r.created_by,
     createdAt: iso(r.created_at)!,
     lastUsedAt: iso(r.last_used_at),
     expiresAt: iso(r.expires_at),

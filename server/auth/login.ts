@@ -16,7 +16,10 @@ import { createSession } from './sessions.js';
 import { loginLinks } from '../metrics.js';
 
 export const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
-export const ADDRESS_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
+// Links to one address: at most ADDRESS_SOURCE_LIMIT from one source (client address), ADDRESS_LIMIT from all of
+// them together, so no single source can use up an address's links and lock its owner out (issue 24, finding 9).
+export const ADDRESS_SOURCE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
+export const ADDRESS_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 };
 export const IP_LIMIT = { max: 30, windowMs: 15 * 60 * 1000 };
 const MAGIC_PATH = '/auth/magic';
 
@@ -89,6 +92,12 @@ export function requestLoginLink(
     if (!(await hit(em, `login:ip:${input.ip}`, IP_LIMIT))) {
       log.warn({ email, ip: input.ip, limit: 'ip' }, 'login link refused: rate limit');
       loginLinks.inc({ outcome: 'refused', reason: 'ip' });
+      return;
+    }
+    // This source's share of the address before the address's own ceiling: a refused share counts nowhere else.
+    if (!(await hit(em, `login:address-source:${email}:${input.ip}`, ADDRESS_SOURCE_LIMIT))) {
+      log.warn({ email, ip: input.ip, limit: 'address-source' }, 'login link refused: rate limit');
+      loginLinks.inc({ outcome: 'refused', reason: 'address' });
       return;
     }
     if (!(await hit(em, `login:address:${email}`, ADDRESS_LIMIT))) {

@@ -82,9 +82,11 @@ export const EXPORT_MINUTE = new Intl.DateTimeFormat('sv-SE', {
 
 export const yesNo = (v: boolean) => (v ? 'Ja' : 'Nej');
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// The characters OWASP's CSV injection names, also behind leading whitespace (spaces, tabs, line breaks, no-break
+// spaces: spreadsheets trim them on import and then read the formula), and a leading tab or carriage return.
+const FORMULA_START = /^(?:\s*[=+\-@]|[\t\r])/;
 
-/** A text a spreadsheet would take for a formula if it were typed in: the start OWASP's CSV injection names. */
+/** A text a spreadsheet would take for a formula if it were typed in (issue 24, finding 11: spaces before it too). */
 export const looksLikeFormula = (value: string) => FORMULA_START.test(value);
 
 /**

@@ -6,14 +6,14 @@
 import { LoginToken, RateLimitCounter, Session } from '../db/entities.js';
 import type { Em, Orm } from '../db/orm.js';
 import type { Logger } from '../log.js';
-import { ADDRESS_LIMIT, IP_LIMIT } from '../auth/login.js';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '../auth/login.js';
 import { IDLE_TIMEOUT_MS } from '../auth/sessions.js';
 
 export const PURGE_INTERVAL_MS = 15 * 60 * 1000;
 // An expired link is kept a day, so opening it says "expired" rather than "invalid".
 export const EXPIRED_LINK_KEPT_MS = 24 * 60 * 60 * 1000;
 // A counter whose window started longer ago than this is reset by its next hit anyway: deleting it is the same.
-const LONGEST_WINDOW_MS = Math.max(ADDRESS_LIMIT.windowMs, IP_LIMIT.windowMs);
+const LONGEST_WINDOW_MS = Math.max(ADDRESS_LIMIT.windowMs, ADDRESS_SOURCE_LIMIT.windowMs, IP_LIMIT.windowMs);
 
 export type Purged = { loginTokens: number; rateLimitCounters: number; sessions: number };
 
