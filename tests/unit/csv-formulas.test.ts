@@ -34,6 +34,6 @@ describe('the CSV and XLSX cells', () => {
   it('neutralise it in a bulk result file posted back by the browser', async () => {
     const rows = resultRowsOf(JSON.stringify([['  =HYPERLINK("http://x")', 'invalid']]))!;
     const csv = new TextDecoder().decode((await bulkResultFile('csv', rows)).body);
-    expect(csv.split('\r\n')[1]).toMatch(/^"'  =HYPERLINK\(""http:\/\/x""\)";/);
+    expect(csv.split('\r\n')[1]!.startsWith(`"'  =HYPERLINK(""http://x"")";`)).toBe(true);
   });
 });
