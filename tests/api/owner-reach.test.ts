@@ -78,6 +78,15 @@ describe('a super admin is staff, not a customer’s user (decision 014)', () =>
 });
 
 describe('an owner acts on a super admin', () => {
+  it('does not list them on the /company page, nor find them by a search there', async () => {
+    for (const q of ['', 'admin', 'Insmugglad']) {
+      const page = await call('GET', `/company${q ? `?q=${encodeURIComponent(q)}` : ''}`, owner);
+      expect(page.status).toBe(200);
+      // The search's own words come back in its field; the super admins' names and addresses never.
+      expect(page.text).not.toMatch(/admin@demo\.se|inside\.admin@|Insmugglad Admin|Admin Demo/);
+    }
+  });
+
   it('does not list them, nor find them by a search for their name or e-mail (REST and tRPC)', async () => {
     for (const q of ['', 'admin', 'ADMIN@DEMO.SE', 'Insmugglad']) {
       const rest = await call('GET', `/api/company/users${q ? `?q=${encodeURIComponent(q)}` : ''}`, owner);
