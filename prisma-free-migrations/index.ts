@@ -8,6 +8,7 @@ import { Migration20261123074507_roles } from './Migration20261123074507_roles.j
 import { Migration20261123082600_webhooks } from './Migration20261123082600_webhooks.js';
 import { Migration20261123083000_api_keys } from './Migration20261123083000_api_keys.js';
 import { Migration20261125030000_staff_company } from './Migration20261125030000_staff_company.js';
+import { Migration20261125190000_webhook_fairness } from './Migration20261125190000_webhook_fairness.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123082600_webhooks', class: Migration20261123082600_webhooks },
   { name: 'Migration20261123083000_api_keys', class: Migration20261123083000_api_keys },
   { name: 'Migration20261125030000_staff_company', class: Migration20261125030000_staff_company },
+  { name: 'Migration20261125190000_webhook_fairness', class: Migration20261125190000_webhook_fairness },
 ];

@@ -94,6 +94,7 @@ function Secret({ secret, created }: { secret: string; created: boolean }) {
       <p>
         <strong>{created ? w.created : w.rotated}.</strong> {w.secretOnce}
       </p>
+      {created ? null : <p>{w.rotatedOverlap}</p>}
       <label htmlFor="webhooks-secret-value">{w.secretTitle}</label>
       <input id="webhooks-secret-value" readOnly value={secret} className="webhooks-secret-value" />
     </div>

@@ -52,6 +52,8 @@ export const tWebhooks = {
   saved: 'Webhooken är sparad',
   deleted: 'Webhooken är borttagen',
   rotated: 'Hemligheten är bytt',
+  rotatedOverlap:
+    'Den gamla hemligheten signerar också i 24 timmar (varje leverans har en v1 per hemlighet), så ni hinner byta i er mottagare.',
   testQueued: 'Testhändelsen är på väg',
   audit: {
     webhookCreated: (url: string) => `Lade till webhook ${url}`,

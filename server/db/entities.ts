@@ -222,6 +222,15 @@ const WebhookEndpointSchema = defineEntity({
     createdAt: p.datetime().onCreate(now),
     // The first failed attempt since the last success (null: healthy).
     failingSince: p.datetime().nullable(),
+    // After a rotation the old secret signs too, until previousSecretUntil (docs/decisions/017).
+    previousSecret: p.string().length(100).nullable(),
+    previousSecretUntil: p.datetime().nullable(),
+    // Fair delivery (server/webhooks/deliver.ts): the lease of the instance serving it, when it was last
+    // served (round-robin), its failed attempts in a row and when it may be tried again (backoff as a whole).
+    busyUntil: p.datetime().nullable(),
+    servedAt: p.datetime().nullable(),
+    failuresInRow: p.integer().default(0),
+    resumeAt: p.datetime().nullable(),
   },
 });
 export class WebhookEndpoint extends WebhookEndpointSchema.class {}
@@ -259,9 +268,9 @@ const WebhookDeliverySchema = defineEntity({
   },
   indexes: [
     {
-      name: 'webhook_delivery_due_index',
+      name: 'webhook_delivery_endpoint_due_index',
       expression:
-        'create index "webhook_delivery_due_index" on "webhook_delivery" ("next_attempt_at") where "status" = \'pending\'',
+        'create index "webhook_delivery_endpoint_due_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at") where "status" = \'pending\'',
     },
     {
       name: 'webhook_delivery_endpoint_index',

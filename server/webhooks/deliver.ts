@@ -1,10 +1,13 @@
-// The webhook delivery worker (issue 16), run by every server instance. Each tick claims due deliveries in
-// one statement (FOR UPDATE SKIP LOCKED, so two instances never take the same row) and moves their due
-// time ahead as a lease: an instance that dies mid-attempt leaves the row to be retried once the lease is
-// over. Each is POSTed, signed, to the address the target guard checked; 2xx is delivered, anything else is
-// retried with exponential backoff until the event is older than the retry window (24 h), then failed.
-// Everything lives in the database, so a restart loses nothing; delivery is at least once, the event id
-// stable for the receiver's de-duplication.
+// The webhook delivery worker (issue 16), run by every server instance. Fair by endpoint (issue 24, finding 4):
+// an instance serves up to DELIVERY_CONCURRENCY endpoints at once, each with one attempt in flight, taking the
+// endpoints with due work in the order they were last served (round-robin), and a slot that frees takes the
+// next at once. An endpoint is claimed with a lease (busy_until, FOR UPDATE SKIP LOCKED), so no two instances
+// serve it together; a turn sends it up to DELIVERIES_PER_TURN deliveries in a row and ends at its first
+// failure, which backs the whole endpoint off (resume_at), so a hanging or failing endpoint holds one slot for
+// one timeout and never the others. Each delivery's due time is also its lease: an instance that dies
+// mid-attempt leaves the row to be retried once the lease is over. 2xx is delivered, anything else retried with
+// exponential backoff until the event is older than the retry window (24 h), then failed. Everything lives in
+// the database, so a restart loses nothing; delivery is at least once, the event id stable for de-duplication.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -13,10 +16,14 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../log.js';
 import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '../metrics.js';
-import { addressProblem, guardedLookup, hostOf, urlProblem, type TargetPolicy } from './target.js';
+import { addressProblem, guardedLookup, hostOf, policyFor, urlProblem, type TargetPolicy } from './target.js';
 
-/** Deliveries attempted at once by one instance. */
+/** Endpoints one instance serves at once (one attempt in flight each). */
 export const DELIVERY_CONCURRENCY = 8;
+/** Deliveries sent to one endpoint in a row before the next endpoint in line has its turn. */
+export const DELIVERIES_PER_TURN = 10;
+/** After a rotation the old secret signs too, for this long (decision 017). */
+export const SECRET_OVERLAP_MS = 24 * 3600_000;
 /** The backoff steps, in units of WEBHOOK_BACKOFF_MS (10 s: 10 s, 30 s, 1 min, 5 min, 15 min, 30 min, 1 h ...). */
 const BACKOFF_STEPS = [1, 3, 6, 30, 90, 180, 360];
 
@@ -24,14 +31,21 @@ export function backoffMs(attempts: number, base: number): number {
   return base * BACKOFF_STEPS[Math.min(Math.max(attempts, 1), BACKOFF_STEPS.length) - 1]!;
 }
 
-/** The signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. */
-export function signature(secret: string, body: string, nowMs = Date.now()): string {
+/**
+ * The signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">, one v1 per secret (the
+ * current one first; after a rotation the previous one too, as Stripe does, so a receiver may switch at leisure).
+ */
+export function signature(secrets: string | readonly string[], body: string, nowMs = Date.now()): string {
   const t = Math.floor(nowMs / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  return `t=${t},v1=${v1}`;
+  const v1s = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`,
+  );
+  return [`t=${t}`, ...v1s].join(',');
 }
 
-type Claimed = {
+type ClaimedEndpoint = { id: number; url: string; secret: string; previous_secret: string | null };
+
+type ClaimedDelivery = {
   id: number;
   attempts: number;
   event_id: string;
@@ -39,9 +53,6 @@ type Claimed = {
   created_at: Date | string;
   company_id: number;
   data: unknown;
-  endpoint_id: number;
-  url: string;
-  secret: string;
 };
 
 const asDate = (d: Date | string) => (d instanceof Date ? d : new Date(d));
@@ -54,14 +65,15 @@ export type Attempt = { ok: boolean; status: number | null; error: string | null
 export function post(
   url: string,
   body: string,
-  secret: string,
+  secrets: string | readonly string[],
   opts: { timeoutMs: number; policy: TargetPolicy },
 ): Promise<Attempt> {
   const problem = urlProblem(url, opts.policy);
   if (problem) return Promise.resolve({ ok: false, status: null, error: `Adressen nekas (${problem})` });
   const u = new URL(url);
   const host = hostOf(u);
-  if (isIP(host) && addressProblem(host, opts.policy))
+  const policy = policyFor(u, opts.policy);
+  if (isIP(host) && addressProblem(host, policy))
     return Promise.resolve({ ok: false, status: null, error: 'Adressen nekas' });
   const lib = u.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -76,13 +88,13 @@ export function post(
       u,
       {
         method: 'POST',
-        lookup: guardedLookup(opts.policy),
+        lookup: guardedLookup(policy),
         agent: false,
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           'user-agent': 'SIM-portalen-webhooks/1',
-          'x-sim-portal-signature': signature(secret, body),
+          'x-sim-portal-signature': signature(secrets, body),
         },
       },
       (res) => {
@@ -112,34 +124,77 @@ export function post(
   });
 }
 
-const CLAIM_SQL = `update webhook_delivery d
+// The endpoints with due work that no instance serves and that are not backing off, least recently served
+// first; each claimed for one lease. The partial index (endpoint_id, next_attempt_at) answers each EXISTS.
+const CLAIM_ENDPOINTS_SQL = `update webhook_endpoint w
+  set busy_until = now() + (? * interval '1 millisecond'), served_at = clock_timestamp()
+  where w.id in (
+    select w2.id from webhook_endpoint w2
+    where w2.enabled and (w2.busy_until is null or w2.busy_until <= now())
+      and (w2.resume_at is null or w2.resume_at <= now())
+      and exists (select 1 from webhook_delivery d
+        where d.endpoint_id = w2.id and d.status = 'pending' and d.next_attempt_at <= now())
+    order by w2.served_at nulls first, w2.id limit ? for update of w2 skip locked
+  )
+  returning w.id, w.url, w.secret,
+    case when w.previous_secret_until > now() then w.previous_secret end as previous_secret`;
+
+// The endpoint's next due delivery, its due time moved ahead as the attempt's lease (and the endpoint's lease
+// renewed with it).
+const CLAIM_DELIVERY_SQL = `with renewed as (
+    update webhook_endpoint set busy_until = now() + (? * interval '1 millisecond') where id = ?
+  )
+  update webhook_delivery d
   set attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + (? * interval '1 millisecond')
-  from webhook_event e, webhook_endpoint w
-  where d.id in (
-    select d2.id from webhook_delivery d2 join webhook_endpoint w2 on w2.id = d2.endpoint_id and w2.enabled
-    where d2.status = 'pending' and d2.next_attempt_at <= now()
-    order by d2.next_attempt_at limit ? for update of d2 skip locked
-  ) and e.id = d.event_id and w.id = d.endpoint_id
-  returning d.id, d.attempts, e.id as event_id, e.type, e.created_at, e.company_id, e.data,
-    w.id as endpoint_id, w.url, w.secret`;
+  from webhook_event e
+  where d.id = (
+    select d2.id from webhook_delivery d2
+    where d2.endpoint_id = ? and d2.status = 'pending' and d2.next_attempt_at <= now()
+    order by d2.next_attempt_at, d2.id limit 1 for update skip locked
+  ) and e.id = d.event_id
+  returning d.id, d.attempts, e.id as event_id, e.type, e.created_at, e.company_id, e.data`;
 
 type WebhookSettings = Config['webhooks'];
 
-/** Claims and attempts what is due now, at most `DELIVERY_CONCURRENCY`; answers how many were claimed. */
-export async function deliverDue(orm: Orm, settings: WebhookSettings, log?: Logger): Promise<number> {
+/** The body of one delivery, as the receiver gets it (and the signature covers). */
+function deliveryBody(c: ClaimedDelivery): string {
+  return JSON.stringify({
+    id: c.event_id,
+    type: c.type,
+    createdAt: asDate(c.created_at).toISOString(),
+    companyId: c.company_id,
+    data: asJson(c.data),
+  });
+}
+
+/** Claims up to `limit` endpoints with due work for this instance. */
+export async function claimEndpoints(orm: Orm, settings: WebhookSettings, limit: number): Promise<ClaimedEndpoint[]> {
+  const lease = settings.timeoutMs + 5_000;
+  return orm.em.fork().execute<ClaimedEndpoint[]>(CLAIM_ENDPOINTS_SQL, [lease, limit]);
+}
+
+/**
+ * One turn at a claimed endpoint: its due deliveries one at a time, up to DELIVERIES_PER_TURN, ending at the
+ * first failure (the endpoint then backs off as a whole); then the endpoint is released. Answers how many
+ * deliveries were attempted.
+ */
+export async function serveEndpoint(
+  orm: Orm,
+  settings: WebhookSettings,
+  ep: ClaimedEndpoint,
+  log?: Logger,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   const em = orm.em.fork();
   const lease = settings.timeoutMs + 5_000;
-  const claimed = await em.execute<Claimed[]>(CLAIM_SQL, [lease, DELIVERY_CONCURRENCY]);
-  await Promise.all(
-    claimed.map(async (c) => {
-      const body = JSON.stringify({
-        id: c.event_id,
-        type: c.type,
-        createdAt: asDate(c.created_at).toISOString(),
-        companyId: c.company_id,
-        data: asJson(c.data),
-      });
-      const a = await post(c.url, body, c.secret, {
+  const secrets = ep.previous_secret ? [ep.secret, ep.previous_secret] : [ep.secret];
+  let attempted = 0;
+  try {
+    while (attempted < DELIVERIES_PER_TURN && !stopped()) {
+      const [c] = await em.execute<ClaimedDelivery[]>(CLAIM_DELIVERY_SQL, [lease, ep.id, lease, ep.id]);
+      if (!c) break;
+      attempted++;
+      const a = await post(ep.url, deliveryBody(c), secrets, {
         timeoutMs: settings.timeoutMs,
         policy: { allowPrivateTargets: settings.allowPrivateTargets },
       });
@@ -149,8 +204,12 @@ export async function deliverDue(orm: Orm, settings: WebhookSettings, log?: Logg
           [a.status, c.id],
         );
         webhookDelivered.inc();
-        await em.execute(`update webhook_endpoint set failing_since = null where id = ?`, [c.endpoint_id]);
-        return;
+        await em.execute(
+          `update webhook_endpoint set failing_since = null, failures_in_row = 0, resume_at = null
+           where id = ? and (failing_since is not null or failures_in_row <> 0)`,
+          [ep.id],
+        );
+        continue;
       }
       const delay = backoffMs(c.attempts, settings.backoffMs);
       const giveUp = Date.now() + delay - asDate(c.created_at).getTime() > settings.retryForMs;
@@ -162,52 +221,81 @@ export async function deliverDue(orm: Orm, settings: WebhookSettings, log?: Logg
         [a.status, a.error?.slice(0, 200) ?? null, giveUp, delay, c.id],
       );
       if (giveUp) webhookDeliveriesFailed.inc();
-      await em.execute(`update webhook_endpoint set failing_since = coalesce(failing_since, now()) where id = ?`, [
-        c.endpoint_id,
+      // The endpoint as a whole waits too: the more failures in a row, the longer (the same steps).
+      const [row] = await em.execute<{ failures_in_row: number }[]>(
+        `update webhook_endpoint set failing_since = coalesce(failing_since, now()), failures_in_row = failures_in_row + 1
+         where id = ? returning failures_in_row`,
+        [ep.id],
+      );
+      await em.execute(`update webhook_endpoint set resume_at = now() + (? * interval '1 millisecond') where id = ?`, [
+        backoffMs(row?.failures_in_row ?? 1, settings.backoffMs),
+        ep.id,
       ]);
       log?.info(
-        { delivery: c.id, attempts: c.attempts, status: a.status, error: a.error, giveUp },
+        { delivery: c.id, endpoint: ep.id, attempts: c.attempts, status: a.status, error: a.error, giveUp },
         'webhook attempt failed',
       );
-    }),
-  );
-  return claimed.length;
+      break;
+    }
+  } finally {
+    // Released for the next turn (if this fails, the lease runs out by itself).
+    await em.execute(`update webhook_endpoint set busy_until = null where id = ?`, [ep.id]).catch(() => undefined);
+  }
+  return attempted;
 }
 
 export type WebhookWorker = { stop: () => Promise<void>; wake: () => void };
 
-/** Polls every WEBHOOK_POLL_MS (draining while full batches come back) until stopped. */
+/**
+ * Serves endpoints in up to DELIVERY_CONCURRENCY slots until stopped: a slot that frees claims the next endpoint
+ * at once; with nothing due, it looks again every WEBHOOK_POLL_MS.
+ */
 export function startWebhookDelivery(services: { orm: Orm; config: Config; log: Logger }): WebhookWorker {
   const settings = services.config.webhooks;
   let stopped = false;
-  let running: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const schedule = (ms: number) => {
+  let filling: Promise<void> | null = null;
+  let again = false;
+  const turns = new Set<Promise<void>>();
+  // Fills the free slots; called by the poll, by a slot that frees and by wake (a call while it runs makes it
+  // look once more when done, so no wake-up is lost).
+  const fill = () => {
     if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  };
-  const tick = () => {
-    timer = null;
-    if (running || stopped) return;
-    running = (async () => {
-      let n = DELIVERY_CONCURRENCY;
-      while (!stopped && n === DELIVERY_CONCURRENCY) n = await deliverDue(services.orm, settings, services.log);
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = (async () => {
+      do {
+        again = false;
+        const free = DELIVERY_CONCURRENCY - turns.size;
+        if (free <= 0) return;
+        const claimed = await claimEndpoints(services.orm, settings, free);
+        for (const ep of claimed) {
+          const turn: Promise<void> = serveEndpoint(services.orm, settings, ep, services.log, () => stopped)
+            .then(() => undefined)
+            .catch((err) => services.log.warn({ err, endpoint: ep.id }, 'webhook delivery failed'))
+            .finally(() => {
+              turns.delete(turn);
+              fill();
+            });
+          turns.add(turn);
+        }
+      } while (again && !stopped);
     })()
       .catch((err) => services.log.warn({ err }, 'webhook delivery failed'))
       .finally(() => {
-        running = null;
-        schedule(settings.pollMs);
+        filling = null;
       });
   };
-  schedule(settings.pollMs);
+  const poll = setInterval(fill, settings.pollMs);
+  poll.unref();
   return {
-    wake: () => schedule(0),
+    wake: fill,
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      clearInterval(poll);
+      await filling;
+      await Promise.all([...turns]);
     },
   };
 }

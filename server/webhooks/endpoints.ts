@@ -7,6 +7,7 @@ import { recordAudit, type Actor } from '../companies/audit.js';
 import { Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
+import { SECRET_OVERLAP_MS } from './deliver.js';
 import { WEBHOOK_TEST_EVENT } from './events.js';
 import {
   WEBHOOKS_PER_COMPANY,
@@ -92,7 +93,11 @@ export async function updateEndpoint(
     ep.url = input.url;
     ep.events = [...new Set(input.events)];
     ep.enabled = input.enabled;
-    if (input.enabled && !before.enabled) ep.failingSince = null;
+    if (input.enabled && !before.enabled) {
+      ep.failingSince = null;
+      ep.failuresInRow = 0;
+      ep.resumeAt = null;
+    }
     audit(tx, actor, 'webhookUpdated', ep, before);
     await tx.flush();
   });
@@ -107,13 +112,24 @@ export async function deleteEndpoint(em: Em, actor: WebhookActor, id: number): P
   });
 }
 
-export async function rotateSecret(em: Em, actor: WebhookActor, id: number): Promise<{ secret: string }> {
+/**
+ * A new secret. The one it replaces keeps signing beside it for SECRET_OVERLAP_MS (every delivery carries a v1
+ * for each), so the receiver can switch without losing a delivery; a second rotation drops the oldest.
+ */
+export async function rotateSecret(
+  em: Em,
+  actor: WebhookActor,
+  id: number,
+): Promise<{ secret: string; previousSecretValidUntil: string }> {
   return em.transactional(async (tx) => {
     const ep = await own(tx, actor.companyId, id);
+    const until = new Date(Date.now() + SECRET_OVERLAP_MS);
+    ep.previousSecret = ep.secret;
+    ep.previousSecretUntil = until;
     ep.secret = newSecret();
     audit(tx, actor, 'webhookRotated', ep, null);
     await tx.flush();
-    return { secret: ep.secret };
+    return { secret: ep.secret, previousSecretValidUntil: until.toISOString() };
   });
 }
 
@@ -122,6 +138,8 @@ export async function queueTest(em: Em, actor: WebhookActor, id: number): Promis
   return em.transactional(async (tx) => {
     const ep = await own(tx, actor.companyId, id);
     if (!ep.enabled) throw new Conflict(tWebhooks.errors.disabledTest);
+    // The owner asks for an attempt now: an endpoint backing off after failures is tried at once.
+    ep.resumeAt = null;
     const event = tx.create(WebhookEvent, {
       id: randomUUID(),
       company: tx.getReference(Company, actor.companyId),

@@ -2,7 +2,8 @@
 // registered and again at every delivery after DNS resolution; the connection then goes to the very address
 // that was checked (a `lookup` of our own for http(s).request), so a name re-resolving to an inside address
 // between the check and the connect (DNS rebinding) cannot reach inside the network.
-// WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets http and https reach loopback only (a local receiver, the tests).
+// WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets https reach loopback too, and plain http reach loopback only (a local
+// receiver, the tests): never a public address over plain http, whatever a name resolves to.
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -22,17 +23,26 @@ for (const [net, bits] of [
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 4], // multicast
+  ['192.0.2.0', 24], // documentation (TEST-NET-1)
+  ['198.51.100.0', 24], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24], // documentation (TEST-NET-3)
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const)
   refused4.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128], // unspecified
   ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
   ['::', 96], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96], // NAT64
+  ['64:ff9b:1::', 48], // NAT64, local use
+  ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo (wraps an IPv4 address)
+  ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4 (wraps any IPv4 address)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['ff00::', 8], // multicast
 ] as const)
   refused6.addSubnet(net, bits, 'ipv6');
@@ -41,24 +51,35 @@ loopback4.addSubnet('127.0.0.0', 8, 'ipv4');
 const loopback6 = new BlockList();
 loopback6.addAddress('::1', 'ipv6');
 
-export type TargetPolicy = { allowPrivateTargets: boolean };
+/** Whether a literal address is a loopback one. */
+const isLoopback = (address: string) =>
+  isIP(address) === 4 ? loopback4.check(address, 'ipv4') : isIP(address) === 6 && loopback6.check(address, 'ipv6');
+
+/** `loopbackOnly`: only loopback addresses (plain http with the flag), never a public one. */
+export type TargetPolicy = { allowPrivateTargets: boolean; loopbackOnly?: boolean };
 
 /** Why an address may not be reached (null: it may). */
 export function addressProblem(address: string, policy: TargetPolicy): 'loopback' | 'private' | null {
   const v = isIP(address);
   if (v === 0) return 'private';
-  const [isLoopback, isRefused] =
-    v === 4
-      ? [loopback4.check(address, 'ipv4'), refused4.check(address, 'ipv4')]
-      : [loopback6.check(address, 'ipv6'), refused6.check(address, 'ipv6')];
-  if (isLoopback) return policy.allowPrivateTargets ? null : 'loopback';
-  return isRefused ? 'private' : null;
+  if (policy.loopbackOnly) return policy.allowPrivateTargets && isLoopback(address) ? null : 'private';
+  if (isLoopback(address)) return policy.allowPrivateTargets ? null : 'loopback';
+  const refused = v === 4 ? refused4.check(address, 'ipv4') : refused6.check(address, 'ipv6');
+  return refused ? 'private' : null;
 }
 
 export type UrlProblem = 'invalid' | 'scheme' | 'credentials' | 'loopback' | 'private' | 'unresolved';
 
 /** The URL's host without IPv6 brackets. */
 const hostOf = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * The policy for one URL: plain http may only ever reach loopback (with the flag), so its addresses are held
+ * to that at registration and again at every connect, whatever its name resolves to then.
+ */
+export function policyFor(u: URL, policy: TargetPolicy): TargetPolicy {
+  return u.protocol === 'http:' ? { ...policy, loopbackOnly: true } : policy;
+}
 
 /** What is wrong with the URL itself (scheme, credentials, a literal inside address), before any DNS. */
 export function urlProblem(raw: string, policy: TargetPolicy): UrlProblem | null {
@@ -71,11 +92,10 @@ export function urlProblem(raw: string, policy: TargetPolicy): UrlProblem | null
   if (u.username || u.password) return 'credentials';
   const host = hostOf(u);
   if (u.protocol === 'http:') {
-    // Plain http only to a loopback address, and only with the flag.
+    // Plain http only to a loopback address (a literal one, or localhost), and only with the flag.
     if (!policy.allowPrivateTargets) return 'scheme';
-    if (isIP(host) === 0 && host !== 'localhost') return 'scheme';
-    if (isIP(host) !== 0 && addressProblem(host, policy)) return 'scheme';
-    return null;
+    if (host === 'localhost' || isLoopback(host)) return null;
+    return 'scheme';
   }
   if (u.protocol !== 'https:') return 'scheme';
   if (isIP(host) !== 0) return addressProblem(host, policy);
@@ -123,7 +143,8 @@ export async function targetProblem(
 ): Promise<UrlProblem | null> {
   const p = urlProblem(raw, policy);
   if (p) return p;
-  const r = await checkedAddresses(hostOf(new URL(raw)), policy, resolve);
+  const u = new URL(raw);
+  const r = await checkedAddresses(hostOf(u), policyFor(u, policy), resolve);
   return 'problem' in r ? r.problem : null;
 }
 

@@ -152,7 +152,7 @@ describe('registering an endpoint', () => {
       expect((await call(portal.server.url, method, p, other.cookie)).status).toBe(404);
   });
 
-  it('refuses inside addresses even with WEBHOOK_ALLOW_PRIVATE_TARGETS (only loopback is let through)', async () => {
+  it('refuses inside addresses, and plain http to public ones, even with WEBHOOK_ALLOW_PRIVATE_TARGETS (only loopback is let through)', async () => {
     const c = await company();
     for (const url of [
       'http://10.0.0.8/hook',
@@ -162,6 +162,12 @@ describe('registering an endpoint', () => {
       'https://[::ffff:10.0.0.1]/hook',
       'https://100.64.1.1/hook',
       'ftp://127.0.0.1/hook',
+      // Issue 24, finding 10: plain http to a public address, and ranges that were missing.
+      'http://8.8.8.8/hook',
+      'http://[2606:4700::1111]/hook',
+      'https://[64:ff9b:1::a00:1]/hook',
+      'https://[fec0::1]/hook',
+      'https://[::ffff:0:a00:1]/hook',
     ]) {
       const r = await call(portal.server.url, 'POST', '/api/company/webhooks', c.cookie, {
         url,
@@ -473,6 +479,86 @@ describe('the outbox', () => {
   });
 });
 
+describe('fair delivery (issue 24, finding 4)', () => {
+  /** A receiver that never answers, counting the attempts it holds open at once. */
+  async function hangingReceiver() {
+    let open = 0;
+    let most = 0;
+    let hits = 0;
+    const server = http.createServer((req) => {
+      hits++;
+      open++;
+      most = Math.max(most, open);
+      req.resume();
+      req.socket.on('close', () => open--);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+      most: () => most,
+      hits: () => hits,
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
+  }
+
+  it('a hanging endpoint with 1,000 due deliveries delays another company’s delivery by less than one timeout', async () => {
+    const TIMEOUT = 3000;
+    const env = { ...FAST, WEBHOOK_TIMEOUT_MS: String(TIMEOUT) };
+    const first = await startTestServer({
+      db: portal.server.db.kind === 'postgres' ? portal.server.db : undefined,
+      env,
+    });
+    // On PostgreSQL a second instance serves the same database: still one attempt at a time per endpoint.
+    const second = usingPostgres ? await startTestServer({ db: portal.server.db, env }) : null;
+    const hanging = await hangingReceiver();
+    const rx = await newReceiver();
+    try {
+      const slow = await company(first);
+      const { data: slowEp } = await call(first.url, 'POST', '/api/company/webhooks', slow.cookie, {
+        url: hanging.url,
+        events: ['sim.activated'],
+      });
+      const e = first.services.orm.em.fork();
+      await e.execute(
+        `with ev as (
+           insert into webhook_event (id, company_id, type, data)
+           select gen_random_uuid(), ?, 'sim.activated', '{}'::jsonb from generate_series(1, 1000) returning id)
+         insert into webhook_delivery (event_id, endpoint_id) select id, ? from ev`,
+        [slow.id, slowEp.id],
+      );
+      // The hanging endpoint is being served (an attempt is open) before the other company's event is written.
+      await expect.poll(() => hanging.hits(), { timeout: 20_000 }).toBeGreaterThan(0);
+      const other = await company(first);
+      const { data: ep } = await call(first.url, 'POST', '/api/company/webhooks', other.cookie, {
+        url: rx.url,
+        events: ['sim.activated'],
+      });
+      const t0 = Date.now();
+      await call(first.url, 'POST', `/api/company/webhooks/test/${ep.id}`, other.cookie);
+      await expect.poll(() => rx.got.length, { timeout: 20_000, interval: 20 }).toBe(1);
+      const waited = Date.now() - t0;
+      expect(waited).toBeLessThan(TIMEOUT);
+      // Never more than one attempt at a time at one endpoint, across instances; it backs off as a whole.
+      expect(hanging.most()).toBe(1);
+      const [row] = await e.execute<{ failures_in_row: number; pending: number }[]>(
+        `select w.failures_in_row, (select count(*)::int from webhook_delivery d
+           where d.endpoint_id = w.id and d.status = 'pending' and d.attempts = 0) as pending
+         from webhook_endpoint w where w.id = ?`,
+        [slowEp.id],
+      );
+      expect(row!.pending).toBeGreaterThan(990);
+    } finally {
+      await second?.stop();
+      await first.stop();
+      await hanging.close();
+    }
+  });
+});
+
 describe('managing endpoints', () => {
   it('rotates the secret (the new one signs), disables (nothing is sent) and deletes', async () => {
     const rx = await newReceiver();
@@ -483,11 +569,30 @@ describe('managing endpoints', () => {
     });
     const rotated = await call(portal.server.url, 'POST', `/api/company/webhooks/rotate/${ep.id}`, c.cookie);
     expect(rotated.data.secret).not.toBe(ep.secret);
+    const until = Date.parse(rotated.data.previousSecretValidUntil);
+    expect(Math.abs(until - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+    // Within the overlap both secrets sign (issue 24, finding 11): the new one first.
     await call(portal.server.url, 'POST', `/api/company/webhooks/test/${ep.id}`, c.cookie);
     await expect.poll(() => rx.got.length, { timeout: 20_000 }).toBe(1);
     const sig = String(rx.got[0]!.headers['x-sim-portal-signature']);
+    expect(sig).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(verify(rotated.data.secret, sig, rx.got[0]!.body)).toBe(true);
-    expect(verify(ep.secret, sig, rx.got[0]!.body)).toBe(false);
+    expect(verify(ep.secret, sig, rx.got[0]!.body)).toBe(true);
+    expect(verify('whsec_other', sig, rx.got[0]!.body)).toBe(false);
+    // Once the overlap is over, only the new one.
+    await em().execute(`update webhook_endpoint set previous_secret_until = now() - interval '1 second' where id = ?`, [
+      ep.id,
+    ]);
+    await call(portal.server.url, 'POST', `/api/company/webhooks/test/${ep.id}`, c.cookie);
+    await expect.poll(() => rx.got.length, { timeout: 20_000 }).toBe(2);
+    const later = String(rx.got[1]!.headers['x-sim-portal-signature']);
+    expect(later).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verify(rotated.data.secret, later, rx.got[1]!.body)).toBe(true);
+    expect(verify(ep.secret, later, rx.got[1]!.body)).toBe(false);
+    const row = await em().findOneOrFail(WebhookEndpoint, { id: ep.id });
+    const trail = await em().find(AuditEvent, { company: c.id, kind: 'webhook' });
+    expect(JSON.stringify(trail)).not.toContain(row.previousSecret);
+    expect(JSON.stringify(trail)).not.toContain(row.secret);
 
     const off = await call(portal.server.url, 'PUT', '/api/company/webhooks', c.cookie, {
       id: ep.id,
@@ -505,6 +610,13 @@ describe('managing endpoints', () => {
     const actions = (await em().find(AuditEvent, { company: c.id, kind: 'webhook' }, { orderBy: { id: 'asc' } })).map(
       (a) => a.action,
     );
-    expect(actions).toEqual(['webhookCreated', 'webhookRotated', 'webhookTested', 'webhookUpdated', 'webhookDeleted']);
+    expect(actions).toEqual([
+      'webhookCreated',
+      'webhookRotated',
+      'webhookTested',
+      'webhookTested',
+      'webhookUpdated',
+      'webhookDeleted',
+    ]);
   });
 });

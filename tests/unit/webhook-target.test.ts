@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { backoffMs, signature } from '../../server/webhooks/deliver.js';
-import { addressProblem, guardedLookup, targetProblem, urlProblem } from '../../server/webhooks/target.js';
+import { addressProblem, guardedLookup, policyFor, targetProblem, urlProblem } from '../../server/webhooks/target.js';
 
 const strict = { allowPrivateTargets: false };
 const local = { allowPrivateTargets: true };
@@ -41,6 +41,18 @@ describe('addressProblem', () => {
     '::ffff:7f00:1',
     '224.0.0.1',
     '255.255.255.255',
+    // Issue 24, finding 10: IPv4-translated, local-use NAT64, site-local, Teredo, documentation ranges.
+    '::ffff:0:a00:1',
+    '::ffff:0:7f00:1',
+    '64:ff9b:1::a00:1',
+    'fec0::1',
+    'fef0::1',
+    '2001:0:4136:e378::1',
+    '2001:db8::1',
+    '100::1',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
   ])('refuses %s even with the flag', (a) => {
     expect(addressProblem(a, strict)).not.toBeNull();
     expect(addressProblem(a, local)).not.toBeNull();
@@ -63,6 +75,11 @@ describe('urlProblem', () => {
     expect(urlProblem('http://localhost:9000/x', local)).toBeNull();
     expect(urlProblem('http://10.0.0.5/x', local)).toBe('scheme');
     expect(urlProblem('http://hooks.example.com/x', local)).toBe('scheme');
+    // Issue 24, finding 10: plain http to a public address, with the flag, is refused too.
+    expect(urlProblem('http://93.184.215.14/x', local)).toBe('scheme');
+    expect(urlProblem('http://[2606:4700::1111]/x', local)).toBe('scheme');
+    expect(urlProblem('http://8.8.8.8:8080/x', local)).toBe('scheme');
+    expect(urlProblem('http://[::1]:9000/x', local)).toBeNull();
     expect(urlProblem('ftp://hooks.example.com/x', local)).toBe('scheme');
     expect(urlProblem('not a url', strict)).toBe('invalid');
     expect(urlProblem('https://u:p@hooks.example.com/', strict)).toBe('credentials');
@@ -99,6 +116,21 @@ describe('targetProblem (after DNS)', () => {
     expect(await targetProblem('https://meta.example/x', local, dns)).toBe('private');
     expect(await targetProblem('https://nowhere.example/x', strict, dns)).toBe('unresolved');
     expect(await targetProblem('https://fine.example/x', strict, dns)).toBeNull();
+  });
+
+  it('holds plain http to loopback at every address, even when localhost resolves elsewhere', async () => {
+    const odd = resolver({ localhost: ['93.184.215.14'] });
+    expect(await targetProblem('http://localhost:9000/x', local, odd)).toBe('private');
+    expect(await targetProblem('https://localhost:9000/x', local, odd)).toBeNull();
+    const plain = resolver({ localhost: ['127.0.0.1', '::1'] });
+    expect(await targetProblem('http://localhost:9000/x', local, plain)).toBeNull();
+    const http = policyFor(new URL('http://localhost/x'), local);
+    const look = new Promise<unknown>((resolve, reject) =>
+      guardedLookup(http, odd)('localhost', { all: false }, (err: Error | null, address: unknown) =>
+        err ? reject(err) : resolve(address),
+      ),
+    );
+    await expect(look).rejects.toThrow(/refused/);
   });
 
   it('the delivery lookup refuses inside addresses and hands over only checked ones', async () => {

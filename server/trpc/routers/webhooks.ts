@@ -122,11 +122,12 @@ export const webhooksRouter = router({
         method: 'POST',
         path: '/company/webhooks/rotate/{id}',
         tags,
-        summary: 'A new signing secret, answered only this once; the old one stops signing at once',
+        summary:
+          'A new signing secret, answered only this once; the old one signs beside it for 24 hours (previousSecretValidUntil)',
       },
     })
     .input(webhookIdInput)
-    .output(z.object({ secret: z.string() }))
+    .output(z.object({ secret: z.string(), previousSecretValidUntil: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const r = await rotateSecret(ctx.em, actor(ctx), input.id);
       await ctx.notify('info', tWebhooks.rotated);
