@@ -1,4 +1,7 @@
 // Every Swedish text the user sees, in one place. Server code may import it too (it is plain data).
+/** A count as Swedish writes it: 1 000 000 (no-break spaces between the groups). */
+export const grouped = (n: number) => n.toLocaleString('sv-SE');
+
 export const t = {
   appName: 'SIM-portalen',
   back: '< Backa',
@@ -134,8 +137,15 @@ export const t = {
     empty: 'Det finns inga aktiva SIM-kort ännu.',
     emptySearch: 'Inga SIM-kort matchar sökningen.',
     activateFirst: 'Aktivera ett SIM-kort',
-    count: (n: number) => (n === 1 ? '1 SIM-kort' : `${n} SIM-kort`),
-    page: (p: number, of: number) => `Sida ${p} av ${of}`,
+    /** exact false: more than n match (a search's count stops at a cap). */
+    count: (n: number, exact = true) =>
+      !exact ? `Fler än ${grouped(n)} SIM-kort` : n === 1 ? '1 SIM-kort' : `${grouped(n)} SIM-kort`,
+    page: (p: number, of: number, exact = true) =>
+      exact
+        ? `Sida ${grouped(p)} av ${grouped(of)}`
+        : p <= of
+          ? `Sida ${grouped(p)} av fler än ${grouped(of)}`
+          : `Sida ${grouped(p)}`,
     previous: 'Föregående',
     next: 'Nästa',
     plan: 'Abonnemang',

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '../server/auth/sessions.js';
 import { numberedSql } from '../server/db/prepared.js';
-import { HISTORY_SQL, listSql, ONE_SQL as ONE } from '../server/sims/service.js';
+import { HISTORY_SQL, listSql, ONE_SQL as ONE, WHOLE_LIST } from '../server/sims/service.js';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
@@ -22,8 +22,8 @@ export function query(name: string, text: string, values: unknown[]) {
 }
 
 const SESSION_SQL = numberedSql(SESSION);
-export const LIST_SQL = numberedSql(listSql(false).page);
-export const COUNT_SQL = numberedSql(listSql(false).count);
+export const LIST_SQL = numberedSql(listSql(WHOLE_LIST).page);
+export const COUNT_SQL = numberedSql(listSql(WHOLE_LIST).count);
 export const ONE_SQL = numberedSql(ONE);
 export const EVENTS_SQL = numberedSql(HISTORY_SQL);
 

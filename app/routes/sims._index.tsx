@@ -25,15 +25,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = (url.searchParams.get('q') ?? '').slice(0, query.maxLength);
   // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
-  const { items, total } = await context.trpc.sim.page({ q, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const { items, total, exact } = await context.trpc.sim.page({
+    q,
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  // Past a search's count cap the pages are "more than" (docs/decisions/019): known up to the cap.
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  // Past the end (an old link, fewer SIMs since): the last page, under its own address.
-  if (page > pages) throw redirect(pageHref(q, pages));
+  // Past the end (an old link, fewer SIMs since): the last page, under its own address (for a search past the
+  // cap, the last page known to exist).
+  if ((exact && page > pages) || (!exact && items.length === 0 && page > pages)) throw redirect(pageHref(q, pages));
   return {
     q,
     page,
     pages,
     total,
+    exact,
     sims: items.map(row),
     query,
     // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked,
@@ -75,6 +82,8 @@ type ListState = {
   page: number;
   pages: number;
   total: number;
+  /** false: more than `total` match (a search's count stops at its cap), and more than `pages` pages. */
+  exact: boolean;
   sims: Array<ReturnType<typeof row>>;
 };
 
@@ -86,7 +95,7 @@ export default function Sims() {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const latest = useRef(0);
   useEffect(() => setLive(null), [loaded]);
-  const { q, page, pages, total, sims } = live ?? loaded;
+  const { q, page, pages, total, exact, sims } = live ?? loaded;
   // The bulk selection (issue 15): ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
   const initialPick = live ? null : loaded.selectAll;
@@ -100,7 +109,7 @@ export default function Sims() {
     setPicked(new Set(initialPick ? sims.map((s) => s.id) : []));
     setMatching(initialPick === 'matching');
   }, [sims, initialPick]);
-  const morePages = total > sims.length;
+  const morePages = !exact || total > sims.length;
   const allOnPage = sims.length > 0 && sims.every((s) => picked.has(s.id));
   const selectedCount = matching ? Math.min(total, BULK_MAX) : picked.size;
   const toggle = (id: number, on: boolean) => {
@@ -126,6 +135,7 @@ export default function Sims() {
           page: 1,
           pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)),
           total: r.total,
+          exact: r.exact,
           sims: r.items.map(row),
         });
         const url = new URL(window.location.href);
@@ -161,7 +171,7 @@ export default function Sims() {
         </button>
       </Form>
       <p className="muted" aria-live="polite">
-        {searching ? '…' : t.sims.count(total)}
+        {searching ? '…' : t.sims.count(total, exact)}
       </p>
       {total > 0 ? (
         // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
@@ -219,7 +229,7 @@ export default function Sims() {
                       setPicked(new Set(sims.map((s) => s.id)));
                     }}
                   >
-                    {tBulkDeactivate.selectMatching(total, q)}
+                    {tBulkDeactivate.selectMatching(total, q, exact)}
                   </button>
                 ) : null}
                 {matching ? (
@@ -253,8 +263,10 @@ export default function Sims() {
               {hydrated || initialPick ? (
                 <p className="bdsel-count" aria-live="polite">
                   <strong>{tBulkDeactivate.selected(selectedCount)}</strong>
-                  {matching ? <span> · {tBulkDeactivate.matchingSelected(total, q)}</span> : null}
-                  {matching && total > BULK_MAX ? <span> {tBulkDeactivate.capped(total, BULK_MAX)}</span> : null}
+                  {matching ? <span> · {tBulkDeactivate.matchingSelected(total, q, exact)}</span> : null}
+                  {matching && (!exact || total > BULK_MAX) ? (
+                    <span> {tBulkDeactivate.capped(total, BULK_MAX, exact)}</span>
+                  ) : null}
                 </p>
               ) : null}
             </>
@@ -311,8 +323,8 @@ export default function Sims() {
         </Form>
       )}
       {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}
-      {pages > 1 ? (
-        <nav className="pager" aria-label={t.sims.page(page, pages)}>
+      {pages > 1 || !exact ? (
+        <nav className="pager" aria-label={t.sims.page(page, pages, exact)}>
           {page > 1 ? (
             <Link to={pageHref(q, page - 1)} rel="prev">
               {t.sims.previous}
@@ -320,8 +332,8 @@ export default function Sims() {
           ) : (
             <span />
           )}
-          <span>{t.sims.page(page, pages)}</span>
-          {page < pages ? (
+          <span>{t.sims.page(page, pages, exact)}</span>
+          {page < pages || (!exact && sims.length === PAGE_SIZE) ? (
             <Link to={pageHref(q, page + 1)} rel="next">
               {t.sims.next}
             </Link>

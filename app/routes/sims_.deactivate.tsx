@@ -42,9 +42,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (params.get('matching') === '1') {
     // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_MAX of them.
     const q = (params.get('q') ?? '').slice(0, fieldConstraint(listQuery.shape.q).maxLength);
-    const { rows, total } = await context.trpc.sim.matching({ q });
+    const { rows, total, exact } = await context.trpc.sim.matching({ q });
     const sims = rows.map((r) => ({ id: r.id, iccid: r.iccid, ratePlan: { isLegacy: r.legacy } }));
-    return { ...nothing, ...split(sims), matching: { q, total } };
+    return { ...nothing, ...split(sims), matching: { q, total, exact } };
   }
   const ids = idsOf(params.getAll('id'));
   if (ids.length === 0) return nothing;
@@ -127,8 +127,8 @@ export default function BulkDeactivate() {
       {ready.length === 0 && refused.length === 0 && !tooMany ? <p className="notice">{tBulkDeactivate.none}</p> : null}
       <div className="card">
         {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching.q)}</p> : null}
-        {matching && matching.total > BULK_MAX ? (
-          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_MAX)}</p>
+        {matching && (!matching.exact || matching.total > BULK_MAX) ? (
+          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_MAX, matching.exact)}</p>
         ) : null}
         {ready.length > 0 ? (
           <>

@@ -1,5 +1,7 @@
 // The Swedish texts of one part of the portal (app/texts.ts has the rest): a page loads only the parts it shows.
 // @texts:bulkDeactivate (deactivate many from /sims, issue 15: the checkboxes, the confirm and result pages)
+import { grouped } from '../texts';
+
 export const tBulkDeactivate = {
   select: (iccid: string) => `Markera SIM-kort ${iccid}`,
   selectAll: 'Markera alla på sidan',
@@ -30,14 +32,22 @@ export const tBulkDeactivate = {
       : `${n} markerade SIM-kort är inte längre aktiva hos er.`,
   // The selection on /sims (JS: in place; without JS: the page comes back ticked) and the dialog.
   unselectAll: 'Avmarkera alla på sidan',
-  selectMatching: (n: number, q: string) =>
-    q ? `Markera alla ${n} som matchar sökningen` : `Markera alla ${n} SIM-kort`,
+  selectMatching: (n: number, q: string, exact = true) =>
+    !exact
+      ? `Markera alla som matchar sökningen (fler än ${grouped(n)})`
+      : q
+        ? `Markera alla ${grouped(n)} som matchar sökningen`
+        : `Markera alla ${grouped(n)} SIM-kort`,
   clearMatching: 'Avmarkera alla',
-  selected: (n: number) => (n === 1 ? '1 markerad' : `${n} markerade`),
-  matchingSelected: (n: number, q: string) =>
-    q ? `Alla ${n} SIM-kort som matchar sökningen är markerade.` : `Alla ${n} SIM-kort är markerade.`,
-  capped: (total: number, max: number) =>
-    `${total} SIM-kort matchar, men högst ${max} kan avaktiveras åt gången: de ${max} första i listan tas med.`,
+  selected: (n: number) => (n === 1 ? '1 markerad' : `${grouped(n)} markerade`),
+  matchingSelected: (n: number, q: string, exact = true) =>
+    !exact
+      ? `Alla SIM-kort som matchar sökningen är markerade (fler än ${grouped(n)}).`
+      : q
+        ? `Alla ${grouped(n)} SIM-kort som matchar sökningen är markerade.`
+        : `Alla ${grouped(n)} SIM-kort är markerade.`,
+  capped: (total: number, max: number, exact = true) =>
+    `${exact ? grouped(total) : `Fler än ${grouped(total)}`} SIM-kort matchar, men högst ${grouped(max)} kan avaktiveras åt gången: de ${grouped(max)} första i listan tas med.`,
   matchingFor: (q: string) => (q ? `Alla SIM-kort som matchar ”${q}”.` : 'Alla aktiva SIM-kort.'),
   listLabel: 'SIM-kort som avaktiveras',
   loading: 'Hämtar SIM-korten …',

@@ -92,16 +92,79 @@ const SimSchema = defineEntity({
   // The list: a company's active SIMs, newest first (keyset of activatedAt, id).
   indexes: [
     {
-      name: 'sim_company_status_activated_index',
+      // Covers what a search filters on, so walking it (or counting up to the cap) never visits the table.
+      name: 'sim_list_index',
       expression:
-        'create index "sim_company_status_activated_index" on "sim" ("company_id", "status", "activated_at" desc, "id" desc)',
+        'create index "sim_list_index" on "sim" ("company_id", "status", "activated_at" desc, "id" desc) include ("iccid", "invoice_line_mark", "invoice_line_note", "rate_plan_id")',
+    },
+    // The search (pg_trgm): each text column of active SIMs, case-insensitive substrings (docs/decisions/019).
+    {
+      name: 'sim_iccid_trgm_index',
+      expression:
+        'create index "sim_iccid_trgm_index" on "sim" using gin ("iccid" gin_trgm_ops) where "status" = \'active\'',
+    },
+    {
+      name: 'sim_mark_trgm_index',
+      expression:
+        'create index "sim_mark_trgm_index" on "sim" using gin ("invoice_line_mark" gin_trgm_ops) where "status" = \'active\'',
+    },
+    {
+      name: 'sim_note_trgm_index',
+      expression:
+        'create index "sim_note_trgm_index" on "sim" using gin ("invoice_line_note" gin_trgm_ops) where "status" = \'active\'',
+    },
+    {
+      name: 'sim_company_plan_index',
+      expression:
+        'create index "sim_company_plan_index" on "sim" ("company_id", "rate_plan_id") where "status" = \'active\'',
     },
   ],
   // At most one active SIM per ICCID; deactivated ones may repeat.
   uniques: [{ name: 'sim_iccid_active_unique', properties: ['iccid'], where: { status: 'active' } }],
+  // sim_daily_count's upkeep (their functions: the fleet_scale migration). Named here so the schema diff keeps them.
+  triggers: [
+    {
+      name: 'sim_daily_count_on_insert',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression:
+        'create trigger "sim_daily_count_on_insert" after insert on "sim" referencing new table as new_rows for each statement execute function "sim_daily_count_insert"()',
+    },
+    {
+      name: 'sim_daily_count_on_update',
+      timing: 'after',
+      events: ['update'],
+      forEach: 'statement',
+      expression:
+        'create trigger "sim_daily_count_on_update" after update on "sim" referencing old table as old_rows new table as new_rows for each statement execute function "sim_daily_count_apply"()',
+    },
+    {
+      name: 'sim_daily_count_on_delete',
+      timing: 'after',
+      events: ['delete'],
+      forEach: 'statement',
+      expression:
+        'create trigger "sim_daily_count_on_delete" after delete on "sim" referencing old table as old_rows for each statement execute function "sim_daily_count_delete"()',
+    },
+  ],
 });
 export class Sim extends SimSchema.class {}
 SimSchema.setClass(Sim);
+
+// A company's active SIMs per UTC day of activation, kept by statement triggers on sim (the fleet_scale
+// migration): the list's exact total, and where a deep page starts, without counting the SIMs themselves.
+const SimDailyCountSchema = defineEntity({
+  name: 'SimDailyCount',
+  tableName: 'sim_daily_count',
+  properties: {
+    companyId: p.integer().primary(),
+    day: p.date().primary(),
+    n: p.integer().default(0),
+  },
+});
+export class SimDailyCount extends SimDailyCountSchema.class {}
+SimDailyCountSchema.setClass(SimDailyCount);
 
 const SimEventSchema = defineEntity({
   name: 'SimEvent',
@@ -308,6 +371,7 @@ export const entities = [
   UserSchema,
   RatePlanSchema,
   SimSchema,
+  SimDailyCountSchema,
   SimEventSchema,
   FeedbackSchema,
   SessionSchema,

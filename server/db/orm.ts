@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { MikroORM, Options } from '@mikro-orm/core';
 import type pg from 'pg';
@@ -71,7 +72,8 @@ export function ormOptions(target: DbTarget): Partial<Options> {
     } as Partial<Options>;
   }
   if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
-  return { ...common, dbName: target.dataDir } as Partial<Options>;
+  // pg_trgm for the search's indexes (PGlite ships it as a contrib extension; PostgreSQL has it in contrib).
+  return { ...common, dbName: target.dataDir, driverOptions: { extensions: { pg_trgm } } } as Partial<Options>;
 }
 
 export async function initOrm(target: DbTarget): Promise<Orm> {

@@ -80,7 +80,9 @@ export const listInput = listQuery.prefault({});
 export const matchingInput = z.object({ q: listQuery.shape.q });
 export const matchingOutput = z.object({
   rows: z.array(z.object({ id: z.number(), iccid: z.string(), legacy: z.boolean() })),
+  /** How many match; with exact false, more than this many. */
   total: z.number(),
+  exact: z.boolean(),
 });
 
 export const ratePlanOutput = z.object({

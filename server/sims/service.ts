@@ -197,52 +197,107 @@ export const simView = (r: SimRow): SimView => ({
   },
 });
 
-/** The list's filter: the company's active SIMs, with a search by ICCID, marks or plan description. */
-function listWhere(search: boolean): string {
-  return (
-    `s.company_id = ? and s.status = 'active'` +
-    (search
-      ? ` and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)`
-      : '')
-  );
-}
+/** How far a search's total is counted: past it the list says "fler än 1 000" (docs/decisions/019). */
+export const SEARCH_COUNT_CAP = 1000;
 
-/** The filter's parameters: q trimmed, matched anywhere, its own % _ and \\ taken literally. */
-function listParams(companyId: number, q: string | undefined): { search: boolean; params: unknown[] } {
+/** The list's filter: the company's active SIMs, and with a search the arms that can match it. */
+export type ListFilter = { where: string; params: unknown[]; search: boolean };
+
+/** The whole list's filter (no search): its one parameter is the company's id. */
+export const WHOLE_LIST = { where: `s.company_id = ? and s.status = 'active'`, search: false } as const;
+
+const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+/**
+ * The search, as plain `ILIKE '%q%'` on the ICCID, the mark, the comment and the plan's description finds it
+ * (q trimmed; its own % _ and \ taken literally), in a form the indexes serve (docs/decisions/019):
+ * - each text column is one arm that its trigram index answers; the plan description is looked up in the few
+ *   plans first, and its arm is the plans' ids (an index of its own);
+ * - a long run of digits (7 or more) is looked up by its last 6 digits, which every match holds, and checked
+ *   whole on the rows found: its first digits are the ICCIDs' common prefix, whose trigrams every SIM has. The
+ *   whole check is written `(col || '')` so that it stays a check and does not join the index lookup.
+ */
+export async function listFilter(em: Em, companyId: number, q: string | undefined): Promise<ListFilter> {
+  const base = WHOLE_LIST.where;
   const text = q?.trim();
-  if (!text) return { search: false, params: [companyId] };
-  const like = `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-  return { search: true, params: [companyId, like, like, like, like] };
+  if (!text) return { ...WHOLE_LIST, params: [companyId] };
+  const like = likeAnywhere(text);
+  const plans = await em.execute<{ id: number }[]>(`select id from rate_plan where description ilike ?`, [like]);
+  const digits = /^\d{7,}$/.test(text);
+  const arms: string[] = [];
+  const params: unknown[] = [companyId];
+  for (const col of ['s.iccid', 's.invoice_line_mark', 's.invoice_line_note']) {
+    if (digits) {
+      arms.push(`(${col} like ? and (${col} || '') like ?)`);
+      params.push(likeAnywhere(text.slice(-6)), like);
+    } else {
+      arms.push(`${col} ilike ?`);
+      params.push(like);
+    }
+  }
+  if (plans.length > 0) {
+    arms.push(`s.rate_plan_id = any(?::int[])`);
+    params.push(`{${plans.map((p) => Number(p.id)).join(',')}}`);
+  }
+  return { where: `${base} and (${arms.join(' or ')})`, params, search: true };
 }
 
-/** The list's SQL (shared with the load benchmark's baseline): with a search, by ICCID, marks or plan description. */
-export function listSql(search: boolean): { page: string; count: string } {
-  const where = listWhere(search);
+const ORDER = `order by s.activated_at desc, s.id desc`;
+
+/** The list's SQL for a filter: a page (limit, offset) and the count (for a search, up to the cap). */
+export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: string; count: string } {
   return {
-    page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}
-      order by s.activated_at desc, s.id desc limit ? offset ?`,
-    count: search
-      ? `select count(*)::int as n from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}`
-      : `select count(*)::int as n from sim s where ${where}`,
+    page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${filter.where}
+      ${ORDER} limit ? offset ?`,
+    count: filter.search
+      ? `select count(*)::int as n from (select 1 from sim s where ${filter.where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}) x`
+      : `select coalesce(sum(n), 0)::int as n from sim_daily_count where company_id = ?`,
   };
 }
 
+/** The day (UTC) in which a deep page of the whole list starts, and how many SIMs come before that day. */
+const DAY_OF_OFFSET_SQL = `select to_char(day, 'YYYY-MM-DD') as day, (upto - n)::int as before from (
+    select day, n, sum(n) over (order by day desc) as upto from sim_daily_count where company_id = ? and n <> 0
+  ) d where upto > ? order by day desc limit 1`;
+/** A page of the whole list from the start of a day on: the offset counts from that day's newest SIM. */
+const PAGE_FROM_DAY_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
+  where s.company_id = ? and s.status = 'active' and s.activated_at < ((?::date + 1)::timestamp at time zone 'UTC')
+  ${ORDER} limit ? offset ?`;
+/** Below this offset a page walks the list's index; from it on, it starts at the day the counts point to. */
+const DEEP_OFFSET = 2_000;
+
 /**
  * The company's active SIMs, newest first, optionally filtered by q (in ICCID, marks and plan description).
- * The total is counted only when asked for (the paginated screen), as counting is the costly part.
+ * The total is counted only when asked for (the paginated screen): for the whole list exact (the daily counts),
+ * for a search up to SEARCH_COUNT_CAP + 1; past the cap `exact` is false and `total` is the cap ("more than").
+ * A search's SQL is sent with its values (planned for them, never a generic plan); the whole list's, prepared.
  */
 export async function listSims(
   em: Em,
   companyId: number,
   opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean },
-): Promise<{ items: SimView[]; total: number | null }> {
-  const { search, params } = listParams(companyId, opts.q);
-  const { page, count } = listSql(search);
+): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
+  const filter = await listFilter(em, companyId, opts.q);
+  const { page, count } = listSql(filter);
+  const limit = opts.limit ?? null;
+  const offset = opts.offset ?? 0;
+  const read = filter.search
+    ? <T extends object>(sql: string, params: unknown[]) => em.execute<T[]>(sql, params)
+    : <T extends object>(sql: string, params: unknown[]) => readRows<T>(em, sql, params);
+  const pageRows = async (): Promise<SimRow[]> => {
+    if (filter.search || offset < DEEP_OFFSET) return read<SimRow>(page, [...filter.params, limit, offset]);
+    const at = await readRow<{ day: string; before: number }>(em, DAY_OF_OFFSET_SQL, [companyId, offset]);
+    if (!at) return [];
+    return readRows<SimRow>(em, PAGE_FROM_DAY_SQL, [companyId, at.day, limit, offset - at.before]);
+  };
   const [rows, counted] = await Promise.all([
-    readRows<SimRow>(em, page, [...params, opts.limit ?? null, opts.offset ?? 0]),
-    opts.withTotal ? readRow<{ n: number }>(em, count, params) : null,
+    pageRows(),
+    opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
   ]);
-  return { items: rows.map(simView), total: counted ? counted.n : null };
+  const n = counted ? Number(counted[0]?.n ?? 0) : null;
+  const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;
+  // Past the cap the total says "more than SEARCH_COUNT_CAP", never a number that was not counted.
+  return { items: rows.map(simView), total: exact ? n : SEARCH_COUNT_CAP, exact };
 }
 
 /**
@@ -255,17 +310,17 @@ export async function* listSimBatches(
   companyId: number,
   opts: { q?: string; batchSize: number },
 ): AsyncGenerator<SimView[]> {
-  const { search, params } = listParams(companyId, opts.q);
-  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${listWhere(search)}`;
-  const order = ` order by s.activated_at desc, s.id desc limit ?`;
+  const filter = await listFilter(em, companyId, opts.q);
+  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${filter.where}`;
+  const order = ` ${ORDER} limit ?`;
   let lastId: number | null = null;
   for (;;) {
     const rows: SimRow[] =
       lastId === null
-        ? await em.execute<SimRow[]>(base + order, [...params, opts.batchSize])
+        ? await em.execute<SimRow[]>(base + order, [...filter.params, opts.batchSize])
         : await em.execute<SimRow[]>(
             base + ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ?)` + order,
-            [...params, lastId, opts.batchSize],
+            [...filter.params, lastId, opts.batchSize],
           );
     if (rows.length > 0) yield rows.map(simView);
     if (rows.length < opts.batchSize) return;

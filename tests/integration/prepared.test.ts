@@ -9,7 +9,7 @@ import { initOrm, migrate, pgPoolOf, type Orm } from '../../server/db/orm.js';
 import { readRow, readRows } from '../../server/db/prepared.js';
 import { seedDemo } from '../../server/db/seed.js';
 import { isDatabaseUnavailable } from '../../server/db/errors.js';
-import { HISTORY_SQL, listSql, ONE_SQL } from '../../server/sims/service.js';
+import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '../../server/sims/service.js';
 import { freshDatabase, usingPostgres } from '../helpers/db.js';
 
 let orm: Orm;
@@ -45,9 +45,8 @@ afterAll(async () => {
 });
 
 const reads = () => [
-  { sql: listSql(false).page, params: [companyId, 50, 0] },
-  { sql: listSql(true).page, params: [companyId, '%4%', '%4%', '%4%', '%4%', null, 0] },
-  { sql: listSql(false).count, params: [companyId] },
+  { sql: listSql(WHOLE_LIST).page, params: [companyId, 50, 0] },
+  { sql: listSql(WHOLE_LIST).count, params: [companyId] },
   { sql: ONE_SQL, params: [simId, companyId] },
   { sql: HISTORY_SQL, params: [companyId, simId] },
   { sql: SESSION_SQL, params: [sessionHash] },

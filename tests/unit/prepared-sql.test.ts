@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { numberedSql } from '../../server/db/prepared.js';
 import { SESSION_SQL } from '../../server/auth/sessions.js';
-import { HISTORY_SQL, listSql, ONE_SQL } from '../../server/sims/service.js';
+import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '../../server/sims/service.js';
 
 describe('numberedSql', () => {
   it('numbers the placeholders in order', () => {
@@ -24,7 +24,7 @@ describe('numberedSql', () => {
   });
 
   it('numbers the hot reads as the bare baseline does (one $n per ?)', () => {
-    for (const sql of [SESSION_SQL, ONE_SQL, HISTORY_SQL, listSql(false).page, listSql(true).count]) {
+    for (const sql of [SESSION_SQL, ONE_SQL, HISTORY_SQL, listSql(WHOLE_LIST).page, listSql(WHOLE_LIST).count]) {
       const count = sql.split('?').length - 1;
       const text = numberedSql(sql);
       expect(text).not.toContain('?');

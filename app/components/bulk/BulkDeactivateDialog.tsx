@@ -12,13 +12,13 @@ export type BulkRow = { id: number; iccid: string; legacy: boolean };
 /** What the dialog is asked to deactivate: ticked rows of the page, or every SIM matching a search. */
 export type BulkSelection = { kind: 'rows'; rows: BulkRow[] } | { kind: 'matching'; q: string };
 
-type Resolved = { rows: BulkRow[]; total: number };
+type Resolved = { rows: BulkRow[]; total: number; exact: boolean };
 
 export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSelection; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [resolved, setResolved] = useState<Resolved | 'loading' | 'failed'>(() =>
-    selection.kind === 'rows' ? { rows: selection.rows, total: selection.rows.length } : 'loading',
+    selection.kind === 'rows' ? { rows: selection.rows, total: selection.rows.length, exact: true } : 'loading',
   );
 
   useEffect(() => {
@@ -35,7 +35,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
       try {
         const { trpc } = await import('~/utils/trpc.client');
         const r = await trpc.sim.matching.query({ q: selection.q });
-        if (current) setResolved({ rows: r.rows, total: r.total });
+        if (current) setResolved({ rows: r.rows, total: r.total, exact: r.exact });
       } catch {
         if (current) setResolved('failed');
       }
@@ -83,8 +83,8 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
             {tBulkDeactivate.loadFailed}
           </p>
         ) : null}
-        {typeof resolved === 'object' && resolved.total > BULK_MAX ? (
-          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_MAX)}</p>
+        {typeof resolved === 'object' && (!resolved.exact || resolved.total > BULK_MAX) ? (
+          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_MAX, resolved.exact)}</p>
         ) : null}
         {typeof resolved === 'object' ? (
           <p>{ready.length > 0 ? tBulkDeactivate.willDeactivate(ready.length) : tBulkDeactivate.none}</p>

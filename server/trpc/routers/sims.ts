@@ -61,10 +61,11 @@ export const simsRouter = router({
   /** The same list with the total, for the paginated screen. */
   page: companyProcedure
     .input(listInput)
-    .output(z.object({ items: z.array(simOutput), total: z.number() }))
+    // exact: false when a search matches more than SEARCH_COUNT_CAP (total is then the cap: "more than").
+    .output(z.object({ items: z.array(simOutput), total: z.number(), exact: z.boolean() }))
     .query(async ({ ctx, input }) => {
-      const { items, total } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
-      return { items, total: total ?? 0 };
+      const { items, total, exact } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
+      return { items, total: total ?? 0, exact };
     }),
   /**
    * What "all that match" selects on /sims for a bulk deactivation: the first BULK_MAX SIMs the search finds, only
@@ -74,14 +75,14 @@ export const simsRouter = router({
     .input(matchingInput)
     .output(matchingOutput)
     .query(async ({ ctx, input }) => {
-      const { items, total } = await listSims(ctx.em, ctx.companyId, {
+      const { items, total, exact } = await listSims(ctx.em, ctx.companyId, {
         q: input.q,
         limit: BULK_MAX,
         offset: 0,
         withTotal: true,
       });
       const rows = items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
-      return { rows, total: total ?? 0 };
+      return { rows, total: total ?? 0, exact };
     }),
   /** The SIMs of a list of ids (1 to 1000), whatever their status: the bulk pages name each row. */
   byIds: companyProcedure

@@ -1,0 +1,58 @@
+// A large fleet seeded with SQL (not through the API), for bench:data and the scale test on PostgreSQL: one company
+// with `sims` active SIMs and `smallCompanies` companies of `simsPerSmall` SIMs each beside it, each SIM with its
+// 'activated' event. ICCIDs are 20 digits, '8946' and 16 digits scrambled from the row number (a bijection, so
+// they never repeat); marks are one of six words and a number 0-4999 (each mark shared by about sims / 5,000), one
+// SIM in fifty has a comment, the plans rotate over the non-legacy ones.
+import { RatePlan } from '../server/db/entities.js';
+import type { Em } from '../server/db/orm.js';
+
+/** Multiplier of the ICCID scramble: odd and not a multiple of 5, so g -> g * M mod 10^16 is one-to-one. */
+const SCRAMBLE = '3141592653589793';
+export const MARK_WORDS = ['Lastbil', 'Mätare', 'Kassa', 'Larm', 'Skåp', 'Våg'];
+
+/** The ICCID of row g (the same formula as the seeding SQL, for a benchmark that picks one). */
+export function fleetIccid(g: number): string {
+  return '8946' + ((BigInt(g) * BigInt(SCRAMBLE)) % 10n ** 16n).toString().padStart(16, '0');
+}
+
+/** Inserts rows first..first+count-1 (numbers only: they are written into the SQL); its one parameter: plan ids. */
+const simsSql = (first: number, count: number, company: string, plans: number) => `
+  insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+  select '8946' || lpad(((g::numeric * ${SCRAMBLE}) % 10000000000000000)::text, 16, '0'),
+    ${company}, (?::int[])[1 + (g % ${plans})],
+    (array['Lastbil','Mätare','Kassa','Larm','Skåp','Våg'])[1 + (g % 6)] || ' ' || (g % 5000),
+    case when g % 50 = 0 then 'Byt batteri ' || (g % 97) else '' end,
+    'active', now() - g * interval '7 seconds'
+  from generate_series(${first}, ${first} + ${count} - 1) g`;
+
+export async function seedFleet(
+  em: Em,
+  opts: { companyId: number; sims: number; smallCompanies: number; simsPerSmall: number },
+): Promise<void> {
+  const plans = await em.find(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
+  const ids = `{${plans.map((p) => p.id).join(',')}}`;
+  const n = (x: number) => Math.trunc(Number(x));
+  // The big company: rows 1..sims.
+  await em.execute(simsSql(1, n(opts.sims), String(n(opts.companyId)), plans.length), [ids]);
+  if (opts.smallCompanies > 0) {
+    await em.execute(
+      `insert into company (name, customer_number, invoice_note, invoice_interval, created_at, updated_at)
+       select 'Småbolag ' || c, 'SMA-' || c, '', 'monthly', now(), now() from generate_series(1, ?) c`,
+      [opts.smallCompanies],
+    );
+    // Rows sims+1.. : company k of the small ones gets simsPerSmall consecutive rows.
+    const [span] = await em.execute<{ lo: number; hi: number }[]>(
+      `select min(id)::int as lo, max(id)::int as hi from company where customer_number like 'SMA-%'`,
+    );
+    // One insert gives the companies consecutive ids; each gets simsPerSmall consecutive rows.
+    if (!span || span.hi - span.lo + 1 !== opts.smallCompanies) throw new Error('small companies: ids not consecutive');
+    const first = n(opts.sims) + 1;
+    const company = `${span.lo} + (g - ${first}) / ${n(opts.simsPerSmall)}`;
+    await em.execute(simsSql(first, n(opts.smallCompanies * opts.simsPerSmall), company, plans.length), [ids]);
+  }
+  await em.execute(
+    `insert into sim_event (sim_id, kind, rate_plan_id, at, after)
+     select id, 'activated', rate_plan_id, activated_at, jsonb_build_object('invoiceLineMark', invoice_line_mark) from sim`,
+  );
+  await em.execute('vacuum analyze');
+}
