@@ -156,7 +156,10 @@ it('over 1,000 matching: says so, and takes the first 1,000 (JS: the dialog, can
   await withJs.locator('form[data-bulk-ready]').waitFor();
   await withJs.getByRole('button', { name: /^Markera alla som matchar sökningen \(fler än 1\s000\)$/ }).click();
   await withJs.getByText(/^1\s000 markerade$/).waitFor();
-  await withJs.getByText(/högst 1\s000 kan avaktiveras åt gången/).first().waitFor();
+  await withJs
+    .getByText(/högst 1\s000 kan avaktiveras åt gången/)
+    .first()
+    .waitFor();
   await withJs.getByRole('button', { name: 'Avaktivera markerade' }).click();
   const dialog = withJs.getByRole('dialog', { name: 'Avaktivera flera SIM-kort' });
   await dialog.getByText(/^Fler än 1\s000 SIM-kort matchar, men högst 1\s000 kan avaktiveras åt gången/).waitFor();
