@@ -255,12 +255,22 @@ export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: s
   };
 }
 
+/** A search's first SEARCH_COUNT_CAP + 1 hits (ids and order keys: the index or bitmap finds them once), their
+ * count, and the page (limit, offset) among them with its columns. */
+export const searchPageAndCount = (where: string) => `with hits as materialized (
+    select s.id, s.activated_at from sim s where ${where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}
+  )
+  select (select count(*) from hits)::int as n, ${SIM_COLUMNS}
+  from (select id from hits order by activated_at desc, id desc limit ? offset ?) h
+  join sim s on s.id = h.id join rate_plan r on r.id = s.rate_plan_id
+  ${ORDER}`;
+
 /** The day (UTC) in which a deep page of the whole list starts, and how many SIMs come before that day. */
-const DAY_OF_OFFSET_SQL = `select to_char(day, 'YYYY-MM-DD') as day, (upto - n)::int as before from (
+export const DAY_OF_OFFSET_SQL = `select to_char(day, 'YYYY-MM-DD') as day, (upto - n)::int as before from (
     select day, n, sum(n) over (order by day desc) as upto from sim_daily_count where company_id = ? and n <> 0
   ) d where upto > ? order by day desc limit 1`;
 /** A page of the whole list from the start of a day on: the offset counts from that day's newest SIM. */
-const PAGE_FROM_DAY_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
+export const PAGE_FROM_DAY_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
   where s.company_id = ? and s.status = 'active' and s.activated_at < ((?::date + 1)::timestamp at time zone 'UTC')
   ${ORDER} limit ? offset ?`;
 /** Below this offset a page walks the list's index; from it on, it starts at the day the counts point to. */
@@ -290,11 +300,25 @@ export async function listSims(
     if (!at) return [];
     return readRows<SimRow>(em, PAGE_FROM_DAY_SQL, [companyId, at.day, limit, offset - at.before]);
   };
-  const [rows, counted] = await Promise.all([
-    pageRows(),
-    opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
-  ]);
-  const n = counted ? Number(counted[0]?.n ?? 0) : null;
+  let rows: SimRow[];
+  let n: number | null = null;
+  if (filter.search && opts.withTotal && limit !== null && offset + limit <= SEARCH_COUNT_CAP + 1) {
+    // A search's page within its counted hits: one statement finds them (once), counts them and joins the page.
+    const hit = await em.execute<Array<SimRow & { n: number }>>(searchPageAndCount(filter.where), [
+      ...filter.params,
+      limit,
+      offset,
+    ]);
+    rows = hit;
+    n = hit.length > 0 ? Number(hit[0]!.n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
+  } else {
+    const [r, counted] = await Promise.all([
+      pageRows(),
+      opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
+    ]);
+    rows = r;
+    n = counted ? Number(counted[0]?.n ?? 0) : null;
+  }
   const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;
   // Past the cap the total says "more than SEARCH_COUNT_CAP", never a number that was not counted.
   return { items: rows.map(simView), total: exact ? n : SEARCH_COUNT_CAP, exact };

@@ -100,9 +100,12 @@ describe('the search finds what plain ILIKE finds', () => {
         const got = await listSims(e, company, { q, limit: 10_000, offset: 0, withTotal: true });
         expect(got.items.map((s) => s.id)).toEqual(expected);
         expect(got).toMatchObject({ total: expected.length, exact: true });
-        // A page in the middle is the same slice.
+        // A page in the middle is the same slice, with its count (one statement) and without.
         const page = await listSims(e, company, { q, limit: 7, offset: 5 });
         expect(page.items.map((s) => s.id)).toEqual(expected.slice(5, 12));
+        const counted = await listSims(e, company, { q, limit: 7, offset: 5, withTotal: true });
+        expect(counted.items.map((s) => s.id)).toEqual(expected.slice(5, 12));
+        expect(counted).toMatchObject({ total: expected.length, exact: true });
       }),
       { numRuns: 300 },
     );
