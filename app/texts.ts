@@ -64,6 +64,7 @@ export const t = {
   },
   // @texts:errors (refusals of procedures and API doors: server/errors/; every door answers { error, issues })
   errors: {
+    badCursor: 'Ogiltig cursor: använd adressen i Link-huvudet från föregående svar.',
     unauthenticated: 'Du är inte inloggad.',
     forbidden: 'Du har inte behörighet till detta.',
     databaseDown: 'Databasen går inte att nå just nu. Försök igen om en stund.',

@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, data, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.js';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb'] as const;
+const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb', 'data'] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -24,6 +24,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   bulk: {},
   scale: {},
   'xlsx-bomb': {},
+  data: {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -94,6 +95,11 @@ function summary(name: Name, r: J): string[] {
       return [
         `a ${r.bomb.fileKB} kB file unpacking to ${r.bomb.unpacksToMB} MB (${r.database}): one ${r.one.ms} ms, RSS +${r.one.rssGrowthMB} MB; four at once ${r.four.ms} ms, RSS +${r.four.rssGrowthMB} MB; /livez at most ${Math.max(r.one.livezMaxMs, r.four.livezMaxMs)} ms (${ok(r.pass)})`,
       ];
+    case 'data':
+      return r.rows.map(
+        (x: J) =>
+          `${x.scenario} (${r.sims} SIMs): /sims p50 ${x.page_http.p50} p95 ${x.page_http.p95}, API p50 ${x.api_http.p50} p95 ${x.api_http.p95} ms; SQL new ${x.sql_new.p50} vs today ${x.sql_old?.p50 ?? '-'} ms (${ok(x.pass)})`,
+      );
     case 'scale':
       if (r.skipped) return [`skipped: ${r.skipped}`];
       return [

@@ -222,6 +222,9 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
       res.setHeader('Cache-Control', 'no-store');
       const cookie = ctx.resHeaders.get('set-cookie');
       if (cookie) res.setHeader('Set-Cookie', cookie);
+      // A list's next page (GET /api/sim/all, RFC 8288).
+      const link = ctx.resHeaders.get('link');
+      if (link) res.setHeader('Link', link);
       res.end(JSON.stringify(data));
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));
   };
@@ -270,6 +273,17 @@ export function openApi(services: Services) {
       op.description = op.description ? `${op.description} ${note}` : note;
     }
   }
+  // The list's next page, in a header (the body stays the spec's plain array).
+  const list = (doc.paths?.['/sim/all'] as Record<string, { responses?: Record<string, Record<string, unknown>> }>)?.get
+    ?.responses?.['200'];
+  if (list)
+    list.headers = {
+      Link: {
+        description:
+          'Present when there is a next page: `<https://…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288). Follow it as it is; the cursor is opaque.',
+        schema: { type: 'string' },
+      },
+    };
   openApiDocument = doc;
   return openApiDocument;
 }

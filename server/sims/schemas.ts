@@ -75,6 +75,17 @@ export const listQuery = z.object({
   offset: z.coerce.number().int().min(0).optional(),
 });
 export const listInput = listQuery.prefault({});
+/**
+ * GET /api/sim/all: the list's query, and `cursor` (issue 25): where the next page starts, as the previous
+ * answer's `Link: <…>; rel="next"` gave it (opaque). With a cursor, `offset` must be left out.
+ */
+export const listApiInput = listQuery
+  .extend({ cursor: z.string().max(100).optional() })
+  .refine((v) => v.cursor === undefined || !v.offset, {
+    message: 'Ange antingen cursor eller offset, inte båda.',
+    path: ['cursor'],
+  })
+  .prefault({});
 
 /** The SIMs a search finds, for a bulk selection ("all that match"): the first BULK_MAX, as slim rows. */
 export const matchingInput = z.object({ q: listQuery.shape.q });

@@ -285,9 +285,15 @@ const DEEP_OFFSET = 2_000;
 export async function listSims(
   em: Em,
   companyId: number,
-  opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean },
+  opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean; afterId?: number },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
   const filter = await listFilter(em, companyId, opts.q);
+  if (opts.afterId !== undefined) {
+    // Keyset: the rows after this SIM of the company in the list's order (a cursor of the API).
+    filter.where += ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ? and company_id = ?)`;
+    filter.params.push(opts.afterId, companyId);
+    filter.search = true; // planned for its values, as a search is
+  }
   const { page, count } = listSql(filter);
   const limit = opts.limit ?? null;
   const offset = opts.offset ?? 0;

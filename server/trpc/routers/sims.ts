@@ -3,6 +3,7 @@ import { rowId, z } from '../../zod.js';
 import {
   activateInput,
   editInput,
+  listApiInput,
   listInput,
   matchingInput,
   matchingOutput,
@@ -12,6 +13,7 @@ import {
 import { BULK_MAX } from '../../sims/limits.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
 import { tBulk } from '../../../app/texts/bulk.js';
+import { t } from '../../../app/texts.js';
 import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
 import {
   bulkActivateInput,
@@ -21,7 +23,17 @@ import {
   bulkDeactivateOutput,
 } from '../../sims/schemas.js';
 import { companyProcedure, companyWriteProcedure, router } from '../trpc.js';
+import { Invalid } from '../../errors/domain.js';
 import { auditBulk } from '../../company/activity.js';
+
+/** An opaque cursor of GET /api/sim/all: the last SIM of a page (the next starts after it in the list's order). */
+const cursorOf = (id: number) => Buffer.from(`s1:${id}`).toString('base64url');
+function cursorId(cursor: string): number {
+  const m = /^s1:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  const id = m ? Number(m[1]) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw Invalid.field('cursor', t.errors.badCursor);
+  return id;
+}
 
 /** The caller of a SIM change: the session's user, or the API key (issue 16). */
 const actor = (ctx: {
@@ -52,12 +64,28 @@ export const simsRouter = router({
         path: '/sim/all',
         operationId: 'sim-all',
         tags: ['sims'],
-        summary: "The company's active SIMs; optional q (search), limit and offset",
+        summary: "The company's active SIMs; optional q (search), limit and offset, or cursor",
+        description:
+          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number).',
       },
     })
-    .input(listInput)
+    .input(listApiInput)
     .output(z.array(simOutput))
-    .query(async ({ ctx, input }) => (await listSims(ctx.em, ctx.companyId, input)).items),
+    .query(async ({ ctx, input }) => {
+      const limit = input.limit ?? 50;
+      const afterId = input.cursor === undefined ? undefined : cursorId(input.cursor);
+      // One more than asked: whether there is a next page, without counting.
+      const { items } = await listSims(ctx.em, ctx.companyId, { ...input, limit: limit + 1, afterId });
+      const page = items.slice(0, limit);
+      if (items.length > limit) {
+        const next = new URLSearchParams();
+        if (input.q) next.set('q', input.q);
+        next.set('limit', String(limit));
+        next.set('cursor', cursorOf(page.at(-1)!.id));
+        ctx.resHeaders.set('Link', `<${ctx.services.config.appUrl}/api/sim/all?${next}>; rel="next"`);
+      }
+      return page;
+    }),
   /** The same list with the total, for the paginated screen. */
   page: companyProcedure
     .input(listInput)
