@@ -13,7 +13,8 @@ import { openApi, restDoor, sendRestError } from './api/rest.js';
 import { isBearerOnly, restContext } from './api-keys/door.js';
 import { listExportDoor } from './api/list-export.js';
 import { trpcDoor } from './api/trpc.js';
-import { errorBody, httpError } from './errors/answer.js';
+import { DATABASE_RETRY_AFTER_SECONDS, errorBody, httpError } from './errors/answer.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { NotFound, Unauthenticated } from './errors/domain.js';
 import { bytesOf, guardBodies, guardForms, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
 import { drained } from './export/workbook.js';
@@ -46,12 +47,36 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
   return {
     services,
     ctx,
-    trpc: createCaller(ctx),
+    trpc: pageCaller(createCaller(ctx)),
     session: ctx.session,
     requestId: req.id,
     /** The nonce of this response's Content-Security-Policy, for Remix's inline scripts (app/entry.server.tsx). */
     cspNonce: String(res.locals.cspNonce ?? ''),
   };
+}
+
+/**
+ * The procedures as a page's loader or action calls them: an unreachable database (down, or no pooled connection
+ * within the acquire timeout) is thrown as a 503 response, so the page answers 503 with Retry-After as the API
+ * does (app/components/RouteError.tsx shows it), never a 500 (issue 25).
+ */
+function pageCaller<T extends object>(caller: T): T {
+  const wrap = (target: object): object =>
+    new Proxy(target, {
+      get: (target, key) => {
+        const v = Reflect.get(target, key) as unknown;
+        return (typeof v === 'function' || (typeof v === 'object' && v !== null)) && typeof key === 'string'
+          ? wrap(v as object)
+          : v;
+      },
+      apply: (target, self, args) =>
+        Promise.resolve(Reflect.apply(target as (...a: unknown[]) => unknown, self, args)).catch((err: unknown) => {
+          if (isDatabaseUnavailable(err))
+            throw new Response(t.errors.databaseDown, { status: 503, statusText: 'Service Unavailable' });
+          throw err;
+        }),
+    });
+  return wrap(caller) as T;
 }
 
 /** The tRPC context of an API request: only its cookie counts. API callers get toasts over the event stream only. */
@@ -213,6 +238,9 @@ function remixHandler(
       if (response.statusText) res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
+      // A page whose database was out of reach (pageCaller): when to try again, as the API says it.
+      if (response.status === 503 && !response.headers.has('retry-after'))
+        res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       const cookies = response.headers.getSetCookie();
       if (cookies.length) res.setHeader('Set-Cookie', cookies);
       // Remix's route manifest (/__manifest?version=<build hash>&p=<paths>, lazy route discovery) holds no user

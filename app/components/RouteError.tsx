@@ -7,6 +7,22 @@ import { t } from '~/texts';
 export function RouteError({ title }: { title?: string }) {
   const error = useRouteError();
   const { pathname, search } = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    // The database was out of reach (or every connection busy): nothing changed; try again shortly.
+    return (
+      <>
+        <h1>{t.errors.databaseDownTitle}</h1>
+        <p className="notice error" role="alert">
+          {t.errors.databaseDown}
+        </p>
+        <p>
+          <Link to={pathname + search} reloadDocument>
+            {t.error.retry}
+          </Link>
+        </p>
+      </>
+    );
+  }
   if (isRouteErrorResponse(error) && (error.status === 404 || error.status === 403)) {
     const text = error.status === 404 ? t.notFound : t.forbidden;
     return (

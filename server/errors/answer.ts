@@ -69,6 +69,9 @@ export type HttpError = {
  * (its code's Swedish text), a ZodError, an unreachable database (503 with Retry-After), or anything else
  * (500). requestId goes into 500 and 503 bodies so a user can quote it.
  */
+/** When to try again after a 503 of an unreachable database (Retry-After), on every door. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export function httpError(err: unknown, requestId?: string): HttpError {
   const domain = domainErrorIn(err);
   if (domain) {
@@ -95,7 +98,7 @@ export function httpError(err: unknown, requestId?: string): HttpError {
     return {
       status: 503,
       body: errorBody(t.errors.databaseDown, [], withId),
-      headers: { 'Retry-After': '5' },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       unexpected: false,
     };
   }

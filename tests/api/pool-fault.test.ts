@@ -175,4 +175,39 @@ describe.skipIf(!usingPostgres)('database backends terminated under concurrent w
     await Promise.all(busy);
     expect((await fetch(`${server.url}/api/sim/all`, { headers: { cookie } })).status).toBe(200);
   });
+
+  it('a page whose query loses its connection answers 503 with Retry-After, as the API does (issue 25)', async () => {
+    const cookie = await server.sessionCookie('anna@demo.se');
+    // The session is read; then the list's query waits on a lock, and its backend is terminated while it waits.
+    const url = new URL((server.db as { url: string }).url);
+    const locker = new pg.Client({ connectionString: url.toString() });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table sim in access exclusive mode');
+      const page = fetch(`${server.url}/sims?q=1234`, {
+        headers: { cookie, accept: 'text/html' },
+        signal: AbortSignal.timeout(HUNG_AFTER_MS),
+      });
+      const waiting = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            `select pid from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`,
+            [dbName, (locker as unknown as { processID: number }).processID],
+          )
+        ).rows;
+      await expect.poll(async () => (await waiting()).length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
+      for (const { pid } of await waiting()) await admin.query('select pg_terminate_backend($1)', [pid]);
+      const answer = await page;
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
+      const html = await answer.text();
+      expect(html).toContain('Databasen går inte att nå just nu');
+      expect(html).not.toMatch(/terminat|57P01|\n\s+at /i);
+    } finally {
+      await locker.query('rollback').catch(() => undefined);
+      await locker.end();
+    }
+    expect((await fetch(`${server.url}/sims`, { headers: { cookie } })).status).toBe(200);
+  });
 });
