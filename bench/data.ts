@@ -123,12 +123,19 @@ async function main(): Promise<{ pass: boolean }> {
     const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
     companyId = demo.id;
     log(`seeding ${SIMS} SIMs for Demo AB and ${COMPANIES} companies of 100 beside it`);
-    await seedFleet(em, { companyId, sims: SIMS, smallCompanies: COMPANIES, simsPerSmall: 100 });
+    await seedFleet(em, { companyId, sims: SIMS, smallCompanies: COMPANIES, simsPerSmall: 100, usersPerSmall: 10 });
     const seedMs = Math.round(performance.now() - t0);
     log(`seeded and indexed in ${seedMs} ms`);
 
     const admin = await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.se'`);
     const cookie = `sim_session=${await createSession(em, admin[0]!.id, { actingCompanyId: companyId })}`;
+    // The super admin as staff (not acting as a company): the /admin lists.
+    const staff = `sim_session=${await createSession(em, admin[0]!.id)}`;
+    const smallId = (
+      await em.execute<{ id: number }[]>(
+        `select id from company where customer_number = 'SMA-' || least(4321, ${COMPANIES})`,
+      )
+    )[0]?.id;
     const plans = await em.find(RatePlan, { isLegacy: false });
     // Picks: an ICCID in the middle of the fleet; a mark that about 200 SIMs share; a plan description; and a
     // text in about half of the fleet (checked below).
@@ -240,7 +247,30 @@ async function main(): Promise<{ pass: boolean }> {
           `${s.name.padEnd(26)} /sims p50 ${page.p50} p95 ${page.p95} | API p50 ${api.p50} p95 ${api.p95} | back to back /sims ${pageBurst.p50} API ${apiBurst.p50} | SQL new p50 ${sqlNew.p50} | today ${sqlOld ? `p50 ${sqlOld.p50} p95 ${sqlOld.p95}` : '-'} ms${row.pass ? '' : '  MISSED'}`,
         );
       }
-      const pass = rows.every((r) => r.pass);
+      // The admin's lists at 10,000 companies and 100,000 users: the pages and the API, at a person's pace.
+      const adminRows: Array<Record<string, any>> = [];
+      const admin = (path: string) => async () => {
+        const res = await fetch(server.url + path, { headers: { cookie: staff } });
+        await res.arrayBuffer();
+        return res.status === 200;
+      };
+      for (const [name, page, api] of [
+        ['companies, first page', '/admin/companies', '/api/admin/getCompanies?limit=50'],
+        ['companies, page 100', '/admin/companies?page=100', '/api/admin/getCompanies?limit=50&offset=4950'],
+        ['companies, a search', '/admin/companies?q=bolag%20432', '/api/admin/getCompanies?q=bolag%20432&limit=50'],
+        ['companies, no match', '/admin/companies?q=xyzzy', '/api/admin/getCompanies?q=xyzzy&limit=50'],
+        ['a company and its users', `/admin/companies/${smallId}`, `/api/admin/getCompany/${smallId}`],
+        ['its users, a search', `/admin/companies/${smallId}?q=person`, `/api/admin/getCompany/${smallId}?q=person`],
+      ] as const) {
+        const p = await load(admin(page), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
+        const a = await load(admin(api), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
+        const ok = p.p95 < 100 && a.p95 < 100 && p.errors === 0 && a.errors === 0;
+        adminRows.push({ scenario: name, page_http: p, api_http: a, pass: ok });
+        log(
+          `admin: ${name.padEnd(24)} page p50 ${p.p50} p95 ${p.p95} | API p50 ${a.p50} p95 ${a.p95} ms${ok ? '' : '  MISSED'}`,
+        );
+      }
+      const pass = rows.every((r) => r.pass) && adminRows.every((r) => r.pass);
       console.log(
         `\n${USERS} users; /sims and API at a person's pace (${THINK_MS} ms between requests); back to back and SQL: no pause; ms`,
       );
@@ -251,6 +281,12 @@ async function main(): Promise<{ pass: boolean }> {
       for (const r of rows as Array<Record<string, any>>)
         console.log(
           `| ${r.scenario} | ${Math.round(r.share * 1000) / 10} % | ${r.page_http.p50} / ${r.page_http.p95} | ${r.api_http.p50} / ${r.api_http.p95} | ${r.page_http_back_to_back.p50} / ${r.api_http_back_to_back.p50} | ${r.sql_new.p50} / ${r.sql_new.p95} | ${r.sql_old ? `${r.sql_old.p50} / ${r.sql_old.p95}` : '-'} | ${r.ratio_p50 ?? '-'}x |`,
+        );
+      console.log('\n| admin (10,000 companies, 100,000 users) | page p50 / p95 | API p50 / p95 |');
+      console.log('|---|---|---|');
+      for (const r of adminRows)
+        console.log(
+          `| ${r.scenario} | ${r.page_http.p50} / ${r.page_http.p95} | ${r.api_http.p50} / ${r.api_http.p95} |`,
         );
       const file = writeResult('data', {
         machine: machine(),
@@ -263,6 +299,7 @@ async function main(): Promise<{ pass: boolean }> {
         seedMs,
         targets: TARGET,
         rows,
+        admin: adminRows,
         pass,
       });
       log(`${pass ? 'all targets met' : 'a target was MISSED'}; wrote ${file}`);

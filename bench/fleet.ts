@@ -31,7 +31,7 @@ const simsSql = (first: number, count: number, company: string, plans: number) =
  */
 export async function seedFleet(
   em: Em,
-  opts: { companyId: number; sims: number; smallCompanies: number; simsPerSmall: number },
+  opts: { companyId: number; sims: number; smallCompanies: number; simsPerSmall: number; usersPerSmall?: number },
 ): Promise<void> {
   const indexes = await em.execute<{ indexname: string; indexdef: string }[]>(
     `select indexname, indexdef from pg_indexes
@@ -58,6 +58,15 @@ export async function seedFleet(
     const first = n(opts.sims) + 1;
     const company = `${span.lo} + (g - ${first}) / ${n(opts.simsPerSmall)}`;
     await em.execute(simsSql(first, n(opts.smallCompanies * opts.simsPerSmall), company, plans.length), [ids]);
+    // Users of the small companies (the admin's lists): the first of each an owner.
+    const per = n(opts.usersPerSmall ?? 0);
+    if (per > 0)
+      await em.execute(
+        `insert into app_user (name, email, company_id, role, is_super_admin, created_at)
+         select 'Person ' || u, 'person' || u || '@smabolag' || (u / ${per}) || '.se', ${span.lo} + u / ${per},
+           case when u % ${per} = 0 then 'owner' else 'member' end, false, now()
+         from generate_series(0, ${n(opts.smallCompanies) * per - 1}) u`,
+      );
   }
   await em.execute(
     `insert into sim_event (sim_id, kind, rate_plan_id, at, after)

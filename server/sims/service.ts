@@ -200,8 +200,23 @@ export const simView = (r: SimRow): SimView => ({
 /** How far a search's total is counted: past it the list says "fler än 1 000" (docs/decisions/019). */
 export const SEARCH_COUNT_CAP = 1000;
 
-/** The list's filter: the company's active SIMs, and with a search the arms that can match it. */
-export type ListFilter = { where: string; params: unknown[]; search: boolean };
+/**
+ * The list's filter: the company's active SIMs, and with a search the arms that can match it. A search has two
+ * more forms of the same condition (same parameters, same rows), each leaving the planner one way only
+ * (docs/decisions/019): `walk` reads the list's index in its order and checks each row (no other index can serve
+ * its arms); `bitmap` finds the candidates through the trigram and plan indexes (the company's own index is out
+ * of its reach) and sorts them. Which one a search takes is measured, not estimated (`searchForm`).
+ */
+export type ListFilter = {
+  where: string;
+  params: unknown[];
+  search: boolean;
+  walk?: string;
+  bitmap?: string;
+  /** The search's condition alone, in the walk's form (the probe checks it on the newest SIMs), and its values. */
+  match?: string;
+  matchParams?: unknown[];
+};
 
 /** The whole list's filter (no search): its one parameter is the company's id. */
 export const WHOLE_LIST = { where: `s.company_id = ? and s.status = 'active'`, search: false } as const;
@@ -218,31 +233,73 @@ const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' +
  *   whole check is written `(col || '')` so that it stays a check and does not join the index lookup.
  */
 export async function listFilter(em: Em, companyId: number, q: string | undefined): Promise<ListFilter> {
-  const base = WHOLE_LIST.where;
   const text = q?.trim();
   if (!text) return { ...WHOLE_LIST, params: [companyId] };
   const like = likeAnywhere(text);
   const plans = await em.execute<{ id: number }[]>(`select id from rate_plan where description ilike ?`, [like]);
   const digits = /^\d{7,}$/.test(text);
-  const arms: string[] = [];
-  const params: unknown[] = [companyId];
+  // Each arm in two spellings: `indexed` (an index may serve it), `checked` (none can: `|| ''`, `+ 0`).
+  const arms: Array<{ indexed: string; checked: string }> = [];
+  const params: unknown[] = [];
   for (const col of ['s.iccid', 's.invoice_line_mark', 's.invoice_line_note']) {
     if (digits) {
-      arms.push(`(${col} like ? and (${col} || '') like ?)`);
+      arms.push({
+        indexed: `(${col} like ? and (${col} || '') like ?)`,
+        checked: `((${col} || '') like ? and (${col} || '') like ?)`,
+      });
       params.push(likeAnywhere(text.slice(-6)), like);
     } else {
-      arms.push(`${col} ilike ?`);
+      arms.push({ indexed: `${col} ilike ?`, checked: `(${col} || '') ilike ?` });
       params.push(like);
     }
   }
   if (plans.length > 0) {
-    arms.push(`s.rate_plan_id = any(?::int[])`);
+    arms.push({ indexed: `s.rate_plan_id = any(?::int[])`, checked: `(s.rate_plan_id + 0) = any(?::int[])` });
     params.push(`{${plans.map((p) => Number(p.id)).join(',')}}`);
   }
-  return { where: `${base} and (${arms.join(' or ')})`, params, search: true };
+  const indexed = `(${arms.map((a) => a.indexed).join(' or ')})`;
+  const checked = `(${arms.map((a) => a.checked).join(' or ')})`;
+  return {
+    where: `${WHOLE_LIST.where} and ${indexed}`,
+    walk: `${WHOLE_LIST.where} and ${checked}`,
+    bitmap: `s.company_id + 0 = ? and s.status = 'active' and ${indexed}`,
+    match: checked,
+    matchParams: params,
+    params: [companyId, ...params],
+    search: true,
+  };
 }
 
-const ORDER = `order by s.activated_at desc, s.id desc`;
+export const ORDER = `order by s.activated_at desc, s.id desc`;
+/**
+ * The planner settings of a search's form, for its transaction: the walk reads the list's index in order (no
+ * table scan, no bitmap, no sort of the company's rows); the bitmap finds candidates through the trigram and plan
+ * indexes and sorts them (no walk of an index, no table scan).
+ */
+export const PLANNER = {
+  walk: `select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`,
+  bitmap: `select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true)`,
+} as const;
+
+/** How many of the company's newest SIMs the probe checks (an index-only walk of this many entries). */
+const PROBE_ROWS = 2_000;
+/** From this many matches among them on, a search is dense: walking the list finds a page (and the count) soon. */
+const PROBE_DENSE = 50;
+
+/**
+ * Which form a search takes: a walk when matches are dense among the newest SIMs (or the company is small),
+ * else the bitmap. The planner's own estimate of `ILIKE '%…%'` comes from a sample of a hundred values and
+ * flipped between runs (a search of 4 digits took 18 ms, then 7 s, on the same data).
+ */
+export async function searchForm(em: Em, filter: ListFilter): Promise<'walk' | 'bitmap'> {
+  const [probe] = await em.execute<Array<{ rows: number; hits: number }>>(
+    `select count(*)::int as rows, (count(*) filter (where ${filter.match}))::int as hits from (
+       select s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id from sim s
+       where ${WHOLE_LIST.where} ${ORDER} limit ${PROBE_ROWS}) s`,
+    [...(filter.matchParams ?? []), filter.params[0]],
+  );
+  return !probe || probe.rows < PROBE_ROWS || probe.hits >= PROBE_DENSE ? 'walk' : 'bitmap';
+}
 
 /** The list's SQL for a filter: a page (limit, offset) and the count (for a search, up to the cap). */
 export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: string; count: string } {
@@ -255,13 +312,13 @@ export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: s
   };
 }
 
-/** A search's first SEARCH_COUNT_CAP + 1 hits (ids and order keys: the index or bitmap finds them once), their
- * count, and the page (limit, offset) among them with its columns. */
+/** A search's first SEARCH_COUNT_CAP + 1 hits (ids and order keys: found once), their count, and the page
+ * (limit, offset) among them with its columns. */
 export const searchPageAndCount = (where: string) => `with hits as materialized (
     select s.id, s.activated_at from sim s where ${where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}
   )
   select (select count(*) from hits)::int as n, ${SIM_COLUMNS}
-  from (select id from hits order by activated_at desc, id desc limit ? offset ?) h
+  from (select id, activated_at from hits order by activated_at desc, id desc limit ? offset ?) h
   join sim s on s.id = h.id join rate_plan r on r.id = s.rate_plan_id
   ${ORDER}`;
 
@@ -285,46 +342,69 @@ const DEEP_OFFSET = 2_000;
 export async function listSims(
   em: Em,
   companyId: number,
-  opts: { q?: string; limit?: number; offset?: number; withTotal?: boolean; afterId?: number },
+  opts: {
+    q?: string;
+    limit?: number;
+    offset?: number;
+    withTotal?: boolean;
+    afterId?: number;
+    /** A search's form, chosen by the probe unless given (tests compare both). */
+    form?: 'walk' | 'bitmap';
+  },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
   const filter = await listFilter(em, companyId, opts.q);
   if (opts.afterId !== undefined) {
     // Keyset: the rows after this SIM of the company in the list's order (a cursor of the API).
-    filter.where += ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ? and company_id = ?)`;
+    const after = ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ? and company_id = ?)`;
+    filter.where += after;
+    if (filter.walk) filter.walk += after;
+    if (filter.bitmap) filter.bitmap += after;
     filter.params.push(opts.afterId, companyId);
     filter.search = true; // planned for its values, as a search is
   }
-  const { page, count } = listSql(filter);
+  // A search in the form its density asks for (the same rows whichever).
+  const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
+  const chosen = form ? { ...filter, where: form === 'walk' ? filter.walk! : filter.bitmap! } : filter;
+  const { page, count } = listSql(chosen);
   const limit = opts.limit ?? null;
   const offset = opts.offset ?? 0;
-  const read = filter.search
-    ? <T extends object>(sql: string, params: unknown[]) => em.execute<T[]>(sql, params)
-    : <T extends object>(sql: string, params: unknown[]) => readRows<T>(em, sql, params);
-  const pageRows = async (): Promise<SimRow[]> => {
-    if (filter.search || offset < DEEP_OFFSET) return read<SimRow>(page, [...filter.params, limit, offset]);
-    const at = await readRow<{ day: string; before: number }>(em, DAY_OF_OFFSET_SQL, [companyId, offset]);
-    if (!at) return [];
-    return readRows<SimRow>(em, PAGE_FROM_DAY_SQL, [companyId, at.day, limit, offset - at.before]);
+  const run = async (db: Em) => {
+    const read = filter.search
+      ? <T extends object>(sql: string, params: unknown[]) => db.execute<T[]>(sql, params)
+      : <T extends object>(sql: string, params: unknown[]) => readRows<T>(db, sql, params);
+    const pageRows = async (): Promise<SimRow[]> => {
+      if (filter.search || offset < DEEP_OFFSET) return read<SimRow>(page, [...filter.params, limit, offset]);
+      const at = await readRow<{ day: string; before: number }>(db, DAY_OF_OFFSET_SQL, [companyId, offset]);
+      if (!at) return [];
+      return readRows<SimRow>(db, PAGE_FROM_DAY_SQL, [companyId, at.day, limit, offset - at.before]);
+    };
+    if (filter.search && opts.withTotal && limit !== null && offset + limit <= SEARCH_COUNT_CAP + 1) {
+      // A search's page within its counted hits: one statement finds them (once), counts them and joins the page.
+      const hit = await db.execute<Array<SimRow & { n: number }>>(searchPageAndCount(chosen.where), [
+        ...filter.params,
+        limit,
+        offset,
+      ]);
+      const n =
+        hit.length > 0 ? Number(hit[0]!.n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
+      return { rows: hit as SimRow[], n };
+    }
+    // In a transaction (one connection) the two run one after the other; else at once.
+    const [rows, counted] = form
+      ? [await pageRows(), opts.withTotal ? await read<{ n: number }>(count, filter.params) : null]
+      : await Promise.all([
+          pageRows(),
+          opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
+        ]);
+    return { rows, n: counted ? Number(counted[0]?.n ?? 0) : null };
   };
-  let rows: SimRow[];
-  let n: number | null = null;
-  if (filter.search && opts.withTotal && limit !== null && offset + limit <= SEARCH_COUNT_CAP + 1) {
-    // A search's page within its counted hits: one statement finds them (once), counts them and joins the page.
-    const hit = await em.execute<Array<SimRow & { n: number }>>(searchPageAndCount(filter.where), [
-      ...filter.params,
-      limit,
-      offset,
-    ]);
-    rows = hit;
-    n = hit.length > 0 ? Number(hit[0]!.n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
-  } else {
-    const [r, counted] = await Promise.all([
-      pageRows(),
-      opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
-    ]);
-    rows = r;
-    n = counted ? Number(counted[0]?.n ?? 0) : null;
-  }
+  // A search runs in its form's transaction, whose planner settings leave it that one way (searchForm).
+  const { rows, n } = form
+    ? await em.transactional(async (tx) => {
+        await tx.execute(PLANNER[form]);
+        return run(tx);
+      })
+    : await run(em);
   const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;
   // Past the cap the total says "more than SEARCH_COUNT_CAP", never a number that was not counted.
   return { items: rows.map(simView), total: exact ? n : SEARCH_COUNT_CAP, exact };
