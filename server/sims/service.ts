@@ -426,20 +426,31 @@ export async function listSims(
 export async function* listSimBatches(
   em: Em,
   companyId: number,
-  opts: { q?: string; batchSize: number },
+  opts: { q?: string; batchSize: number; form?: 'walk' | 'bitmap' },
 ): AsyncGenerator<SimView[]> {
   const filter = await listFilter(em, companyId, opts.q);
-  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${filter.where}`;
+  // A search reads in the form the probe picks, each batch in that form's transaction (as listSims does).
+  const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
+  const where = form ? filter[form]! : filter.where;
+  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}`;
   const order = ` ${ORDER} limit ?`;
+  const read = (sql: string, params: unknown[]) =>
+    form
+      ? em.transactional(async (tx) => {
+          await tx.execute(PLANNER[form]);
+          return tx.execute<SimRow[]>(sql, params);
+        })
+      : em.execute<SimRow[]>(sql, params);
   let lastId: number | null = null;
   for (;;) {
     const rows: SimRow[] =
       lastId === null
-        ? await em.execute<SimRow[]>(base + order, [...filter.params, opts.batchSize])
-        : await em.execute<SimRow[]>(
-            base + ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ?)` + order,
-            [...filter.params, lastId, opts.batchSize],
-          );
+        ? await read(base + order, [...filter.params, opts.batchSize])
+        : await read(base + ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ?)` + order, [
+            ...filter.params,
+            lastId,
+            opts.batchSize,
+          ]);
     if (rows.length > 0) yield rows.map(simView);
     if (rows.length < opts.batchSize) return;
     lastId = Number(rows.at(-1)!.id);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim } from '../../server/db/entities.js';
 import { migrate, type Em } from '../../server/db/orm.js';
 import { seedDemo } from '../../server/db/seed.js';
-import { listSims, SEARCH_COUNT_CAP } from '../../server/sims/service.js';
+import { listSimBatches, listSims, SEARCH_COUNT_CAP } from '../../server/sims/service.js';
 import { useFreshOrm } from '../helpers/orm.js';
 
 const db = useFreshOrm();
@@ -116,6 +116,11 @@ describe('the search finds what plain ILIKE finds', () => {
             all.items.map((s) => s.id),
             form,
           ).toEqual(expected);
+          // The list export reads the same rows in batches (keyset), in the same form.
+          const batches: number[] = [];
+          for await (const b of listSimBatches(e, company, { q, batchSize: 37, form }))
+            batches.push(...b.map((x) => x.id));
+          expect(batches, `export ${form}`).toEqual(expected);
         }
       }),
       { numRuns: 300 },
