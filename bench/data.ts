@@ -17,18 +17,12 @@ import { initOrm, migrate } from '../server/db/orm.js';
 import { seedDemo } from '../server/db/seed.js';
 import { createSession } from '../server/auth/sessions.js';
 import { listFilter, listSims } from '../server/sims/service.js';
-import {
-  benchOnPostgres,
-  logger,
-  machine,
-  round,
-  runBenchmark,
-  serverEnv,
-  sleep,
-  startProcess,
-  writeResult,
-} from './lib.js';
+import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.js';
 import { fleetIccid, seedFleet } from './fleet.js';
+import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.js';
+
+/** The phases after the list and search scenarios, in this order (each a module of its own). */
+const PHASES: Array<(ctx: DataPhaseContext) => Promise<PhaseResult>> = [];
 
 const log = logger('data');
 const SIMS = Number(process.env.BENCH_DATA_SIMS ?? (SMOKE ? 20_000 : 1_000_000));
@@ -72,45 +66,8 @@ function legacyQueries(q: string, offset: number): Array<{ text: string; values:
 let companyId = 0;
 
 type Scenario = { name: string; q: string; page: number };
-type Stats = { requests: number; errors: number; p50: number; p95: number; max: number };
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-function stats(lat: number[], errors: number): Stats {
-  const s = [...lat].sort((a, b) => a - b);
-  return {
-    requests: lat.length,
-    errors,
-    p50: s.length ? round(pct(s, 50), 1) : NaN,
-    p95: s.length ? round(pct(s, 95), 1) : NaN,
-    max: s.length ? round(s.at(-1)!, 1) : NaN,
-  };
-}
-
-/**
- * USERS workers, each running `one` again and again for `seconds` (at least `minEach` times each); `thinkMs`: the
- * pause of a person between two requests (uniform from half to one and a half times it; 0: back to back).
- */
-async function load(one: () => Promise<boolean>, opts: { minEach?: number; seconds?: number; thinkMs?: number } = {}) {
-  const { minEach = 1, seconds = SECONDS, thinkMs = 0 } = opts;
-  const lat: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: USERS }, async (_, u) => {
-      // The users start spread over one think time, as people do.
-      if (thinkMs > 0) await sleep((u / USERS) * thinkMs);
-      for (let i = 0; i < minEach || performance.now() < until; i++) {
-        const t = performance.now();
-        const ok = await one().catch(() => false);
-        lat.push(performance.now() - t);
-        if (!ok) errors++;
-        if (thinkMs > 0) await sleep(thinkMs * (0.5 + Math.random()));
-      }
-    }),
-  );
-  return stats(lat, errors);
-}
+const load = loadWith({ users: USERS, seconds: SECONDS });
 
 async function main(): Promise<{ pass: boolean }> {
   const { dataDir, pg: db, cleanup } = await benchOnPostgres('data', log);
@@ -270,7 +227,28 @@ async function main(): Promise<{ pass: boolean }> {
           `admin: ${name.padEnd(24)} page p50 ${p.p50} p95 ${p.p95} | API p50 ${a.p50} p95 ${a.p95} ms${ok ? '' : '  MISSED'}`,
         );
       }
-      const pass = rows.every((r) => r.pass) && adminRows.every((r) => r.pass);
+      // The phases: exports, history, overload (bench/data-*.ts), on the same data and server.
+      const ctx: DataPhaseContext = {
+        server,
+        dbUrl: db.target.url,
+        companyId,
+        sims: SIMS,
+        cookie,
+        staffCookie: staff,
+        users: USERS,
+        seconds: SECONDS,
+        thinkMs: THINK_MS,
+        smoke: SMOKE,
+        log,
+        load,
+      };
+      const phases: PhaseResult[] = [];
+      for (const phase of PHASES) {
+        const r = await phase(ctx);
+        phases.push(r);
+        log(`${r.name}: ${r.pass ? 'targets met' : 'a target was MISSED'}`);
+      }
+      const pass = rows.every((r) => r.pass) && adminRows.every((r) => r.pass) && phases.every((p) => p.pass);
       console.log(
         `\n${USERS} users; /sims and API at a person's pace (${THINK_MS} ms between requests); back to back and SQL: no pause; ms`,
       );
@@ -288,6 +266,7 @@ async function main(): Promise<{ pass: boolean }> {
         console.log(
           `| ${r.scenario} | ${r.page_http.p50} / ${r.page_http.p95} | ${r.api_http.p50} / ${r.api_http.p95} |`,
         );
+      for (const p of phases) console.log(['', ...p.table].join('\n'));
       const file = writeResult('data', {
         machine: machine(),
         sims: SIMS,
@@ -300,6 +279,7 @@ async function main(): Promise<{ pass: boolean }> {
         targets: TARGET,
         rows,
         admin: adminRows,
+        phases: phases.map(({ name, rows, pass }) => ({ name, rows, pass })),
         pass,
       });
       log(`${pass ? 'all targets met' : 'a target was MISSED'}; wrote ${file}`);
