@@ -35,6 +35,25 @@ declare module 'express-serve-static-core' {
   }
 }
 
+const signals = new WeakMap<Request, AbortSignal>();
+
+/**
+ * Aborted once the answer to this request can no longer be written (the client went away): what a search still
+ * running for it is cancelled by (server/db/overload.ts). One per request, shared by its page and procedures.
+ */
+function requestSignal(req: Request, res: Response): AbortSignal {
+  let signal = signals.get(req);
+  if (!signal) {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    signal = controller.signal;
+    signals.set(req, signal);
+  }
+  return signal;
+}
+
 async function loadContextFor(services: Services, req: Request, res: Response) {
   // A page's action decides how a procedure's toast is shown (app/routes: ctx.showToasts).
   const ctx = await createContext({
@@ -43,6 +62,7 @@ async function loadContextFor(services: Services, req: Request, res: Response) {
     requestId: req.id,
     ip: req.ip ?? '',
     toastMode: 'held',
+    signal: requestSignal(req, res),
   });
   return {
     services,
@@ -86,6 +106,7 @@ function apiContext(services: Services, req: Request): Promise<Context> {
     cookie: req.headers.cookie ?? null,
     requestId: req.id,
     ip: req.ip ?? '',
+    signal: req.res ? requestSignal(req, req.res) : undefined,
   });
 }
 
@@ -143,11 +164,6 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
     ? req.get('x-forwarded-host')?.split(',')[0]?.trim()
     : undefined;
   const host = forwarded && validHost(forwarded) ? forwarded : req.get('host');
-  const controller = new AbortController();
-  // Abort loaders and actions once the answer can no longer be written.
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
@@ -157,7 +173,8 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
   return new Request(`${req.protocol}://${host}${req.originalUrl}`, {
     method: req.method,
     headers,
-    signal: controller.signal,
+    // Aborts loaders and actions once the answer can no longer be written.
+    signal: requestSignal(req, res),
     body: hasBody ? bytesOf(req.rawBody!) : undefined,
   });
 }

@@ -1,5 +1,10 @@
-// Recognises "the database cannot be reached" (as opposed to a bug), so the server can answer 503.
+// Recognises "the database cannot be reached" or "cannot keep up" (as opposed to a bug), so the server can answer
+// 503 with Retry-After: a lost connection, a saturated pool (db/overload.ts), a statement cancelled by its
+// timeout or because its client went away (query_canceled), too many connections.
 const NETWORK_CODES = new Set([
+  'POOL_SATURATED',
+  '57014',
+  '53300',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

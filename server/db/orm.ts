@@ -12,6 +12,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { migrationsList } from '../../prisma-free-migrations/index.js';
 import { entities } from './entities.js';
 import { usePreparedStatements } from './prepared.js';
+import { closeControl, POOL_QUEUE_FACTOR, shedLoad } from './overload.js';
 
 export type Orm = MikroORM & { em: SqlEntityManager };
 export type Em = SqlEntityManager;
@@ -82,9 +83,16 @@ export async function initOrm(target: DbTarget): Promise<Orm> {
     target.kind === 'postgres'
       ? await PostgresORM.init(options as Parameters<typeof PostgresORM.init>[0])
       : await PgliteORM.init(options as Parameters<typeof PgliteORM.init>[0]);
-  if (target.kind === 'postgres' && target.prepare !== false) {
-    const pool = await pgPoolOf(orm as unknown as Orm);
-    if (pool) usePreparedStatements(orm as unknown as Orm, pool);
+  const pool = target.kind === 'postgres' ? await pgPoolOf(orm as unknown as Orm) : null;
+  if (pool) {
+    if (target.kind === 'postgres' && target.prepare !== false) usePreparedStatements(orm as unknown as Orm, pool);
+    shedLoad(pool, POOL_MAX * POOL_QUEUE_FACTOR);
+    // The cancelling connection (db/overload.ts) goes with the pool.
+    const close = orm.close.bind(orm);
+    orm.close = async (force?: boolean) => {
+      await closeControl(pool);
+      return close(force);
+    };
   }
   return orm as unknown as Orm;
 }

@@ -6,6 +6,7 @@ import { tApiKeys } from '../../app/texts/api-keys.js';
 import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
 import type { Em } from '../db/orm.js';
 import { readRow, readRows } from '../db/prepared.js';
+import { cancelledOnAbort, searchTag } from '../db/overload.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
 import type { z } from 'zod';
@@ -289,6 +290,24 @@ export const PLANNER = {
   bitmap: `select ${off('seqscan', 'indexscan', 'indexonlyscan')}, ${QUIET}`,
 } as const;
 
+/**
+ * A search's statements in one transaction with a statement timeout and a name of its own, by which it is
+ * cancelled in the database when `signal` aborts (server/db/overload.ts).
+ */
+async function inSearchTransaction<T>(
+  em: Em,
+  signal: AbortSignal | undefined,
+  work: (tx: Em) => Promise<T>,
+): Promise<T> {
+  const search = searchTag();
+  return cancelledOnAbort(em, signal, search.tag, () =>
+    em.transactional(async (tx) => {
+      await tx.execute(search.sql, search.params);
+      return work(tx);
+    }),
+  );
+}
+
 /** How many of the company's newest SIMs the probe checks (an index-only walk of this many entries). */
 const PROBE_ROWS = 2_000;
 /** From this many matches among them on, a search is dense: walking the list finds a page (and the count) soon. */
@@ -358,6 +377,8 @@ export async function listSims(
     afterId?: number;
     /** A search's form, chosen by the probe unless given (tests compare both). */
     form?: 'walk' | 'bitmap';
+    /** The HTTP client went away: a search still running is cancelled in the database. */
+    signal?: AbortSignal;
   },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
   const filter = await listFilter(em, companyId, opts.q);
@@ -370,13 +391,12 @@ export async function listSims(
     filter.params.push(opts.afterId, companyId);
     filter.search = true; // planned for its values, as a search is
   }
-  // A search in the form its density asks for (the same rows whichever).
-  const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
-  const chosen = form ? { ...filter, where: form === 'walk' ? filter.walk! : filter.bitmap! } : filter;
-  const { page, count } = listSql(chosen);
   const limit = opts.limit ?? null;
   const offset = opts.offset ?? 0;
-  const run = async (db: Em) => {
+  /** The page (and count) in a search's form (null: the whole list, or the keyset of the API without a search). */
+  const run = async (db: Em, form: 'walk' | 'bitmap' | null) => {
+    const chosen = form ? { ...filter, where: form === 'walk' ? filter.walk! : filter.bitmap! } : filter;
+    const { page, count } = listSql(chosen);
     const read = filter.search
       ? <T extends object>(sql: string, params: unknown[]) => db.execute<T[]>(sql, params)
       : <T extends object>(sql: string, params: unknown[]) => readRows<T>(db, sql, params);
@@ -406,13 +426,16 @@ export async function listSims(
         ]);
     return { rows, n: counted ? Number(counted[0]?.n ?? 0) : null };
   };
-  // A search runs in its form's transaction, whose planner settings leave it that one way (searchForm).
-  const { rows, n } = form
-    ? await em.transactional(async (tx) => {
-        await tx.execute(PLANNER[form]);
-        return run(tx);
-      })
-    : await run(em);
+  // A search runs in one transaction: the probe picks its form (the same rows whichever), whose planner settings
+  // then leave it that one way (searchForm).
+  const { rows, n } =
+    filter.walk && filter.bitmap
+      ? await inSearchTransaction(em, opts.signal, async (tx) => {
+          const form = opts.form ?? (await searchForm(tx, filter));
+          await tx.execute(PLANNER[form]);
+          return run(tx, form);
+        })
+      : await run(em, null);
   const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;
   // Past the cap the total says "more than SEARCH_COUNT_CAP", never a number that was not counted.
   return { items: rows.map(simView), total: exact ? n : SEARCH_COUNT_CAP, exact };
@@ -436,7 +459,7 @@ export async function* listSimBatches(
   const order = ` ${ORDER} limit ?`;
   const read = (sql: string, params: unknown[]) =>
     form
-      ? em.transactional(async (tx) => {
+      ? inSearchTransaction(em, undefined, async (tx) => {
           await tx.execute(PLANNER[form]);
           return tx.execute<SimRow[]>(sql, params);
         })

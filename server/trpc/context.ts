@@ -14,6 +14,8 @@ export type Context = {
   apiKey: ApiKeyCaller | null;
   requestId: string;
   ip: string;
+  /** Aborted when the HTTP client has gone away (a search still running for it is cancelled in the database). */
+  signal?: AbortSignal;
   /** Headers to add to the HTTP answer (Set-Cookie after login, logout, switching company). */
   resHeaders: Headers;
   /**
@@ -40,6 +42,7 @@ export function createContextInner(opts: {
   requestId?: string;
   ip?: string;
   toastMode?: Context['toastMode'];
+  signal?: AbortSignal;
 }): Context {
   const ctx: Context = {
     services: opts.services,
@@ -48,6 +51,7 @@ export function createContextInner(opts: {
     apiKey: opts.apiKey ?? null,
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
+    signal: opts.signal,
     resHeaders: new Headers(),
     toastMode: opts.toastMode ?? 'live',
     toasts: [],
@@ -85,6 +89,7 @@ export async function createContext(opts: {
   requestId: string;
   ip: string;
   toastMode?: Context['toastMode'];
+  signal?: AbortSignal;
 }): Promise<Context> {
   const ctx = createContextInner(opts);
   const cookie = opts.cookie !== undefined ? opts.cookie : (opts.headers?.get('cookie') ?? null);

@@ -75,7 +75,12 @@ export const simsRouter = router({
       const limit = input.limit ?? 50;
       const afterId = input.cursor === undefined ? undefined : cursorId(input.cursor);
       // One more than asked: whether there is a next page, without counting.
-      const { items } = await listSims(ctx.em, ctx.companyId, { ...input, limit: limit + 1, afterId });
+      const { items } = await listSims(ctx.em, ctx.companyId, {
+        ...input,
+        limit: limit + 1,
+        afterId,
+        signal: ctx.signal,
+      });
       const page = items.slice(0, limit);
       if (items.length > limit) {
         const next = new URLSearchParams();
@@ -92,7 +97,11 @@ export const simsRouter = router({
     // exact: false when a search matches more than SEARCH_COUNT_CAP (total is then the cap: "more than").
     .output(z.object({ items: z.array(simOutput), total: z.number(), exact: z.boolean() }))
     .query(async ({ ctx, input }) => {
-      const { items, total, exact } = await listSims(ctx.em, ctx.companyId, { ...input, withTotal: true });
+      const { items, total, exact } = await listSims(ctx.em, ctx.companyId, {
+        ...input,
+        withTotal: true,
+        signal: ctx.signal,
+      });
       return { items, total: total ?? 0, exact };
     }),
   /**
@@ -108,6 +117,7 @@ export const simsRouter = router({
         limit: BULK_MAX,
         offset: 0,
         withTotal: true,
+        signal: ctx.signal,
       });
       const rows = items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
       return { rows, total: total ?? 0, exact };

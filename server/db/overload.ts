@@ -1,0 +1,129 @@
+// Overload (issue 25): when PostgreSQL cannot keep up, a request is refused at once with 503 and Retry-After
+// rather than queued behind a hundred others until its acquire timeout (5 s), and a search whose client went
+// away, or that runs past its statement timeout, is cancelled in the database rather than run for nobody.
+// PostgreSQL only: embedded PGlite is one in-process connection with no pool and no other backend to cancel from.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+/** Requests waiting for a pooled connection beyond which a new one is refused (a multiple of the pool's size). */
+export const POOL_QUEUE_FACTOR = 4;
+/** How long one statement of a search may run (set for its transaction, `SET LOCAL statement_timeout`). */
+export const SEARCH_STATEMENT_TIMEOUT_MS = 5_000;
+
+/** No pooled connection now and too many already waiting: answered 503 (db/errors.ts knows its code). */
+export class PoolSaturated extends Error {
+  readonly code = 'POOL_SATURATED';
+  constructor() {
+    super('the connection pool is saturated');
+    this.name = 'PoolSaturated';
+  }
+}
+
+/** A search not started because its client had gone (the code of PostgreSQL's own cancel: query_canceled). */
+export class SearchAbandoned extends Error {
+  readonly code = '57014';
+  constructor() {
+    super('the client went away before the search ran');
+    this.name = 'SearchAbandoned';
+  }
+}
+
+type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?: () => void) => void;
+
+/**
+ * Makes the pool refuse a connection at once, instead of queueing it, while `maxWaiting` requests already wait.
+ * Those that wait then wait for a short queue (about maxWaiting / size statements' time), so the served stay
+ * fast and the refused learn it in a millisecond. `pool.query` and MikroORM both take connections through here.
+ */
+export function shedLoad(pool: pg.Pool, maxWaiting: number): void {
+  const connect = pool.connect.bind(pool) as (cb?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((cb?: ConnectCallback) => {
+    if (pool.waitingCount >= maxWaiting) {
+      const err = new PoolSaturated();
+      if (!cb) return Promise.reject(err);
+      process.nextTick(() => cb(err));
+      return undefined;
+    }
+    return connect(cb);
+  }) as typeof pool.connect;
+}
+
+/** One connection per pool outside it, for cancelling: a saturated pool must not hold up the cancel. */
+const controls = new WeakMap<pg.Pool, Promise<pg.Client>>();
+
+function controlClient(pool: pg.Pool): Promise<pg.Client> {
+  let client = controls.get(pool);
+  if (!client) {
+    const c = new pg.Client({ ...pool.options, application_name: 'sim-portal control' } as pg.ClientConfig);
+    // A lost control connection is made anew at the next cancel.
+    c.on('error', () => controls.delete(pool));
+    c.on('end', () => controls.delete(pool));
+    client = c.connect().then(() => c);
+    client.catch(() => controls.delete(pool));
+    controls.set(pool, client);
+  }
+  return client;
+}
+
+/** Ends the control connection of a pool (at shutdown, before the pool). */
+export async function closeControl(pool: pg.Pool): Promise<void> {
+  const client = controls.get(pool);
+  controls.delete(pool);
+  await client?.then((c) => c.end()).catch(() => {});
+}
+
+/** What of an entity manager this module uses (typed here, so it imports nothing of db/orm.ts). */
+type WithConnection = { getConnection(): { getNativeClient(): unknown } };
+
+/** The pg pool behind an entity manager (PostgreSQL), or null (PGlite). */
+async function poolOf(em: WithConnection): Promise<pg.Pool | null> {
+  const native = (await em.getConnection().getNativeClient()) as unknown;
+  return native && typeof native === 'object' && 'totalCount' in native ? (native as pg.Pool) : null;
+}
+
+/**
+ * The first statement of a search's transaction: a statement timeout, and a name of its own
+ * (`application_name`, local to the transaction, so it names the backend only while this search runs there).
+ */
+export function searchTag(): { tag: string; sql: string; params: unknown[] } {
+  const tag = `sim-portal search ${randomUUID()}`;
+  return {
+    tag,
+    sql: `select set_config('application_name', ?, true), set_config('statement_timeout', ?, true)`,
+    params: [tag, `${SEARCH_STATEMENT_TIMEOUT_MS}ms`],
+  };
+}
+
+/**
+ * Runs `work` (a search's transaction, tagged by `tag`) and cancels its statement in the database when `signal`
+ * aborts (the client went away). Only a backend whose application_name is still this tag is cancelled: once the
+ * transaction ends the name reverts, so another request's statement on that connection is never hit.
+ */
+export async function cancelledOnAbort<T>(
+  em: WithConnection,
+  signal: AbortSignal | undefined,
+  tag: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!signal) return work();
+  if (signal.aborted) throw new SearchAbandoned();
+  const pool = await poolOf(em);
+  if (!pool) return work();
+  const cancel = () => {
+    controlClient(pool)
+      .then((c) =>
+        c.query(
+          `select pg_cancel_backend(pid) from pg_stat_activity
+            where application_name = $1 and datname = current_database()`,
+          [tag],
+        ),
+      )
+      .catch(() => {}); // best effort: the statement timeout ends it anyway
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await work();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
