@@ -17,16 +17,31 @@ declare module 'express-serve-static-core' {
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
 
+/** /api/trpc/<procedures>: a call or a batch of calls that are all bulk procedures of SIMs. */
+const TRPC_BULK =
+  /^\/api\/trpc\/(?:sim\.bulk(?:Activate|ActivateChunk|ActivateSummary|Deactivate),)*sim\.bulk(?:Activate|ActivateChunk|ActivateSummary|Deactivate)\/?$/;
+
 /**
  * Routes whose body limit is not the default, first match wins. The one place a future upload route
  * sets its own limit, e.g. `{ path: /^\/sims\/import$/, bytes: 5 * 1024 * 1024 }`.
  */
 const BODY_LIMITS: Array<{ path: RegExp; bytes: number }> = [
-  // /add/bulk: a file of up to 1 MB (BULK_FILE_MAX_BYTES; a larger one gets the page's own message up to
-  // this limit), or the preview's hidden list of 1,000 rows with their marks; /add/bulk/result: the
-  // result's 1,000 rows posted back to be formatted as a file. With JS, Remix posts to /add/bulk.data.
-  { path: /^\/add\/bulk(\.data)?\/?$/, bytes: 3 * 1024 * 1024 },
-  { path: /^\/add\/bulk\/result\/?$/, bytes: 512 * 1024 },
+  // Bulk lists of up to 10,000 rows (BULK_MAX, server/sims/limits.ts), each door sized to its largest honest list.
+  // /add/bulk: a file of up to 4 MB (BULK_FILE_MAX_BYTES; a larger one gets the page's own message up to this
+  // limit), or the preview's hidden list of a file's 10,000 rows as JSON with their own marks (the file's text and
+  // about 70 bytes of JSON a row). With JS, Remix posts to /add/bulk.data.
+  { path: /^\/add\/bulk(\.data)?\/?$/, bytes: 6 * 1024 * 1024 },
+  // /add/bulk/result: the result's 10,000 [ICCID, outcome] pairs posted back to be formatted as a file (an ICCID
+  // cell as the file had it, at most 100 characters: about 1.3 MB at most, 0.5 MB for 20-digit ICCIDs).
+  { path: /^\/add\/bulk\/result\/?$/, bytes: 1536 * 1024 },
+  // POST /api/sim/bulk: 10,000 ICCIDs are about 250 kB; 10,000 rows with their own mark and comment of 200
+  // characters each (Swedish letters are two bytes) about 5.5 MB.
+  { path: /^\/api\/sim\/bulk\/?$/i, bytes: 6 * 1024 * 1024 },
+  // POST /api/sim/bulk/deactivate: 10,000 ids of up to 10 digits, even pretty-printed, stay under 200 kB.
+  { path: /^\/api\/sim\/bulk\/deactivate\/?$/i, bytes: 256 * 1024 },
+  // tRPC calls of the bulk procedures only (the browser's /add/bulk with JS): the live preview sends its whole
+  // list of up to 10,000 ICCIDs (about 250 kB), a chunk far less, the summary up to 10,000 ids.
+  { path: TRPC_BULK, bytes: 512 * 1024 },
 ];
 
 export function bodyLimitFor(path: string): number {

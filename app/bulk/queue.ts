@@ -3,8 +3,10 @@
 // and the company they act for (a value the loader gives), so another user on the same device never sees
 // them. Pure apart from the Storage passed in: unit tests give a Map-backed one.
 
-/** The most a list holds: BULK_MAX of the procedure's schema (a unit test keeps them equal; zod stays out of the browser). */
-export const QUEUE_MAX = 1000;
+import { BULK_MAX } from '../../server/sims/limits';
+
+/** The most a list holds: BULK_MAX of the procedure's schema (limits.ts imports nothing, so no zod reaches the browser). */
+export const QUEUE_MAX = BULK_MAX;
 
 export type QueueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

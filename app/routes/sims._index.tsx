@@ -11,7 +11,7 @@ import { requireUser } from '~/utils/auth.server';
 import { canWrite } from '../../server/company/kinds';
 import { fieldConstraint } from '~/utils/constraints';
 import { truncate } from '~/utils/text';
-import { BULK_MAX } from '../../server/sims/limits';
+import { BULK_SELECT_MAX } from '../../server/sims/limits';
 import { listQuery } from '../../server/sims/schemas';
 
 export const PAGE_SIZE = 50;
@@ -111,7 +111,7 @@ export default function Sims() {
   }, [sims, initialPick]);
   const morePages = !exact || total > sims.length;
   const allOnPage = sims.length > 0 && sims.every((s) => picked.has(s.id));
-  const selectedCount = matching ? Math.min(total, BULK_MAX) : picked.size;
+  const selectedCount = matching ? Math.min(total, BULK_SELECT_MAX) : picked.size;
   const toggle = (id: number, on: boolean) => {
     setPicked((before) => {
       const next = new Set(before);
@@ -264,8 +264,8 @@ export default function Sims() {
                 <p className="bdsel-count" aria-live="polite">
                   <strong>{tBulkDeactivate.selected(selectedCount)}</strong>
                   {matching ? <span> · {tBulkDeactivate.matchingSelected(total, q, exact)}</span> : null}
-                  {matching && (!exact || total > BULK_MAX) ? (
-                    <span> {tBulkDeactivate.capped(total, BULK_MAX, exact)}</span>
+                  {matching && (!exact || total > BULK_SELECT_MAX) ? (
+                    <span> {tBulkDeactivate.capped(total, BULK_SELECT_MAX, exact)}</span>
                   ) : null}
                 </p>
               ) : null}

@@ -1,6 +1,6 @@
 // Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
 // as ?matching=1&q=…, which is resolved here by the selection's own procedure (sim.matching with that search, at most
-// BULK_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
+// BULK_SELECT_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
 // will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
@@ -12,7 +12,7 @@ import { tBulkDeactivate } from '~/texts/bulk-deactivate';
 import { requireWriter } from '~/utils/auth.server';
 import { fieldConstraint } from '~/utils/constraints';
 import { attempt, FORM_ERROR } from '~/utils/forms.server';
-import { BULK_MAX } from '../../server/sims/limits';
+import { BULK_SELECT_MAX } from '../../server/sims/limits';
 import { listQuery } from '../../server/sims/schemas';
 
 export const ErrorBoundary = routeErrorBoundary(tBulkDeactivate.title);
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     refused: sims.filter((s) => s.ratePlan.isLegacy).map((s): Row => ({ id: s.id, iccid: s.iccid })),
   });
   if (params.get('matching') === '1') {
-    // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_MAX of them.
+    // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_SELECT_MAX of them.
     const q = (params.get('q') ?? '').slice(0, fieldConstraint(listQuery.shape.q).maxLength);
     const { rows, total, exact } = await context.trpc.sim.matching({ q });
     const sims = rows.map((r) => ({ id: r.id, iccid: r.iccid, ratePlan: { isLegacy: r.legacy } }));
@@ -48,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const ids = idsOf(params.getAll('id'));
   if (ids.length === 0) return nothing;
-  if (ids.length > BULK_MAX) return { ...nothing, tooMany: true };
+  if (ids.length > BULK_SELECT_MAX) return { ...nothing, tooMany: true };
   const sims = (await context.trpc.sim.byIds({ ids })).filter((s) => s.status === 'active');
   return {
     ...nothing,
@@ -62,7 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireWriter(request, context);
   const ids = idsOf((await request.formData()).getAll('id'));
   if (ids.length === 0) return { error: tBulkDeactivate.none };
-  if (ids.length > BULK_MAX) return { error: tBulkDeactivate.tooMany(BULK_MAX) };
+  if (ids.length > BULK_SELECT_MAX) return { error: tBulkDeactivate.tooMany(BULK_SELECT_MAX) };
   const done = await attempt(() => context.trpc.sim.bulkDeactivate({ ids }));
   if (!done.ok) return { error: done.fields[FORM_ERROR] ?? Object.values(done.fields)[0] };
   // The summary toast goes to the user's other tabs; this page shows the rows themselves.
@@ -115,7 +115,7 @@ export default function BulkDeactivate() {
       </>
     );
   }
-  const error = data?.error ?? (tooMany ? tBulkDeactivate.tooMany(BULK_MAX) : null);
+  const error = data?.error ?? (tooMany ? tBulkDeactivate.tooMany(BULK_SELECT_MAX) : null);
   return (
     <>
       <h1>{tBulkDeactivate.title}</h1>
@@ -127,8 +127,8 @@ export default function BulkDeactivate() {
       {ready.length === 0 && refused.length === 0 && !tooMany ? <p className="notice">{tBulkDeactivate.none}</p> : null}
       <div className="card">
         {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching.q)}</p> : null}
-        {matching && (!matching.exact || matching.total > BULK_MAX) ? (
-          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_MAX, matching.exact)}</p>
+        {matching && (!matching.exact || matching.total > BULK_SELECT_MAX) ? (
+          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_SELECT_MAX, matching.exact)}</p>
         ) : null}
         {ready.length > 0 ? (
           <>

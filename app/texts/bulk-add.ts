@@ -1,18 +1,21 @@
 // The Swedish texts of one part of the portal (app/texts.ts has the rest): a page loads only the parts it shows.
 // @texts:bulk (bulk activation and deactivation, issue 15: the per-row messages and the summary toasts)
 // @texts:bulkAdd (/add/bulk: a pasted list, its preview and its result)
+import { grouped } from '../texts';
+
 export const tBulkAdd = {
   link: 'Aktivera flera SIM-kort på en gång',
   list: 'ICCID-nummer',
   listHint: (max: number) =>
-    `Klistra in eller skriv upp till ${max} ICCID-nummer, ett per rad eller åtskilda av mellanslag, komma eller semikolon.`,
+    `Klistra in eller skriv upp till ${grouped(max)} ICCID-nummer, ett per rad eller åtskilda av mellanslag, komma eller semikolon.`,
   marksHint: 'Gäller alla SIM-kort i listan. Högst 200 tecken.',
   empty: 'Skriv eller klistra in minst ett ICCID-nummer.',
-  tooMany: (n: number, max: number) => `Listan har ${n} ICCID-nummer; högst ${max} går på en gång. Dela upp listan.`,
+  tooMany: (n: number, max: number) =>
+    `Listan har ${grouped(n)} ICCID-nummer; högst ${grouped(max)} går på en gång. Dela upp listan.`,
   preview: 'Förhandsgranska',
   previewTitle: 'Förhandsgranskning',
   previewNote: 'Inget är aktiverat ännu. Kontrollera listan och tryck sedan på knappen.',
-  confirm: (n: number) => (n === 1 ? 'Aktivera 1 SIM-kort' : `Aktivera ${n} SIM-kort`),
+  confirm: (n: number) => (n === 1 ? 'Aktivera 1 SIM-kort' : `Aktivera ${grouped(n)} SIM-kort`),
   nothingReady: 'Inget SIM-kort i listan kan aktiveras.',
   resultTitle: 'Resultat',
   again: 'Förhandsgranska samma lista igen',

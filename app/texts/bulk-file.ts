@@ -1,13 +1,17 @@
 // The Swedish texts of one part of the portal (app/texts.ts has the rest): a page loads only the parts it shows.
 // @texts:bulkFile (issue 15: a list from a CSV or XLSX file, per-row marks, templates, result download)
+import { grouped } from '../texts';
+
 export const tBulkFile = {
   noList: 'iccids saknas: skicka en lista med ICCID-nummer (iccids eller rows).',
   bothLists: 'Skicka antingen iccids eller rows, inte båda.',
   rowTooLong: (row: number, key: 'invoiceLineMark' | 'invoiceLineNote', max: number) =>
     `Rad ${row}: ${key === 'invoiceLineMark' ? 'fakturamärkningen' : 'fakturakommentaren'} får ha högst ${max} tecken.`,
   rowIccid: (row: number, message: string) => `Rad ${row}: ${message}`,
+  listTooLong: (n: number, max: number) =>
+    `Listan har ${grouped(n)} rader; högst ${grouped(max)} går på en gång. Dela upp listan i flera.`,
   emptyFile: 'Filen är tom.',
-  fileTooLarge: (kb: number) => `Filen är för stor: högst ${kb} kB. Dela upp den i flera filer.`,
+  fileTooLarge: (kb: number) => `Filen är för stor: högst ${grouped(kb)} kB. Dela upp den i flera filer.`,
   notAFile:
     'Filen går inte att läsa. Ladda upp en CSV-fil (komma- eller semikolonavgränsad) eller en Excel-fil (.xlsx), till exempel mallen.',
   unpackedTooLarge: (mb: number) =>
@@ -18,13 +22,13 @@ export const tBulkFile = {
   noRows: 'Filen har inga rader med ICCID-nummer.',
   noIccidColumn: 'Rubrikraden saknar kolumnen iccid. Använd mallen, eller ta bort rubrikraden.',
   tooManyRows: (counted: number, max: number) =>
-    `Filen har ${counted} rader med ICCID-nummer; högst ${max} går på en gång. Dela upp filen i flera och aktivera dem en i taget.`,
+    `Filen har ${grouped(counted)} rader med ICCID-nummer; högst ${grouped(max)} går på en gång. Dela upp filen i flera och aktivera dem en i taget.`,
   iccidTooLong: (row: number, max: number) => `Rad ${row}: ICCID-cellen är för lång (högst ${max} tecken).`,
   andMore: (n: number) => `och ${n} till`,
   moreProblems: (n: number) => `… och ${n} fel till.`,
   label: 'Eller ladda upp en fil (CSV eller Excel)',
   hint: (max: number, kb: number) =>
-    `Högst ${max} ICCID-nummer per fil och högst ${kb} kB. Har du fler: dela upp filen och aktivera en fil i taget. Kolumner: iccid, fakturamärkning, fakturakommentar (märkning och kommentar per rad är valfria; en tom cell får värdet från fälten nedan). Utan rubrikrad är första kolumnen ICCID, andra märkning och tredje kommentar.`,
+    `Högst ${grouped(max)} ICCID-nummer per fil och högst ${grouped(kb)} kB. Har du fler: dela upp filen och aktivera en fil i taget. Kolumner: iccid, fakturamärkning, fakturakommentar (märkning och kommentar per rad är valfria; en tom cell får värdet från fälten nedan). Utan rubrikrad är första kolumnen ICCID, andra märkning och tredje kommentar.`,
   templates: 'Mallar:',
   templateCsv: 'CSV-mall',
   templateXlsx: 'Excel-mall',
@@ -35,7 +39,7 @@ export const tBulkFile = {
     `Listan kommer från en fil (${n === 1 ? '1 rad' : `${n} rader`}). Välj en ny fil eller klistra in en lista för att byta.`,
   badRows: 'Listan från filen gick inte att läsa. Ladda upp filen igen.',
   tooManyLines: (n: number, max: number) =>
-    `Filen har ${n} rader; högst ${max} ICCID-nummer går på en gång. Dela upp filen i flera.`,
+    `Filen har ${grouped(n)} rader; högst ${grouped(max)} ICCID-nummer går på en gång. Dela upp filen i flera.`,
   rowMark: 'Märkning',
   rowNote: 'Kommentar',
   download: 'Ladda ner resultat',

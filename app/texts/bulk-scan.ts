@@ -1,5 +1,7 @@
 // The Swedish texts of one part of the portal (app/texts.ts has the rest): a page loads only the parts it shows.
 // @texts:bulkScan (/add/bulk with JS, issue 15: continuous scanning, the offline queue, live preview, progress)
+import { grouped } from '../texts';
+
 export const tBulkScan = {
   open: 'Skanna med kameran',
   done: 'Klar',
@@ -18,10 +20,10 @@ export const tBulkScan = {
   back: (n: number) => `Nätverket är tillbaka – förhandsgranska ${n} väntande`,
   clear: 'Töm listan',
   updating: 'Uppdaterar förhandsgranskningen …',
-  tooMany: (n: number, max: number) => `${n} ICCID-nummer – högst ${max} går på en gång.`,
+  tooMany: (n: number, max: number) => `${grouped(n)} ICCID-nummer – högst ${grouped(max)} går på en gång.`,
   failed: 'Förhandsgranskningen kunde inte hämtas just nu.',
   progressLabel: 'Aktivering',
-  progress: (done: number, total: number) => `Aktiverar… ${done} / ${total}`,
+  progress: (done: number, total: number) => `Aktiverar… ${grouped(done)} / ${grouped(total)}`,
   stopped: (done: number, left: number) =>
     `Nätverket svarade inte. ${done} rader är klara och sparade; ${left} återstår och har inte skickats.`,
   retry: 'Försök igen',

@@ -33,7 +33,15 @@ const bulkCompleted = (operation: 'activate' | 'deactivate', from: string) =>
 type ActivateResult = BulkActivateOutput['results'][number];
 type DeactivateResult = BulkDeactivateOutput['results'][number];
 
-const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+/**
+ * A list as one parameter, whatever its length (a statement's parameters stay few and its plan is made once):
+ * a PostgreSQL array literal of ids, or of ICCIDs already checked to be 20 digits (nothing to quote in either).
+ */
+const intArray = (ids: readonly number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+const iccidArray = (iccids: readonly string[]) => {
+  if (!iccids.every((i) => /^\d{20}$/.test(i))) throw new Error('iccidArray: an ICCID that was not checked');
+  return `{${iccids.join(',')}}`;
+};
 
 function countOutcomes<O extends string>(outcomes: readonly O[], results: { outcome: O }[]): Record<O, number> {
   const counts = Object.fromEntries(outcomes.map((o) => [o, 0])) as Record<O, number>;
@@ -44,9 +52,11 @@ function countOutcomes<O extends string>(outcomes: readonly O[], results: { outc
 /** Which of these ICCIDs are active now, and in which company. */
 async function activeOwners(em: Em, iccids: string[]): Promise<Map<string, number>> {
   if (iccids.length === 0) return new Map();
+  // A join with the list, so each ICCID is one probe of the one-active-SIM-per-ICCID index: `iccid in (…)` of
+  // thousands is planned as a scan of the whole table, whose cost grows with the fleet.
   const rows = await em.execute<{ iccid: string; company_id: number }[]>(
-    `select iccid, company_id from sim where status = 'active' and iccid in (${placeholders(iccids.length)})`,
-    iccids,
+    `select s.iccid, s.company_id from unnest(?::text[]) as l(iccid) join sim s on s.iccid = l.iccid and s.status = 'active'`,
+    [iccidArray(iccids)],
   );
   return new Map(rows.map((r) => [r.iccid, r.company_id]));
 }
@@ -108,7 +118,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
       `with ins as (
         insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at, activated_by_id)
         select v.iccid, ?, ?, v.mark, v.note, 'active', now(), ?
-        from (values ${pending.map(() => '(?::text, ?::text, ?::text)').join(', ')}) as v(iccid, mark, note)
+        from jsonb_to_recordset(?::jsonb) as v(iccid text, mark text, note text)
         order by v.iccid
         on conflict (iccid) where status = 'active' do nothing
         returning id, iccid, activated_at, invoice_line_mark, invoice_line_note
@@ -128,10 +138,13 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
         actor.companyId,
         plan.id,
         actor.userId,
-        ...pending.flatMap((r) => {
-          const m = marksOf.get(r)!;
-          return [r.iccid, m.mark, m.note];
-        }),
+        // The rows as one JSON parameter: marks are any text, and a list of 10,000 would be 30,000 parameters.
+        JSON.stringify(
+          pending.map((r) => {
+            const m = marksOf.get(r)!;
+            return { iccid: r.iccid, mark: m.mark, note: m.note };
+          }),
+        ),
         plan.id,
         actor.userId,
         actor.apiKey?.id ?? null,
@@ -158,11 +171,10 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
 export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivateInput): Promise<BulkDeactivateOutput> {
   bulkRuns.inc({ kind: 'deactivate' });
   const ids = [...new Set(input.ids)];
-  const list = placeholders(ids.length);
   const updated = await em.execute<{ id: number }[]>(
     `with locked as (
       select s.id from sim s join rate_plan r on r.id = s.rate_plan_id
-      where not r.is_legacy and s.company_id = ? and s.status = 'active' and s.id in (${list})
+      where not r.is_legacy and s.company_id = ? and s.status = 'active' and s.id = any(?::int[])
       order by s.id for update of s
     ), upd as (
       update sim s set status = 'deactivated', deactivated_at = now()
@@ -179,7 +191,7 @@ export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivate
     select id from upd`,
     [
       actor.companyId,
-      ...ids,
+      intArray(ids),
       actor.userId,
       actor.apiKey?.id ?? null,
       JSON.stringify({ status: 'active' }),
@@ -193,8 +205,8 @@ export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivate
   const states = rest.length
     ? await em.execute<{ id: number; status: string; is_legacy: boolean }[]>(
         `select s.id, s.status, r.is_legacy from sim s join rate_plan r on r.id = s.rate_plan_id
-        where s.company_id = ? and s.id in (${placeholders(rest.length)})`,
-        [actor.companyId, ...rest],
+        where s.company_id = ? and s.id = any(?::int[])`,
+        [actor.companyId, intArray(rest)],
       )
     : [];
   const state = new Map(states.map((s) => [s.id, s]));
@@ -216,8 +228,8 @@ export async function countActivatedBy(em: Em, actor: Actor, simIds: number[]): 
   const ids = [...new Set(simIds)];
   if (ids.length === 0) return 0;
   const [row] = await em.execute<{ n: number | string }[]>(
-    `select count(*) as n from sim where company_id = ? and activated_by_id = ? and id in (${placeholders(ids.length)})`,
-    [actor.companyId, actor.userId, ...ids],
+    `select count(*) as n from sim where company_id = ? and activated_by_id = ? and id = any(?::int[])`,
+    [actor.companyId, actor.userId, intArray(ids)],
   );
   return Number(row?.n ?? 0);
 }

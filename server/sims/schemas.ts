@@ -133,6 +133,11 @@ export const simDetailOutput = simOutput.extend({
 // ("invalid") of its own row and never refuses the rest of the list.
 
 const ICCID_RAW_MAX = 100;
+/** A list over BULK_MAX: how long it was, in Swedish, and what to do. */
+const listMax = {
+  error: (issue: { input?: unknown }) =>
+    tBulkFile.listTooLong(Array.isArray(issue.input) ? issue.input.length : BULK_MAX + 1, BULK_MAX),
+};
 const bulkIccid = z.string().max(ICCID_RAW_MAX, t.errors.fields.iccid.length);
 // A row's own mark or comment (a file's columns): trimmed; its length is checked on the list, so the
 // message can name the row.
@@ -152,11 +157,11 @@ export type BulkRow = z.infer<typeof bulkRow>;
  */
 export const bulkActivateInput = z
   .object({
-    iccids: z.array(bulkIccid).min(1).max(BULK_MAX).optional(),
+    iccids: z.array(bulkIccid).min(1).max(BULK_MAX, listMax).optional(),
     rows: z
       .array(bulkRow)
       .min(1)
-      .max(BULK_MAX)
+      .max(BULK_MAX, listMax)
       .superRefine((rows, ctx) =>
         rows.forEach((row, i) => {
           if (row.iccid.length > ICCID_RAW_MAX)
@@ -214,7 +219,7 @@ export const bulkActivateOutput = z.object({
 export type BulkActivateOutput = z.infer<typeof bulkActivateOutput>;
 
 export const bulkDeactivateInput = z.object({
-  ids: z.array(z.number().int().positive().max(MAX_ROW_ID)).min(1).max(BULK_MAX),
+  ids: z.array(z.number().int().positive().max(MAX_ROW_ID)).min(1).max(BULK_MAX, listMax),
 });
 export type BulkDeactivateInput = z.infer<typeof bulkDeactivateInput>;
 

@@ -119,7 +119,11 @@ describe('POST /api/sim/bulk', () => {
   });
 
   it.each([
-    ['1,001 ICCIDs', () => Array.from({ length: 1001 }, () => newIccid()), /^iccids får ha högst 1000 värden/],
+    [
+      '10,001 ICCIDs',
+      () => Array.from({ length: 10_001 }, () => newIccid()),
+      /^Listan har 10\u00a0001 rader; högst 10\u00a0000 går på en gång\. Dela upp listan i flera\.$/,
+    ],
     ['an empty list', () => [], /^iccids måste ha minst 1 värden/],
     ['no list', () => undefined, /iccids/],
     ['a list of numbers', () => [89460000000000000000], /iccids/],
@@ -165,12 +169,75 @@ describe('POST /api/sim/bulk', () => {
     expect(both.data.issues[0].path[0]).toBe('rows');
   });
 
-  it('exactly 1,000 ICCIDs are accepted', async () => {
-    const list = Array.from({ length: 1000 }, () => newIccid());
-    const r = await bulk(anna, list, { dryRun: true });
+  // Issue 25: a list of 10,000 through the real door, activated and then deactivated, each row answered in order,
+  // each SIM with its event, and the company's daily counts (sim_daily_count, kept by statement triggers) exact.
+  it('10,000 ICCIDs: previewed, activated and deactivated in one call each, every row answered', async () => {
+    const em = () => portal.server.services.orm.em.fork();
+    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] })).company.id;
+    const counted = async () => {
+      const [row] = await em().execute<{ n: number }[]>(
+        `select coalesce(sum(n), 0)::int as n from sim_daily_count where company_id = ?`,
+        [demoId],
+      );
+      return row!.n;
+    };
+    const actual = () => em().count(Sim, { company: demoId, status: 'active' });
+    const before = await actual();
+    expect(await counted()).toBe(before);
+    await toastsSoFar(anna);
+    const list = Array.from({ length: 10_000 }, () => newIccid());
+    const preview = await bulk(anna, list, { dryRun: true });
+    expect(preview.status).toBe(200);
+    expect(preview.data.counts.ready).toBe(10_000);
+    expect(await activeCount(list)).toBe(0);
+
+    const r = await bulk(anna, list);
     expect(r.status).toBe(200);
-    expect(r.data.counts.ready).toBe(1000);
-  });
+    expect(r.data.counts).toEqual({
+      activated: 10_000,
+      ready: 0,
+      invalid: 0,
+      duplicateInList: 0,
+      alreadyActive: 0,
+      activeElsewhere: 0,
+    });
+    expect(r.data.results.map((x: any) => x.iccid)).toEqual(list);
+    const ids: number[] = r.data.results.map((x: any) => x.simId);
+    expect(new Set(ids).size).toBe(10_000);
+    expect(await activeCount(list)).toBe(10_000);
+    expect(await em().count(SimEvent, { sim: { iccid: { $in: list } }, kind: 'activated' })).toBe(10_000);
+    expect(await counted()).toBe(before + 10_000);
+    expect(await toastsSoFar(anna)).toEqual([tBulk.activatedTitle(10_000)]);
+
+    const again = await bulk(anna, list);
+    expect(again.data.counts.alreadyActive).toBe(10_000);
+
+    const off = await post('/api/sim/bulk/deactivate', anna, { ids });
+    expect(off.status).toBe(200);
+    expect(off.data.counts).toEqual({ deactivated: 10_000, notFound: 0, legacy: 0, alreadyInactive: 0 });
+    expect(off.data.results.map((x: any) => x.id)).toEqual(ids);
+    expect(await activeCount(list)).toBe(0);
+    expect(await em().count(SimEvent, { sim: ids, kind: 'deactivated' })).toBe(10_000);
+    expect(await counted()).toBe(before);
+    expect(await actual()).toBe(before);
+  }, 120_000);
+
+  it('10,000 rows with their own 200-character marks fit the door; a body past its bound is refused (413)', async () => {
+    const mark = (i: number) => `Låda ${i} `.padEnd(200, 'x');
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      iccid: newIccid(),
+      invoiceLineMark: mark(i),
+      invoiceLineNote: mark(i),
+    }));
+    const r = await bulk(anna, undefined, { rows, dryRun: true });
+    expect(r.status).toBe(200);
+    expect(r.data.counts.ready).toBe(10_000);
+    const huge = await bulk(anna, undefined, {
+      rows: [{ iccid: newIccid(), invoiceLineMark: 'x'.repeat(6 * 1024 * 1024) }],
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.data.error).toMatch(/för stor/);
+  }, 60_000);
 
   it('refuses a plan no one has for the whole list (400), and an anonymous caller (401)', async () => {
     const bad = await bulk(anna, [newIccid()], { dataLimit: 7 });
@@ -229,7 +296,7 @@ describe('POST /api/sim/bulk/deactivate', () => {
 
   it.each([
     ['an empty list', []],
-    ['1,001 ids', Array.from({ length: 1001 }, (_, i) => i + 1)],
+    ['10,001 ids', Array.from({ length: 10_001 }, (_, i) => i + 1)],
     ['ids that are not numbers', ['x']],
     ['a negative id', [-1]],
     ['an id beyond the column', [2 ** 40]],

@@ -59,7 +59,7 @@ describe('result', () => {
     ['an unknown outcome', JSON.stringify([[good, 'stolen']])],
     ['a message sent along', JSON.stringify([[good, 'activated', 'hej']])],
     ['an empty list', '[]'],
-    ['1,001 rows', JSON.stringify(Array.from({ length: 1001 }, () => [good, 'activated']))],
+    ['10,001 rows', JSON.stringify(Array.from({ length: 10_001 }, () => [good, 'activated']))],
     ['too long an ICCID', JSON.stringify([['1'.repeat(101), 'invalid']])],
   ])('refuses %s', (_, text) => {
     expect(resultRowsOf(text)).toBeNull();

@@ -1,11 +1,11 @@
 // Deactivate many (issue 15), with JS: the confirm dialog of /sims. It states the count and lists the ICCIDs
 // (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
 // answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
-// own procedure (sim.matching: the search's first BULK_MAX), never by counts the page holds.
+// own procedure (sim.matching: the search's first BULK_SELECT_MAX), never by counts the page holds.
 import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { tBulkDeactivate } from '~/texts/bulk-deactivate';
-import { BULK_MAX } from '../../../server/sims/limits';
+import { BULK_SELECT_MAX } from '../../../server/sims/limits';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
 
@@ -83,8 +83,8 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
             {tBulkDeactivate.loadFailed}
           </p>
         ) : null}
-        {typeof resolved === 'object' && (!resolved.exact || resolved.total > BULK_MAX) ? (
-          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_MAX, resolved.exact)}</p>
+        {typeof resolved === 'object' && (!resolved.exact || resolved.total > BULK_SELECT_MAX) ? (
+          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_SELECT_MAX, resolved.exact)}</p>
         ) : null}
         {typeof resolved === 'object' ? (
           <p>{ready.length > 0 ? tBulkDeactivate.willDeactivate(ready.length) : tBulkDeactivate.none}</p>

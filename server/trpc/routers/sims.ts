@@ -10,7 +10,7 @@ import {
   simDetailOutput,
   simOutput,
 } from '../../sims/schemas.js';
-import { BULK_MAX } from '../../sims/limits.js';
+import { BULK_SELECT_MAX } from '../../sims/limits.js';
 import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
 import { tBulk } from '../../../app/texts/bulk.js';
 import { t } from '../../../app/texts.js';
@@ -105,7 +105,7 @@ export const simsRouter = router({
       return { items, total: total ?? 0, exact };
     }),
   /**
-   * What "all that match" selects on /sims for a bulk deactivation: the first BULK_MAX SIMs the search finds, only
+   * What "all that match" selects on /sims for a bulk deactivation: the first BULK_SELECT_MAX SIMs the search finds, only
    * what the confirmation names (id, ICCID, legacy), and how many match in all. The lists stay one page each.
    */
   matching: companyProcedure
@@ -114,7 +114,7 @@ export const simsRouter = router({
     .query(async ({ ctx, input }) => {
       const { items, total, exact } = await listSims(ctx.em, ctx.companyId, {
         q: input.q,
-        limit: BULK_MAX,
+        limit: BULK_SELECT_MAX,
         offset: 0,
         withTotal: true,
         signal: ctx.signal,
@@ -122,7 +122,7 @@ export const simsRouter = router({
       const rows = items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
       return { rows, total: total ?? 0, exact };
     }),
-  /** The SIMs of a list of ids (1 to 1000), whatever their status: the bulk pages name each row. */
+  /** The SIMs of a list of ids (1 to 10,000), whatever their status: the bulk pages name each row. */
   byIds: companyProcedure
     .input(bulkDeactivateInput)
     .output(z.array(simOutput))
@@ -159,7 +159,9 @@ export const simsRouter = router({
         path: '/sim/bulk',
         tags: ['sims'],
         summary:
-          'Activate a list of SIMs (1 to 1000: iccids, or rows with their own marks) on one plan; dryRun: only the preview',
+          'Activate a list of SIMs (1 to 10,000: iccids, or rows with their own marks) on one plan; dryRun: only the preview',
+        description:
+          'One answer for the whole list, each row with its outcome, in the order sent. 10,000 ICCIDs take about a second on PostgreSQL. The body may be up to 6 MB (10,000 rows with their own 200-character mark and comment); a list of more than 10,000 is refused with 400 and { error, issues }: split it.',
       },
     })
     .input(bulkActivateInput)
@@ -206,7 +208,9 @@ export const simsRouter = router({
         method: 'POST',
         path: '/sim/bulk/deactivate',
         tags: ['sims'],
-        summary: 'Deactivate a list of SIMs (1 to 1000 ids)',
+        summary: 'Deactivate a list of SIMs (1 to 10,000 ids)',
+        description:
+          'One answer for the whole list, each id with its outcome. A list of more than 10,000 ids is refused with 400 and { error, issues }: split it.',
       },
     })
     .input(bulkDeactivateInput)
