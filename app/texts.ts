@@ -156,6 +156,9 @@ export const t = {
     historyWhen: 'Datum',
     historyWhat: 'Händelse',
     historyWho: 'Av',
+    historyOlder: 'Visa äldre händelser',
+    historyNewest: 'Visa de senaste händelserna',
+    historyOlderIntro: 'Äldre händelser.',
     kinds: {
       activated: 'Aktiverat',
       updated: 'Uppgifter ändrade',

@@ -10,6 +10,7 @@ import { Migration20261123083000_api_keys } from './Migration20261123083000_api_
 import { Migration20261125030000_staff_company } from './Migration20261125030000_staff_company.js';
 import { Migration20261125190000_webhook_fairness } from './Migration20261125190000_webhook_fairness.js';
 import { Migration20261125200000_fleet_scale } from './Migration20261125200000_fleet_scale.js';
+import { Migration20261126110000_history_scale } from './Migration20261126110000_history_scale.js';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -21,4 +22,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125030000_staff_company', class: Migration20261125030000_staff_company },
   { name: 'Migration20261125190000_webhook_fairness', class: Migration20261125190000_webhook_fairness },
   { name: 'Migration20261125200000_fleet_scale', class: Migration20261125200000_fleet_scale },
+  { name: 'Migration20261126110000_history_scale', class: Migration20261126110000_history_scale },
 ];

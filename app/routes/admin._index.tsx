@@ -1,4 +1,4 @@
-// /admin: the admin menu (one button, to the companies).
+// /admin: the admin menu: the companies, and the audit log of them all.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
 import { t } from '~/texts';
@@ -19,6 +19,9 @@ export default function AdminMenu() {
       <nav className="menu" aria-label={tAdmin.title}>
         <Link className="btn btn-primary" to="/admin/companies">
           {tAdmin.companiesButton}
+        </Link>
+        <Link className="btn" to="/admin/audit">
+          {tAdmin.auditButton}
         </Link>
       </nav>
     </>

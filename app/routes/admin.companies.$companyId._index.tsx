@@ -234,6 +234,11 @@ export default function CompanyEdit() {
           {tAdmin.company.loginAsHint}
         </p>
       </Form>
+      <p>
+        <Link to={`/admin/audit?company=${encodeURIComponent(company.customerNumber)}`}>
+          {tAdmin.audit.openCompanyAudit}
+        </Link>
+      </p>
 
       <section aria-labelledby="users-title">
         <h2 id="users-title">{tAdmin.company.usersTitle}</h2>

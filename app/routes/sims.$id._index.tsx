@@ -40,8 +40,22 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
   const id = idParam(params.id);
   try {
-    const [sim, plans] = await Promise.all([context.trpc.sim.byId({ id }), context.trpc.plans.list()]);
-    return { sim, plans, fields: constraints(editInput), writable: canWrite(session) };
+    // The history a page at a time, newest first (?before= the last event of the page before; an odd one: the newest).
+    const rawBefore = new URL(request.url).searchParams.get('before') ?? '';
+    const before = /^[1-9]\d{0,9}$/.test(rawBefore) ? Number(rawBefore) : undefined;
+    const [sim, plans, history] = await Promise.all([
+      context.trpc.sim.byId({ id }),
+      context.trpc.plans.list(),
+      context.trpc.sim.history({ id, before }),
+    ]);
+    return {
+      sim,
+      plans,
+      history,
+      older: before !== undefined,
+      fields: constraints(editInput),
+      writable: canWrite(session),
+    };
   } catch (e) {
     pageError(e);
   }
@@ -93,7 +107,7 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans, fields, writable } = useLoaderData<typeof loader>();
+  const { sim, plans, history, older, fields, writable } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const answer = useActionData<typeof clientAction>();
   const failed = answer && 'failed' in answer;
@@ -205,8 +219,9 @@ export default function EditSim() {
           </Form>
         </dialog>
       )}
-      <h2>{t.sims.history}</h2>
-      <table className="history">
+      <h2 id="history-title">{t.sims.history}</h2>
+      {older ? <p className="muted">{t.sims.historyOlderIntro}</p> : null}
+      <table className="history" aria-labelledby="history-title">
         <thead>
           <tr>
             <th scope="col">{t.sims.historyWhen}</th>
@@ -215,8 +230,8 @@ export default function EditSim() {
           </tr>
         </thead>
         <tbody>
-          {sim.history.map((h, i) => (
-            <tr key={i}>
+          {history.items.map((h) => (
+            <tr key={h.id}>
               <td>{formatDateTime(h.at)}</td>
               <td>
                 {historyLines(h, planNames).map((line, j) => (
@@ -228,6 +243,16 @@ export default function EditSim() {
           ))}
         </tbody>
       </table>
+      {older || history.nextBefore ? (
+        <nav className="pager" aria-label={t.sims.history}>
+          {older ? <Link to={`/sims/${sim.id}`}>{t.sims.historyNewest}</Link> : <span />}
+          {history.nextBefore ? (
+            <Link to={`/sims/${sim.id}?before=${history.nextBefore}`}>{t.sims.historyOlder}</Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
     </>
   );
 }

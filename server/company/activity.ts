@@ -9,7 +9,9 @@ import { csvField, csvText, stockholmText } from '../sims/list-export.js';
 import { auditActor, type Actor as SimActor } from '../sims/service.js';
 import { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from './kinds.js';
 import { LIST_PAGE_MAX } from '../zod.js';
-import { type ActivityView } from './schemas.js';
+import { type ActivityView, type AuditTrailView, type TrailCompany } from './schemas.js';
+import { Invalid } from '../errors/domain.js';
+import { tAdmin } from '../../app/texts/admin.js';
 
 const c = tCompany;
 
@@ -44,9 +46,11 @@ type Row = {
   before: unknown;
   after: unknown;
   acting_company_id: number | null;
-  company_id: number;
+  company_id: number | null;
   who_name: string | null;
   who_company_id: number | null;
+  company_name: string | null;
+  customer_number: string | null;
 };
 
 const json = (v: unknown): Record<string, unknown> =>
@@ -125,33 +129,93 @@ function view(row: Row): ActivityView {
   };
 }
 
+/** The trail's columns, who did it and (for the admin's view) whose company it is. */
+const TRAIL_SELECT = `select e.id, e.at, e.kind, e.action, e.target_type, e.target_id, e.before, e.after,
+    e.acting_company_id, e.company_id, w.name as who_name, w.company_id as who_company_id,
+    c.name as company_name, c.customer_number
+  from audit_event e left join app_user w on w.id = e.who_id left join company c on c.id = e.company_id`;
+
+/**
+ * A page of the trail, newest first (order by id: an index walk of a page, whichever filter): every company's,
+ * or one's (companyId), of one kind or all, older than `before`. Each filter has its index (decision 020).
+ */
+async function trailPage(
+  em: Em,
+  opts: { companyId?: number; kind?: AuditKind; before?: number; limit?: number },
+): Promise<{ rows: Row[]; nextBefore: number | null }> {
+  const limit = Math.min(opts.limit ?? LIST_PAGE_MAX, 500);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (opts.companyId !== undefined) {
+    where.push('e.company_id = ?');
+    params.push(opts.companyId);
+  }
+  if (opts.kind) {
+    where.push('e.kind = ?');
+    params.push(opts.kind);
+  }
+  if (opts.before) {
+    where.push('e.id < ?');
+    params.push(opts.before);
+  }
+  params.push(limit + 1);
+  const rows = await em.execute<Row[]>(
+    `${TRAIL_SELECT} ${where.length ? `where ${where.join(' and ')}` : ''} order by e.id desc limit ?`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  return { rows: page, nextBefore: rows.length > limit ? Number(page.at(-1)!.id) : null };
+}
+
 /** One page of the company's trail, newest first: rows older than `before`, of one kind when given. */
 export async function listActivity(
   em: Em,
   companyId: number,
   opts: { kind?: AuditKind; before?: number; limit?: number } = {},
 ): Promise<{ items: ActivityView[]; nextBefore: number | null }> {
-  const limit = opts.limit ?? LIST_PAGE_MAX;
-  const params: unknown[] = [companyId];
-  let where = 'e.company_id = ?';
-  if (opts.kind) {
-    where += ' and e.kind = ?';
-    params.push(opts.kind);
+  const { rows, nextBefore } = await trailPage(em, { ...opts, companyId });
+  return { items: rows.map(view), nextBefore };
+}
+
+/**
+ * The super admin's audit (/admin/audit): every company's trail and the staff's own rows, newest first, a page at a
+ * time, filtered by company (its id, or its customer number as typed on the page) and by kind. Each row names its
+ * company. An unknown company is refused next to the field that named it.
+ */
+export async function listAuditTrail(
+  em: Em,
+  opts: { companyId?: number; customerNumber?: string; kind?: AuditKind; before?: number; limit?: number },
+): Promise<{ items: AuditTrailView[]; nextBefore: number | null; company: TrailCompany | null }> {
+  let company: TrailCompany | null = null;
+  if (opts.companyId !== undefined || opts.customerNumber) {
+    const [found] = await em.execute<Array<{ id: number; name: string; customer_number: string }>>(
+      opts.companyId !== undefined
+        ? `select id, name, customer_number from company where id = ?`
+        : `select id, name, customer_number from company where customer_number = ?`,
+      [opts.companyId ?? opts.customerNumber],
+    );
+    if (!found)
+      throw opts.companyId !== undefined
+        ? Invalid.field('companyId', tAdmin.audit.noCompanyId)
+        : Invalid.field('customerNumber', tAdmin.audit.noCustomerNumber(opts.customerNumber!));
+    if (opts.companyId !== undefined && opts.customerNumber && found.customer_number !== opts.customerNumber)
+      throw Invalid.field('customerNumber', tAdmin.audit.noCustomerNumber(opts.customerNumber));
+    company = { id: Number(found.id), name: found.name, customerNumber: found.customer_number };
   }
-  if (opts.before) {
-    where += ' and e.id < ?';
-    params.push(opts.before);
-  }
-  params.push(limit + 1);
-  const rows = await em.execute<Row[]>(
-    `select e.id, e.at, e.kind, e.action, e.target_type, e.target_id, e.before, e.after, e.acting_company_id,
-      e.company_id, w.name as who_name, w.company_id as who_company_id
-    from audit_event e left join app_user w on w.id = e.who_id
-    where ${where} order by e.id desc limit ?`,
-    params,
-  );
-  const items = rows.slice(0, limit).map(view);
-  return { items, nextBefore: rows.length > limit ? items.at(-1)!.id : null };
+  const { rows, nextBefore } = await trailPage(em, {
+    companyId: company?.id,
+    kind: opts.kind,
+    before: opts.before,
+    limit: opts.limit,
+  });
+  const items = rows.map((r) => ({
+    ...view(r),
+    company:
+      r.company_id === null
+        ? null
+        : { id: Number(r.company_id), name: r.company_name ?? '', customerNumber: r.customer_number ?? '' },
+  }));
+  return { items, nextBefore, company };
 }
 
 export const ACTIVITY_CSV_MAX = 100_000;

@@ -1,5 +1,6 @@
 // Input and output schemas of the company's own admin (/company, /api/company/*). Pure zod, so the pages
 // import them for their HTML constraints.
+import { tAdmin } from '../../app/texts/admin.js';
 import { tCompany } from '../../app/texts/company.js';
 import { listQuery } from '../companies/schemas.js';
 import { userFields, userRole } from '../users/schemas.js';
@@ -45,4 +46,29 @@ export const activityPageOutput = z.object({
   items: z.array(activityOutput),
   /** The `before` of the next (older) page; null on the last. */
   nextBefore: z.number().nullable(),
+});
+
+/** The company an audit row belongs to (null: none, a row of the staff's own from before companies had trails). */
+export const trailCompany = z.object({ id: z.number(), name: z.string(), customerNumber: z.string() });
+export type TrailCompany = z.infer<typeof trailCompany>;
+
+/** The super admin's audit (/admin/audit, GET /api/admin/audit): every company's trail, filtered and paged. */
+export const auditTrailQuery = z.object({
+  /** One company's rows, by its id (the API) ... */
+  companyId: id.optional(),
+  /** ... or by its customer number (the page's field). */
+  customerNumber: z.string().trim().max(50, tAdmin.audit.customerNumberTooLong).optional(),
+  kind: auditKind.optional(),
+  before: id.optional(),
+  limit: listLimit(),
+});
+
+export const auditTrailOutput = activityOutput.extend({ company: trailCompany.nullable() });
+export type AuditTrailView = z.infer<typeof auditTrailOutput>;
+
+export const auditTrailPageOutput = z.object({
+  items: z.array(auditTrailOutput),
+  nextBefore: z.number().nullable(),
+  /** The company filtered by, as found. */
+  company: trailCompany.nullable(),
 });

@@ -170,7 +170,7 @@ const SimEventSchema = defineEntity({
   name: 'SimEvent',
   properties: {
     id: p.integer().primary(),
-    sim: () => p.manyToOne(Sim).index(),
+    sim: () => p.manyToOne(Sim),
     kind: p.enum(SIM_EVENT_KINDS),
     // The plan in force after the event: the invoice export reads periods from this.
     ratePlan: () => p.manyToOne(RatePlan),
@@ -181,6 +181,13 @@ const SimEventSchema = defineEntity({
     before: p.json<Record<string, unknown>>().nullable(),
     after: p.json<Record<string, unknown>>().nullable(),
   },
+  // A SIM's history, newest first, a page at a time (keyset on at, id); it serves the foreign key too.
+  indexes: [
+    {
+      name: 'sim_event_sim_at_index',
+      expression: 'create index "sim_event_sim_at_index" on "sim_event" ("sim_id", "at" desc, "id" desc)',
+    },
+  ],
 });
 export class SimEvent extends SimEventSchema.class {}
 SimEventSchema.setClass(SimEvent);
@@ -245,11 +252,19 @@ const AuditEventSchema = defineEntity({
     after: p.json<Record<string, unknown>>().nullable(),
     at: p.datetime().onCreate(now).index(),
   },
-  // A company's trail, newest first (keyset on id).
+  // A company's trail, newest first (keyset on id); of one kind, in the company's or in every company's.
   indexes: [
     {
       name: 'audit_event_company_id_index',
       expression: 'create index "audit_event_company_id_index" on "audit_event" ("company_id", "id" desc)',
+    },
+    {
+      name: 'audit_event_company_kind_index',
+      expression: 'create index "audit_event_company_kind_index" on "audit_event" ("company_id", "kind", "id" desc)',
+    },
+    {
+      name: 'audit_event_kind_index',
+      expression: 'create index "audit_event_kind_index" on "audit_event" ("kind", "id" desc)',
     },
   ],
 });

@@ -117,16 +117,23 @@ export const simOutput = z.object({
   ratePlan: ratePlanOutput,
 });
 
-export const simDetailOutput = simOutput.extend({
-  history: z.array(
-    z.object({
-      kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
-      at: z.string(),
-      by: z.string().nullable(),
-      before: z.record(z.string(), z.unknown()).nullable(),
-      after: z.record(z.string(), z.unknown()).nullable(),
-    }),
-  ),
+const historyEvent = z.object({
+  kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
+  at: z.string(),
+  by: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** A SIM with the newest events of its history (at most LIST_PAGE_MAX; older ones: simHistoryOutput's pages). */
+export const simDetailOutput = simOutput.extend({ history: z.array(historyEvent) });
+
+/** A page of a SIM's history: `before` is the id of the last event of the page before (keyset). */
+export const simHistoryInput = z.object({ id: rowId(), before: rowId().optional() });
+export const simHistoryOutput = z.object({
+  items: z.array(historyEvent.extend({ id: z.number() })),
+  /** The `before` of the next (older) page; null on the last. */
+  nextBefore: z.number().nullable(),
 });
 
 // Bulk work (issue 15). An ICCID of the list is checked per row, not by the schema: a bad one is an outcome

@@ -8,6 +8,7 @@ import type { Em } from '../db/orm.js';
 import { readRow, readRows } from '../db/prepared.js';
 import { cancelledOnAbort, searchTag } from '../db/overload.js';
 import { Conflict, Invalid, NotFound } from '../errors/domain.js';
+import { LIST_PAGE_MAX } from '../zod.js';
 import { resolvePlan, selectionProblem } from '../plans/selector.js';
 import type { z } from 'zod';
 import { recordAudit, type Actor as AuditActor } from '../companies/audit.js';
@@ -482,29 +483,79 @@ export async function* listSimBatches(
 
 export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
   where s.id = ? and s.company_id = ? and s.status = 'active'`;
-export const HISTORY_SQL = `select e.kind, ${isoSql('e.at')} as at, u.name as by, k.name as key_name, e.before, e.after from sim_event e
-  join sim s on s.id = e.sim_id and s.company_id = ? left join app_user u on u.id = e.by_id
-  left join api_key k on k.id = e.api_key_id
-  where e.sim_id = ? order by e.at desc, e.id desc`;
+/**
+ * How many events of a SIM's history one read gives: GET /api/sim/{id} and the SIM page show the newest this
+ * many, older ones come a page at a time (simHistory; docs/decisions/020).
+ */
+export const HISTORY_PAGE = LIST_PAGE_MAX;
+const HISTORY_COLUMNS = `e.id, e.kind, ${isoSql('e.at')} as at, u.name as by, k.name as key_name, e.before, e.after`;
+const HISTORY_FROM = `from sim_event e join sim s on s.id = e.sim_id and s.company_id = ? and s.status = 'active'
+  left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id`;
+/** The newest HISTORY_PAGE + 1 events of one of the company's active SIMs (one more: whether there are older). */
+export const HISTORY_SQL = `select ${HISTORY_COLUMNS} ${HISTORY_FROM}
+  where e.sim_id = ? order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}`;
+/** The next HISTORY_PAGE + 1 events after one of the SIM's own (keyset on the history's order). */
+export const HISTORY_BEFORE_SQL = `select ${HISTORY_COLUMNS} ${HISTORY_FROM}
+  where e.sim_id = ? and (e.at, e.id) < (select at, id from sim_event where id = ? and sim_id = ?)
+  order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}`;
 
-/** One of the company's active SIMs with its history, newest first. */
+type HistoryItem = SimDetailView['history'][number] & { id: number };
+
+const historyItem = (e: EventRow & { id: number }): HistoryItem => ({
+  id: Number(e.id),
+  kind: e.kind,
+  at: e.at,
+  by: e.by ?? (e.key_name === null ? null : tApiKeys.actor(e.key_name)),
+  before: json(e.before),
+  after: json(e.after),
+});
+
+/** The rows of one page of history: the page, and the `before` of the next (older) one, or null. */
+function historyPage(rows: Array<EventRow & { id: number }>): { items: HistoryItem[]; nextBefore: number | null } {
+  const items = rows.slice(0, HISTORY_PAGE).map(historyItem);
+  return { items, nextBefore: rows.length > HISTORY_PAGE ? items.at(-1)!.id : null };
+}
+
+/** One of the company's active SIMs with the newest HISTORY_PAGE events of its history, newest first. */
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
   // Both reads at once (each is scoped to the company on its own).
   const [row, events] = await Promise.all([
     readRow<SimRow>(em, ONE_SQL, [id, companyId]),
-    readRows<EventRow>(em, HISTORY_SQL, [companyId, id]),
+    readRows<EventRow & { id: number }>(em, HISTORY_SQL, [companyId, id]),
   ]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  return {
-    ...simView(row),
-    history: events.map((e) => ({
-      kind: e.kind,
-      at: e.at,
-      by: e.by ?? (e.key_name === null ? null : tApiKeys.actor(e.key_name)),
-      before: json(e.before),
-      after: json(e.after),
-    })),
-  };
+  // The API's history items are as they were before paging: without the event's id.
+  const history = historyPage(events).items.map((h) => ({
+    kind: h.kind,
+    at: h.at,
+    by: h.by,
+    before: h.before,
+    after: h.after,
+  }));
+  return { ...simView(row), history };
+}
+
+/**
+ * A page of one of the company's active SIMs' history, newest first: the newest HISTORY_PAGE events, or those
+ * older than the event `before` (the last of the page before); nextBefore: the next page's `before`, or null.
+ */
+export async function simHistory(
+  em: Em,
+  companyId: number,
+  id: number,
+  before?: number,
+): Promise<{ items: HistoryItem[]; nextBefore: number | null }> {
+  const [sim, rows] = await Promise.all([
+    readRow<{ id: number }>(em, `select id from sim where id = ? and company_id = ? and status = 'active'`, [
+      id,
+      companyId,
+    ]),
+    before === undefined
+      ? readRows<EventRow & { id: number }>(em, HISTORY_SQL, [companyId, id])
+      : readRows<EventRow & { id: number }>(em, HISTORY_BEFORE_SQL, [companyId, id, before, id]),
+  ]);
+  if (!sim) throw new NotFound(t.errors.simNotFound);
+  return historyPage(rows);
 }
 
 /** The company's SIMs of a list of ids, active or not (a bulk list's confirm and result pages name each row). */

@@ -4,6 +4,8 @@ import { rowId, z } from '../../zod.js';
 import { actAsCompany } from '../../auth/acting.js';
 import type { Actor } from '../../companies/audit.js';
 import { createCompany, getCompany, listCompanies, updateCompany } from '../../companies/companies.js';
+import { listAuditTrail } from '../../company/activity.js';
+import { auditTrailPageOutput, auditTrailQuery } from '../../company/schemas.js';
 import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from '../../companies/schemas.js';
 import { createUserInput, updateUserInput, userOutput } from '../../users/schemas.js';
 import { createUser, getUser, updateUser } from '../../users/users.js';
@@ -95,6 +97,20 @@ export const adminRouter = router({
     .input(z.object({ id, companyId: id.optional() }))
     .output(userOutput)
     .query(({ ctx, input }) => getUser(ctx.em, input.id, input.companyId)),
+
+  audit: superAdminProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/audit',
+        tags,
+        description:
+          "Every company's audit rows and the staff's own, newest first: companyId or customerNumber and kind filter; before (the previous page's nextBefore) and limit (default and at most 50) page.",
+      },
+    })
+    .input(auditTrailQuery)
+    .output(auditTrailPageOutput)
+    .query(({ ctx, input }) => listAuditTrail(ctx.em, input)),
 
   updateUser: superAdminProcedure
     .meta({ openapi: { method: 'PUT', path: '/admin/updateUser', tags } })

@@ -8,10 +8,22 @@ import {
   matchingInput,
   matchingOutput,
   simDetailOutput,
+  simHistoryInput,
+  simHistoryOutput,
   simOutput,
 } from '../../sims/schemas.js';
 import { BULK_SELECT_MAX } from '../../sims/limits.js';
-import { activateSim, deactivateSim, editSim, getSim, listSims, simsByIds, type Actor } from '../../sims/service.js';
+import {
+  activateSim,
+  deactivateSim,
+  editSim,
+  getSim,
+  HISTORY_PAGE,
+  listSims,
+  simHistory,
+  simsByIds,
+  type Actor,
+} from '../../sims/service.js';
 import { tBulk } from '../../../app/texts/bulk.js';
 import { t } from '../../../app/texts.js';
 import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
@@ -128,10 +140,31 @@ export const simsRouter = router({
     .output(z.array(simOutput))
     .query(({ ctx, input }) => simsByIds(ctx.em, ctx.companyId, input.ids)),
   byId: companyProcedure
-    .meta({ openapi: { method: 'GET', path: '/sim/{id}', tags: ['sims'], summary: 'One SIM with its history' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/sim/{id}',
+        tags: ['sims'],
+        summary: 'One SIM with its history',
+        description: `history: the newest ${HISTORY_PAGE} events, newest first; older ones a page at a time from GET /api/sim/{id}/history.`,
+      },
+    })
     .input(z.object({ id: rowId() }))
     .output(simDetailOutput)
     .query(({ ctx, input }) => getSim(ctx.em, ctx.companyId, input.id)),
+  history: companyProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/sim/{id}/history',
+        tags: ['sims'],
+        summary: "A page of a SIM's history",
+        description: `${HISTORY_PAGE} events a page, newest first; before (the previous page's nextBefore) gives the next, older page.`,
+      },
+    })
+    .input(simHistoryInput)
+    .output(simHistoryOutput)
+    .query(({ ctx, input }) => simHistory(ctx.em, ctx.companyId, input.id, input.before)),
   edit: companyWriteProcedure
     .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
     .input(editInput)
