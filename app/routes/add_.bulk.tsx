@@ -11,10 +11,12 @@ import {
   BulkFileHidden,
   BulkFileResultDownload,
   BulkFileRowMarks,
+  resultPairs,
   type CarriedFile,
 } from '~/components/bulk/BulkFileField';
 import { BULK_LIVE_SLOT, BulkLive } from '~/components/bulk/BulkLive';
 import { BulkCounts, BulkRows } from '~/components/bulk/BulkOutcome';
+import { shownRows } from '~/bulk/run';
 import { Field } from '~/components/Field';
 import { SimMarkFields } from '~/components/SimMarkFields';
 import { PlanSelector } from '~/components/PlanSelector';
@@ -33,22 +35,46 @@ import { z } from '../../server/zod';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 
+/** The page's form: the result's "again" button submits it (its list and choices are the ones just activated). */
+const FORM_ID = 'bulk-form';
+
 export const meta: MetaFunction = () => [{ title: `${t.pages.addBulk} – ${t.appName}` }];
 
-// What a list field may echo back: the door caps a form at 100 kB anyway; 1,001 ICCIDs with separators fit.
-const LIST_MAX = 40_000;
+// What a list field may echo back (the door caps /add/bulk's body): BULK_MAX + 1 ICCIDs with separators fit, so a
+// list one too long is counted and refused in words rather than cut by the browser.
+const LIST_MAX = (BULK_MAX + 1) * 40;
 
 /** The ICCIDs of a pasted list: separated by line breaks, spaces, commas or semicolons. */
 const splitList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
 
 // A list from a file (issue 15) rides from step to step as JSON in a hidden field, checked again on each post
-// as the procedure checks typed input; the file's name only labels it.
+// as the procedure checks typed input; the file's name only labels it. Each row is packed as an array
+// [iccid, mark, note] (null: the list's own; left off at the end): 10,000 rows with key names and their quotes,
+// escaped in the page, made its forms megabytes larger.
 const carriedRows = z.array(bulkRow).min(1).max(BULK_MAX);
+const packedRows = z.array(z.array(z.string().max(10_000).nullable()).min(1).max(3)).max(BULK_MAX);
 const FILE_NAME_MAX = 200;
+type Packed = Array<Array<string | null>>;
+const packRows = (rows: BulkRow[]): string =>
+  JSON.stringify(
+    rows.map((r): Array<string | null> => {
+      const packed = [r.iccid, r.invoiceLineMark ?? null, r.invoiceLineNote ?? null];
+      while (packed.length > 1 && packed.at(-1) === null) packed.pop();
+      return packed;
+    }),
+  );
+const unpackRows = (packed: Packed): BulkRow[] =>
+  packed.map(([iccid, mark, note]) => ({
+    iccid: iccid ?? '',
+    ...(mark != null ? { invoiceLineMark: mark } : {}),
+    ...(note != null ? { invoiceLineNote: note } : {}),
+  }));
 function rowsOf(json: string): BulkRow[] | null {
   if (!json) return null;
   try {
-    const parsed = carriedRows.safeParse(JSON.parse(json));
+    const packed = packedRows.safeParse(JSON.parse(json));
+    if (!packed.success) return null;
+    const parsed = carriedRows.safeParse(unpackRows(packed.data));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -62,7 +88,7 @@ function fileRowsOf(values: Values | undefined): BulkRow[] | null {
   if (!values?.rows) return null;
   try {
     const rows: unknown = JSON.parse(values.rows);
-    return Array.isArray(rows) ? (rows as BulkRow[]) : null;
+    return Array.isArray(rows) ? unpackRows(rows as Packed) : null;
   } catch {
     return null;
   }
@@ -90,9 +116,25 @@ type Values = {
   rows: string;
   fileName: string;
 };
+/**
+ * What a preview or result page gets: the counts, the rows it lists (all of a short list; of a long one the rows
+ * with a problem: shownRows), how many it does not list, and the result's every row for its download. A page of
+ * 10,000 rows so carries its counts and problems, not 10,000 table rows.
+ */
+type Shown = {
+  counts: BulkActivateOutput['counts'];
+  rows: Array<BulkActivateOutput['results'][number] & { n: number }>;
+  hidden: number;
+  pairs: string;
+};
 type Answer =
   | { step: 'form'; values: Values; errors: Record<string, string> }
-  | { step: 'preview' | 'result'; values: Values; answer: BulkActivateOutput };
+  | { step: 'preview' | 'result'; values: Values; answer: Shown };
+
+function shown(answer: BulkActivateOutput, step: 'preview' | 'result'): Shown {
+  const { rows, hidden } = shownRows(answer.results);
+  return { counts: answer.counts, rows, hidden, pairs: step === 'result' ? resultPairs(answer.results) : '' };
+}
 
 export async function action({ request, context }: ActionFunctionArgs): Promise<Answer> {
   requireWriter(request, context);
@@ -117,7 +159,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     if (values.iccids.trim() !== '') return { step: 'form', values: noFile, errors: { bulkFile: tBulkFile.both } };
     const parsed = await parseBulkFile(new Uint8Array(await file.arrayBuffer()));
     if (!parsed.ok) return { step: 'form', values: noFile, errors: { bulkFile: parsed.errors.join(' ') } };
-    kept.rows = JSON.stringify(parsed.rows);
+    kept.rows = packRows(parsed.rows);
     kept.fileName = file.name.slice(0, FILE_NAME_MAX);
     list = { rows: parsed.rows };
   } else if (values.iccids.trim() !== '' || values.rows === '') {
@@ -153,10 +195,10 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     const { rows: rowsError, ...fields } = result.fields;
     return { step: 'form', values: kept, errors: rowsError ? { ...fields, bulkFile: rowsError } : fields };
   }
-  if (dryRun) return { step: 'preview', values: kept, answer: result.value };
+  if (dryRun) return { step: 'preview', values: kept, answer: shown(result.value, 'preview') };
   await context.ctx.showToasts({ flash: true });
   // The result is this answer itself: a reload asks to post again, and no GET ever changes anything.
-  return { step: 'result', values: kept, answer: result.value };
+  return { step: 'result', values: kept, answer: shown(result.value, 'result') };
 }
 
 export default function BulkActivate() {
@@ -186,7 +228,7 @@ export default function BulkActivate() {
           {e[FORM_ERROR]}
         </p>
       ) : null}
-      <Form method="post" className="card" key={formKey.current} encType="multipart/form-data">
+      <Form method="post" className="card" key={formKey.current} encType="multipart/form-data" id={FORM_ID}>
         <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
           {(aria) => (
             <textarea
@@ -235,7 +277,7 @@ function HiddenValues({ values }: { values: Values }) {
   );
 }
 
-function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values: Values; answer: BulkActivateOutput }) {
+function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values: Values; answer: Shown }) {
   const busy = useNavigation().state === 'submitting';
   const ready = answer.counts.ready;
   const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
@@ -258,16 +300,19 @@ function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values:
         )
       ) : (
         <>
-          <Form method="post" encType="multipart/form-data">
-            <HiddenValues values={values} />
-            <button className="btn" type="submit" name="intent" value="preview" disabled={busy}>
-              {tBulkAdd.again}
-            </button>
-          </Form>
-          <BulkFileResultDownload results={answer.results} />
+          {/* The page's own form holds the same list and choices: the list is not carried a second time. */}
+          <button className="btn" type="submit" form={FORM_ID} name="intent" value="preview" disabled={busy}>
+            {tBulkAdd.again}
+          </button>
+          <BulkFileResultDownload pairs={answer.pairs} />
         </>
       )}
-      <BulkRows rows={answer.results} below={(i) => <BulkFileRowMarks row={fileRows?.[i]} />} />
+      <BulkRows
+        rows={answer.rows}
+        hidden={answer.hidden}
+        download={step === 'result'}
+        below={(i) => <BulkFileRowMarks row={fileRows?.[i]} />}
+      />
     </section>
   );
 }

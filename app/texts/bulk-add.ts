@@ -18,6 +18,11 @@ export const tBulkAdd = {
   confirm: (n: number) => (n === 1 ? 'Aktivera 1 SIM-kort' : `Aktivera ${grouped(n)} SIM-kort`),
   nothingReady: 'Inget SIM-kort i listan kan aktiveras.',
   resultTitle: 'Resultat',
+  notListed: (hidden: number, listed: number) =>
+    listed > 0
+      ? `Listan är lång: här visas bara de ${grouped(listed)} raderna med anmärkning; ${grouped(hidden)} rader utan anmärkning listas inte.`
+      : `Listan är lång: ingen rad har någon anmärkning, och de ${grouped(hidden)} raderna listas inte här.`,
+  allInDownload: 'Alla rader finns i Ladda ner resultat.',
   again: 'Förhandsgranska samma lista igen',
   counts: 'Antal per utfall',
   row: 'Rad',

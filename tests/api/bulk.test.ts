@@ -222,6 +222,49 @@ describe('POST /api/sim/bulk', () => {
     expect(await actual()).toBe(before);
   }, 120_000);
 
+  // The daily counts are kept by statement triggers whose upserts take the (company, day) rows in key order, so
+  // two lists at once queue on those rows and never deadlock: two activations (one day, today) and two
+  // deactivations whose SIMs span five days, all at once (on PostgreSQL each in its own connection; PGlite has one).
+  it('bulk lists of one company at once all succeed, and the daily counts stay exact', async () => {
+    const em = () => portal.server.services.orm.em.fork();
+    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] })).company.id;
+    const prefix = newIccid().slice(0, 8);
+    const seeded = await em().execute<{ id: number }[]>(
+      `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+       select ? || lpad(g::text, 12, '0'), ?, (select id from rate_plan where not is_legacy order by id limit 1), '',
+         '', 'active', now() - (g % 5) * interval '1 day'
+       from generate_series(1, 4000) g returning id`,
+      [prefix, demoId],
+    );
+    const ids = seeded.map((r) => r.id).sort((x, y) => x - y);
+    const exact = async () => {
+      const rows = await em().execute<{ day: string; counted: number; actual: number }[]>(
+        `select d.day::text, d.n as counted,
+           (select count(*)::int from sim s where s.company_id = d.company_id and s.status = 'active'
+             and (s.activated_at at time zone 'UTC')::date = d.day) as actual
+         from sim_daily_count d where d.company_id = ?`,
+        [demoId],
+      );
+      return rows.filter((r) => r.counted !== r.actual);
+    };
+    expect(await exact()).toEqual([]);
+    const lists = [0, 1].map(() => Array.from({ length: 3000 }, () => newIccid()));
+    // Interleaved halves of the seeded SIMs, one list in ascending and one in descending order.
+    const evens = ids.filter((_, i) => i % 2 === 0);
+    const odds = ids.filter((_, i) => i % 2 === 1).reverse();
+    const answers = await Promise.all([
+      bulk(anna, lists[0]),
+      post('/api/sim/bulk/deactivate', anna, { ids: evens }),
+      bulk(anna, lists[1]),
+      post('/api/sim/bulk/deactivate', anna, { ids: odds }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((r) => r.data.counts.activated ?? r.data.counts.deactivated)).toEqual([3000, 2000, 3000, 2000]);
+    expect(await exact()).toEqual([]);
+    expect(await activeCount([...lists[0]!, ...lists[1]!])).toBe(6000);
+    expect(await em().count(Sim, { id: ids, status: 'active' })).toBe(0);
+  }, 120_000);
+
   it('10,000 rows with their own 200-character marks fit the door; a body past its bound is refused (413)', async () => {
     const mark = (i: number) => `Låda ${i} `.padEnd(200, 'x');
     const rows = Array.from({ length: 10_000 }, (_, i) => ({

@@ -162,14 +162,19 @@ for (const js of [true, false]) {
       await page.context().close();
     });
 
-    it('refuses more than 1,000 ICCIDs next to the field, keeping what was typed', async () => {
+    it('refuses more than 10,000 ICCIDs next to the field, keeping what was typed', async () => {
       const page = await portal.loggedInPage('anna@demo.se', { js });
       await page.goto('/add/bulk');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
-      const list = Array.from({ length: 1001 }, (_, i) => `8946555${String(i).padStart(13, '0')}`).join('\n');
-      await fillList(page, list);
+      const list = Array.from({ length: 10_001 }, (_, i) => `8946555${String(i).padStart(13, '0')}`).join('\n');
+      await fillList(page, '');
+      // 210 kB of text: pasted at once (Playwright's fill types it as input and takes longer than the test).
+      await page.getByLabel('ICCID-nummer').evaluate((el: HTMLTextAreaElement, text) => {
+        el.value = text;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, list);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      await page.getByText('Listan har 1001 ICCID-nummer; högst 1000 går på en gång.').waitFor();
+      await page.getByText('Listan har 10\u00a0001 ICCID-nummer; högst 10\u00a0000 går på en gång.').waitFor();
       expect(await page.getByLabel('ICCID-nummer').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(list);
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Låda 7');

@@ -1,6 +1,6 @@
 // /add/bulk with a file, in a real Chromium with JS on and off (the main flow at 390 px): a Swedish Excel CSV
 // (BOM, semicolons, Swedish header) and an XLSX with marks per row through preview, confirm and result; an
-// XLSX whose ICCIDs Excel made numbers, a garbage file, 1,001 rows and a file beside a pasted list refused
+// XLSX whose ICCIDs Excel made numbers, a garbage file, 10,001 rows and a file beside a pasted list refused
 // with the values kept; both templates and the result downloaded and read back.
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
@@ -60,7 +60,9 @@ for (const js of [true, false]) {
     it('a Swedish Excel CSV: preview with marks per row, activate, and the result downloaded as CSV and XLSX (390 px)', async () => {
       const page = await open(js, MOBILE.width);
       // The limits are said before anything is uploaded.
-      expect(await page.getByText(/Högst 1000 ICCID-nummer per fil .* dela upp filen/).count()).toBe(1);
+      expect(
+        await page.getByText(/Högst 10\u00a0000 ICCID-nummer per fil och högst 4\u00a0096 kB.* dela upp filen/).count(),
+      ).toBe(1);
       const [a, b] = [newIccid(), newIccid()];
       const csv = `\uFEFFICCID;Fakturamärkning;Fakturakommentar\r\n${a};"Låda; 1";=HYPERLINK("x")\r\n${b};;\r\n123;x;y\r\n`;
       await upload(page, 'lista.csv', Buffer.from(csv, 'utf8'));
@@ -160,7 +162,7 @@ for (const js of [true, false]) {
       await upload(page, 'tusen.xlsx', file, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       await choosePlan(page);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      await page.getByRole('button', { name: 'Aktivera 1000 SIM-kort' }).click();
+      await page.getByRole('button', { name: 'Aktivera 1\u00a0000 SIM-kort' }).click();
       await page.getByRole('heading', { name: 'Resultat' }).waitFor();
       expect(await count(page, 'activated')).toBe('1000');
       const stored = await sims(list);
@@ -205,9 +207,9 @@ for (const js of [true, false]) {
       await page.context().close();
     });
 
-    it('refuses a file of 1,001 rows, saying how many and what to do', async () => {
+    it('refuses a file of 10,001 rows, saying how many and what to do', async () => {
       const page = await open(js);
-      const list = Array.from({ length: 1001 }, (_, i) => `8946577${String(i).padStart(13, '0')}`);
+      const list = Array.from({ length: 10_001 }, (_, i) => `8946577${String(i).padStart(13, '0')}`);
       await upload(page, 'stor.csv', Buffer.from(['iccid', ...list].join('\n')));
       await choosePlan(page);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
@@ -216,10 +218,10 @@ for (const js of [true, false]) {
         const input = page.getByLabel(FILE_LABEL);
         await expect
           .poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage))
-          .toMatch(/^Filen har 1002 rader; högst 1000 ICCID-nummer går på en gång. Dela upp filen/);
+          .toMatch(/^Filen har 10\u00a0002 rader; högst 10\u00a0000 ICCID-nummer går på en gång. Dela upp filen/);
       } else {
         await page
-          .getByText(/^Filen har 1001 rader med ICCID-nummer; högst 1000 går på en gång. Dela upp filen/)
+          .getByText(/^Filen har 10\u00a0001 rader med ICCID-nummer; högst 10\u00a0000 går på en gång. Dela upp filen/)
           .waitFor();
         expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
       }
@@ -227,12 +229,12 @@ for (const js of [true, false]) {
       await page.context().close();
     });
 
-    it('refuses a file over 1 MB, in the browser with JS, on the server without', async () => {
+    it('refuses a file over 4 MB, in the browser with JS, on the server without', async () => {
       const page = await open(js);
-      await upload(page, 'stor.csv', Buffer.alloc(1024 * 1024 + 1, '8'));
+      await upload(page, 'stor.csv', Buffer.alloc(4 * 1024 * 1024 + 1, '8'));
       await choosePlan(page);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      const message = /^Filen är för stor: högst 1024 kB. Dela upp den i flera filer.$/;
+      const message = /^Filen är för stor: högst 4\u00a0096 kB. Dela upp den i flera filer.$/;
       if (js) {
         const input = page.getByLabel(FILE_LABEL);
         await expect.poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage)).toMatch(message);

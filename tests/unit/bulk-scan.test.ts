@@ -12,7 +12,16 @@ import {
   splitList,
   type QueueStorage,
 } from '../../app/bulk/queue.js';
-import { activatedIds, answered, applyChunk, CHUNK_SIZE, countRows, nextChunk, startRows } from '../../app/bulk/run.js';
+import {
+  activatedIds,
+  answered,
+  applyChunk,
+  CHUNK_SIZE,
+  countRows,
+  nextChunk,
+  shownRows,
+  startRows,
+} from '../../app/bulk/run.js';
 import { addToList, afterAccept, freshRead, SAME_CODE_MS, type ScannerState } from '../../app/scanner/machine.js';
 import { BULK_MAX } from '../../server/sims/schemas.js';
 
@@ -125,12 +134,13 @@ describe('offline queue', () => {
 });
 
 describe('a chunked run', () => {
-  const list = Array.from({ length: 120 }, (_, i) => `8946${String(i).padStart(16, '0')}`);
+  const list = Array.from({ length: 2 * CHUNK_SIZE + 20 }, (_, i) => `8946${String(i).padStart(16, '0')}`);
 
-  it('tells repeats at once, sends the rest 50 at a time in list order, and counts as it goes', () => {
+  it('tells repeats at once, sends the rest 500 at a time in list order, and counts as it goes', () => {
+    expect(CHUNK_SIZE).toBe(500);
     let rows = startRows([...list, list[3]!, list[3]!]);
     expect(rows.filter((r) => r.outcome === 'duplicateInList')).toHaveLength(2);
-    expect(countRows(rows)).toMatchObject({ pending: 120, done: 2 });
+    expect(countRows(rows)).toMatchObject({ pending: 1020, done: 2 });
     const sizes: number[] = [];
     for (let chunk = nextChunk(rows); chunk.length > 0; chunk = nextChunk(rows)) {
       sizes.push(chunk.length);
@@ -142,9 +152,9 @@ describe('a chunked run', () => {
     }
     expect(sizes).toEqual([CHUNK_SIZE, CHUNK_SIZE, 20]);
     const { counts, pending, done } = countRows(rows);
-    expect([counts.activated, counts.duplicateInList, pending, done]).toEqual([120, 2, 0, 122]);
-    expect(activatedIds(rows)).toHaveLength(120);
-    expect(answered(rows)).toHaveLength(122);
+    expect([counts.activated, counts.duplicateInList, pending, done]).toEqual([1020, 2, 0, 1022]);
+    expect(activatedIds(rows)).toHaveLength(1020);
+    expect(answered(rows)).toHaveLength(1022);
   });
 
   it('keeps what is done when a chunk is lost, and the next chunk is only the rest', () => {
@@ -156,9 +166,33 @@ describe('a chunked run', () => {
       first.map((i) => ({ iccid: list[i]!, outcome: i === 0 ? ('alreadyActive' as const) : ('activated' as const) })),
     );
     // The second chunk never got an answer: its rows stay pending.
-    expect(countRows(rows)).toMatchObject({ pending: 70, done: 50 });
-    expect(nextChunk(rows)[0]).toBe(50);
-    expect(answered(rows)).toEqual(list.slice(0, 50));
+    expect(countRows(rows)).toMatchObject({ pending: 520, done: 500 });
+    expect(nextChunk(rows)[0]).toBe(500);
+    expect(answered(rows)).toEqual(list.slice(0, 500));
     expect(rows[0]).toMatchObject({ outcome: 'alreadyActive' });
+  });
+});
+
+describe('the rows a page lists', () => {
+  const row = (outcome: string, i: number) => ({ iccid: `8946${String(i).padStart(16, '0')}`, outcome });
+  it('lists every row of a list of up to 1,000, each with its row number', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => row('activated', i));
+    const shown = shownRows(rows);
+    expect(shown.hidden).toBe(0);
+    expect(shown.rows.map((r) => r.n)).toEqual(rows.map((_, i) => i + 1));
+  });
+  it('of 10,000 rows lists only the problems, first 1,000 of them, with their row numbers in the list', () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      row(i % 4 === 3 ? 'invalid' : i === 5 ? 'activeElsewhere' : 'activated', i),
+    );
+    const shown = shownRows(rows);
+    expect(shown.rows).toHaveLength(1000);
+    expect(shown.rows.slice(0, 3).map((r) => [r.n, r.outcome])).toEqual([
+      [4, 'invalid'],
+      [6, 'activeElsewhere'],
+      [8, 'invalid'],
+    ]);
+    expect(shown.hidden).toBe(9000);
+    expect(shownRows(rows.filter((r) => r.outcome === 'activated'))).toEqual({ rows: [], hidden: 7499 });
   });
 });

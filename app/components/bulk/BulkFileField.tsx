@@ -78,9 +78,13 @@ export function BulkFileHidden({ carried }: { carried?: CarriedFile | null }) {
   );
 }
 
+/** The result's [ICCID, outcome] pairs as "Ladda ner resultat" posts them (JSON): every row, also those not listed. */
+export const resultPairs = (results: ReadonlyArray<{ iccid: string; outcome: string }>) =>
+  JSON.stringify(results.map((r) => [r.iccid, r.outcome]));
+
 /** "Ladda ner resultat" as CSV or XLSX: a plain form (a browser download, with or without JS) that posts the
- * result's [ICCID, outcome] pairs to /add/bulk/result, which only formats them. */
-export function BulkFileResultDownload({ results }: { results: Array<{ iccid: string; outcome: string }> }) {
+ * result's [ICCID, outcome] pairs (resultPairs) to /add/bulk/result, which only formats them. */
+export function BulkFileResultDownload({ pairs }: { pairs: string }) {
   const f = tBulkFile;
   return (
     <form
@@ -91,7 +95,7 @@ export function BulkFileResultDownload({ results }: { results: Array<{ iccid: st
       role="group"
       aria-labelledby="bulkfile-download-label"
     >
-      <input type="hidden" name="results" value={JSON.stringify(results.map((r) => [r.iccid, r.outcome]))} />
+      <input type="hidden" name="results" value={pairs} />
       <span id="bulkfile-download-label">{f.download}:</span>
       <button className="btn" type="submit" name="format" value="csv">
         {f.downloadCsv}

@@ -21,7 +21,16 @@ import {
   removeFromQueue,
   splitList,
 } from '~/bulk/queue';
-import { activatedIds, answered, applyChunk, countRows, nextChunk, startRows, type BulkRow } from '~/bulk/run';
+import {
+  activatedIds,
+  answered,
+  applyChunk,
+  countRows,
+  nextChunk,
+  shownRows,
+  startRows,
+  type BulkRow,
+} from '~/bulk/run';
 import { addToList } from '~/scanner/machine';
 import { tBulkScan } from '~/texts/bulk-scan';
 import { tBulkAdd } from '~/texts/bulk-add';
@@ -99,7 +108,7 @@ export function BulkLive({ owner, onActive }: Props) {
   const backRef = useRef(backPrompt);
   backRef.current = backPrompt;
   const submitting = useNavigation().state !== 'idle';
-  const actionData = useActionData() as { step?: string; answer?: BulkActivateOutput } | undefined;
+  const actionData = useActionData() as { step?: string; values?: { iccids?: string } } | undefined;
   const answeredAtMount = useRef(actionData !== undefined);
 
   const form = () => rootRef.current?.closest('form') ?? null;
@@ -229,12 +238,9 @@ export function BulkLive({ owner, onActive }: Props) {
 
   // The page's own activation (the plain form, with JS too) answers rows: those leave the queue.
   useEffect(() => {
-    if (actionData?.step === 'result' && actionData.answer) {
-      removeFromQueue(
-        browserStorage(),
-        owner,
-        actionData.answer.results.map((r) => r.iccid),
-      );
+    // Every row of the posted list has its outcome in the result (the page lists only some of a long one).
+    if (actionData?.step === 'result' && actionData.values) {
+      removeFromQueue(browserStorage(), owner, splitList(actionData.values.iccids ?? ''));
       refreshWaiting();
     }
   }, [actionData, owner, refreshWaiting]);
@@ -401,7 +407,7 @@ function LiveView({
         ) : (
           <p className="notice">{tBulkAdd.nothingReady}</p>
         )}
-        <BulkRows rows={view.answer.results} />
+        <ShownRows rows={view.answer.results} />
       </section>
     );
   }
@@ -440,7 +446,13 @@ function LiveView({
           {tBulkAdd.again}
         </button>
       ) : null}
-      <BulkRows rows={view.rows} />
+      <ShownRows rows={view.rows} />
     </section>
   );
+}
+
+/** The rows of the live preview or result: all of a short list, the problems of a long one (shownRows). */
+function ShownRows({ rows }: { rows: readonly BulkRow[] }) {
+  const shown = shownRows(rows);
+  return <BulkRows rows={shown.rows} hidden={shown.hidden} />;
 }

@@ -30,8 +30,35 @@ export function BulkCounts({ counts, pending = 0 }: { counts: BulkActivateOutput
   );
 }
 
-/** One line per row; `below(i)`: more about row i under its outcome (a file row's own mark and comment). */
-export function BulkRows({ rows, below }: { rows: readonly BulkRow[]; below?: (i: number) => ReactNode }) {
+/**
+ * One line per row; `n`: a row's number in the list (when only some rows are listed; else its place here);
+ * `below(i)`: more about the list's row i under its outcome (a file row's own mark and comment). `hidden`: how many
+ * rows of the list are not listed (a long list shows its problems only), said above the table.
+ */
+export function BulkRows({
+  rows,
+  below,
+  hidden = 0,
+  download = false,
+}: {
+  rows: readonly (BulkRow & { n?: number })[];
+  below?: (i: number) => ReactNode;
+  hidden?: number;
+  download?: boolean;
+}) {
+  return (
+    <>
+      {hidden > 0 ? (
+        <p className="notice bulk-hidden" data-testid="bulk-hidden">
+          {tBulkAdd.notListed(hidden, rows.length)} {download ? tBulkAdd.allInDownload : null}
+        </p>
+      ) : null}
+      {rows.length > 0 ? <RowsTable rows={rows} below={below} /> : null}
+    </>
+  );
+}
+
+function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n?: number })[]; below?: (i: number) => ReactNode }) {
   return (
     <table className="bulk-rows">
       <thead>
@@ -43,15 +70,15 @@ export function BulkRows({ rows, below }: { rows: readonly BulkRow[]; below?: (i
       </thead>
       <tbody>
         {rows.map((r, i) => (
-          <tr key={i} data-outcome={r.outcome}>
-            <td>{i + 1}</td>
+          <tr key={r.n ?? i + 1} data-outcome={r.outcome}>
+            <td>{r.n ?? i + 1}</td>
             <td className="iccid" title={r.iccid}>
               <span className="hide-mobile">{r.iccid}</span>
               <span className="only-mobile">{r.iccid.slice(-8)}</span>
             </td>
             <td>
               <OutcomeText outcome={r.outcome} message={r.message} />
-              {below?.(i)}
+              {below?.((r.n ?? i + 1) - 1)}
             </td>
           </tr>
         ))}
