@@ -1,4 +1,4 @@
-// Command line: migrate, seed, user:create, plans:import, migration:create, backup, restore.
+// Command line: migrate, seed, user:create, plans:import, migration:create, backup, restore, events:prune.
 // Each prints what it did and exits non-zero with one clear line on error.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,13 @@ import { ConfigError, loadConfig } from './config.js';
 import { Company } from './db/entities.js';
 import { dbTargetFrom, initOrm, migrate, migrationsPath, type Orm } from './db/orm.js';
 import { seedDemo } from './db/seed.js';
+import {
+  AUDIT_EVENT_YEARS,
+  pruneEvents,
+  retentionFloor,
+  SIM_EVENT_YEARS,
+  stockholmMidnight,
+} from './maintenance/prune-events.js';
 import { CatalogError, parseCatalog, upsertPlans } from './plans/catalog.js';
 import { normalizeEmail } from './users/normalize.js';
 import { userFields } from './users/schemas.js';
@@ -28,7 +35,10 @@ const usage = `Usage: npm run cli -- <command>
   migration:create NAME           write a migration from the entity changes (development)
   backup FILE                     the embedded database (DATA_DIR/pglite) into FILE (.tar.gz), portal stopped
   restore FILE                    the embedded database from FILE; the current one is kept beside it
-                                  (PostgreSQL: pg_dump / pg_restore, see the README)`;
+                                  (PostgreSQL: pg_dump / pg_restore, see the README)
+  events:prune [--before YYYY-MM-DD] [--audit-before YYYY-MM-DD] [--archive FILE[.gz]]
+                                  delete SIM events and audit rows older than the retention (docs/decisions/020),
+                                  in batches, each archived to FILE (JSON Lines) first; safe to run again`;
 
 async function withOrm<T>(fn: (orm: Orm) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -240,6 +250,46 @@ async function restore(file: string | undefined): Promise<string> {
   return `restored ${dataDir} from ${file} (${size})${kept ? `; the database it replaced is kept in ${kept}` : ''}; migrations newer than the backup are applied at the next start`;
 }
 
+/** A cutoff of events:prune: the first day of a month (an invoice period starts there), not inside the retention. */
+function pruneCutoff(option: string, value: string | undefined, floor: string, what: string): string {
+  if (value === undefined) return floor;
+  if (!stockholmMidnight(value) || !value.endsWith('-01'))
+    throw new CliError(`${option}: give the first day of a month, YYYY-MM-01 (not "${value}")`);
+  if (value > floor)
+    throw new CliError(`${option} ${value} is inside the retention of ${what}: the earliest rows kept start ${floor}`);
+  return value;
+}
+
+async function eventsPrune(argv: string[]): Promise<string> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      before: { type: 'string' },
+      'audit-before': { type: 'string' },
+      archive: { type: 'string' },
+    },
+    strict: true,
+  });
+  const simFloor = retentionFloor(SIM_EVENT_YEARS);
+  const auditFloor = retentionFloor(AUDIT_EVENT_YEARS);
+  const simCutoff = pruneCutoff('--before', values.before, simFloor, `SIM events (${SIM_EVENT_YEARS} years)`);
+  const auditCutoff = pruneCutoff(
+    values['audit-before'] ? '--audit-before' : '--before',
+    values['audit-before'] ?? values.before,
+    auditFloor,
+    `audit events (${AUDIT_EVENT_YEARS} years)`,
+  );
+  return withOrm(async (orm) => {
+    await migrate(orm);
+    const r = await pruneEvents(orm.em.fork(), { simCutoff, auditCutoff, archive: values.archive });
+    return [
+      `sim_event: deleted ${r.simEvents.deleted} events before ${r.simEvents.cutoff} in ${r.simEvents.batches} batches (kept each SIM's activation and its last event before the cutoff)`,
+      `audit_event: deleted ${r.auditEvents.deleted} rows before ${r.auditEvents.cutoff} in ${r.auditEvents.batches} batches`,
+      r.archive ? `archived ${r.archived} rows to ${r.archive}` : 'no archive written (--archive FILE keeps the rows)',
+    ].join('\n');
+  });
+}
+
 export async function runCli(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -264,6 +314,8 @@ export async function runCli(argv: string[]): Promise<string> {
       return backup(rest[0]);
     case 'restore':
       return restore(rest[0]);
+    case 'events:prune':
+      return eventsPrune(rest);
     // Asking for help is not an error: the usage on stdout, exit 0.
     case undefined:
     case 'help':
