@@ -43,6 +43,10 @@ const schema = z.object({
   METRICS_PORT: optionalText.pipe(
     z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().max(65535)).optional(),
   ),
+  // How long a request waits for a pooled PostgreSQL connection before it is answered 503 (server/db/orm.ts).
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  // How long one statement of a search may run before PostgreSQL cancels it (a 503 for the user; issue 25).
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // Requests per minute per API key (issue 16), shared by every instance; tests set a small one.
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   TRUST_PROXY: optionalText.pipe(
@@ -117,6 +121,10 @@ export type Config = {
   metricsToken?: string;
   /** A listener of its own on 127.0.0.1 serving /metrics without a token. */
   metricsPort?: number;
+  /** DATABASE_ACQUIRE_TIMEOUT_MS: the wait for a pooled connection before a 503 (default 5 s). */
+  acquireTimeoutMs: number;
+  /** SEARCH_TIMEOUT_MS: the statement timeout of a search's transaction (default 5 s; server/db/overload.ts). */
+  searchTimeoutMs: number;
   /** API_KEY_RATE_LIMIT: requests per minute per API key (default 600). */
   apiKeyRateLimit: number;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
@@ -153,6 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: appUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY ?? false,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+    acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
     sessionSecretGenerated: !e.SESSION_SECRET,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,

@@ -386,7 +386,11 @@ export function createHttpApp(
   // (each answer is one string, compressed in one go by the door): nothing else an API request passes through
   // is meant for it. The list export is a file, not a procedure's JSON: before the REST door, whose
   // GET /api/sim/{id} would take it, and compressed as it streams. Both take an API key too (issue 16).
-  const restContextOf = (req: Request) => restContext(services, req);
+  const restContextOf = async (req: Request) => {
+    const ctx = await restContext(services, req);
+    if (req.res) ctx.signal = requestSignal(req, req.res);
+    return ctx;
+  };
   app.get('/api/sim/export', compress, listExportDoor(services, restContextOf));
   app.use('/api', restDoor(services, restContextOf));
 

@@ -17,16 +17,26 @@ import { closeControl, POOL_QUEUE_FACTOR, shedLoad } from './overload.js';
 export type Orm = MikroORM & { em: SqlEntityManager };
 export type Em = SqlEntityManager;
 
-/** `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. */
-export type DbTarget = { kind: 'postgres'; url: string; prepare?: boolean } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
+/**
+ * `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. `acquireTimeoutMs`:
+ * how long a request waits for a pooled connection (default POOL_ACQUIRE_TIMEOUT_MS).
+ */
+export type DbTarget =
+  { kind: 'postgres'; url: string; prepare?: boolean; acquireTimeoutMs?: number } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
 
 export function dbTargetFrom(config: {
   databaseUrl?: string;
   preparedStatements?: boolean;
+  acquireTimeoutMs?: number;
   dataDir: string;
 }): DbTarget {
   if (config.databaseUrl)
-    return { kind: 'postgres', url: config.databaseUrl, prepare: config.preparedStatements ?? true };
+    return {
+      kind: 'postgres',
+      url: config.databaseUrl,
+      prepare: config.preparedStatements ?? true,
+      acquireTimeoutMs: config.acquireTimeoutMs,
+    };
   return { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') };
 }
 
@@ -65,7 +75,7 @@ export function ormOptions(target: DbTarget): Partial<Options> {
       driverOptions: {
         // pg-pool applies this both to opening a connection and to waiting for a free one: a request
         // never waits for ever (it gets 503, see db/errors.ts), whatever holds the slots.
-        connectionTimeoutMillis: POOL_ACQUIRE_TIMEOUT_MS,
+        connectionTimeoutMillis: target.acquireTimeoutMs ?? POOL_ACQUIRE_TIMEOUT_MS,
         keepAlive: true,
         // A transaction left open by a stuck request cannot hold its row locks and slot for ever.
         idle_in_transaction_session_timeout: 60_000,

@@ -7,7 +7,7 @@ import pg from 'pg';
 
 /** Requests waiting for a pooled connection beyond which a new one is refused (a multiple of the pool's size). */
 export const POOL_QUEUE_FACTOR = 4;
-/** How long one statement of a search may run (set for its transaction, `SET LOCAL statement_timeout`). */
+/** How long one statement of a search may run, unless told (SEARCH_TIMEOUT_MS; `SET LOCAL statement_timeout`). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 5_000;
 
 /** No pooled connection now and too many already waiting: answered 503 (db/errors.ts knows its code). */
@@ -85,12 +85,12 @@ async function poolOf(em: WithConnection): Promise<pg.Pool | null> {
  * The first statement of a search's transaction: a statement timeout, and a name of its own
  * (`application_name`, local to the transaction, so it names the backend only while this search runs there).
  */
-export function searchTag(): { tag: string; sql: string; params: unknown[] } {
+export function searchTag(timeoutMs = SEARCH_STATEMENT_TIMEOUT_MS): { tag: string; sql: string; params: unknown[] } {
   const tag = `sim-portal search ${randomUUID()}`;
   return {
     tag,
     sql: `select set_config('application_name', ?, true), set_config('statement_timeout', ?, true)`,
-    params: [tag, `${SEARCH_STATEMENT_TIMEOUT_MS}ms`],
+    params: [tag, `${Math.trunc(timeoutMs)}ms`],
   };
 }
 

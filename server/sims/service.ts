@@ -297,11 +297,11 @@ export const PLANNER = {
  */
 async function inSearchTransaction<T>(
   em: Em,
-  signal: AbortSignal | undefined,
+  opts: { signal?: AbortSignal; timeoutMs?: number },
   work: (tx: Em) => Promise<T>,
 ): Promise<T> {
-  const search = searchTag();
-  return cancelledOnAbort(em, signal, search.tag, () =>
+  const search = searchTag(opts.timeoutMs);
+  return cancelledOnAbort(em, opts.signal, search.tag, () =>
     em.transactional(async (tx) => {
       await tx.execute(search.sql, search.params);
       return work(tx);
@@ -380,6 +380,8 @@ export async function listSims(
     form?: 'walk' | 'bitmap';
     /** The HTTP client went away: a search still running is cancelled in the database. */
     signal?: AbortSignal;
+    /** A search's statement timeout (SEARCH_TIMEOUT_MS). */
+    timeoutMs?: number;
   },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
   const filter = await listFilter(em, companyId, opts.q);
@@ -431,7 +433,7 @@ export async function listSims(
   // then leave it that one way (searchForm).
   const { rows, n } =
     filter.walk && filter.bitmap
-      ? await inSearchTransaction(em, opts.signal, async (tx) => {
+      ? await inSearchTransaction(em, opts, async (tx) => {
           const form = opts.form ?? (await searchForm(tx, filter));
           await tx.execute(PLANNER[form]);
           return run(tx, form);
@@ -460,7 +462,7 @@ export async function* listSimBatches(
   const order = ` ${ORDER} limit ?`;
   const read = (sql: string, params: unknown[]) =>
     form
-      ? inSearchTransaction(em, undefined, async (tx) => {
+      ? inSearchTransaction(em, {}, async (tx) => {
           await tx.execute(PLANNER[form]);
           return tx.execute<SimRow[]>(sql, params);
         })

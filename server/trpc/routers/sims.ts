@@ -92,6 +92,7 @@ export const simsRouter = router({
         limit: limit + 1,
         afterId,
         signal: ctx.signal,
+        timeoutMs: ctx.services.config.searchTimeoutMs,
       });
       const page = items.slice(0, limit);
       if (items.length > limit) {
@@ -113,6 +114,7 @@ export const simsRouter = router({
         ...input,
         withTotal: true,
         signal: ctx.signal,
+        timeoutMs: ctx.services.config.searchTimeoutMs,
       });
       return { items, total: total ?? 0, exact };
     }),
@@ -130,6 +132,7 @@ export const simsRouter = router({
         offset: 0,
         withTotal: true,
         signal: ctx.signal,
+        timeoutMs: ctx.services.config.searchTimeoutMs,
       });
       const rows = items.map((s) => ({ id: s.id, iccid: s.iccid, legacy: s.ratePlan.isLegacy }));
       return { rows, total: total ?? 0, exact };
