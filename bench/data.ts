@@ -10,6 +10,7 @@
 //
 //   BENCH_DATA_SIMS=1000000  BENCH_DATA_COMPANIES=10000 (of 100 SIMs)  BENCH_USERS=20  BENCH_SECONDS=4 (a scenario)
 //   BENCH_LEGACY=1 (0: skip today's SQL, which takes seconds a query)   BENCH_SMOKE=1 (20,000 SIMs, 100 companies)
+//   BENCH_DATA_LIST=0 (skip the list, search and admin scenarios)   BENCH_DATA_PHASES=exports,history,overload (which)
 import { SMOKE } from './env.js';
 import pg from 'pg';
 import { Company, RatePlan } from '../server/db/entities.js';
@@ -19,10 +20,13 @@ import { createSession } from '../server/auth/sessions.js';
 import { listFilter, listSims } from '../server/sims/service.js';
 import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.js';
 import { fleetIccid, seedFleet } from './fleet.js';
+import { exportsPhase } from './data-exports.js';
 import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.js';
 
 /** The phases after the list and search scenarios, in this order (each a module of its own). */
-const PHASES: Array<(ctx: DataPhaseContext) => Promise<PhaseResult>> = [];
+const PHASES: Array<[string, (ctx: DataPhaseContext) => Promise<PhaseResult>]> = [['exports', exportsPhase]];
+const ONLY_PHASES = process.env.BENCH_DATA_PHASES?.split(',').map((p) => p.trim());
+const LIST = process.env.BENCH_DATA_LIST !== '0';
 
 const log = logger('data');
 const SIMS = Number(process.env.BENCH_DATA_SIMS ?? (SMOKE ? 20_000 : 1_000_000));
@@ -158,12 +162,12 @@ async function main(): Promise<{ pass: boolean }> {
         return `/api/sim/all?${p}`;
       };
       // Warm up: every URL once.
-      for (const s of scenarios) {
+      for (const s of LIST ? scenarios : []) {
         await get(pageUrl(s))();
         await get(apiUrl(s))();
       }
       const rows: Array<Record<string, unknown>> = [];
-      for (const s of scenarios) {
+      for (const s of LIST ? scenarios : []) {
         // At a person's pace (the targets), and back to back (what the machine can do at most).
         const page = await load(get(pageUrl(s)), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
         const api = await load(get(apiUrl(s)), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
@@ -211,14 +215,15 @@ async function main(): Promise<{ pass: boolean }> {
         await res.arrayBuffer();
         return res.status === 200;
       };
-      for (const [name, page, api] of [
+      const ADMIN_SCENARIOS = [
         ['companies, first page', '/admin/companies', '/api/admin/getCompanies?limit=50'],
         ['companies, page 100', '/admin/companies?page=100', '/api/admin/getCompanies?limit=50&offset=4950'],
         ['companies, a search', '/admin/companies?q=bolag%20432', '/api/admin/getCompanies?q=bolag%20432&limit=50'],
         ['companies, no match', '/admin/companies?q=xyzzy', '/api/admin/getCompanies?q=xyzzy&limit=50'],
         ['a company and its users', `/admin/companies/${smallId}`, `/api/admin/getCompany/${smallId}`],
         ['its users, a search', `/admin/companies/${smallId}?q=person`, `/api/admin/getCompany/${smallId}?q=person`],
-      ] as const) {
+      ] as const;
+      for (const [name, page, api] of LIST ? ADMIN_SCENARIOS : []) {
         const p = await load(admin(page), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
         const a = await load(admin(api), { thinkMs: THINK_MS, seconds: SECONDS * 2 });
         const ok = p.p95 < 100 && a.p95 < 100 && p.errors === 0 && a.errors === 0;
@@ -243,7 +248,8 @@ async function main(): Promise<{ pass: boolean }> {
         load,
       };
       const phases: PhaseResult[] = [];
-      for (const phase of PHASES) {
+      for (const [name, phase] of PHASES) {
+        if (ONLY_PHASES && !ONLY_PHASES.includes(name)) continue;
         const r = await phase(ctx);
         phases.push(r);
         log(`${r.name}: ${r.pass ? 'targets met' : 'a target was MISSED'}`);
