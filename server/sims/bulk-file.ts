@@ -31,10 +31,10 @@ const XLSX_MAX_ENTRIES = 1000;
 const PARSES_AT_ONCE = 2;
 /** How long a parse may wait for its turn before the member is asked to try again (no queue for ever). */
 const PARSE_WAIT_MS = 5_000;
-/** A parse that has not finished by then is stopped: a 1,000-row workbook takes well under a second. */
+/** A parse that has not finished by then is stopped: a 10,000-row workbook takes about a second. */
 const PARSE_TIME_MS = 10_000;
 /**
- * The worker's heap (old generation; the young one gets PARSE_YOUNG_MB): a 1,000-row sheet needs a few MB, and
+ * The worker's heap (old generation; the young one gets PARSE_YOUNG_MB): a 10,000-row sheet needs tens of MB, and
  * this leaves room for XLSX_MAX_UNPACKED of plain XML, while a million nested elements run out of it.
  */
 const PARSE_HEAP_MB = 128;

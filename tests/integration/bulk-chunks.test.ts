@@ -70,7 +70,7 @@ describe('chunked bulk activation', () => {
     expect(await anna.sim.bulkActivateSummary({ simIds: [], total: 2 })).toEqual({ activated: 0 });
     await expect.poll(() => toasts().map((x) => x.type), { timeout: 10_000 }).toEqual(['error']);
     await expect(anna.sim.bulkActivateSummary({ simIds: [], total: 0 })).rejects.toThrow();
-    await expect(anna.sim.bulkActivateSummary({ simIds: Array(1001).fill(1), total: 1 })).rejects.toThrow();
+    await expect(anna.sim.bulkActivateSummary({ simIds: Array(10_001).fill(1), total: 1 })).rejects.toThrow();
   });
 
   it('refuses an anonymous caller', async () => {
