@@ -1,7 +1,7 @@
 // /add/bulk with JavaScript in a real Chromium (issue 15): continuous scanning with Chromium's fake camera
 // filming three different ICCID barcodes in a row (the video loops, so the first comes back: a repeat), the
 // offline queue with the network switched off and on (a reload and a closed tab keep it; another user never
-// sees it), the live preview while typing, and a 120-row activation in chunks with progress, a chunk lost on
+// sees it), the live preview while typing, and a 1,000-row activation in chunks with progress, a chunk lost on
 // the way and "Försök igen". All at 390 px. Nothing of ours is replaced: init scripts only record what the
 // page did (vibrations, camera streams, the progress texts shown); the lost chunk is a network abort.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -368,16 +368,16 @@ describe('live preview and activation in chunks', () => {
   });
 
   it(
-    'activates 120 rows 50 at a time with progress, keeps what is done when a chunk is lost, and sends only the rest again',
+    'activates 1,000 rows 500 at a time with progress, keeps what is done when a chunk is lost, and sends only the rest again',
     { timeout: 120_000 },
     async () => {
       const ctx = await annaContext();
       const page = await ctx.newPage();
       await gotoBulk(page);
-      const rows = Array.from({ length: 120 }, () => newIccid());
+      const rows = Array.from({ length: 1000 }, () => newIccid());
       await choosePlan(page);
       await page.getByLabel('ICCID-nummer').fill(rows.join('\n'));
-      const activate = page.getByRole('button', { name: 'Aktivera 120 SIM-kort' });
+      const activate = page.getByRole('button', { name: 'Aktivera 1\u00a0000 SIM-kort' });
       await activate.waitFor();
 
       // The second chunk never arrives: the network aborts it.
@@ -393,25 +393,25 @@ describe('live preview and activation in chunks', () => {
         return route.continue();
       });
       await activate.click();
-      await page.getByText('50 rader är klara och sparade; 70 återstår').waitFor();
-      expect(await page.locator('#bulk-live tr[data-outcome=pending]').count()).toBe(70);
-      expect(await count(page, 'activated')).toBe('50');
-      expect(await activeCount(rows)).toBe(50);
+      await page.getByText('500 rader är klara och sparade; 500 återstår').waitFor();
+      expect(await page.locator('#bulk-live tr[data-outcome=pending]').count()).toBe(500);
+      expect(await count(page, 'activated')).toBe('500');
+      expect(await activeCount(rows)).toBe(500);
 
       await page.getByRole('button', { name: 'Försök igen' }).click();
       await page.locator('#bulk-live').getByRole('heading', { name: 'Resultat' }).waitFor();
-      expect(await count(page, 'activated')).toBe('120');
+      expect(await count(page, 'activated')).toBe('1000');
       expect(await page.locator('#bulk-live tr[data-outcome=pending]').count()).toBe(0);
-      expect(await activeCount(rows)).toBe(120);
-      // Only the rest went again: 50, the lost 50, then 50 and 20.
-      expect(sent).toEqual([50, 50, 50, 20]);
+      expect(await activeCount(rows)).toBe(1000);
+      // Only the rest went again: 500, the lost 500, then those 500.
+      expect(sent).toEqual([500, 500, 500]);
       const progress = await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
-      expect(progress).toContain('Aktiverar… 0 / 120');
-      expect(progress).toContain('Aktiverar… 100 / 120');
+      expect(progress).toContain('Aktiverar… 0 / 1\u00a0000');
+      expect(progress).toContain('Aktiverar… 500 / 1\u00a0000');
       // One toast for the whole run, through the user's event stream.
       const toasts = () => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-      await expect.poll(toasts, { timeout: 30_000 }).toContain('120 SIM-kort är aktiverade');
-      expect((await toasts()).filter((x) => x.includes('SIM-kort'))).toEqual(['120 SIM-kort är aktiverade']);
+      await expect.poll(toasts, { timeout: 30_000 }).toContain('1\u00a0000 SIM-kort är aktiverade');
+      expect((await toasts()).filter((x) => x.includes('SIM-kort'))).toEqual(['1\u00a0000 SIM-kort är aktiverade']);
       expect(await axeViolations(page)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
       await ctx.close();
