@@ -491,15 +491,26 @@ export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.i
  */
 export const HISTORY_PAGE = LIST_PAGE_MAX;
 const HISTORY_COLUMNS = `e.id, e.kind, ${isoSql('e.at')} as at, u.name as by, k.name as key_name, e.before, e.after`;
-const HISTORY_FROM = `from sim_event e join sim s on s.id = e.sim_id and s.company_id = ? and s.status = 'active'
-  left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id`;
+/**
+ * A page of the SIM's events: the page is cut inside a LATERAL over sim_event alone, walking
+ * sim_event_sim_at_index (HISTORY_PLANNER), so the joins see a page, never a SIM's 20,000 events. `where` may hold
+ * the keyset; the SIM is the company's.
+ */
+const historySql = (where: string) => `select ${HISTORY_COLUMNS}
+  from sim s cross join lateral (
+    select * from sim_event e where e.sim_id = s.id ${where} order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}
+  ) e
+  left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id
+  where s.company_id = ? and s.id = ? and s.status = 'active' order by e.at desc, e.id desc`;
 /** The newest HISTORY_PAGE + 1 events of one of the company's active SIMs (one more: whether there are older). */
-export const HISTORY_SQL = `select ${HISTORY_COLUMNS} ${HISTORY_FROM}
-  where e.sim_id = ? order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}`;
-/** The next HISTORY_PAGE + 1 events after one of the SIM's own (keyset on the history's order). */
-export const HISTORY_BEFORE_SQL = `select ${HISTORY_COLUMNS} ${HISTORY_FROM}
-  where e.sim_id = ? and (e.at, e.id) < (select at, id from sim_event where id = ? and sim_id = ?)
-  order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}`;
+export const HISTORY_SQL = historySql('');
+/**
+ * The next HISTORY_PAGE + 1 events after one of the SIM's own (keyset on the history's order); its parameters:
+ * that event's id, then the company and the SIM. The event is found by its id (`+ 0`: not by walking the SIM's).
+ */
+export const HISTORY_BEFORE_SQL = historySql(
+  `and (e.at, e.id) < (select b.at, b.id from sim_event b where b.id = ? and b.sim_id + 0 = s.id)`,
+);
 
 type HistoryItem = SimDetailView['history'][number] & { id: number };
 
@@ -518,16 +529,26 @@ function historyPage(rows: Array<EventRow & { id: number }>): { items: HistoryIt
   return { items, nextBefore: rows.length > HISTORY_PAGE ? items.at(-1)!.id : null };
 }
 
+/**
+ * A history read's planner settings: the SIM's index walked for a page, never a bitmap of all its events sorted. The
+ * planner guesses a few events per SIM (a generic plan always, a custom one for a SIM outside its most common
+ * values) and then finds a bitmap and a sort cheaper: for 20,000 events that read them all (54 ms).
+ */
+export const HISTORY_PLANNER = `select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+
+/** A page of history rows (HISTORY_SQL or HISTORY_BEFORE_SQL), in a transaction of HISTORY_PLANNER's settings. */
+const historyRows = (em: Em, sql: string, params: unknown[]) =>
+  em.transactional(async (tx) => {
+    await tx.execute(HISTORY_PLANNER);
+    return tx.execute<Array<EventRow & { id: number }>>(sql, params);
+  });
+
 /** One of the company's active SIMs with the newest HISTORY_PAGE events of its history, newest first. */
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
-  // Both reads at once (each is scoped to the company on its own).
-  const [row, events] = await Promise.all([
-    readRow<SimRow>(em, ONE_SQL, [id, companyId]),
-    readRows<EventRow & { id: number }>(em, HISTORY_SQL, [companyId, id]),
-  ]);
+  const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   // The API's history items are as they were before paging: without the event's id.
-  const history = historyPage(events).items.map((h) => ({
+  const history = historyPage(await historyRows(em, HISTORY_SQL, [companyId, id])).items.map((h) => ({
     kind: h.kind,
     at: h.at,
     by: h.by,
@@ -547,16 +568,16 @@ export async function simHistory(
   id: number,
   before?: number,
 ): Promise<{ items: HistoryItem[]; nextBefore: number | null }> {
-  const [sim, rows] = await Promise.all([
-    readRow<{ id: number }>(em, `select id from sim where id = ? and company_id = ? and status = 'active'`, [
-      id,
-      companyId,
-    ]),
-    before === undefined
-      ? readRows<EventRow & { id: number }>(em, HISTORY_SQL, [companyId, id])
-      : readRows<EventRow & { id: number }>(em, HISTORY_BEFORE_SQL, [companyId, id, before, id]),
-  ]);
+  const sim = await readRow<{ id: number }>(
+    em,
+    `select id from sim where id = ? and company_id = ? and status = 'active'`,
+    [id, companyId],
+  );
   if (!sim) throw new NotFound(t.errors.simNotFound);
+  const rows =
+    before === undefined
+      ? await historyRows(em, HISTORY_SQL, [companyId, id])
+      : await historyRows(em, HISTORY_BEFORE_SQL, [before, companyId, id]);
   return historyPage(rows);
 }
 
