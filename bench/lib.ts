@@ -235,7 +235,8 @@ export async function startProcess(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
-  const program = opts.script ? ['--import', 'tsx', opts.script] : ['server/start.js'];
+  // As `npm start` runs it (package.json), its young generation too.
+  const program = opts.script ? ['--import', 'tsx', opts.script] : ['--max-semi-space-size=32', 'server/start.js'];
   const child = spawn(process.execPath, [...profile, ...program], {
     cwd: root,
     env: {

@@ -3,6 +3,7 @@
 // so memory stays flat however many rows; plain SQL rows, so the entity manager's identity map stays empty.
 import { PassThrough, Readable } from 'node:stream';
 import type { Em } from '../db/orm.js';
+import { readRows } from '../db/prepared.js';
 import type { Logger } from '../log.js';
 import {
   dayInZone,
@@ -75,7 +76,8 @@ export async function* specificationRows(
   let lastId = 0;
   for (;;) {
     // One query per batch: the next SIMs by id, each with its events in time order (or none).
-    const rows = await em.execute<JoinedRow[]>(
+    const rows = await readRows<JoinedRow>(
+      em,
       `with s as (
          select id, iccid, invoice_line_mark, invoice_line_note, rate_plan_id, activated_at, deactivated_at
            from sim
@@ -156,14 +158,25 @@ export async function invoiceSpecification(
     generatedAt: EXPORT_MINUTE.format(now),
   };
   const out = new PassThrough();
-  const rows = specificationRows(em, company.id, header.period, { today: dayInZone(now), plans });
+  const source = specificationRows(em, company.id, header.period, { today: dayInZone(now), plans });
+  // The batches read from the database (in the log: a cancelled download stopped reading).
+  let batches = 0;
+  async function* rows(): AsyncGenerator<SpecRow[]> {
+    for await (const batch of source) {
+      batches++;
+      yield batch;
+    }
+  }
   const started = Date.now();
-  writeInvoiceSpecification(out, header, rows).then(
+  writeInvoiceSpecification(out, header, rows()).then(
     (r) =>
-      log.info({ companyId: company.id, rows: r.rows, ms: Date.now() - started }, 'invoice specification exported'),
+      log.info(
+        { companyId: company.id, rows: r.rows, batches, ms: Date.now() - started },
+        'invoice specification exported',
+      ),
     (err) => {
       if (err instanceof ExportAborted || out.destroyed)
-        log.info({ companyId: company.id }, 'invoice specification download cancelled');
+        log.info({ companyId: company.id, batches }, 'invoice specification download cancelled');
       else log.error({ err, companyId: company.id }, 'invoice specification export failed');
       out.destroy(err instanceof Error ? err : new Error(String(err)));
     },

@@ -115,22 +115,59 @@ function stringCell(ref: string, style: string, value: ExcelJS.CellValue): strin
   return `<c r="${ref}"${style} t="inlineStr"><is>${runs}</is></c>`;
 }
 
+/** A cell of a row written as sheet XML (rowXml): a text (or rich text), a date or a number, with its style id. */
+export type XmlCell =
+  | { kind: 'text'; value: ExcelJS.CellValue; style: number }
+  | { kind: 'date'; value: Date; style: number }
+  | { kind: 'number'; value: number; style: number };
+
 /**
- * The <row> of one month row, byte for byte what exceljs' row.commit() writes for the same cells
- * (tests/unit/export-workbook.test.ts compares them), as one string.
+ * One <row> of cells from column A on, as one string: byte for byte what exceljs' row.commit() writes for the same
+ * cells (tests/unit/export-workbook.test.ts compares them; docs/decisions/010). A date is its serial day number.
  */
+export function rowXml(n: number, cells: XmlCell[]): string {
+  let xml = `<row r="${n}" spans="1:${cells.length}" x14ac:dyDescent="0.25">`;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i]!;
+    const ref = `${COLUMN_LETTERS[i]}${n}`;
+    const style = c.style ? ` s="${c.style}"` : '';
+    if (c.kind === 'text') xml += stringCell(ref, style, c.value);
+    else
+      xml += `<c r="${ref}"${style}><v>${c.kind === 'date' ? 25569 + c.value.getTime() / MS_PER_DAY : c.value}</v></c>`;
+  }
+  return xml + '</row>';
+}
+
+/** The <row> of one month row of the specification (rowXml). */
 export function specRowXml(
   n: number,
   cells: { texts: ExcelJS.CellValue[]; from: Date; to: Date; days: number },
   styles: { text: number; date: number },
 ): string {
-  const text = styles.text ? ` s="${styles.text}"` : '';
-  const date = styles.date ? ` s="${styles.date}"` : '';
-  let xml = `<row r="${n}" spans="1:${SPEC_COLUMNS.length}" x14ac:dyDescent="0.25">`;
-  for (let i = 0; i < cells.texts.length; i++) xml += stringCell(`${COLUMN_LETTERS[i]}${n}`, text, cells.texts[i]!);
-  const serial = (d: Date) => 25569 + d.getTime() / MS_PER_DAY;
-  xml += `<c r="I${n}"${date}><v>${serial(cells.from)}</v></c><c r="J${n}"${date}><v>${serial(cells.to)}</v></c>`;
-  return xml + `<c r="K${n}"><v>${cells.days}</v></c></row>`;
+  return rowXml(n, [
+    ...cells.texts.map((value) => ({ kind: 'text' as const, value, style: styles.text })),
+    { kind: 'date', value: cells.from, style: styles.date },
+    { kind: 'date', value: cells.to, style: styles.date },
+    { kind: 'number', value: cells.days, style: 0 },
+  ]);
+}
+
+/**
+ * What writing rows as XML needs of exceljs 4.4.0's internals (pinned): the style id a cell of a format gets (from
+ * its style registry), and the sheet's XML stream (its header rows opened <sheetData>; sheet.commit() closes it).
+ */
+export function sheetXmlWriter(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  sheet: ExcelJS.Worksheet,
+): { styleOf: (numFmt: string, type: ExcelJS.ValueType) => number; write: (xml: string) => void } {
+  const internals = workbook as unknown as {
+    styles: { addStyleModel: (style: Partial<ExcelJS.Style>, type: ExcelJS.ValueType) => number };
+  };
+  const stream = (sheet as unknown as { stream: { write: (xml: string) => void } }).stream;
+  return {
+    styleOf: (numFmt, type) => internals.styles.addStyleModel({ numFmt }, type),
+    write: (xml) => stream.write(xml),
+  };
 }
 
 /** The streaming workbook writer of the invoice specification, into `out`. */
@@ -199,16 +236,11 @@ export async function writeInvoiceSpecification(
   const workbook = newWorkbook(out);
   const sheet = addSpecSheet(workbook, header);
 
-  // exceljs internals (4.4.0, pinned): the style ids its cells of these columns get, and the sheet's XML
-  // stream (the header rows above opened its <sheetData>; sheet.commit() closes it).
-  const internals = workbook as unknown as {
-    styles: { addStyleModel: (style: Partial<ExcelJS.Style>, type: ExcelJS.ValueType) => number };
-  };
+  const xml = sheetXmlWriter(workbook, sheet);
   const styleIds = {
-    text: internals.styles.addStyleModel({ numFmt: '@' }, ExcelJS.ValueType.String),
-    date: internals.styles.addStyleModel({ numFmt: 'yyyy-mm-dd' }, ExcelJS.ValueType.Date),
+    text: xml.styleOf('@', ExcelJS.ValueType.String),
+    date: xml.styleOf('yyyy-mm-dd', ExcelJS.ValueType.Date),
   };
-  const sheetStream = (sheet as unknown as { stream: { write: (xml: string) => void } }).stream;
 
   const summary = new Map<string, SummaryEntry>();
   let rows = 0;
@@ -217,12 +249,12 @@ export async function writeInvoiceSpecification(
       const r = batch[i]!;
       // Give the event loop a turn now and then: the compressor (zlib, on another thread) needs it to
       // take the next chunk, so it works while the rows are being turned into XML.
-      if (i > 0 && i % YIELD_EVERY_ROWS === 0) await caughtUp(sheet, out);
+      if (i > 0 && i % XML_ROWS_BETWEEN_LOOKS === 0) await caughtUp(sheet, out);
       const texts = specRowTexts(r);
       const month = texts[0] as string; // formatYearMonth's, never rich text
       const from = dateFromDay(r.from);
       const to = dateFromDay(r.to);
-      sheetStream.write(specRowXml(SPEC_HEADER_ROW + 1 + rows, { texts, from, to, days: r.days }, styleIds));
+      xml.write(specRowXml(SPEC_HEADER_ROW + 1 + rows, { texts, from, to, days: r.days }, styleIds));
       rows++;
       const key = `${month}|${r.plan.id}`;
       let entry = summary.get(key);
@@ -272,7 +304,7 @@ export class ExportAborted extends Error {
  * flight that growth followed the size of the file.
  */
 const MAX_BACKLOG_BYTES = 64 * 1024;
-const YIELD_EVERY_ROWS = 200;
+export const XML_ROWS_BETWEEN_LOOKS = 200;
 
 /**
  * Waits until the compressor has caught up with the rows written and the reader of `out` has taken

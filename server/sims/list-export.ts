@@ -13,7 +13,10 @@ import {
   ExportAborted,
   formatDataAmount,
   looksLikeFormula,
+  rowXml,
   safeText,
+  sheetXmlWriter,
+  XML_ROWS_BETWEEN_LOOKS,
   yesNo,
 } from '../export/workbook.js';
 import type { Em } from '../db/orm.js';
@@ -143,25 +146,33 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimVie
   head.font = { bold: true };
   head.commit();
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: LIST_COLUMNS.length } };
+  // The rows as sheet XML, as exceljs would write them (docs/decisions/010): its row model made 20,000 rows a second.
+  const xml = sheetXmlWriter(workbook, sheet);
+  const text = xml.styleOf('@', ExcelJS.ValueType.String);
+  const date = xml.styleOf('yyyy-mm-dd hh:mm', ExcelJS.ValueType.Date);
+  const cell = (value: ExcelJS.CellValue) => ({ kind: 'text' as const, value, style: text });
   let rows = 0;
   for await (const batch of batches) {
-    for (const s of batch) {
+    for (let i = 0; i < batch.length; i++) {
+      // A turn for the compressor now and then (caughtUp), as the invoice specification gives it.
+      if (i > 0 && i % XML_ROWS_BETWEEN_LOOKS === 0) await caughtUp(sheet, out);
+      const s = batch[i]!;
       const v = values(s);
-      sheet
-        .addRow([
-          v.iccid,
-          safeText(v.planCode),
-          safeText(v.plan),
-          v.dataAmount,
-          v.callAndSms,
-          v.roaming,
-          safeText(v.mark),
-          safeText(v.note),
-          stockholmWallClock(s.activatedAt),
-        ])
-        .commit();
+      xml.write(
+        rowXml(rows + 2, [
+          cell(v.iccid),
+          cell(safeText(v.planCode)),
+          cell(safeText(v.plan)),
+          cell(v.dataAmount),
+          cell(v.callAndSms),
+          cell(v.roaming),
+          cell(safeText(v.mark)),
+          cell(safeText(v.note)),
+          { kind: 'date', value: stockholmWallClock(s.activatedAt), style: date },
+        ]),
+      );
+      rows++;
     }
-    rows += batch.length;
     await caughtUp(sheet, out);
   }
   sheet.commit();

@@ -466,7 +466,7 @@ export async function* listSimBatches(
           await tx.execute(PLANNER[form]);
           return tx.execute<SimRow[]>(sql, params);
         })
-      : em.execute<SimRow[]>(sql, params);
+      : readRows<SimRow>(em, sql, params);
   let lastId: number | null = null;
   for (;;) {
     const rows: SimRow[] =
