@@ -21,10 +21,14 @@ import { listFilter, listSims } from '../server/sims/service.js';
 import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.js';
 import { fleetIccid, seedFleet } from './fleet.js';
 import { exportsPhase } from './data-exports.js';
+import { overloadPhase } from './data-overload.js';
 import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.js';
 
 /** The phases after the list and search scenarios, in this order (each a module of its own). */
-const PHASES: Array<[string, (ctx: DataPhaseContext) => Promise<PhaseResult>]> = [['exports', exportsPhase]];
+const PHASES: Array<[string, (ctx: DataPhaseContext) => Promise<PhaseResult>]> = [
+  ['exports', exportsPhase],
+  ['overload', overloadPhase],
+];
 const ONLY_PHASES = process.env.BENCH_DATA_PHASES?.split(',').map((p) => p.trim());
 const LIST = process.env.BENCH_DATA_LIST !== '0';
 

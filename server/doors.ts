@@ -80,18 +80,40 @@ function lingeringClose(req: IncomingMessage): void {
   };
 }
 
-/** A browser navigation (a form posted without JS, a link) as opposed to fetch() or an API client. */
-export function wantsPage(req: Request): boolean {
-  if (/^\/api(\/|$)/i.test(req.path)) return false;
+/** A browser's navigation (a link, a form without JS) as opposed to fetch() or an API client, on any path. */
+export function isNavigation(req: { get: (name: string) => string | undefined }): boolean {
   const mode = req.get('sec-fetch-mode');
   if (mode) return mode === 'navigate';
   return (req.get('accept') ?? '').includes('text/html');
 }
 
-/** A small standalone page (no Remix), styled by the CSP nonce of this response. */
-export function plainPage(res: Response, title: string, body: string): string {
-  const nonce = typeof res.locals.cspNonce === 'string' ? ` nonce="${res.locals.cspNonce}"` : '';
+/** A browser navigation to a page (not an /api path: those answer JSON, but for the downloads). */
+export function wantsPage(req: Request): boolean {
+  if (/^\/api(\/|$)/i.test(req.path)) return false;
+  return isNavigation(req);
+}
+
+/** A small standalone page (no Remix), styled by the CSP nonce of this response (a Response, or the nonce). */
+export function plainPage(res: Response | string, title: string, body: string): string {
+  const value = typeof res === 'string' ? res : res.locals.cspNonce;
+  const nonce = typeof value === 'string' && value ? ` nonce="${value}"` : '';
   return `<!DOCTYPE html><html lang="sv"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style${nonce}>body{font-family:system-ui,sans-serif;background:#0f1115;color:#e8eaef;padding:2rem}a{color:#5b9dff}</style></head><body><h1>${title}</h1>${body}</body></html>`;
+}
+
+/**
+ * A refusal as a page for a browser's navigation: its status and headers (Retry-After of a 503), the Swedish message
+ * and a link to try again. The answer of the one translation (server/errors/answer.ts httpError).
+ */
+export function sendErrorPage(
+  res: Response,
+  answer: { status: number; headers: Record<string, string>; body: { error: string } },
+): void {
+  const title = answer.status === 503 ? t.errors.databaseDownTitle : t.refused.title;
+  res
+    .status(answer.status)
+    .set({ ...answer.headers, 'Cache-Control': 'no-store' })
+    .type('html')
+    .send(plainPage(res, title, `<p>${answer.body.error}</p><p><a href="">${t.errors.retry}</a></p>`));
 }
 
 /** Refuses a request before any handler: JSON { error, issues } or, for a browser navigation, a page. */

@@ -16,7 +16,7 @@ import { trpcDoor } from './api/trpc.js';
 import { DATABASE_RETRY_AFTER_SECONDS, errorBody, httpError } from './errors/answer.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { NotFound, Unauthenticated } from './errors/domain.js';
-import { bytesOf, guardBodies, guardForms, guardUrls, plainPage, validHost, wantsPage } from './doors.js';
+import { bytesOf, guardBodies, guardForms, guardUrls, isNavigation, sendErrorPage, validHost } from './doors.js';
 import { drained } from './export/workbook.js';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.js';
 import { databaseHealth, databaseReadiness } from './db/health.js';
@@ -460,10 +460,12 @@ export function createHttpApp(
     if (answer.unexpected) log.error({ reqId: req.id, err }, 'request failed');
     else log.warn({ reqId: req.id, status: answer.status, err: (err as Error | null)?.message }, 'request refused');
     if (res.headersSent) return res.end();
-    res.status(answer.status).set({ ...answer.headers, 'Cache-Control': 'no-store' });
-    if (!wantsPage(req)) return res.json(answer.body);
-    const title = answer.status === 503 ? t.errors.databaseDownTitle : t.refused.title;
-    res.type('html').send(plainPage(res, title, `<p>${answer.body.error}</p><p><a href="">${t.errors.retry}</a></p>`));
+    // Also on an /api path that a browser opens (the invoice download is a Remix resource route there).
+    if (isNavigation(req)) return sendErrorPage(res, answer);
+    res
+      .status(answer.status)
+      .set({ ...answer.headers, 'Cache-Control': 'no-store' })
+      .json(answer.body);
   });
   return app;
 }

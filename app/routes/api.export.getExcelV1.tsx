@@ -4,6 +4,8 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { errorBody } from '../../server/errors/domain';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../server/errors/answer';
+import { plainPage } from '../../server/doors';
 import { t } from '~/texts';
 import { procedureProblem } from '~/utils/forms.server';
 
@@ -81,6 +83,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       },
     });
   } catch (err) {
+    // The database out of reach or overloaded (pageCaller's 503): a Swedish page for the browser, JSON otherwise.
+    if (err instanceof Response && err.status === 503) {
+      const headers = { 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) };
+      if (!navigation) return Response.json(errorBody(t.errors.databaseDown), { status: 503, headers });
+      const page = plainPage(
+        String(context.cspNonce ?? ''),
+        t.errors.databaseDownTitle,
+        `<p>${t.errors.databaseDown}</p><p><a href="">${t.errors.retry}</a></p>`,
+      );
+      return new Response(page, { status: 503, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
+    }
     const r = procedureProblem(err);
     if (!r) throw err;
     if (r.code === 'BAD_REQUEST') {

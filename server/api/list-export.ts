@@ -10,6 +10,8 @@ import type { Services } from '../services.js';
 import type { Context } from '../trpc/context.js';
 import { createCaller } from '../trpc/caller.js';
 import { sendRestError } from './rest.js';
+import { httpError } from '../errors/answer.js';
+import { isNavigation, sendErrorPage } from '../doors.js';
 
 /** One value of the query, as typed; a repeated or missing name is '' (the procedure refuses it). */
 const single = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -28,6 +30,14 @@ export function listExportDoor(services: Services, contextOf: (req: Request) => 
       });
       // A client that goes away destroys the file's stream too, which stops its reads (list-export.ts).
       pipeline(file.stream, res, () => {});
-    })().catch((err: unknown) => sendRestError(req, res, err, services.log));
+    })().catch((err: unknown) => {
+      // A link clicked in the browser (the /sims page's export): a Swedish page, not JSON, when it cannot be had.
+      const answer = httpError(err, req.id);
+      if (isNavigation(req) && !answer.unexpected && !res.headersSent) {
+        services.log.warn({ reqId: req.id, status: answer.status }, 'download refused');
+        return sendErrorPage(res, answer);
+      }
+      sendRestError(req, res, err, services.log);
+    });
   };
 }

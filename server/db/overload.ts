@@ -5,8 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
-/** Requests waiting for a pooled connection beyond which a new one is refused (a multiple of the pool's size). */
-export const POOL_QUEUE_FACTOR = 4;
+/**
+ * When the queue for a pooled connection is not draining: its oldest request has waited this long. New requests
+ * are then refused at once; a burst that the pool serves in time (fifty people's requests of a few milliseconds)
+ * never waits this long, a database that cannot keep up soon does.
+ */
+export const QUEUE_STALLED_MS = 1_000;
+/** However it drains, no more than this many requests wait for a connection (a multiple of the pool's size). */
+export const POOL_QUEUE_FACTOR = 20;
 /** How long one statement of a search may run, unless told (SEARCH_TIMEOUT_MS; `SET LOCAL statement_timeout`). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 5_000;
 
@@ -31,20 +37,33 @@ export class SearchAbandoned extends Error {
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?: () => void) => void;
 
 /**
- * Makes the pool refuse a connection at once, instead of queueing it, while `maxWaiting` requests already wait.
- * Those that wait then wait for a short queue (about maxWaiting / size statements' time), so the served stay
- * fast and the refused learn it in a millisecond. `pool.query` and MikroORM both take connections through here.
+ * Makes the pool refuse a connection at once, instead of queueing it, while its queue is stalled (its oldest request
+ * has waited QUEUE_STALLED_MS) or full (`maxWaiting`). The refused learn it in a millisecond (503, Retry-After)
+ * instead of at the acquire timeout, and those already queued are served sooner. `pool.query` and MikroORM both take
+ * connections through here.
  */
-export function shedLoad(pool: pg.Pool, maxWaiting: number): void {
+export function shedLoad(pool: pg.Pool, maxWaiting: number, stalledMs = QUEUE_STALLED_MS): void {
   const connect = pool.connect.bind(pool) as (cb?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  // When each request now waiting began to wait, oldest first (a Set keeps the order of insertion).
+  const waiting = new Set<{ since: number }>();
   pool.connect = ((cb?: ConnectCallback) => {
-    if (pool.waitingCount >= maxWaiting) {
-      const err = new PoolSaturated();
-      if (!cb) return Promise.reject(err);
-      process.nextTick(() => cb(err));
-      return undefined;
+    const now = performance.now();
+    if (pool.waitingCount > 0) {
+      const oldest = waiting.values().next().value;
+      if (pool.waitingCount >= maxWaiting || (oldest && now - oldest.since >= stalledMs)) {
+        const err = new PoolSaturated();
+        if (!cb) return Promise.reject(err);
+        process.nextTick(() => cb(err));
+        return undefined;
+      }
     }
-    return connect(cb);
+    const entry = { since: now };
+    waiting.add(entry);
+    if (!cb) return connect()!.finally(() => waiting.delete(entry));
+    return connect((err, client, release) => {
+      waiting.delete(entry);
+      cb(err, client, release);
+    });
   }) as typeof pool.connect;
 }
 
