@@ -43,10 +43,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // The history a page at a time, newest first (?before= the last event of the page before; an odd one: the newest).
     const rawBefore = new URL(request.url).searchParams.get('before') ?? '';
     const before = /^[1-9]\d{0,9}$/.test(rawBefore) ? Number(rawBefore) : undefined;
-    const [sim, plans, history] = await Promise.all([
-      context.trpc.sim.byId({ id }),
+    const [{ sim, history }, plans] = await Promise.all([
+      context.trpc.sim.detail({ id, before }),
       context.trpc.plans.list(),
-      context.trpc.sim.history({ id, before }),
     ]);
     return {
       sim,

@@ -103,6 +103,16 @@ describe('a SIM history', () => {
     expect(new Set(seen).size).toBe(EVENTS);
   });
 
+  it('the SIM page reads the SIM and a page of its history in one call (sim.detail)', async () => {
+    const ella = await callerFor(started.services, 'ella@demo.se');
+    const { history: _history, ...sim } = await ella.sim.byId({ id: busy.id });
+    const first = await ella.sim.history({ id: busy.id });
+    expect(await ella.sim.detail({ id: busy.id })).toEqual({ sim, history: first });
+    const older = await ella.sim.history({ id: busy.id, before: first.nextBefore! });
+    expect(await ella.sim.detail({ id: busy.id, before: first.nextBefore! })).toEqual({ sim, history: older });
+    await expect(ella.sim.detail({ id: foreign.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it("is the company's own: another company's SIM is not found, another SIM's event marks nothing", async () => {
     const ella = await callerFor(started.services, 'ella@demo.se');
     await expect(ella.sim.history({ id: foreign.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });

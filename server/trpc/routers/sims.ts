@@ -21,6 +21,7 @@ import {
   HISTORY_PAGE,
   listSims,
   simHistory,
+  simPage,
   simsByIds,
   type Actor,
 } from '../../sims/service.js';
@@ -168,6 +169,11 @@ export const simsRouter = router({
     .input(simHistoryInput)
     .output(simHistoryOutput)
     .query(({ ctx, input }) => simHistory(ctx.em, ctx.companyId, input.id, input.before)),
+  /** The SIM page: the SIM and a page of its history in one call (tRPC only). */
+  detail: companyProcedure
+    .input(simHistoryInput)
+    .output(z.object({ sim: simOutput, history: simHistoryOutput }))
+    .query(({ ctx, input }) => simPage(ctx.em, ctx.companyId, input.id, input.before)),
   edit: companyWriteProcedure
     .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
     .input(editInput)
