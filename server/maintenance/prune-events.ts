@@ -54,20 +54,21 @@ export type PruneResult = {
  * as one stream), and a run cut short leaves whole batches only.
  */
 class Archive {
-  private readonly fd: number;
+  /** Opened at the first row: a run that archives nothing leaves no file (an empty .gz is no gzip file). */
+  private fd: number | null = null;
   private readonly gzip: boolean;
   constructor(readonly file: string) {
-    this.fd = openSync(file, 'a', 0o600);
     this.gzip = file.endsWith('.gz');
   }
   write(lines: string[]): void {
     if (lines.length === 0) return;
+    this.fd ??= openSync(this.file, 'a', 0o600);
     const text = Buffer.from(lines.join('\n') + '\n', 'utf8');
     writeSync(this.fd, this.gzip ? gzipSync(text) : text);
     fsyncSync(this.fd);
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== null) closeSync(this.fd);
   }
 }
 
