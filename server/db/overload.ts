@@ -6,11 +6,16 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * When the queue for a pooled connection is not draining: its oldest request has waited this long. New requests
- * are then refused at once; a burst that the pool serves in time (fifty people's requests of a few milliseconds)
- * never waits this long, a database that cannot keep up soon does.
+ * The longest a request waits in the queue for a pooled connection before it is refused (503, Retry-After): what a
+ * person would rather learn at once than after the acquire timeout. A burst the pool serves in time (fifty people's
+ * requests of a few milliseconds each) waits a few tens of milliseconds.
  */
-export const QUEUE_STALLED_MS = 1_000;
+export const QUEUE_WAIT_MS = 750;
+/**
+ * When the queue is not draining: its oldest request has waited this long. New requests are then refused at once
+ * rather than queued behind it; a database that cannot keep up soon gets there.
+ */
+export const QUEUE_STALLED_MS = 500;
 /** However it drains, no more than this many requests wait for a connection (a multiple of the pool's size). */
 export const POOL_QUEUE_FACTOR = 20;
 /** How long one statement of a search may run, unless told (SEARCH_TIMEOUT_MS; `SET LOCAL statement_timeout`). */
@@ -38,32 +43,53 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?
 
 /**
  * Makes the pool refuse a connection at once, instead of queueing it, while its queue is stalled (its oldest request
- * has waited QUEUE_STALLED_MS) or full (`maxWaiting`). The refused learn it in a millisecond (503, Retry-After)
- * instead of at the acquire timeout, and those already queued are served sooner. `pool.query` and MikroORM both take
- * connections through here.
+ * has waited QUEUE_STALLED_MS) or full (`maxWaiting`), and a request that has waited QUEUE_WAIT_MS give up (the
+ * connection it was waiting for goes back to the pool when it comes). Every refusal comes within QUEUE_WAIT_MS,
+ * never at the acquire timeout. `pool.query` and MikroORM both take connections through here.
  */
-export function shedLoad(pool: pg.Pool, maxWaiting: number, stalledMs = QUEUE_STALLED_MS): void {
-  const connect = pool.connect.bind(pool) as (cb?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+export function shedLoad(
+  pool: pg.Pool,
+  maxWaiting: number,
+  limits: { stalledMs: number; waitMs: number } = { stalledMs: QUEUE_STALLED_MS, waitMs: QUEUE_WAIT_MS },
+): void {
+  const connect = pool.connect.bind(pool) as (cb: ConnectCallback) => void;
   // When each request now waiting began to wait, oldest first (a Set keeps the order of insertion).
   const waiting = new Set<{ since: number }>();
-  pool.connect = ((cb?: ConnectCallback) => {
+  /** A connection for `cb`, or a PoolSaturated error: at once, or when the wait is over. */
+  const take = (cb: ConnectCallback) => {
     const now = performance.now();
     if (pool.waitingCount > 0) {
       const oldest = waiting.values().next().value;
-      if (pool.waitingCount >= maxWaiting || (oldest && now - oldest.since >= stalledMs)) {
-        const err = new PoolSaturated();
-        if (!cb) return Promise.reject(err);
-        process.nextTick(() => cb(err));
-        return undefined;
+      if (pool.waitingCount >= maxWaiting || (oldest && now - oldest.since >= limits.stalledMs)) {
+        process.nextTick(() => cb(new PoolSaturated()));
+        return;
       }
     }
     const entry = { since: now };
     waiting.add(entry);
-    if (!cb) return connect()!.finally(() => waiting.delete(entry));
-    return connect((err, client, release) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      waiting.delete(entry);
+      cb(new PoolSaturated());
+    }, limits.waitMs);
+    connect((err, client, release) => {
+      if (settled) {
+        // Given up already: the connection goes back to the pool for the next in the queue.
+        release?.();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
       waiting.delete(entry);
       cb(err, client, release);
     });
+  };
+  pool.connect = ((cb?: ConnectCallback) => {
+    if (cb) return void take(cb);
+    return new Promise<pg.PoolClient>((resolve, reject) =>
+      take((err, client) => (err ? reject(err) : resolve(client!))),
+    );
   }) as typeof pool.connect;
 }
 
