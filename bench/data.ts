@@ -22,11 +22,13 @@ import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, start
 import { fleetIccid, seedFleet } from './fleet.js';
 import { exportsPhase } from './data-exports.js';
 import { overloadPhase } from './data-overload.js';
+import { historyPhase } from './data-history.js';
 import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.js';
 
 /** The phases after the list and search scenarios, in this order (each a module of its own). */
 const PHASES: Array<[string, (ctx: DataPhaseContext) => Promise<PhaseResult>]> = [
   ['exports', exportsPhase],
+  ['history', historyPhase],
   ['overload', overloadPhase],
 ];
 const ONLY_PHASES = process.env.BENCH_DATA_PHASES?.split(',').map((p) => p.trim());
