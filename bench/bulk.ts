@@ -31,6 +31,7 @@ import {
   startProcess,
   writeResult,
 } from './lib.js';
+import { hiddenValue } from '../tests/helpers/html.js';
 
 const log = logger('bulk');
 const N = Number(process.env.BENCH_ICCIDS ?? (SMOKE ? 50 : 10_000));
@@ -97,17 +98,6 @@ async function multipart(
   return { body: Buffer.from(await req.arrayBuffer()), type: req.headers.get('content-type')! };
 }
 
-const decodeHtml = (html: string) =>
-  html
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-const hiddenValue = (html: string, name: string) => {
-  const m = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
-  return m ? decodeHtml(m[1]!) : null;
-};
 const countOf = (html: string, outcome: string) =>
   Number(new RegExp(`<div data-outcome="${outcome}"><dt>[^<]*</dt><dd>(\\d+)</dd>`).exec(html)?.[1] ?? -1);
 

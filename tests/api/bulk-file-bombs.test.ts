@@ -8,6 +8,7 @@ import { tBulkFile } from '../../app/texts/bulk-file.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
 import { goodWorkbook, lyingSizeBomb, manyEntriesBomb, nestedBomb, sharedStringsBomb } from '../helpers/xlsx-bombs.js';
+import { decodeHtml } from '../helpers/html.js';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946578');
@@ -15,14 +16,6 @@ const f = tBulkFile;
 const UNPACKED = f.unpackedTooLarge(10);
 /** How much the process may grow while it reads bombs: the parser threads' heaps and a few MB of each file. */
 const RSS_GROWTH_MAX = 700 * 1024 * 1024;
-
-const decode = (html: string) =>
-  html
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** Posts the file as the page's form does; the answer's status and the message beside the file field, if any. */
 async function upload(file: Buffer, cookie: string): Promise<{ status: number; fileError: string | null }> {
@@ -34,7 +27,7 @@ async function upload(file: Buffer, cookie: string): Promise<{ status: number; f
   const html = await res.text();
   expect(html).not.toMatch(/\n\s+at |Error:|ERR_/);
   const error = /<p id="bulkFile-error" class="error">([^<]*)<\/p>/.exec(html);
-  return { status: res.status, fileError: error ? decode(error[1]!) : null };
+  return { status: res.status, fileError: error ? decodeHtml(error[1]!) : null };
 }
 
 /** Runs `work` while asking /livez in a loop; how many probes were answered 200 before the work was done. */

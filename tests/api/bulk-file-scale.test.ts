@@ -6,23 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { Sim } from '../../server/db/entities.js';
 import { iccidFactory } from '../helpers/iccid.js';
 import { useScreens } from '../helpers/screens.js';
+import { decodeHtml, hiddenValue } from '../helpers/html.js';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946579');
 
-const decode = (html: string) =>
-  html
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** The value of the first hidden input of this name in a page. */
-const hidden = (html: string, name: string) => {
-  const m = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)"`).exec(html);
-  return m ? decode(m[1]!) : null;
-};
 /** The counts a page shows (BulkCounts: data-outcome, then the number). */
 const counts = (html: string) =>
   Object.fromEntries(
@@ -57,13 +45,13 @@ async function previewAndActivate(file: Blob, name: string) {
   const preview = await post(first, cookie);
   const previewMs = performance.now() - started;
   expect(preview.status).toBe(200);
-  const rows = hidden(preview.html, 'rows');
+  const rows = hiddenValue(preview.html, 'rows');
   expect(rows).not.toBeNull();
 
   const second = fields(new FormData());
   second.set('iccids', '');
   second.set('rows', rows!);
-  second.set('fileName', hidden(preview.html, 'fileName') ?? '');
+  second.set('fileName', hiddenValue(preview.html, 'fileName') ?? '');
   second.set('intent', 'activate');
   const t = performance.now();
   const result = await post(second, cookie);
@@ -100,7 +88,7 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
     tooMany.set('iccids', '');
     tooMany.set('file', new Blob([csv], { type: 'text/csv' }), 'lista.csv');
     const refused = await post(tooMany, cookie);
-    expect(decode(refused.html)).toMatch(/Filen har 10\u00a0002 rader med ICCID-nummer; högst 10\u00a0000 går/);
+    expect(decodeHtml(refused.html)).toMatch(/Filen har 10\u00a0002 rader med ICCID-nummer; högst 10\u00a0000 går/);
 
     const rows = csv.split('\r\n');
     const ok = [rows[0], ...rows.slice(1, 9_999), ...rows.slice(-2)].join('\r\n'); // 9,998 good rows and the 2 bad
@@ -109,7 +97,7 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
       'lista.csv',
     );
     expect(counts(preview.html)).toEqual({ ready: 9_998, invalid: 1, duplicateInList: 1 });
-    expect(decode(preview.html)).toContain('Aktivera 9\u00a0998 SIM-kort');
+    expect(decodeHtml(preview.html)).toContain('Aktivera 9\u00a0998 SIM-kort');
     expect(counts(result.html)).toEqual({ activated: 9_998, invalid: 1, duplicateInList: 1 });
     // Only the two problem rows are listed, with their row numbers in the list; the rest are counted.
     const listed = [...result.html.matchAll(/<tr data-outcome="(\w+)"><td>(\d+)<\/td>/g)].map((m) => [m[2], m[1]]);
@@ -117,9 +105,9 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
       ['9999', 'invalid'],
       ['10000', 'duplicateInList'],
     ]);
-    expect(decode(result.html)).toContain('9\u00a0998 rader utan anmärkning listas inte');
+    expect(decodeHtml(result.html)).toContain('9\u00a0998 rader utan anmärkning listas inte');
     // The download carries every row, and /add/bulk/result's door takes all of them.
-    const pairs = hidden(result.html, 'results')!;
+    const pairs = hiddenValue(result.html, 'results')!;
     expect(JSON.parse(pairs)).toHaveLength(10_000);
     const download = new FormData();
     download.set('results', pairs);
@@ -149,7 +137,7 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
     const { preview, result, previewMs, resultMs } = await previewAndActivate(new Blob([file]), 'lista.xlsx');
     expect(counts(preview.html)).toEqual({ ready: 10_000 });
     expect(counts(result.html)).toEqual({ activated: 10_000 });
-    expect(decode(result.html)).toContain('ingen rad har någon anmärkning');
+    expect(decodeHtml(result.html)).toContain('ingen rad har någon anmärkning');
     console.log(`result page ${result.html.length} bytes, preview ${preview.html.length}`);
     expect(result.html.length).toBeLessThan(3 * 1024 * 1024);
     await expectActivated(iccids, (i) => `Larm ${i}`);
