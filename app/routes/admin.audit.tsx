@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { TextField } from '~/components/TextField';
+import { ActivityTable, KeysetPager } from '~/components/ActivityTable';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { Truncated } from '~/components/Truncated';
 import { t } from '~/texts';
@@ -101,51 +102,32 @@ export default function AdminAudit() {
       {items.length === 0 ? (
         <p className="muted">{filtered || error ? a.noneFiltered : a.none}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="company-activity admin-audit-table">
-            <caption className="visually-hidden">{a.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{a.when}</th>
-                <th scope="col">{a.company}</th>
-                <th scope="col">{a.who}</th>
-                <th scope="col" className="hide-mobile">
-                  {a.kind}
-                </th>
-                <th scope="col">{a.what}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.id} data-kind={i.kind}>
-                  <td className="company-when">{i.when}</td>
-                  <td className="audit-company">
-                    {i.company ? (
-                      <Link
-                        to={query({ company: i.company.customerNumber, before: '' })}
-                        aria-label={a.filterByCompany(i.company.name)}
-                      >
-                        <Truncated text={i.company.name} max={NAME_MAX} />
-                      </Link>
-                    ) : (
-                      a.noCompany
-                    )}
-                  </td>
-                  <td>{i.who}</td>
-                  <td className="hide-mobile company-kind">{tCompany.kinds[i.kind]}</td>
-                  <td className="company-what">{i.what}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ActivityTable
+          caption={a.title}
+          labels={a}
+          items={items}
+          className="admin-audit-table"
+          company={{
+            header: a.company,
+            cell: (i) =>
+              i.company ? (
+                <Link
+                  to={query({ company: i.company.customerNumber, before: '' })}
+                  aria-label={a.filterByCompany(i.company.name)}
+                >
+                  <Truncated text={i.company.name} max={NAME_MAX} />
+                </Link>
+              ) : (
+                a.noCompany
+              ),
+          }}
+        />
       )}
-      {older || nextBefore ? (
-        <nav className="pager" aria-label={a.title}>
-          {older ? <Link to={query({})}>{a.newest}</Link> : <span />}
-          {nextBefore ? <Link to={query({ before: String(nextBefore) })}>{a.older}</Link> : <span />}
-        </nav>
-      ) : null}
+      <KeysetPager
+        label={a.title}
+        newest={older ? query({}) : null}
+        older={nextBefore ? query({ before: String(nextBefore) }) : null}
+      />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // /company/activity: the company's audit trail, newest first, filtered by kind (a GET form), paged by keyset
 // (?before= the last id of the page before), with the CSV export of what the filter shows.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { Form, useLoaderData } from '@remix-run/react';
+import { ActivityTable, KeysetPager } from '~/components/ActivityTable';
 import { routeErrorBoundary } from '~/components/RouteError';
 import { t } from '~/texts';
 import { tCompany } from '~/texts/company';
@@ -73,38 +74,13 @@ export default function CompanyActivity() {
       {items.length === 0 ? (
         <p className="muted">{kind ? c.noActivityOfKind : c.noActivity}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="company-activity">
-            <caption className="visually-hidden">{c.activityTitle}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{c.when}</th>
-                <th scope="col">{c.who}</th>
-                <th scope="col" className="hide-mobile">
-                  {c.kind}
-                </th>
-                <th scope="col">{c.what}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.id} data-kind={i.kind}>
-                  <td className="company-when">{i.when}</td>
-                  <td>{i.who}</td>
-                  <td className="hide-mobile company-kind">{c.kinds[i.kind]}</td>
-                  <td className="company-what">{i.what}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ActivityTable caption={c.activityTitle} labels={c} items={items} />
       )}
-      {older || nextBefore ? (
-        <nav className="pager" aria-label={c.activityTitle}>
-          {older ? <Link to={withKind({})}>{c.newest}</Link> : <span />}
-          {nextBefore ? <Link to={withKind({ before: String(nextBefore) })}>{c.older}</Link> : <span />}
-        </nav>
-      ) : null}
+      <KeysetPager
+        label={c.activityTitle}
+        newest={older ? withKind({}) : null}
+        older={nextBefore ? withKind({ before: String(nextBefore) }) : null}
+      />
     </div>
   );
 }
