@@ -11,16 +11,15 @@ import type { Em } from '../db/orm.js';
 import { escapeHtml } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { normalizeEmail } from '../users/normalize.js';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from './login-limits.js';
 import { hit } from './rate-limit.js';
 import { createSession } from './sessions.js';
 import { loginLinks } from '../metrics.js';
 
+// The rate limits live in login-limits.ts (the purge reads them too); callers may still take them from here.
+export { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT };
+
 export const LOGIN_LINK_TTL_MS = 15 * 60 * 1000;
-// Links to one address: at most ADDRESS_SOURCE_LIMIT from one source (client address), ADDRESS_LIMIT from all of
-// them together, so no single source can use up an address's links and lock its owner out (issue 24, finding 9).
-export const ADDRESS_SOURCE_LIMIT = { max: 5, windowMs: 15 * 60 * 1000 };
-export const ADDRESS_LIMIT = { max: 20, windowMs: 15 * 60 * 1000 };
-export const IP_LIMIT = { max: 30, windowMs: 15 * 60 * 1000 };
 const MAGIC_PATH = '/auth/magic';
 
 export type LinkProblem = 'invalid' | 'expired' | 'used';

@@ -4,8 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '../db/orm.js';
 import { readRow } from '../db/prepared.js';
 import { Company, Session, User, type UserRole } from '../db/entities.js';
-import type { Toast } from '../events/hub.js';
-import type { Services } from '../services.js';
+import type { Hub, Toast } from '../events/hub.js';
+import type { Logger } from '../log.js';
 
 export const IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
@@ -149,8 +149,11 @@ export async function deleteSession(em: Em, id: string): Promise<void> {
   await em.nativeDelete(Session, { id });
 }
 
-/** Closes the event streams of a session that was deleted, on every server instance (through the hub). */
-export async function announceSessionEnded(services: Services, id: string): Promise<void> {
+/**
+ * Closes the event streams of a session that was deleted, on every server instance (through the hub). Takes the
+ * services' hub and log only, so this module does not depend on services.ts (which builds the purge and streams).
+ */
+export async function announceSessionEnded(services: { hub: Hub; log: Logger }, id: string): Promise<void> {
   // The session is already gone; a failing event channel must not fail the logout or switch that succeeded.
   await services.hub
     .publish({ kind: 'sessionEnded', sessionId: id })

@@ -6,16 +6,16 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
-import type { MikroORM, Options } from '@mikro-orm/core';
+import type { Options } from '@mikro-orm/core';
 import type pg from 'pg';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { migrationsList } from '../../prisma-free-migrations/index.js';
 import { entities } from './entities.js';
 import { usePreparedStatements } from './prepared.js';
 import { closeControl, POOL_QUEUE_FACTOR, shedLoad } from './overload.js';
+import type { Orm } from './entity-manager.js';
 
-export type Orm = MikroORM & { em: SqlEntityManager };
-export type Em = SqlEntityManager;
+// Declared in entity-manager.ts (prepared.ts needs them too); most modules take them from here.
+export type { Em, Orm } from './entity-manager.js';
 
 /**
  * `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. `acquireTimeoutMs`:

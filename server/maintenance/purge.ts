@@ -6,7 +6,7 @@
 import { LoginToken, RateLimitCounter, Session } from '../db/entities.js';
 import type { Em, Orm } from '../db/orm.js';
 import type { Logger } from '../log.js';
-import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '../auth/login.js';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '../auth/login-limits.js';
 import { IDLE_TIMEOUT_MS } from '../auth/sessions.js';
 
 export const PURGE_INTERVAL_MS = 15 * 60 * 1000;
