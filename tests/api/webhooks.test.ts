@@ -1,5 +1,5 @@
 // Webhooks over REST against a real HTTP receiver on 127.0.0.1 (the only address any test sends to): the
-// signature checked by the README's own recipe, retries after a 500 and after a timeout, delivery after a
+// signature checked by docs/api.md's own recipe, retries after a 500 and after a timeout, delivery after a
 // restart, two instances delivering each event once (PostgreSQL), the outbox's atomicity and SSRF refusals.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -23,14 +23,14 @@ const portal = useScreens({ browser: false, env: FAST });
 const newIccid = iccidFactory('8946777');
 const em = () => portal.server.services.orm.em.fork();
 
-/** The README's verification snippet, run as it is written there. */
-function readmeVerifier(): (secret: string, header: string, body: string, now?: number) => boolean {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!code) throw new Error('README: no webhook-verify snippet');
+/** The verification snippet of docs/api.md ("Verifying a webhook"), run as it is written there. */
+function docsVerifier(): (secret: string, header: string, body: string, now?: number) => boolean {
+  const page = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+  const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!code) throw new Error('docs/api.md: no webhook-verify snippet');
   return new Function('require', `${code}\nreturn verifySignature;`)(createRequire(import.meta.url));
 }
-const verify = readmeVerifier();
+const verify = docsVerifier();
 
 type Received = { headers: http.IncomingHttpHeaders; body: string; json: Record<string, any> };
 type Mode = 'ok' | 'fail' | 'hang';
@@ -229,7 +229,7 @@ describe('without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
 });
 
 describe('delivery', () => {
-  it('signs each event as the README verifies it, with a stable id and the change’s data', async () => {
+  it('signs each event as docs/api.md verifies it, with a stable id and the change’s data', async () => {
     const rx = await newReceiver();
     const c = await company();
     const { data: ep } = await call(portal.server.url, 'POST', '/api/company/webhooks', c.cookie, {
