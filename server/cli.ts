@@ -35,7 +35,7 @@ const usage = `Usage: npm run cli -- <command>
   migration:create NAME           write a migration from the entity changes (development)
   backup FILE                     the embedded database (DATA_DIR/pglite) into FILE (.tar.gz), portal stopped
   restore FILE                    the embedded database from FILE; the current one is kept beside it
-                                  (PostgreSQL: pg_dump / pg_restore, see the README)
+                                  (PostgreSQL: pg_dump / pg_restore, see docs/operations.md)
   events:prune [--before YYYY-MM-DD] [--audit-before YYYY-MM-DD] [--archive FILE[.gz]]
                                   delete SIM events and audit rows older than the retention (docs/decisions/020),
                                   in batches, each archived to FILE (JSON Lines) first; safe to run again`;
