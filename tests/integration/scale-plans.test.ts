@@ -16,6 +16,7 @@ import {
   searchPageAndCount,
   WHOLE_LIST,
 } from '../../server/sims/service.js';
+import { SPEC_BATCH_SQL } from '../../server/export/invoice-specification.js';
 import { usingPostgres } from '../helpers/db.js';
 import { useDemoOrm } from '../helpers/orm.js';
 
@@ -101,6 +102,21 @@ describe.skipIf(!usingPostgres)('the SIM list at 200,000 SIMs reads indexes (Pos
     expect(performance.now() - t).toBeLessThan(5_000);
     if (q === iccid) expect(r.items.map((s) => s.iccid)).toEqual([iccid]);
     if (q === 'nix-ingenting') expect(r).toMatchObject({ items: [], total: 0, exact: true });
+  });
+
+  it("the invoice specification's batches: the next 100 SIMs by id, never the company's whole index", async () => {
+    const [mid] = await orm.em
+      .fork()
+      .execute<Array<{ id: number }>>(`select id from sim where company_id = ? order by id offset ? limit 1`, [
+        company,
+        SIMS / 2,
+      ]);
+    const from = new Date(Date.now() - 40 * 86_400_000);
+    for (const after of [0, Number(mid!.id)]) {
+      const plan = await planOf(SPEC_BATCH_SQL, [company, after, new Date(), from, 100]);
+      expect(seqScansOfSim(plan)).toEqual([]);
+      expect(wideScans(plan)).toEqual([]);
+    }
   });
 
   it('the whole list: its total from the daily counts, first and deep pages by index', async () => {
