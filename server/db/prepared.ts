@@ -80,3 +80,15 @@ export async function readRows<T extends object>(em: Em, sql: string, params: un
 export async function readRow<T extends object>(em: Em, sql: string, params: unknown[]): Promise<T | undefined> {
   return (await readRows<T>(em, sql, params))[0];
 }
+
+/**
+ * The rows of a read straight on the pool like readRows, but as an unnamed statement: PostgreSQL plans it for these
+ * values every time (a custom plan), for a statement whose best plan depends on them (the invoice specification's
+ * batches: a generic plan read a company's whole index for each). Through MikroORM where readRows would be.
+ */
+export async function readRowsPlannedEachTime<T extends object>(em: Em, sql: string, params: unknown[]): Promise<T[]> {
+  const pool = poolFor(em);
+  if (!pool) return em.execute<T[]>(sql, params);
+  const result = await pool.query<T & pg.QueryResultRow>({ text: statementOf(sql).text, values: params });
+  return result.rows;
+}

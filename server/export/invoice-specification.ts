@@ -3,6 +3,7 @@
 // so memory stays flat however many rows; plain SQL rows, so the entity manager's identity map stays empty.
 import { PassThrough, Readable } from 'node:stream';
 import type { Em } from '../db/orm.js';
+import { readRowsPlannedEachTime } from '../db/prepared.js';
 import type { Logger } from '../log.js';
 import {
   dayInZone,
@@ -86,9 +87,9 @@ export async function* specificationRows(
   const to = dateFromDay(Math.min(lastDayOfMonth(period.end), opts.today) + 2);
   let lastId = 0;
   for (;;) {
-    // Sent with its values (custom plan), never as a prepared statement: a generic plan cannot know that the next
-    // SIMs by id are near, and at 10,000 companies it read the whole company's index and sorted it for every batch.
-    const rows = await em.execute<JoinedRow[]>(SPEC_BATCH_SQL, [companyId, lastId, to, from, batchSize]);
+    // Planned for its values each time, never as a named prepared statement: a generic plan cannot know that the
+    // next SIMs by id are near, and at 10,000 companies it read the company's whole index and sorted it per batch.
+    const rows = await readRowsPlannedEachTime<JoinedRow>(em, SPEC_BATCH_SQL, [companyId, lastId, to, from, batchSize]);
     if (rows.length === 0) return;
     const sims: SimRow[] = [];
     const bySim = new Map<number, SimEventInput[]>();
@@ -184,6 +185,7 @@ export async function invoiceSpecification(
   return {
     filename: exportFilename(query),
     contentType: XLSX_CONTENT_TYPE,
-    stream: Readable.toWeb(out) as ReadableStream<Uint8Array>,
+    // A queue of a few chunks: the default strategy read the file as fast as it was made, whatever the download took.
+    stream: Readable.toWeb(out, { strategy: { highWaterMark: 4 } }) as ReadableStream<Uint8Array>,
   };
 }
