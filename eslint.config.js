@@ -57,5 +57,73 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // The layers (docs/architecture.md): app/ (pages) -> server/ (procedures, services, HTTP) -> the database, and
+    // domain/ (texts, schemas, limits, rules, domain errors) beside both, importing neither. Anything outside a
+    // file's own folder is imported by its alias (package.json "imports"), so these patterns see every crossing.
+    files: ['**/*.{ts,tsx,js}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./|~/)',
+              message: 'Import from outside this folder by its alias: #app/, #domain/, #server/ ...',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|#domain/|\\./)',
+              message: 'domain/ is pure: it imports only zod and domain/ (no app/, no server/, no I/O).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts', 'scripts/**/*.js', 'prisma-free-migrations/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #domain/, #server/ ...' },
+            { regex: '^#(app|tests|bench)/', message: 'server/ never imports app/ (pages), tests or benchmarks.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/**/*.server.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #app/, #domain/ ...' },
+            {
+              regex: '^#server/',
+              allowTypeImports: true,
+              message: 'app/ takes from server/ only types; server code goes through an app/**/*.server.ts module.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

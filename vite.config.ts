@@ -13,7 +13,7 @@ declare module '@remix-run/node' {
 
 /**
  * Writes a .br (quality 11) and a .gz (level 9) beside each hashed browser asset, once, at build time: the
- * server sends them as they are (server/http.ts), smaller than compression on the fly could afford to make
+ * server sends them as they are (server/http/app.ts), smaller than compression on the fly could afford to make
  * them per request, for phones on slow networks, and at no CPU cost per request.
  */
 function precompressAssets(): Plugin {
@@ -43,7 +43,6 @@ export default defineConfig({
   plugins: [remix(remixConfig), precompressAssets()],
   resolve: {
     alias: [
-      { find: '~', replacement: new URL('./app', import.meta.url).pathname },
       // quagga2's readable browser bundle, not its prebuilt .min.js (one 150 kB line): patches/ mends it (a
       // Code 128 checksum of 102 read as a trailing FNC1; no eval under our CSP) and Vite minifies it like ours.
       {

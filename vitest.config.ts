@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 // Tests run without the Remix plugin: the server under test is started from the built app.
 export default defineConfig({
-  resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,

@@ -1,5 +1,5 @@
 // Remix's server entry (its Node default) with two changes: every inline script carries the nonce of the
-// response's Content-Security-Policy (from the load context, server/security-headers.ts), and errors are
+// response's Content-Security-Policy (from the load context, server/http/security-headers.ts), and errors are
 // logged as one line by the server's logger, never written into a response.
 import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from '@remix-run/node';
@@ -7,7 +7,7 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { NonceContext } from '~/utils/nonce';
+import { NonceContext } from './utils/nonce.ts';
 
 const ABORT_DELAY = 5_000;
 
@@ -44,7 +44,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell reject and are logged by handleError; a browser that went away (the answer's
-          // stream is then cancelled, server/http.ts) is no failure.
+          // stream is then cancelled, server/http/app.ts) is no failure.
           if (shellRendered && !request.signal.aborted)
             loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
         },

@@ -1,6 +1,6 @@
-// The load context every loader and action receives from the Express server (server/http.ts):
+// The load context every loader and action receives from the Express server (server/http/app.ts):
 // the tRPC caller bound to this request, the session and the services. Types only: no server code here.
-import type { AppLoadContextValue } from '../server/http';
+import type { AppLoadContextValue } from '#server/http/app.ts';
 
 declare module '@remix-run/node' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

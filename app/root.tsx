@@ -12,15 +12,15 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { BackLink } from '~/components/BackLink';
-import { RouteError } from '~/components/RouteError';
-import { Toaster } from '~/components/Toaster';
-import stylesHref from '~/styles/app.css?url';
-import { t } from '~/texts';
-import { submissionFailed } from '~/utils/forms';
-import { useNonce } from '~/utils/nonce';
-import { readTheme } from '~/utils/theme';
-import './load-context';
+import { BackLink } from './components/BackLink.tsx';
+import { RouteError } from './components/RouteError.tsx';
+import { Toaster } from './components/Toaster.tsx';
+import stylesHref from '#app/styles/app.css?url';
+import { t } from '#domain/texts/common.ts';
+import { submissionFailed } from './utils/forms.ts';
+import { useNonce } from './utils/nonce.ts';
+import { readTheme } from './utils/theme.ts';
+import './load-context.ts';
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesHref },

@@ -13,11 +13,11 @@
 //
 //   BENCH_ICCIDS=10000  BENCH_SEEDED=100000 (SIMs already in the company)  BENCH_SMOKE=1 (50 ICCIDs, 100 SIMs)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import http from 'node:http';
 import ExcelJS from 'exceljs';
-import { CHUNK_SIZE } from '../app/bulk/run.js';
-import { withCheckDigit } from '../server/sims/iccid.js';
+import { CHUNK_SIZE } from '#app/bulk/run.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 import {
   benchOnPostgres,
   logger,
@@ -30,8 +30,8 @@ import {
   serverEnv,
   startProcess,
   writeResult,
-} from './lib.js';
-import { hiddenValue } from '../tests/helpers/html.js';
+} from './lib.ts';
+import { hiddenValue } from '#tests/helpers/html.ts';
 
 const log = logger('bulk');
 const N = Number(process.env.BENCH_ICCIDS ?? (SMOKE ? 50 : 10_000));

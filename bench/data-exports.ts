@@ -4,8 +4,8 @@
 // ran over its RSS just before). Then a CSV download abandoned after its first megabyte: how long until no export
 // statement runs in the database. Targets: growth < 100 MB, >= 50,000 rows/s, first byte < 1 s.
 import pg from 'pg';
-import type { DataPhaseContext, PhaseResult } from './data-phase.js';
-import { mb, round, rssOf, sleep } from './lib.js';
+import type { DataPhaseContext, PhaseResult } from './data-phase.ts';
+import { mb, round, rssOf, sleep } from './lib.ts';
 
 const TARGET = { growthMB: 100, rowsPerSecond: 50_000, firstByteMs: 1_000 };
 

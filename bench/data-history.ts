@@ -7,7 +7,7 @@
 //
 //   BENCH_HISTORY_SIM_EVENTS=10000000  BENCH_HISTORY_AUDIT_EVENTS=1000000  (BENCH_SMOKE=1: 200,000 and 50,000)
 import pg from 'pg';
-import type { DataPhaseContext, PhaseResult, Stats } from './data-phase.js';
+import type { DataPhaseContext, PhaseResult, Stats } from './data-phase.ts';
 
 const TARGET_P95 = 50;
 

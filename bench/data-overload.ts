@@ -4,9 +4,9 @@
 // is left running for a client that went away; and afterwards the portal serves a person's pace normally within
 // seconds (the first 2-second window whose p95 is under 100 ms).
 import pg from 'pg';
-import { fleetIccid } from './fleet.js';
-import { stats, type DataPhaseContext, type PhaseResult } from './data-phase.js';
-import { round, sleep } from './lib.js';
+import { fleetIccid } from './fleet.ts';
+import { stats, type DataPhaseContext, type PhaseResult } from './data-phase.ts';
+import { round, sleep } from './lib.ts';
 
 const SEARCHERS = Number(process.env.BENCH_OVERLOAD_USERS ?? 100);
 /** How long the database stalls in the middle of the run. */

@@ -2,12 +2,12 @@
 // and the sessions, and the one way of putting load on it (`load`: USERS workers, p50/p95 of their requests).
 // Each phase (exports, history, overload) is a module of its own that returns its table rows and whether its
 // targets were met; bench/data.ts runs them after the list and search scenarios.
-import { round, sleep, type ServerProcess } from './lib.js';
+import { round, sleep, type ServerProcess } from './lib.ts';
 
 export type Stats = { requests: number; errors: number; p50: number; p95: number; p99: number; max: number };
 
 export type DataPhaseContext = {
-  /** The built portal (`node server/start.js`), running on the seeded database. */
+  /** The built portal (`node scripts/start.js`), running on the seeded database. */
   server: ServerProcess;
   /** postgres://… of the seeded database (for SQL of a phase's own: more seeding, EXPLAIN). */
   dbUrl: string;

@@ -1,6 +1,6 @@
 // The portal at fleet size (npm run bench:data, issue 25), on PostgreSQL: a fresh database on the machine's
 // PostgreSQL (dropped at the end) seeded with SQL (bench/fleet.ts): Demo AB with 1,000,000 active SIMs and
-// 10,000 companies of 100 SIMs beside it, one 'activated' event each. The built server (`node server/start.js`)
+// 10,000 companies of 100 SIMs beside it, one 'activated' event each. The built server (`node scripts/start.js`)
 // answers 20 concurrent users for each scenario (first pages, searches of every kind, deep pages) for a few
 // seconds each: p50 and p95 of /sims (the page, with its count) and of GET /api/sim/all. Beside it, in the same
 // run, today's SQL before issue 25 (four ILIKE, count(*), OFFSET; the queries the /sims page made: a page and its
@@ -11,19 +11,19 @@
 //   BENCH_DATA_SIMS=1000000  BENCH_DATA_COMPANIES=10000 (of 100 SIMs)  BENCH_USERS=20  BENCH_SECONDS=4 (a scenario)
 //   BENCH_LEGACY=1 (0: skip today's SQL, which takes seconds a query)   BENCH_SMOKE=1 (20,000 SIMs, 100 companies)
 //   BENCH_DATA_LIST=0 (skip the list, search and admin scenarios)   BENCH_DATA_PHASES=exports,history,overload (which)
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import pg from 'pg';
-import { Company, RatePlan } from '../server/db/entities.js';
-import { initOrm, migrate } from '../server/db/orm.js';
-import { seedDemo } from '../server/db/seed.js';
-import { createSession } from '../server/auth/sessions.js';
-import { listFilter, listSims } from '../server/sims/service.js';
-import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.js';
-import { fleetIccid, seedFleet } from './fleet.js';
-import { exportsPhase } from './data-exports.js';
-import { overloadPhase } from './data-overload.js';
-import { historyPhase } from './data-history.js';
-import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.js';
+import { Company, RatePlan } from '#server/db/entities.ts';
+import { initOrm, migrate } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { listFilter, listSims } from '#server/sims/service.ts';
+import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.ts';
+import { fleetIccid, seedFleet } from './fleet.ts';
+import { exportsPhase } from './data-exports.ts';
+import { overloadPhase } from './data-overload.ts';
+import { historyPhase } from './data-history.ts';
+import { loadWith, type DataPhaseContext, type PhaseResult } from './data-phase.ts';
 
 /** The phases after the list and search scenarios, in this order (each a module of its own). */
 const PHASES: Array<[string, (ctx: DataPhaseContext) => Promise<PhaseResult>]> = [

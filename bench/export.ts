@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { createSession } from '../server/auth/sessions.js';
-import { Company, RatePlan, User } from '../server/db/entities.js';
-import { initOrm, migrate, type DbTarget, type Em } from '../server/db/orm.js';
-import { seedDemo } from '../server/db/seed.js';
-import { buildClient, buildIsStale } from '../server/index.js';
+import { createSession } from '#server/auth/sessions.ts';
+import { Company, RatePlan, User } from '#server/db/entities.ts';
+import { initOrm, migrate, type DbTarget, type Em } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { buildClient, buildIsStale } from '#server/index.ts';
 import {
   addMonths,
   dateFromDay,
@@ -24,11 +24,11 @@ import {
   formatYearMonth,
   yearMonthInZone,
   type Period,
-} from '../server/export/periods.js';
-import { loadPlans, specificationRows } from '../server/export/invoice-specification.js';
-import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '../server/export/workbook.js';
-import { freshDatabase } from '../server/db/scratch.js';
-import { freePort, mb, rssOf, runBenchmark } from './lib.js';
+} from '#domain/export/periods.ts';
+import { loadPlans, specificationRows } from '#server/export/invoice-specification.ts';
+import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '#server/export/workbook.ts';
+import { freshDatabase } from '#tests/helpers/scratch-db.ts';
+import { freePort, mb, rssOf, runBenchmark } from './lib.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SIMS = Number(process.env.BENCH_SIMS ?? 10_000);

@@ -3,8 +3,8 @@
 // 'activated' event. ICCIDs are 20 digits, '8946' and 16 digits scrambled from the row number (a bijection, so
 // they never repeat); marks are one of six words and a number 0-4999; every other SIM has the comment 'Avtal <year>'
 // (a search that matches half the fleet), one in fifty 'Byt batteri <n>'; the plans rotate over the non-legacy ones.
-import { RatePlan } from '../server/db/entities.js';
-import type { Em } from '../server/db/orm.js';
+import { RatePlan } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
 
 /** Multiplier of the ICCID scramble: odd and not a multiple of 5, so g -> g * M mod 10^16 is one-to-one. */
 const SCRAMBLE = '3141592653589793';

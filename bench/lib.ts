@@ -7,12 +7,12 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createSession } from '../server/auth/sessions.js';
-import { scratchPostgres } from '../server/db/scratch.js';
-import { Company, RatePlan, Sim, User } from '../server/db/entities.js';
-import { initOrm, migrate, type DbTarget, type Em, type Orm } from '../server/db/orm.js';
-import { seedDemo } from '../server/db/seed.js';
-import { buildClient, buildIsStale } from '../server/index.js';
+import { createSession } from '#server/auth/sessions.ts';
+import { scratchPostgres } from '#tests/helpers/scratch-db.ts';
+import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
+import { initOrm, migrate, type DbTarget, type Em, type Orm } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { buildClient, buildIsStale } from '#server/index.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const buildDir = process.env.BUILD_DIR ?? 'build-bench';
@@ -221,7 +221,7 @@ export async function cannon(
 export type ServerProcess = { child: ChildProcess; url: string; port: number; stop: () => Promise<void> };
 
 /**
- * Starts the built portal the way `npm start` does (`node server/start.js`: the compiled server in BUILD_DIR,
+ * Starts the built portal the way `npm start` does (`node scripts/start.js`: the compiled server in BUILD_DIR,
  * built first when missing or stale) on a free port, or with `script`, another program (a baseline) through
  * `node --import tsx <script>`; waits for GET <readyPath>. `host`: APP_URL's host (default localhost).
  */
@@ -236,7 +236,7 @@ export async function startProcess(
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
   // As `npm start` runs it (package.json), its young generation too.
-  const program = opts.script ? ['--import', 'tsx', opts.script] : ['--max-semi-space-size=32', 'server/start.js'];
+  const program = opts.script ? ['--import', 'tsx', opts.script] : ['--max-semi-space-size=32', 'scripts/start.js'];
   const child = spawn(process.execPath, [...profile, ...program], {
     cwd: root,
     env: {

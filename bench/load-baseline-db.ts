@@ -3,9 +3,9 @@
 // SHA-256 of the cookie, idle and absolute timeouts; the acting company of a super admin).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '../server/auth/sessions.js';
-import { numberedSql } from '../server/db/prepared.js';
-import { HISTORY_SQL, listSql, ONE_SQL as ONE, WHOLE_LIST } from '../server/sims/service.js';
+import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '#server/auth/sessions.ts';
+import { numberedSql } from '#server/db/prepared.ts';
+import { HISTORY_SQL, listSql, ONE_SQL as ONE, WHOLE_LIST } from '#server/sims/service.ts';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 

@@ -5,8 +5,8 @@
 // process: REMIX_DIR (the built app), DATABASE_URL, PORT.
 import path from 'node:path';
 import type { GetLoadContextFunction } from '@remix-run/express';
-import { companyOf, COUNT_SQL, LIST_SQL, pool, query } from './load-baseline-db.js';
-import { buildRemixApp, serveRemixApp } from './remix-floor.js';
+import { companyOf, COUNT_SQL, LIST_SQL, pool, query } from './load-baseline-db.ts';
+import { buildRemixApp, serveRemixApp } from './remix-floor.ts';
 
 const PAGE_SIZE = 50;
 

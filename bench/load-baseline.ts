@@ -4,8 +4,8 @@
 // the cookie, then the page of SIMs, or the SIM and its history (both at once).
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type SimRow, simView } from '../server/sims/service.js';
-import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.js';
+import { type SimRow, simView } from '#server/sims/service.ts';
+import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.ts';
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);

@@ -16,11 +16,11 @@
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_ROUNDS=2 (runs per side, alternated)  BENCH_CONNECTIONS=50
 //   BENCH_SMOKE=1 (500 SIMs, 2 s runs, 1 round)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import { rmSync } from 'node:fs';
-import { createApiKey } from '../server/api-keys/keys.js';
-import { User } from '../server/db/entities.js';
-import { buildSimsBaseline } from './load-baseline-remix.js';
+import { createApiKey } from '#server/api-keys/keys.ts';
+import { User } from '#server/db/entities.ts';
+import { buildSimsBaseline } from './load-baseline-remix.ts';
 import {
   benchOnPostgres,
   logger,
@@ -35,7 +35,7 @@ import {
   cannon,
   type CannonRun,
   writeResult,
-} from './lib.js';
+} from './lib.ts';
 
 const log = logger('load');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 500 : 10_000));

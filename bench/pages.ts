@@ -13,15 +13,15 @@
 //   BENCH_SIMS=10000  BENCH_LIGHTHOUSE=0 (skip)  BENCH_LH_RUNS=3 (median kept)  BENCH_SMOKE=1 (200 SIMs, one
 //   Lighthouse run on the floor and /login only)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { DbTarget } from '../server/db/orm.js';
-import { withCheckDigit } from '../server/sims/iccid.js';
+import type { DbTarget } from '#server/db/orm.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 import {
   buildDir,
   ensureBuild,
@@ -37,8 +37,8 @@ import {
   serverEnv,
   startProcess,
   writeResult,
-} from './lib.js';
-import { buildRemixApp, serveRemixApp } from './remix-floor.js';
+} from './lib.ts';
+import { buildRemixApp, serveRemixApp } from './remix-floor.ts';
 
 const log = logger('pages');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 200 : 10_000));

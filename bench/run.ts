@@ -5,11 +5,11 @@
 //   BENCH_ENFORCE=1 each benchmark exits 1 when a target is missed, and so does this script
 // Results: bench/results/<name>.json (smoke runs: bench/results/smoke/<name>.json, git-ignored).
 // Exit code: 1 when a benchmark failed to run (or missed a target under BENCH_ENFORCE=1), else 0.
-import { ENFORCE, SMOKE } from './env.js';
+import { ENFORCE, SMOKE } from './env.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildDir, ensureBuild, logger, resultFile, root } from './lib.js';
+import { buildDir, ensureBuild, logger, resultFile, root } from './lib.ts';
 
 const log = logger('run');
 const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb', 'data'] as const;

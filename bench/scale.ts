@@ -1,7 +1,7 @@
 // Several instances behind nginx (npm run bench:scale), on PostgreSQL. Makes a fresh database on the machine's
 // PostgreSQL (dropped at the end), seeds 10,000 SIMs for Demo AB, and runs the built server (BUILD_DIR=build-bench,
 // `node build-bench/node/index.js`, as `npm start` does) as 1, 2 and 3 instances behind a real nginx configured
-// from deploy/nginx/sim-portal.conf (server/ops/nginx-local.ts: loopback, no TLS, round robin, keepalive). For
+// from deploy/nginx/sim-portal.conf (tests/helpers/nginx.ts: loopback, no TLS, round robin, keepalive). For
 // each, autocannon on loopback (50 connections, in this process) against GET /api/sim/all?limit=50 and
 // GET /api/sim/{id} with a session cookie; for reference, one instance without nginx. Prints req/s side by side
 // with the ratio to one instance behind nginx, and where the CPU went during each configuration's runs: the
@@ -12,13 +12,13 @@
 //
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_CONNECTIONS=50  BENCH_SCALE_INSTANCES=1,2,3
 //   BENCH_SMOKE=1 (500 SIMs, 1 and 2 instances, 2 s runs)
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DbTarget } from '../server/db/orm.js';
-import { findNginx, heldPort, nginxPids, startNginx } from '../server/ops/nginx-local.js';
+import type { DbTarget } from '#server/db/orm.ts';
+import { findNginx, heldPort, nginxPids, startNginx } from '#tests/helpers/nginx.ts';
 import {
   cannon,
   ensureBuild,
@@ -33,7 +33,7 @@ import {
   serverEnv,
   sleep,
   writeResult,
-} from './lib.js';
+} from './lib.ts';
 
 const log = logger('scale');
 const SIMS = Number(process.env.BENCH_SIMS ?? (SMOKE ? 500 : 10_000));

@@ -11,16 +11,16 @@
 //
 //   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { SMOKE } from './env.js';
+import { SMOKE } from './env.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import os from 'node:os';
-import { ABSOLUTE_TIMEOUT_MS, hashSessionId } from '../server/auth/sessions.js';
-import { Session, User } from '../server/db/entities.js';
-import { createHub, newToast } from '../server/events/hub.js';
-import { initOrm } from '../server/db/orm.js';
-import { createLogger } from '../server/log.js';
+import { ABSOLUTE_TIMEOUT_MS, hashSessionId } from '#server/auth/sessions.ts';
+import { Session, User } from '#server/db/entities.ts';
+import { createHub, newToast } from '#server/events/hub.ts';
+import { initOrm } from '#server/db/orm.ts';
+import { createLogger } from '#server/log.ts';
 import {
   benchOnPostgres,
   logger,
@@ -34,8 +34,8 @@ import {
   sleep,
   startProcess,
   writeResult,
-} from './lib.js';
-import { openStream, wallClock, type ClientsInput, type ClientsMessage, type FinishRequest } from './sse-clients.js';
+} from './lib.ts';
+import { openStream, wallClock, type ClientsInput, type ClientsMessage, type FinishRequest } from './sse-clients.ts';
 
 const log = logger('sse');
 const N = Number(process.env.BENCH_SSE_CONNECTIONS ?? (SMOKE ? 20 : 1000));

@@ -4,10 +4,10 @@
 // server's RSS peak growth and the slowest /livez answer per phase; writes bench/results/xlsx-bomb.json.
 //
 //   BENCH_BOMB_MB=300  BENCH_SMOKE=1 (50 MB)  BENCH_ENFORCE=1 exits 1 when a target is missed.
-import { SMOKE } from './env.js';
-import { createSession } from '../server/auth/sessions.js';
-import { User } from '../server/db/entities.js';
-import { lyingSizeBomb } from '../tests/helpers/xlsx-bombs.js';
+import { SMOKE } from './env.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { User } from '#server/db/entities.ts';
+import { lyingSizeBomb } from '#tests/helpers/xlsx-bombs.ts';
 import {
   benchOnPostgres,
   logger,
@@ -20,7 +20,7 @@ import {
   serverEnv,
   startProcess,
   writeResult,
-} from './lib.js';
+} from './lib.ts';
 
 const log = logger('xlsx-bomb');
 const BOMB_MB = Number(process.env.BENCH_BOMB_MB ?? (SMOKE ? 50 : 300));

@@ -1,16 +1,16 @@
 // The explicit list of migrations, so a bundled or transpiled server never has to glob for them.
 // `npm run cli -- migration:create NAME` writes a new file and adds it here.
 import type { MigrationObject } from '@mikro-orm/core';
-import { Migration20261122122237_initial } from './Migration20261122122237_initial.js';
-import { Migration20261122122837_rate_limit } from './Migration20261122122837_rate_limit.js';
-import { Migration20261122135829_sim_list_index } from './Migration20261122135829_sim_list_index.js';
-import { Migration20261123074507_roles } from './Migration20261123074507_roles.js';
-import { Migration20261123082600_webhooks } from './Migration20261123082600_webhooks.js';
-import { Migration20261123083000_api_keys } from './Migration20261123083000_api_keys.js';
-import { Migration20261125030000_staff_company } from './Migration20261125030000_staff_company.js';
-import { Migration20261125190000_webhook_fairness } from './Migration20261125190000_webhook_fairness.js';
-import { Migration20261125200000_fleet_scale } from './Migration20261125200000_fleet_scale.js';
-import { Migration20261126110000_history_scale } from './Migration20261126110000_history_scale.js';
+import { Migration20261122122237_initial } from './Migration20261122122237_initial.ts';
+import { Migration20261122122837_rate_limit } from './Migration20261122122837_rate_limit.ts';
+import { Migration20261122135829_sim_list_index } from './Migration20261122135829_sim_list_index.ts';
+import { Migration20261123074507_roles } from './Migration20261123074507_roles.ts';
+import { Migration20261123082600_webhooks } from './Migration20261123082600_webhooks.ts';
+import { Migration20261123083000_api_keys } from './Migration20261123083000_api_keys.ts';
+import { Migration20261125030000_staff_company } from './Migration20261125030000_staff_company.ts';
+import { Migration20261125190000_webhook_fairness } from './Migration20261125190000_webhook_fairness.ts';
+import { Migration20261125200000_fleet_scale } from './Migration20261125200000_fleet_scale.ts';
+import { Migration20261126110000_history_scale } from './Migration20261126110000_history_scale.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },

@@ -4,25 +4,25 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wr
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { CLI_ACTOR } from './companies/audit.js';
-import { createCompany, staffCompany } from './companies/companies.js';
-import { companyFields } from './companies/schemas.js';
-import { ConfigError, loadConfig } from './config.js';
-import { Company } from './db/entities.js';
-import { dbTargetFrom, initOrm, migrate, migrationsPath, type Orm } from './db/orm.js';
-import { seedDemo } from './db/seed.js';
+import { CLI_ACTOR } from './audit/trail.ts';
+import { createCompany, staffCompany } from './companies/companies.ts';
+import { companyFields } from '#domain/companies/schemas.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { Company } from './db/entities.ts';
+import { dbTargetFrom, initOrm, migrate, migrationsPath, type Orm } from './db/orm.ts';
+import { seedDemo } from './db/seed.ts';
 import {
   AUDIT_EVENT_YEARS,
   pruneEvents,
   retentionFloor,
   SIM_EVENT_YEARS,
   stockholmMidnight,
-} from './maintenance/prune-events.js';
-import { CatalogError, parseCatalog, upsertPlans } from './plans/catalog.js';
-import { normalizeEmail } from './users/normalize.js';
-import { userFields } from './users/schemas.js';
-import { createUser, updateUser } from './users/users.js';
-import { z } from './zod.js';
+} from './maintenance/prune-events.ts';
+import { CatalogError, parseCatalog, upsertPlans } from './plans/catalog.ts';
+import { normalizeEmail } from './companies/email.ts';
+import { userFields } from '#domain/companies/user-schemas.ts';
+import { createUser, updateUser } from './companies/users.ts';
+import { z } from '#domain/zod.ts';
 
 class CliError extends Error {}
 

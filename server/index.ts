@@ -1,21 +1,21 @@
 // Starts the portal: config, database (migrated, seeded when empty), HTTP server, graceful shutdown.
-// `npm start` runs it compiled (server/start.js, built first if missing or older than the sources); `npm run dev`
+// `npm start` runs it compiled (scripts/start.js, built first if missing or older than the sources); `npm run dev`
 // runs this file through tsx with `--dev` (Vite).
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
-import { build, buildDir, buildIsStale, remixServerBuild, root } from './build.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { databaseIsEmpty, seedDemo } from './db/seed.js';
-import { createHttpApp, metricsFor, type BuildSource } from './http.js';
-import type { Metrics } from './metrics.js';
-import { closeServices, createServices, type Services } from './services.js';
-import { startWebhookDelivery } from './webhooks/deliver.js';
+import { build, buildDir, buildIsStale, remixServerBuild, root } from '#scripts/build.js';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { databaseIsEmpty, seedDemo } from './db/seed.ts';
+import { createHttpApp, metricsFor, type BuildSource } from './http/app.ts';
+import type { Metrics } from './http/metrics.ts';
+import { closeServices, createServices, type Services } from './services.ts';
+import { startWebhookDelivery } from './webhooks/deliver.ts';
 
 export { buildIsStale };
 
-/** Builds everything (Remix and the server, server/build.js). */
+/** Builds everything (Remix and the server, scripts/build.js). */
 export function buildClient(): void {
   build();
 }
@@ -151,7 +151,7 @@ export async function startServer(
   return { services, server, url: `http://localhost:${port}`, metricsUrl, close };
 }
 
-/** Starts the portal from the command line; `buildChecked`: the caller (server/start.js) has built already. */
+/** Starts the portal from the command line; `buildChecked`: the caller (scripts/start.js) has built already. */
 export async function run(opts: { buildChecked?: boolean } = {}): Promise<void> {
   const dev = process.argv.includes('--dev');
   let config: Config;

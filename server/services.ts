@@ -1,11 +1,11 @@
 // The long-lived parts of a running portal, made once at start and handed to every request.
-import type { Config } from './config.js';
-import { dbTargetFrom, initOrm, migrate, type DbTarget, type Orm } from './db/orm.js';
-import { createLogger, type Logger } from './log.js';
-import { createHub, type Hub } from './events/hub.js';
-import { createStreams, type Streams } from './events/sse.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
-import { startPurging, type Purger } from './maintenance/purge.js';
+import type { Config } from './config.ts';
+import { dbTargetFrom, initOrm, migrate, type DbTarget, type Orm } from './db/orm.ts';
+import { createLogger, type Logger } from './log.ts';
+import { createHub, type Hub } from './events/hub.ts';
+import { createStreams, type Streams } from './http/sse.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { startPurging, type Purger } from './maintenance/purge.ts';
 
 export type Services = {
   config: Config;

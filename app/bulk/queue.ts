@@ -3,7 +3,7 @@
 // and the company they act for (a value the loader gives), so another user on the same device never sees
 // them. Pure apart from the Storage passed in: unit tests give a Map-backed one.
 
-import { BULK_MAX } from '../../server/sims/limits';
+import { BULK_MAX } from '#domain/sims/limits.ts';
 
 /** The most a list holds: BULK_MAX of the procedure's schema (limits.ts imports nothing, so no zod reaches the browser). */
 export const QUEUE_MAX = BULK_MAX;

@@ -2,9 +2,9 @@
 // another, so the page can show progress, and a run cut off by the network keeps what is done and sends only
 // the rest on "Försök igen". A repeat of an ICCID in the list is told here, before any chunk: the server sees
 // one chunk at a time and could not see a repeat across chunks. Pure: the unit tests drive it.
-import { BULK_ROWS_SHOWN } from '../../server/sims/limits';
-import type { BulkActivateOutcome, BulkActivateOutput } from '../../server/sims/schemas';
-import { tBulk } from '../texts/bulk';
+import { BULK_ROWS_SHOWN } from '#domain/sims/limits.ts';
+import type { BulkActivateOutcome, BulkActivateOutput } from '#domain/sims/schemas.ts';
+import { tBulk } from '#domain/texts/bulk.ts';
 
 /**
  * ICCIDs per sim.bulkActivateChunk call: 10,000 are 20 calls of about a tenth of a second each on PostgreSQL, so

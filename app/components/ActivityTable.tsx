@@ -2,8 +2,8 @@
 // /admin/audit (every company's, with a company column). On a phone the kind column is hidden.
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { tCompany } from '~/texts/company';
-import type { AuditKind } from '../../server/company/kinds';
+import { tCompany } from '#domain/texts/company.ts';
+import type { AuditKind } from '#domain/companies/kinds.ts';
 
 export type ActivityRow = { id: number; when: string; who: string; kind: AuditKind; what: string };
 type Labels = { when: string; who: string; kind: string; what: string };

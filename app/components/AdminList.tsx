@@ -2,8 +2,8 @@
 // with JS it also searches while the user types (the same GET, without a full reload).
 import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { tAdmin } from '~/texts/admin';
-import type { FieldConstraint } from '~/utils/constraints';
+import { tAdmin } from '#domain/texts/admin.ts';
+import type { FieldConstraint } from '#app/utils/constraints.ts';
 
 /** `constraint`: the search text's, from the list procedure's schema (the loader reads it). */
 export function SearchForm({

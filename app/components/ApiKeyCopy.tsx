@@ -1,7 +1,7 @@
 // The new API key, shown once: a read-only field (select and copy by hand without JS) and, once the page runs
 // JS, a "Kopiera" button that puts it on the clipboard.
 import { useEffect, useState } from 'react';
-import { tApiKeys } from '~/texts/api-keys';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
 
 export function ApiKeyCopy({ id, value }: { id: string; value: string }) {
   const [js, setJs] = useState(false);

@@ -1,6 +1,6 @@
 import { Link, useLocation } from '@remix-run/react';
-import { t } from '~/texts';
-import { parentPath } from '~/utils/paths';
+import { t } from '#domain/texts/common.ts';
+import { parentPath } from '#app/utils/paths.ts';
 
 /** "< Backa" to the parent path; shown on every page except the home menu. */
 export function BackLink() {

@@ -1,8 +1,8 @@
 // The camera scanner, imported only when first opened (quagga2 comes with it, about 45 kB gzip), for /add
 // and the bulk list alike: the hook that loads it, and what stands in its place until it is there.
 import { useState, type ComponentType } from 'react';
-import type { ScannerProps } from '~/scanner/Scanner';
-import { tScanner } from '~/texts/scanner';
+import type { ScannerProps } from '#app/scanner/Scanner.tsx';
+import { tScanner } from '#domain/texts/scanner.ts';
 
 export function useLazyScanner() {
   const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
@@ -12,7 +12,7 @@ export function useLazyScanner() {
   const load = () => {
     if (Scanner) return;
     setLoadFailed(false);
-    import('~/scanner/Scanner')
+    import('#app/scanner/Scanner.tsx')
       .then((m) => setScanner(() => m.Scanner))
       .catch((err) => {
         console.error('[scanner] could not load the scanner', err);

@@ -1,4 +1,4 @@
-import { t } from '~/texts';
+import { t } from '#domain/texts/common.ts';
 
 /** A plain, honest page for screens whose issue is not done yet. */
 export function PageNotBuilt({ title }: { title: string }) {

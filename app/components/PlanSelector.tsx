@@ -1,7 +1,7 @@
 // The rate plan selector: "Datamängd" first, then tal & SMS and roaming as the rules allow.
 // Server-rendered with every control enabled (without JS the amount can change after the page was made, so
 // no lock could be right; the server checks the rules and says what to change). Once JS runs, the rules of
-// server/plans/selector.ts tick and lock an option every remaining plan has, and disable one none has.
+// domain/plans/selector.ts tick and lock an option every remaining plan has, and disable one none has.
 import { useEffect, useId, useState } from 'react';
 import {
   dataAmounts,
@@ -12,8 +12,8 @@ import {
   type OptionRule,
   type PlanOption,
   type Selection,
-} from '../../server/plans/selector';
-import { t } from '~/texts';
+} from '#domain/plans/selector.ts';
+import { t } from '#domain/texts/common.ts';
 
 type Option = 'callAndSms' | 'roaming';
 type Errors = Partial<Record<'dataLimit' | Option, string>>;

@@ -1,7 +1,7 @@
 // The role of a company user (issue 16): a select of owner, member and viewer, with what each may do.
-import { tCompany } from '~/texts/company';
-import { USER_ROLES, type UserRole } from '../../server/company/kinds';
-import { Field } from './Field';
+import { tCompany } from '#domain/texts/company.ts';
+import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
+import { Field } from './Field.tsx';
 
 export function RoleField({ id, value, error }: { id: string; value: string; error?: string }) {
   return (

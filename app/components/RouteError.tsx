@@ -2,7 +2,7 @@
 // and the acting banner stay and the user can go on elsewhere. Each form route exports it as its
 // ErrorBoundary with its own heading; the root uses it for everything else.
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from '@remix-run/react';
-import { t } from '~/texts';
+import { t } from '#domain/texts/common.ts';
 
 export function RouteError({ title }: { title?: string }) {
   const error = useRouteError();

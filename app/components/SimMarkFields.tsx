@@ -1,9 +1,9 @@
 // A SIM's invoice mark and comment, as the single add, the bulk add and the SIM page ask for them: two
 // textareas with their limits from the procedure's schema, the entered values kept and errors beside them.
 import type { Ref } from 'react';
-import type { FieldConstraint } from '~/utils/constraints';
-import { Field } from './Field';
-import { t } from '~/texts';
+import type { FieldConstraint } from '#app/utils/constraints.ts';
+import { Field } from './Field.tsx';
+import { t } from '#domain/texts/common.ts';
 
 type Marks = { invoiceLineMark?: string; invoiceLineNote?: string };
 

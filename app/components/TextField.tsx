@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
-import { Field } from './Field';
+import { Field } from './Field.tsx';
 
 type Props = {
   id: string;

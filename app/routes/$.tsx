@@ -1,6 +1,6 @@
 // Any unknown path: the login screen when logged out, else a Swedish 404 page.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireUser } from '~/utils/auth.server';
+import { requireUser } from '#app/utils/auth.server.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);

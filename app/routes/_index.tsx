@@ -1,10 +1,10 @@
 // Home: the menu of the spec.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { requireUser } from '~/utils/auth.server';
-import { callerRole, WRITE_ROLES } from '../../server/company/kinds';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { requireUser } from '#app/utils/auth.server.ts';
+import { callerRole, WRITE_ROLES } from '#domain/companies/kinds.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);

@@ -13,22 +13,22 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
-import { Field } from '~/components/Field';
-import { ScannerPending, useLazyScanner } from '~/components/LazyScan';
-import { SimMarkFields } from '~/components/SimMarkFields';
-import { PlanSelector } from '~/components/PlanSelector';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tScanner } from '~/texts/scanner';
-import { tBulkAdd } from '~/texts/bulk-add';
-import { requireWriter } from '~/utils/auth.server';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
-import { attempt, formText } from '~/utils/forms.server';
-import { procedureHeaders } from '~/utils/http.server';
-import { safeRedirectTarget } from '~/utils/paths';
-import { cameFrom } from '~/utils/return-to.server';
-import { activateInput } from '../../server/sims/schemas';
+import { Field } from '#app/components/Field.tsx';
+import { ScannerPending, useLazyScanner } from '#app/components/LazyScan.tsx';
+import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tScanner } from '#domain/texts/scanner.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { requireWriter } from '#app/utils/auth.server.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
+import { attempt, formText } from '#app/utils/forms.server.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { cameFrom } from '#app/utils/return-to.server.ts';
+import { activateInput } from '#domain/sims/schemas.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.add);
 

@@ -13,25 +13,25 @@ import {
   BulkFileRowMarks,
   resultPairs,
   type CarriedFile,
-} from '~/components/bulk/BulkFileField';
-import { BULK_LIVE_SLOT, BulkLive } from '~/components/bulk/BulkLive';
-import { BulkCounts, BulkRows } from '~/components/bulk/BulkOutcome';
-import { shownRows } from '~/bulk/run';
-import { Field } from '~/components/Field';
-import { SimMarkFields } from '~/components/SimMarkFields';
-import { PlanSelector } from '~/components/PlanSelector';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tBulkFile } from '~/texts/bulk-file';
-import { tBulkAdd } from '~/texts/bulk-add';
-import { requireWriter } from '~/utils/auth.server';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { FORM_ERROR, formFlag } from '~/utils/forms';
-import { attempt, formText } from '~/utils/forms.server';
-import { BULK_MAX } from '../../server/sims/limits';
-import { bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '../../server/sims/schemas';
-import { parseBulkFile } from '../../server/sims/bulk-file';
-import { z } from '../../server/zod';
+} from '#app/components/bulk/BulkFileField.tsx';
+import { BULK_LIVE_SLOT, BulkLive } from '#app/components/bulk/BulkLive.tsx';
+import { BulkCounts, BulkRows } from '#app/components/bulk/BulkOutcome.tsx';
+import { shownRows } from '#app/bulk/run.ts';
+import { Field } from '#app/components/Field.tsx';
+import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { requireWriter } from '#app/utils/auth.server.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { FORM_ERROR, formFlag } from '#app/utils/forms.ts';
+import { attempt, formText } from '#app/utils/forms.server.ts';
+import { BULK_MAX } from '#domain/sims/limits.ts';
+import { bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '#domain/sims/schemas.ts';
+import { parseBulkFile } from '#app/utils/bulk-files.server.ts';
+import { z } from '#domain/zod.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 

@@ -6,7 +6,7 @@
 // without JS. Not a re-run of the list as a dry run: that would answer what the list would do now, not what
 // it did.
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { bulkResultAction } from '~/utils/bulk-files.server';
+import { bulkResultAction } from '#app/utils/bulk-files.server.ts';
 
 export async function action(args: ActionFunctionArgs) {
   return bulkResultAction(args);

@@ -1,9 +1,9 @@
 // /admin: the admin menu: the companies, and the audit log of them all.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
-import { t } from '~/texts';
-import { tAdmin } from '~/texts/admin';
-import { requireSuperAdmin } from '~/utils/auth.server';
+import { t } from '#domain/texts/common.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 
 export const meta: MetaFunction = () => [{ title: `${tAdmin.title} – ${t.appName}` }];
 

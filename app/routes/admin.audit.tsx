@@ -2,19 +2,19 @@
 // by company (its customer number) and kind with a GET form, paged by keyset (?before= the last id of the page before).
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
-import { TextField } from '~/components/TextField';
-import { ActivityTable, KeysetPager } from '~/components/ActivityTable';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { Truncated } from '~/components/Truncated';
-import { t } from '~/texts';
-import { tAdmin } from '~/texts/admin';
-import { tCompany } from '~/texts/company';
-import { requireSuperAdmin } from '~/utils/auth.server';
-import { fieldConstraint } from '~/utils/constraints';
-import { attempt } from '~/utils/forms.server';
-import { formatDateTime } from '~/utils/text';
-import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
-import { auditTrailQuery } from '../../server/company/schemas';
+import { TextField } from '#app/components/TextField.tsx';
+import { ActivityTable, KeysetPager } from '#app/components/ActivityTable.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { requireSuperAdmin } from '#app/utils/auth.server.ts';
+import { fieldConstraint } from '#app/utils/constraints.ts';
+import { attempt } from '#app/utils/forms.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
+import { AUDIT_KINDS, type AuditKind } from '#domain/companies/kinds.ts';
+import { auditTrailQuery } from '#domain/companies/owner-schemas.ts';
 
 const PAGE_SIZE = 50;
 const a = tAdmin.audit;

@@ -3,17 +3,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { RoleField } from '~/components/RoleField';
-import { TextField } from '~/components/TextField';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tAdmin } from '~/texts/admin';
-import { FORM_ERROR, formFlag } from '~/utils/forms';
-import { requireSuperAdmin } from '~/utils/auth.server';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { attempt, formText, idParam } from '~/utils/forms.server';
-import { USER_ROLES, type UserRole } from '../../server/company/kinds';
-import { updateUserInput } from '../../server/users/schemas';
+import { RoleField } from '#app/components/RoleField.tsx';
+import { TextField } from '#app/components/TextField.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { FORM_ERROR, formFlag } from '#app/utils/forms.ts';
+import { requireSuperAdmin } from '#app/utils/auth.server.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
+import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
+import { updateUserInput } from '#domain/companies/user-schemas.ts';
 
 export const ErrorBoundary = routeErrorBoundary(tAdmin.user.title);
 

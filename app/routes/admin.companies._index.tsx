@@ -2,17 +2,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '~/components/AdminList';
-import { TextField } from '~/components/TextField';
-import { Truncated } from '~/components/Truncated';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tAdmin } from '~/texts/admin';
-import { FORM_ERROR } from '~/utils/forms';
-import { requireSuperAdmin } from '~/utils/auth.server';
-import { attempt, formText } from '~/utils/forms.server';
-import { constraints, fieldConstraint, withinLimits } from '~/utils/constraints';
-import { createCompanyInput, listQuery } from '../../server/companies/schemas';
+import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
+import { TextField } from '#app/components/TextField.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { FORM_ERROR } from '#app/utils/forms.ts';
+import { requireSuperAdmin } from '#app/utils/auth.server.ts';
+import { attempt, formText } from '#app/utils/forms.server.ts';
+import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
+import { createCompanyInput, listQuery } from '#domain/companies/schemas.ts';
 
 const PAGE_SIZE = 20;
 

@@ -3,57 +3,12 @@
 // without JS) is sent back to /export with the values, where the message is shown.
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { errorBody } from '../../server/errors/domain';
-import { DATABASE_RETRY_AFTER_SECONDS } from '../../server/errors/answer';
-import { plainPage } from '../../server/doors';
-import { t } from '~/texts';
-import { procedureProblem } from '~/utils/forms.server';
+import { errorBody } from '#domain/errors.ts';
+import { t } from '#domain/texts/common.ts';
+import { databaseDown, isNavigation, untilAborted } from '#app/utils/downloads.server.ts';
+import { procedureProblem } from '#app/utils/forms.server.ts';
 
 const FIELDS = ['start_year', 'start_month', 'end_year', 'end_month'] as const;
-
-/** A page navigation by a browser (a form submitted without JS), as opposed to fetch() or an API client. */
-function isNavigation(request: Request): boolean {
-  const mode = request.headers.get('sec-fetch-mode');
-  if (mode) return mode === 'navigate';
-  return (request.headers.get('accept') ?? '').includes('text/html');
-}
-
-/**
- * The body, ended quietly when the browser goes away (Remix aborts the request's signal): cancelling the
- * source stops the export's database reads instead of writing the rest of the file to nobody.
- */
-function untilAborted(source: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
-  let closed = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const stop = () => {
-          reader.cancel(new Error('the download was cancelled')).catch(() => {});
-          if (!closed) {
-            closed = true;
-            controller.close();
-          }
-        };
-        if (signal.aborted) stop();
-        else signal.addEventListener('abort', stop, { once: true });
-      },
-      async pull(controller) {
-        const r = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-        if (closed) return;
-        if (r.done) {
-          closed = true;
-          controller.close();
-        } else controller.enqueue(r.value);
-      },
-      cancel(reason) {
-        closed = true;
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
 
 const json = (body: unknown, status: number) =>
   Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
@@ -84,16 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     });
   } catch (err) {
     // The database out of reach or overloaded (pageCaller's 503): a Swedish page for the browser, JSON otherwise.
-    if (err instanceof Response && err.status === 503) {
-      const headers = { 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) };
-      if (!navigation) return Response.json(errorBody(t.errors.databaseDown), { status: 503, headers });
-      const page = plainPage(
-        String(context.cspNonce ?? ''),
-        t.errors.databaseDownTitle,
-        `<p>${t.errors.databaseDown}</p><p><a href="">${t.errors.retry}</a></p>`,
-      );
-      return new Response(page, { status: 503, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' } });
-    }
+    if (err instanceof Response && err.status === 503) return databaseDown(navigation, String(context.cspNonce ?? ''));
     const r = procedureProblem(err);
     if (!r) throw err;
     if (r.code === 'BAD_REQUEST') {

@@ -1,11 +1,11 @@
 // POST /auth/login { destination }: the API door of the login form (form-encoded or JSON).
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { errorBody } from '../../server/errors/domain';
-import { t } from '~/texts';
-import { isFetchRequest } from '~/utils/http.server';
-import { readLoginInput } from '~/utils/login-input.server';
-import { safeRedirectTarget } from '~/utils/paths';
+import { errorBody } from '#domain/errors.ts';
+import { t } from '#domain/texts/common.ts';
+import { isFetchRequest } from '#app/utils/http.server.ts';
+import { readLoginInput } from '#app/utils/login-input.server.ts';
+import { safeRedirectTarget } from '#app/utils/paths.ts';
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const fetchRequest = isFetchRequest(request);

@@ -1,7 +1,7 @@
 // POST /auth/logout: deletes the session row (an old cookie is then worthless) and goes to /login.
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { isFetchRequest, procedureHeaders } from '~/utils/http.server';
+import { isFetchRequest, procedureHeaders } from '#app/utils/http.server.ts';
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await context.trpc.auth.logout();

@@ -3,12 +3,12 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
-import type { LinkProblem } from '../../server/auth/login';
-import { t } from '~/texts';
-import { procedureHeaders } from '~/utils/http.server';
-import { safeRedirectTarget } from '~/utils/paths';
-import { loginConstraint } from '~/utils/login-input.server';
-import { LoginForm } from './login';
+import type { LinkProblem } from '#server/auth/login.ts';
+import { t } from '#domain/texts/common.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { loginConstraint } from '#app/utils/login-input.server.ts';
+import { LoginForm } from './login.tsx';
 
 export const meta: MetaFunction = () => [
   { title: `${t.login.title} – ${t.appName}` },

@@ -2,13 +2,13 @@
 // (?before= the last id of the page before), with the CSV export of what the filter shows.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
-import { ActivityTable, KeysetPager } from '~/components/ActivityTable';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { requireOwner } from '~/utils/auth.server';
-import { formatDateTime } from '~/utils/text';
-import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
+import { ActivityTable, KeysetPager } from '#app/components/ActivityTable.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
+import { AUDIT_KINDS, type AuditKind } from '#domain/companies/kinds.ts';
 
 const PAGE_SIZE = 50;
 const c = tCompany;

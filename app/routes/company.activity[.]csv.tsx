@@ -1,9 +1,9 @@
 // GET /company/activity.csv?kind= : the company's activity trail as a CSV file (the activity page's link).
 // Owners only, as the page; an unknown kind is the whole trail.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requireOwner } from '~/utils/auth.server';
-import { pageError } from '~/utils/forms.server';
-import { AUDIT_KINDS, type AuditKind } from '../../server/company/kinds';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { pageError } from '#app/utils/forms.server.ts';
+import { AUDIT_KINDS, type AuditKind } from '#domain/companies/kinds.ts';
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireOwner(request, context);

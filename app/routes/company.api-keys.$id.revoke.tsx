@@ -3,12 +3,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { ConfirmPage } from '~/components/ConfirmPage';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tApiKeys } from '~/texts/api-keys';
-import { requireOwner } from '~/utils/auth.server';
-import { attempt, idParam, pageError } from '~/utils/forms.server';
+import { ConfirmPage } from '#app/components/ConfirmPage.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { attempt, idParam, pageError } from '#app/utils/forms.server.ts';
 
 const k = tApiKeys;
 

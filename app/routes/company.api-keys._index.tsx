@@ -3,19 +3,19 @@
 // new key is shown once, on the answer to the form's POST (never stored, never in a URL; the page is no-store).
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { ApiKeyCopy } from '~/components/ApiKeyCopy';
-import { Field } from '~/components/Field';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { TextField } from '~/components/TextField';
-import { Truncated } from '~/components/Truncated';
-import { t } from '~/texts';
-import { tApiKeys } from '~/texts/api-keys';
-import { tAdmin } from '~/texts/admin';
-import { requireOwner } from '~/utils/auth.server';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formText } from '~/utils/forms.server';
-import { formatDate, formatDateTime } from '~/utils/text';
-import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '../../server/api-keys/limits';
+import { ApiKeyCopy } from '#app/components/ApiKeyCopy.tsx';
+import { Field } from '#app/components/Field.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { TextField } from '#app/components/TextField.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { FORM_ERROR } from '#app/utils/forms.ts';
+import { attempt, formText } from '#app/utils/forms.server.ts';
+import { formatDate, formatDateTime } from '#app/utils/text.ts';
+import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
 
 const k = tApiKeys;
 

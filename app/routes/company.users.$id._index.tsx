@@ -3,18 +3,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { RoleField } from '~/components/RoleField';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { TextField } from '~/components/TextField';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { tAdmin } from '~/texts/admin';
-import { requireOwner } from '~/utils/auth.server';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
-import { companyUserUpdateInput } from '../../server/company/schemas';
-import type { UserRole } from '../../server/company/kinds';
+import { RoleField } from '#app/components/RoleField.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { TextField } from '#app/components/TextField.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { FORM_ERROR } from '#app/utils/forms.ts';
+import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.ts';
+import { companyUserUpdateInput } from '#domain/companies/owner-schemas.ts';
+import type { UserRole } from '#domain/companies/kinds.ts';
 
 const c = tCompany;
 

@@ -3,12 +3,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { ConfirmPage } from '~/components/ConfirmPage';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { requireOwner } from '~/utils/auth.server';
-import { attempt, idParam, pageError } from '~/utils/forms.server';
+import { ConfirmPage } from '#app/components/ConfirmPage.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { attempt, idParam, pageError } from '#app/utils/forms.server.ts';
 
 const c = tCompany;
 

@@ -2,13 +2,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { ConfirmPage } from '~/components/ConfirmPage';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { Truncated } from '~/components/Truncated';
-import { t } from '~/texts';
-import { tWebhooks } from '~/texts/webhooks';
-import { requireOwner } from '~/utils/auth.server';
-import { attempt, idParam } from '~/utils/forms.server';
+import { ConfirmPage } from '#app/components/ConfirmPage.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { attempt, idParam } from '#app/utils/forms.server.ts';
 
 const w = tWebhooks;
 

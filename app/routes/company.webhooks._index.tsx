@@ -3,18 +3,18 @@
 // on or off, rotate the secret, delete (a confirm page). Plain forms with an intent: works without JS.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { TextField } from '~/components/TextField';
-import { Truncated } from '~/components/Truncated';
-import { t } from '~/texts';
-import { tWebhooks } from '~/texts/webhooks';
-import { requireOwner } from '~/utils/auth.server';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { FORM_ERROR } from '~/utils/forms';
-import { attempt, formText, idParam } from '~/utils/forms.server';
-import { formatDateTime } from '~/utils/text';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../server/webhooks/events';
-import { webhookCreateInput } from '../../server/webhooks/schemas';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { TextField } from '#app/components/TextField.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { requireOwner } from '#app/utils/auth.server.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { FORM_ERROR } from '#app/utils/forms.ts';
+import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/events.ts';
+import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
 
 const w = tWebhooks;
 

@@ -3,13 +3,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { showToast } from '~/components/Toaster';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
+import { showToast } from '#app/components/Toaster.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { requireUser } from '#app/utils/auth.server.ts';
 // Pure rule modules, shared with the procedure's validation (no server runtime).
-import { yearMonthInZone } from '../../server/export/periods';
-import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '../../server/export/query';
+import { yearMonthInZone } from '#domain/export/periods.ts';
+import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '#domain/export/query.ts';
 
 const DOWNLOAD_PATH = '/api/export/getExcelV1';
 

@@ -12,13 +12,13 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { requireUser } from '~/utils/auth.server';
-import { submissionFailed } from '~/utils/forms';
-import { constraints, type FieldConstraint } from '~/utils/constraints';
-import { formText, procedureProblem } from '~/utils/forms.server';
-import { feedbackInput } from '../../server/feedback/schemas';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { requireUser } from '#app/utils/auth.server.ts';
+import { submissionFailed } from '#app/utils/forms.ts';
+import { constraints, type FieldConstraint } from '#app/utils/constraints.ts';
+import { formText, procedureProblem } from '#app/utils/forms.server.ts';
+import { feedbackInput } from '#domain/feedback/schemas.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.feedback.title);
 

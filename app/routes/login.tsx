@@ -2,10 +2,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
-import { t } from '~/texts';
-import type { FieldConstraint } from '~/utils/constraints';
-import { loginConstraint, readLoginInput } from '~/utils/login-input.server';
-import { safeRedirectTarget } from '~/utils/paths';
+import { t } from '#domain/texts/common.ts';
+import type { FieldConstraint } from '#app/utils/constraints.ts';
+import { loginConstraint, readLoginInput } from '#app/utils/login-input.server.ts';
+import { safeRedirectTarget } from '#app/utils/paths.ts';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 

@@ -11,20 +11,20 @@ import {
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import { useRef } from 'react';
-import { SimMarkFields } from '~/components/SimMarkFields';
-import { PlanSelector } from '~/components/PlanSelector';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { Truncated } from '~/components/Truncated';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { requireUser } from '~/utils/auth.server';
-import { canWrite } from '../../server/company/kinds';
-import { constraints, withinLimits } from '~/utils/constraints';
-import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '~/utils/forms';
-import { attempt, formText, idParam, pageError } from '~/utils/forms.server';
-import { procedureHeaders } from '~/utils/http.server';
-import { formatDateTime } from '~/utils/text';
-import { editInput } from '../../server/sims/schemas';
+import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { Truncated } from '#app/components/Truncated.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { requireUser } from '#app/utils/auth.server.ts';
+import { canWrite } from '#domain/companies/kinds.ts';
+import { constraints, withinLimits } from '#app/utils/constraints.ts';
+import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
+import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
+import { editInput } from '#domain/sims/schemas.ts';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer

@@ -2,11 +2,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { requireWriter } from '~/utils/auth.server';
-import { attempt, idParam, pageError } from '~/utils/forms.server';
-import { procedureHeaders } from '~/utils/http.server';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { requireWriter } from '#app/utils/auth.server.ts';
+import { attempt, idParam, pageError } from '#app/utils/forms.server.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.sims.confirmTitle);
 

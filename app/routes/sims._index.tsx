@@ -2,17 +2,17 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
-import { BulkDeactivateDialog, type BulkSelection } from '~/components/bulk/BulkDeactivateDialog';
-import { t } from '~/texts';
-import { tCompany } from '~/texts/company';
-import { tBulkDeactivate } from '~/texts/bulk-deactivate';
-import { tListExport } from '~/texts/list-export';
-import { requireUser } from '~/utils/auth.server';
-import { canWrite } from '../../server/company/kinds';
-import { fieldConstraint } from '~/utils/constraints';
-import { truncate } from '~/utils/text';
-import { BULK_SELECT_MAX } from '../../server/sims/limits';
-import { listQuery } from '../../server/sims/schemas';
+import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
+import { tListExport } from '#domain/texts/list-file.ts';
+import { requireUser } from '#app/utils/auth.server.ts';
+import { canWrite } from '#domain/companies/kinds.ts';
+import { fieldConstraint } from '#app/utils/constraints.ts';
+import { truncate } from '#app/utils/text.ts';
+import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
+import { listQuery } from '#domain/sims/schemas.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -127,7 +127,7 @@ export default function Sims() {
       const ticket = ++latest.current;
       setSearching(true);
       try {
-        const { trpc } = await import('~/utils/trpc.client');
+        const { trpc } = await import('#app/utils/trpc.client.ts');
         const r = await trpc.sim.page.query({ q: text, limit: PAGE_SIZE, offset: 0 });
         if (ticket !== latest.current) return;
         setLive({

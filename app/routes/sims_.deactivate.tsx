@@ -5,15 +5,20 @@
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { DeactivateIccidsForm, ReadyIccids, RefusedIccids, ShortIccid as Iccid } from '~/components/bulk/IccidList';
-import { routeErrorBoundary } from '~/components/RouteError';
-import { t } from '~/texts';
-import { tBulkDeactivate } from '~/texts/bulk-deactivate';
-import { requireWriter } from '~/utils/auth.server';
-import { fieldConstraint } from '~/utils/constraints';
-import { attempt, FORM_ERROR } from '~/utils/forms.server';
-import { BULK_SELECT_MAX } from '../../server/sims/limits';
-import { listQuery } from '../../server/sims/schemas';
+import {
+  DeactivateIccidsForm,
+  ReadyIccids,
+  RefusedIccids,
+  ShortIccid as Iccid,
+} from '#app/components/bulk/IccidList.tsx';
+import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { t } from '#domain/texts/common.ts';
+import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
+import { requireWriter } from '#app/utils/auth.server.ts';
+import { fieldConstraint } from '#app/utils/constraints.ts';
+import { attempt, FORM_ERROR } from '#app/utils/forms.server.ts';
+import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
+import { listQuery } from '#domain/sims/schemas.ts';
 
 export const ErrorBoundary = routeErrorBoundary(tBulkDeactivate.title);
 

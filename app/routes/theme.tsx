@@ -1,7 +1,7 @@
 // POST /theme switches the colour theme and goes back to the page it came from.
 import { redirect, type ActionFunctionArgs } from '@remix-run/node';
-import { safeRedirectTarget } from '~/utils/paths';
-import { themeCookie } from '~/utils/theme';
+import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { themeCookie } from '#app/utils/theme.ts';
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();

@@ -4,7 +4,7 @@
 // navigation or a hidden tab.
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
-import { tScanner } from '~/texts/scanner';
+import { tScanner } from '#domain/texts/scanner.ts';
 import {
   cameraProblem,
   cameraSupport,
@@ -13,11 +13,11 @@ import {
   safeLocalStorage,
   writeMemory,
   type CameraProblem,
-} from './camera';
-import { closeCameraInTurn, openCamera, serial } from './live';
-import { afterAccept, fileScan, freshRead, move, type LastRead, type ScanMode, type ScannerState } from './machine';
-import { decodeImage, type QuaggaApi } from './quagga';
-import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox, type RejectReason } from './rules';
+} from './camera.ts';
+import { closeCameraInTurn, openCamera, serial } from './live.ts';
+import { afterAccept, fileScan, freshRead, move, type LastRead, type ScanMode, type ScannerState } from './machine.ts';
+import { decodeImage, type QuaggaApi } from './quagga.ts';
+import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox, type RejectReason } from './rules.ts';
 
 export type ScannerProps = {
   /**

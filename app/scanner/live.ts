@@ -2,8 +2,8 @@
 // (open, close, decode a photo) runs in turn; an open that was overtaken by a close cleans up after
 // itself, so no camera is left on whatever order the user clicks in.
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
-import { stopStream } from './camera';
-import { liveConfig, type QuaggaApi } from './quagga';
+import { stopStream } from './camera.ts';
+import { liveConfig, type QuaggaApi } from './quagga.ts';
 
 let queue: Promise<unknown> = Promise.resolve();
 

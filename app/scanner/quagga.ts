@@ -3,7 +3,7 @@
 // the browser the lazily loaded one).
 import type Quagga from '@ericblade/quagga2';
 import type { QuaggaJSConfigObject, QuaggaJSResultObject } from '@ericblade/quagga2';
-import { FRAMES_PER_SECOND, judge, READERS, type ScanVerdict } from './rules';
+import { FRAMES_PER_SECOND, judge, READERS, type ScanVerdict } from './rules.ts';
 
 export type QuaggaApi = typeof Quagga;
 

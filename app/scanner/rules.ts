@@ -1,7 +1,7 @@
 // What the scanner accepts (spec sections 5 and 9): Code 128 only, 15 frames a second, a square scan box
 // of 85% of the smaller video side, and only a text that is an acceptable ICCID. Pure, so unit tests,
 // the Node decoding test and the browser share it.
-import { iccidProblem, isAcceptableScan } from '../../server/sims/iccid';
+import { iccidProblem, isAcceptableScan } from '#domain/sims/iccid.ts';
 
 export const READERS = ['code_128_reader'] as const;
 export const FRAMES_PER_SECOND = 15;

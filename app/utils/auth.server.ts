@@ -1,6 +1,6 @@
 // Page guards for loaders and actions. The tRPC layer checks again; these only decide what page to show.
 import { redirect, type AppLoadContext } from '@remix-run/node';
-import { callerRole, canWrite } from '../../server/company/kinds';
+import { callerRole, canWrite } from '#domain/companies/kinds.ts';
 
 export function requireUser(request: Request, context: AppLoadContext) {
   const session = context.session;

@@ -1,9 +1,12 @@
-// The downloads of /add/bulk (issue 15): the templates and a result, made by server/sims/bulk-downloads.ts.
+// The files of /add/bulk on the server's side: the templates and a result to download (made by
+// server/sims/bulk-downloads.ts), and an uploaded list read (server/sims/bulk-file.ts) for the page's action.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { tBulkFile } from '~/texts/bulk-file';
-import { requireUser } from '~/utils/auth.server';
-import { formText } from '~/utils/forms.server';
-import { bulkResultFile, bulkTemplate, resultRowsOf, type DownloadFile } from '../../server/sims/bulk-downloads';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { requireUser } from './auth.server.ts';
+import { formText } from './forms.server.ts';
+import { bulkResultFile, bulkTemplate, resultRowsOf, type DownloadFile } from '#server/sims/bulk-downloads.ts';
+
+export { parseBulkFile } from '#server/sims/bulk-file.ts';
 
 function download(file: DownloadFile): Response {
   return new Response(file.body, {

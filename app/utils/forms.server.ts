@@ -1,11 +1,11 @@
-import { issuesOf, type Issue } from '../../server/errors/domain';
-import { MAX_ROW_ID } from '../../server/zod';
-import { FORM_ERROR } from './forms';
+import { issuesOf, type Issue } from '#domain/errors.ts';
+import { MAX_ROW_ID } from '#domain/zod.ts';
+import { FORM_ERROR } from './forms.ts';
 
 export { FORM_ERROR };
 
 // Turning a procedure's refusal into what a form shows: a message per field from its issues (the one
-// encoding of field errors, server/errors/domain.ts) and whether it was a refusal at all. Read by shape:
+// encoding of field errors, domain/errors.ts) and whether it was a refusal at all. Read by shape:
 // the procedures run outside this bundle, so instanceof against their classes would fail.
 export type ProcedureProblem = { code: string; message: string; issues: Issue[]; fields: Record<string, string> };
 

@@ -1,9 +1,9 @@
 // The e-mail field of the login forms, read from a form post or a JSON body and checked by the
 // auth.requestLink procedure's own schema.
-import { EMAIL_MAX } from '../../server/users/schemas';
-import { requestLinkInput } from '../../server/auth/schemas';
-import { isJson } from '../../server/media-type';
-import { fieldConstraint } from '~/utils/constraints';
+import { EMAIL_MAX } from '#domain/companies/user-schemas.ts';
+import { requestLinkInput } from '#domain/auth/schemas.ts';
+import { isJson } from '#server/http/media-type.ts';
+import { fieldConstraint } from './constraints.ts';
 
 /** The e-mail field's HTML constraints, for the loaders of the pages with a login form. */
 export const loginConstraint = () => fieldConstraint(requestLinkInput.shape.destination);

@@ -1,5 +1,5 @@
 // "Go back one page" without JS: the page the user came from (same origin only), carried in the form.
-import { safeRedirectTarget } from './paths';
+import { safeRedirectTarget } from './paths.ts';
 
 export function cameFrom(request: Request, fallback: string, not: string[] = []): string {
   const referer = request.headers.get('referer');

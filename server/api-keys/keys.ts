@@ -2,13 +2,13 @@
 // prefix are stored, like sessions and login links), listed, revoked at once; and the lookup of a bearer key
 // on every REST request, which also counts the key's rate limit and notes its last use, in one statement.
 import { createHash, randomBytes } from 'node:crypto';
-import { tApiKeys } from '../../app/texts/api-keys.js';
-import { recordAudit, type Actor } from '../companies/audit.js';
-import { ApiKey, Company, User, type ApiKeyScope } from '../db/entities.js';
-import type { Em } from '../db/orm.js';
-import { readRow } from '../db/prepared.js';
-import { NotFound } from '../errors/domain.js';
-import type { ApiKeyView } from './schemas.js';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { recordAudit, type Actor } from '#server/audit/trail.ts';
+import { ApiKey, Company, User, type ApiKeyScope } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
+import { readRow } from '#server/db/prepared.ts';
+import { NotFound } from '#domain/errors.ts';
+import type { ApiKeyView } from '#domain/api-keys/schemas.ts';
 
 /** The caller of a request made with an API key: it acts for its company, within its scope. */
 export type ApiKeyCaller = { kind: 'apiKey'; id: number; companyId: number; scope: ApiKeyScope; name: string };

@@ -1,12 +1,12 @@
 // "Log in as this company": a super admin acts for another company. Each switch rotates the session
 // and is written to the audit log with the real user.
-import { t } from '../../app/texts.js';
-import { recordAudit } from '../companies/audit.js';
-import { Company } from '../db/entities.js';
-import type { Em } from '../db/orm.js';
-import { NotFound } from '../errors/domain.js';
-import type { Services } from '../services.js';
-import { announceSessionEnded, rotateSession, type SessionInfo } from './sessions.js';
+import { t } from '#domain/texts/common.ts';
+import { recordAudit } from '#server/audit/trail.ts';
+import { Company } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
+import { NotFound } from '#domain/errors.ts';
+import type { Services } from '#server/services.ts';
+import { announceSessionEnded, rotateSession, type SessionInfo } from './sessions.ts';
 
 /**
  * Switches the company the session acts for (null: back to the user's own). Answers the new session's

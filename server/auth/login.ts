@@ -6,15 +6,15 @@ import { LockMode } from '@mikro-orm/core';
 import { createCookieSessionStorage } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { EmailLinkStrategy } from 'remix-auth-email-link';
-import { LoginToken, User } from '../db/entities.js';
-import type { Em } from '../db/orm.js';
-import { escapeHtml } from '../mail/mailer.js';
-import type { Services } from '../services.js';
-import { normalizeEmail } from '../users/normalize.js';
-import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from './login-limits.js';
-import { hit } from './rate-limit.js';
-import { createSession } from './sessions.js';
-import { loginLinks } from '../metrics.js';
+import { LoginToken, User } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
+import { escapeHtml } from '#server/mail/mailer.ts';
+import type { Services } from '#server/services.ts';
+import { normalizeEmail } from '#server/companies/email.ts';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from './login-limits.ts';
+import { hit } from './rate-limit.ts';
+import { createSession } from './sessions.ts';
+import { loginLinks } from '#server/http/metrics.ts';
 
 // The rate limits live in login-limits.ts (the purge reads them too); callers may still take them from here.
 export { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT };

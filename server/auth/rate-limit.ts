@@ -1,6 +1,6 @@
 // Fixed-window counters in the database, so several server instances share them.
 // One atomic upsert per hit: no read-then-write race.
-import type { Em } from '../db/orm.js';
+import type { Em } from '#server/db/orm.ts';
 
 export type Limit = { max: number; windowMs: number };
 

@@ -1,11 +1,11 @@
 // Database-backed sessions: the cookie holds a random id, the table holds its SHA-256 and the user.
 // Deleting the row ends the session everywhere (logout, revocation).
 import { createHash, randomBytes } from 'node:crypto';
-import type { Em } from '../db/orm.js';
-import { readRow } from '../db/prepared.js';
-import { Company, Session, User, type UserRole } from '../db/entities.js';
-import type { Hub, Toast } from '../events/hub.js';
-import type { Logger } from '../log.js';
+import type { Em } from '#server/db/orm.ts';
+import { readRow } from '#server/db/prepared.ts';
+import { Company, Session, User, type UserRole } from '#server/db/entities.ts';
+import type { Hub, Toast } from '#server/events/hub.ts';
+import type { Logger } from '#server/log.ts';
 
 export const IDLE_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const ABSOLUTE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;

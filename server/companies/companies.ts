@@ -2,15 +2,15 @@
 // Each change runs in one transaction together with its audit row.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
-import { Company, User } from '../db/entities.js';
-import { t } from '../../app/texts.js';
-import type { Em } from '../db/orm.js';
-import type { UserView } from '../users/schemas.js';
-import { userView } from '../users/users.js';
-import { recordAudit, type Actor } from './audit.js';
-import { Conflict, NotFound } from '../errors/domain.js';
-import { likePattern } from './like.js';
-import type { CompanyView, createCompanyInput, updateCompanyInput } from './schemas.js';
+import { Company, User } from '#server/db/entities.ts';
+import { t } from '#domain/texts/common.ts';
+import type { Em } from '#server/db/orm.ts';
+import type { UserView } from '#domain/companies/user-schemas.ts';
+import { userView } from './users.ts';
+import { recordAudit, type Actor } from '#server/audit/trail.ts';
+import { Conflict, NotFound } from '#domain/errors.ts';
+import { likePattern } from './like.ts';
+import type { CompanyView, createCompanyInput, updateCompanyInput } from '#domain/companies/schemas.ts';
 
 export function companyView(c: Company): CompanyView {
   return {

@@ -2,13 +2,13 @@
 // One file, because the entities refer to each other and are always loaded together.
 import { defineEntity, p } from '@mikro-orm/core';
 
-import { INVOICE_INTERVALS } from '../companies/schemas.js';
-import { AUDIT_KINDS, USER_ROLES } from '../company/kinds.js';
-import { API_KEY_SCOPES } from '../api-keys/limits.js';
+import { INVOICE_INTERVALS } from '#domain/companies/schemas.ts';
+import { AUDIT_KINDS, USER_ROLES } from '#domain/companies/kinds.ts';
+import { API_KEY_SCOPES } from '#domain/api-keys/limits.ts';
 
-export { INVOICE_INTERVALS, type InvoiceInterval } from '../companies/schemas.js';
-export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '../company/kinds.js';
-export { API_KEY_SCOPES, type ApiKeyScope } from '../api-keys/limits.js';
+export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
+export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
+export { API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
 export const SIM_STATUSES = ['active', 'deactivated'] as const;
 export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated'] as const;
 export type SimEventKind = (typeof SIM_EVENT_KINDS)[number];

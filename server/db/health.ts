@@ -2,8 +2,8 @@
 // pool is doing. /readyz also asks whether every migration this build knows has been applied. On PostgreSQL the check uses its own connection, not a pooled one, so a pool whose
 // slots are all busy (or leaked) cannot hang it, and the pool's counts are reported beside it.
 import pg from 'pg';
-import { migrationsList } from '../../prisma-free-migrations/index.js';
-import { pgPoolOf, type Orm } from './orm.js';
+import { migrationsList } from '#migrations/index.ts';
+import { pgPoolOf, type Orm } from './orm.ts';
 
 export const HEALTH_TIMEOUT_MS = 1_000;
 

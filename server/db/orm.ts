@@ -8,14 +8,14 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { Options } from '@mikro-orm/core';
 import type pg from 'pg';
-import { migrationsList } from '../../prisma-free-migrations/index.js';
-import { entities } from './entities.js';
-import { usePreparedStatements } from './prepared.js';
-import { closeControl, POOL_QUEUE_FACTOR, shedLoad } from './overload.js';
-import type { Orm } from './entity-manager.js';
+import { migrationsList } from '#migrations/index.ts';
+import { entities } from './entities.ts';
+import { usePreparedStatements } from './prepared.ts';
+import { closeControl, POOL_QUEUE_FACTOR, shedLoad } from './overload.ts';
+import type { Orm } from './entity-manager.ts';
 
 // Declared in entity-manager.ts (prepared.ts needs them too); most modules take them from here.
-export type { Em, Orm } from './entity-manager.js';
+export type { Em, Orm } from './entity-manager.ts';
 
 /**
  * `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. `acquireTimeoutMs`:

@@ -12,7 +12,7 @@
 // older than PgBouncer 1.21 does not keep a statement on one server connection).
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { Em, Orm } from './entity-manager.js';
+import type { Em, Orm } from './entity-manager.ts';
 
 type Statement = { name: string; text: string };
 

@@ -1,10 +1,10 @@
 // Demo data: a company, a super admin, a regular user, a rate plan catalog and a few SIMs with history.
 // Idempotent: running it again changes nothing that exists.
-import type { Em } from './orm.js';
-import { Company, RatePlan, Sim, SimEvent, User, type UserRole } from './entities.js';
-import { staffCompany } from '../companies/companies.js';
-import { upsertPlans, type RatePlanInput } from '../plans/catalog.js';
-import { withCheckDigit } from '../sims/iccid.js';
+import type { Em } from './orm.ts';
+import { Company, RatePlan, Sim, SimEvent, User, type UserRole } from './entities.ts';
+import { staffCompany } from '#server/companies/companies.ts';
+import { upsertPlans, type RatePlanInput } from '#server/plans/catalog.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 
 export const demoPlans: RatePlanInput[] = [
   {

@@ -6,8 +6,8 @@
 // statement, in the order they were published. 10,000 toasts a second are a few hundred NOTIFYs, not 10,000.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../log.js';
-import type { Orm } from '../db/orm.js';
+import type { Logger } from '#server/log.ts';
+import type { Orm } from '#server/db/orm.ts';
 
 export const CHANNEL = 'sim_portal_events';
 // PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; stay well below.
@@ -26,7 +26,7 @@ export type Hub = {
   publish: (event: HubEvent) => Promise<void>;
   /** Called once per event, in order. */
   subscribe: (listener: Listener) => () => void;
-  /** Called once per NOTIFY with its events, in order: for fan-out to many streams (server/events/sse.ts). */
+  /** Called once per NOTIFY with its events, in order: for fan-out to many streams (server/http/sse.ts). */
   subscribeBatch: (listener: BatchListener) => () => void;
   close: () => Promise<void>;
 };

@@ -2,9 +2,9 @@
 // 100 at a time (keyset over the SIM id) with their events, split into month rows and written at once,
 // so memory stays flat however many rows; plain SQL rows, so the entity manager's identity map stays empty.
 import { PassThrough, Readable } from 'node:stream';
-import type { Em } from '../db/orm.js';
-import { readRowsPlannedEachTime } from '../db/prepared.js';
-import type { Logger } from '../log.js';
+import type { Em } from '#server/db/orm.ts';
+import { readRowsPlannedEachTime } from '#server/db/prepared.ts';
+import type { Logger } from '#server/log.ts';
 import {
   dayInZone,
   firstDayOfMonth,
@@ -13,8 +13,8 @@ import {
   monthRows,
   type Period,
   type SimEventInput,
-} from './periods.js';
-import { exportFilename, type ExportQuery } from './query.js';
+} from '#domain/export/periods.ts';
+import { exportFilename, type ExportQuery } from '#domain/export/query.ts';
 import {
   EXPORT_MINUTE,
   ExportAborted,
@@ -22,7 +22,7 @@ import {
   type PlanInfo,
   type SpecHeader,
   type SpecRow,
-} from './workbook.js';
+} from './workbook.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const BATCH_SIZE = 100;

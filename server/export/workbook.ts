@@ -7,8 +7,15 @@
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { dateFromDay, EXPORT_TIME_ZONE, formatYearMonth, type Day, type Period, type YearMonth } from './periods.js';
-import { formatDataAmount } from '../plans/selector.js';
+import {
+  dateFromDay,
+  EXPORT_TIME_ZONE,
+  formatYearMonth,
+  type Day,
+  type Period,
+  type YearMonth,
+} from '#domain/export/periods.ts';
+import { formatDataAmount } from '#domain/plans/selector.ts';
 
 export type PlanInfo = {
   id: number;

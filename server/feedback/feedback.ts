@@ -1,9 +1,9 @@
 // Feedback from a signed-in user: stored first (with the user and company), then mailed to SUPPORT_EMAIL
 // after the answer has gone out. A mail that fails is logged; the stored feedback stays.
-import { Company, Feedback, User } from '../db/entities.js';
-import { escapeHtml } from '../mail/mailer.js';
-import type { Services } from '../services.js';
-import type { Em } from '../db/orm.js';
+import { Company, Feedback, User } from '#server/db/entities.ts';
+import { escapeHtml } from '#server/mail/mailer.ts';
+import type { Services } from '#server/services.ts';
+import type { Em } from '#server/db/orm.ts';
 
 export type Sender = { userId: number; name: string; email: string; companyId: number; companyName: string };
 

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '#server/config.ts';
+import type { Logger } from '#server/log.ts';
 
 export type MailMessage = { to: string; subject: string; text: string; html: string; replyTo?: string };
 export type Mailer = { send: (message: MailMessage) => Promise<void>; close: () => void };

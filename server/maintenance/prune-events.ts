@@ -7,7 +7,7 @@
 // FOR UPDATE SKIP LOCKED, so each row is deleted, and archived, by one of them.
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import type { Em } from '../db/orm.js';
+import type { Em } from '#server/db/orm.ts';
 
 /** Full calendar years kept before the current one (Bokföringslagen 7 kap. 2 §: seven years after the year's end). */
 export const SIM_EVENT_YEARS = 7;

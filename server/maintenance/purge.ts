@@ -3,11 +3,11 @@
 // (every login request adds counters and a link; an abandoned session is never looked up again).
 // Every server instance runs it: the deletes are plain and idempotent, so two instances purging at once
 // only share the work (a row deleted by one is skipped by the other).
-import { LoginToken, RateLimitCounter, Session } from '../db/entities.js';
-import type { Em, Orm } from '../db/orm.js';
-import type { Logger } from '../log.js';
-import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '../auth/login-limits.js';
-import { IDLE_TIMEOUT_MS } from '../auth/sessions.js';
+import { LoginToken, RateLimitCounter, Session } from '#server/db/entities.ts';
+import type { Em, Orm } from '#server/db/orm.ts';
+import type { Logger } from '#server/log.ts';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '#server/auth/login-limits.ts';
+import { IDLE_TIMEOUT_MS } from '#server/auth/sessions.ts';
 
 export const PURGE_INTERVAL_MS = 15 * 60 * 1000;
 // An expired link is kept a day, so opening it says "expired" rather than "invalid".

@@ -1,7 +1,7 @@
 // Rate plan import: validation of a catalog file and an upsert by code, all or nothing.
-import { z } from '../zod.js';
-import type { Em } from '../db/orm.js';
-import { RatePlan } from '../db/entities.js';
+import { z } from '#domain/zod.ts';
+import type { Em } from '#server/db/orm.ts';
+import { RatePlan } from '#server/db/entities.ts';
 
 export const ratePlanInput = z.object({
   code: z.string().trim().min(1).max(50),

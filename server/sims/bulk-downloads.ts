@@ -4,15 +4,15 @@
 // Swedish Excel, the ICCID behind a tab (docs/decisions/008); XLSX with text cells. Whatever came from a user
 // (an ICCID that is not one, a message) is written formula-safe with the list export's and workbook's helpers.
 import ExcelJS from 'exceljs';
-import { tBulkFile } from '../../app/texts/bulk-file.js';
-import { tBulkAdd } from '../../app/texts/bulk-add.js';
-import { tBulk } from '../../app/texts/bulk.js';
-import { XLSX_CONTENT_TYPE } from '../export/invoice-specification.js';
-import { safeText } from '../export/workbook.js';
-import { z } from '../zod.js';
-import { iccidMessages, iccidProblem, normalizeIccid, withCheckDigit } from './iccid.js';
-import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText } from './list-export.js';
-import { BULK_ACTIVATE_OUTCOMES, BULK_MAX, type BulkActivateOutcome } from './schemas.js';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { tBulk } from '#domain/texts/bulk.ts';
+import { XLSX_CONTENT_TYPE } from '#server/export/invoice-specification.ts';
+import { safeText } from '#server/export/workbook.ts';
+import { z } from '#domain/zod.ts';
+import { iccidMessages, iccidProblem, normalizeIccid, withCheckDigit } from '#domain/sims/iccid.ts';
+import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText } from './list-file.ts';
+import { BULK_ACTIVATE_OUTCOMES, BULK_MAX, type BulkActivateOutcome } from '#domain/sims/schemas.ts';
 
 export type DownloadFormat = 'csv' | 'xlsx';
 export type DownloadFile = { filename: string; contentType: string; body: Uint8Array<ArrayBuffer> };

@@ -18,9 +18,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { tBulkFile } from '../../app/texts/bulk-file.js';
-import { BULK_FILE_MAX_BYTES, BULK_MAX, MARK_MAX, type BulkRow } from './schemas.js';
-import type { Cell, RawRow, XlsxAnswer, XlsxRequest } from './xlsx-worker.js';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { BULK_FILE_MAX_BYTES, BULK_MAX, MARK_MAX, type BulkRow } from '#domain/sims/schemas.ts';
+import type { Cell, RawRow, XlsxAnswer, XlsxRequest } from './xlsx-worker.ts';
 
 export { BULK_FILE_MAX_BYTES };
 

@@ -8,9 +8,9 @@
 // Webhook events (sim.activated / sim.deactivated per SIM, and bulk.completed) are written by the same
 // statement (more CTEs), so they exist exactly when the change does; a list that needed several rounds (lost
 // races) gives one bulk.completed per round that changed something.
-import { tBulk } from '../../app/texts/bulk.js';
-import type { Em } from '../db/orm.js';
-import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.js';
+import { tBulk } from '#domain/texts/bulk.ts';
+import type { Em } from '#server/db/orm.ts';
+import { iccidMessages, iccidProblem, normalizeIccid } from '#domain/sims/iccid.ts';
 import {
   BULK_ACTIVATE_OUTCOMES,
   BULK_DEACTIVATE_OUTCOMES,
@@ -19,10 +19,10 @@ import {
   type BulkDeactivateInput,
   type BulkRow,
   type BulkDeactivateOutput,
-} from './schemas.js';
-import { isoSql, planFor, type Actor } from './service.js';
-import { bulkRuns } from '../metrics.js';
-import { outboxCtes, outboxParams } from '../webhooks/outbox.js';
+} from '#domain/sims/schemas.ts';
+import { isoSql, planFor, type Actor } from './service.ts';
+import { bulkRuns } from '#server/http/metrics.ts';
+import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 
 /** bulk.completed's data: the statement's changed SIMs (none: no event). */
 const bulkCompleted = (operation: 'activate' | 'deactivate', from: string) =>

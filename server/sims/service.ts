@@ -1,19 +1,19 @@
 // SIM business rules: activate, list and search, read with history, edit, deactivate.
 // Every operation is scoped to one company and runs in one transaction.
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { t } from '../../app/texts.js';
-import { tApiKeys } from '../../app/texts/api-keys.js';
-import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '../db/entities.js';
-import type { Em } from '../db/orm.js';
-import { readRow, readRows } from '../db/prepared.js';
-import { cancelledOnAbort, searchTag } from '../db/overload.js';
-import { Conflict, Invalid, NotFound } from '../errors/domain.js';
-import { LIST_PAGE_MAX } from '../zod.js';
-import { resolvePlan, selectionProblem } from '../plans/selector.js';
+import { t } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { ApiKey, Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
+import { cancelledOnAbort, searchTag } from '#server/db/overload.ts';
+import { Conflict, Invalid, NotFound } from '#domain/errors.ts';
+import { LIST_PAGE_MAX } from '#domain/zod.ts';
+import { resolvePlan, selectionProblem } from '#domain/plans/selector.ts';
 import type { z } from 'zod';
-import { recordAudit, type Actor as AuditActor } from '../companies/audit.js';
-import { enqueueEvent } from '../webhooks/outbox.js';
-import type { ActivateInput, EditInput, simDetailOutput, simOutput } from './schemas.js';
+import { recordAudit, type Actor as AuditActor } from '#server/audit/trail.ts';
+import { enqueueEvent } from '#server/webhooks/outbox.ts';
+import type { ActivateInput, EditInput, simDetailOutput, simOutput } from '#domain/sims/schemas.ts';
 
 /**
  * The caller of a SIM operation: its company and user (actingCompanyId: a super admin acting as it), or an API

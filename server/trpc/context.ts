@@ -1,10 +1,10 @@
 // The tRPC context: the services, a request-scoped entity manager and the session.
 // createContextInner needs no HTTP request, so tests and scripts can build one directly.
-import type { ApiKeyCaller } from '../api-keys/keys.js';
-import type { Em } from '../db/orm.js';
-import { findSession, readSessionCookie, setFlash, type SessionInfo } from '../auth/sessions.js';
-import { newToast, type Toast } from '../events/hub.js';
-import type { Services } from '../services.js';
+import type { ApiKeyCaller } from '#server/api-keys/keys.ts';
+import type { Em } from '#server/db/orm.ts';
+import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
+import { newToast, type Toast } from '#server/events/hub.ts';
+import type { Services } from '#server/services.ts';
 
 export type Context = {
   services: Services;

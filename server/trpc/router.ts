@@ -1,16 +1,16 @@
 // The app router: every business operation is one procedure, grouped by domain (one file each in routers/).
 import { z } from 'zod';
-import { databaseIsUp } from '../db/health.js';
-import { publicProcedure, router } from './trpc.js';
-import { adminRouter } from './routers/admin.js';
-import { apiKeysRouter } from './routers/api-keys.js';
-import { authRouter } from './routers/auth.js';
-import { companyRouter } from './routers/company.js';
-import { exportRouter } from './routers/export.js';
-import { feedbackRouter } from './routers/feedback.js';
-import { plansRouter } from './routers/plans.js';
-import { simsRouter } from './routers/sims.js';
-import { webhooksRouter } from './routers/webhooks.js';
+import { databaseIsUp } from '#server/db/health.ts';
+import { publicProcedure, router } from './trpc.ts';
+import { adminRouter } from './routers/admin.ts';
+import { apiKeysRouter } from './routers/api-keys.ts';
+import { authRouter } from './routers/auth.ts';
+import { companyRouter } from './routers/company.ts';
+import { exportRouter } from './routers/export.ts';
+import { feedbackRouter } from './routers/feedback.ts';
+import { plansRouter } from './routers/plans.ts';
+import { simsRouter } from './routers/sims.ts';
+import { webhooksRouter } from './routers/webhooks.ts';
 
 export const appRouter = router({
   health: publicProcedure

@@ -2,17 +2,17 @@
 // publicProcedure, authedProcedure (401), companyProcedure (the session's company, any role),
 // companyWriteProcedure (owner or member: changes SIMs), ownerProcedure (the company's own admin),
 // superAdminProcedure (403).
-// Every procedure starts with the one error translator (server/errors/answer.ts), so a caller in a loader
+// Every procedure starts with the one error translator (server/http/answer.ts), so a caller in a loader
 // and every HTTP door see the same tRPC code and the same issues.
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { t as texts } from '../../app/texts.js';
-import { tApiKeys } from '../../app/texts/api-keys.js';
-import { tCompany } from '../../app/texts/company.js';
-import { httpError, toTRPCError } from '../errors/answer.js';
-import { Forbidden, Unauthenticated } from '../errors/domain.js';
-import { callerRole, WRITE_ROLES, type UserRole } from '../company/kinds.js';
-import type { Context } from './context.js';
+import { t as texts } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { tCompany } from '#domain/texts/company.ts';
+import { httpError, toTRPCError } from '#server/http/answer.ts';
+import { Forbidden, Unauthenticated } from '#domain/errors.ts';
+import { callerRole, WRITE_ROLES, type UserRole } from '#domain/companies/kinds.ts';
+import type { Context } from './context.ts';
 
 const t = initTRPC
   .context<Context>()

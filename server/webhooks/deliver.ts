@@ -12,11 +12,11 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { Config } from '../config.js';
-import type { Orm } from '../db/orm.js';
-import type { Logger } from '../log.js';
-import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '../metrics.js';
-import { addressProblem, guardedLookup, hostOf, policyFor, urlProblem, type TargetPolicy } from './target.js';
+import type { Config } from '#server/config.ts';
+import type { Orm } from '#server/db/orm.ts';
+import type { Logger } from '#server/log.ts';
+import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '#server/http/metrics.ts';
+import { addressProblem, guardedLookup, hostOf, policyFor, urlProblem, type TargetPolicy } from './target.ts';
 
 /** Endpoints one instance serves at once (one attempt in flight each). */
 export const DELIVERY_CONCURRENCY = 8;

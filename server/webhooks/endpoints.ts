@@ -2,21 +2,21 @@
 // rotate the secret, delete, queue a test event, and list with their last deliveries. Every change is in
 // the company's trail (kind webhook), never with the secret.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tWebhooks } from '../../app/texts/webhooks.js';
-import { recordAudit, type Actor } from '../companies/audit.js';
-import { Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../db/entities.js';
-import type { Em } from '../db/orm.js';
-import { Conflict, Invalid, NotFound } from '../errors/domain.js';
-import { SECRET_OVERLAP_MS } from './deliver.js';
-import { WEBHOOK_TEST_EVENT } from './events.js';
+import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { recordAudit, type Actor } from '#server/audit/trail.ts';
+import { Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#server/db/entities.ts';
+import type { Em } from '#server/db/orm.ts';
+import { Conflict, Invalid, NotFound } from '#domain/errors.ts';
+import { SECRET_OVERLAP_MS } from './deliver.ts';
+import { WEBHOOK_TEST_EVENT } from '#domain/webhooks/events.ts';
 import {
   WEBHOOKS_PER_COMPANY,
   type DeliveryView,
   type EndpointView,
   type WebhookCreateInput,
   type WebhookUpdateInput,
-} from './schemas.js';
-import { targetProblem, type Resolver, type TargetPolicy } from './target.js';
+} from '#domain/webhooks/schemas.ts';
+import { targetProblem, type Resolver, type TargetPolicy } from './target.ts';
 
 export type WebhookActor = Actor & { companyId: number };
 export type WebhookOpts = { policy: TargetPolicy; retryForMs: number; resolve?: Resolver };

@@ -3,8 +3,8 @@
 // Decision (docs/decisions/011): an event is written only when the company has an enabled endpoint subscribed
 // to its type (a cheap indexed EXISTS), and its deliveries (one per such endpoint) in the same statement; the
 // worker then only reads deliveries. A company without webhooks pays one EXISTS per change.
-import type { Em } from '../db/orm.js';
-import type { WebhookEventType } from './events.js';
+import type { Em } from '#server/db/orm.ts';
+import type { WebhookEventType } from '#domain/webhooks/events.ts';
 
 const subscribed = (type: WebhookEventType, alias: string) =>
   `${alias}.company_id = ?::int and ${alias}.enabled and '${type}' = any(${alias}.events)`;

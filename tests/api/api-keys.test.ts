@@ -4,11 +4,11 @@
 // together refused; the key named as the actor in the SIM history and the trail; never /api/company/*, the
 // admin paths or /api/trpc.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiKey, Company, User } from '../../server/db/entities.js';
-import { usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { startTestServer } from '../helpers/server.js';
+import { ApiKey, Company, User } from '#server/db/entities.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { startTestServer } from '#tests/helpers/server.ts';
 
 const LIMIT = 25;
 const portal = useScreens({ browser: false, env: { API_KEY_RATE_LIMIT: String(LIMIT) } });

@@ -1,8 +1,8 @@
 // The authorization matrix: every route and API path against every kind of caller, with the expected
 // status in one table; answers for callers outside company A never contain A's data.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 // userA is a member of company A, ownerA its owner, viewerA a viewer (issue 16); superAdmin is a member of
 // another company; superAsA the same super admin acting as A (support: A's owner while acting).

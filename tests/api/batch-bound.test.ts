@@ -2,11 +2,11 @@
 // repeated `batch` parameter no longer pass 500 calls in one request; and every list answer is bounded by
 // LIST_PAGE_MAX whatever limit the caller asks, so even an allowed batch of 10 has a bounded answer.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { batchCalls, MAX_BATCH_CALLS } from '../../server/api/trpc.js';
-import { Company, RatePlan, Sim } from '../../server/db/entities.js';
-import { LIST_PAGE_MAX } from '../../server/zod.js';
-import { useScreens } from '../helpers/screens.js';
-import { iccidFactory } from '../helpers/iccid.js';
+import { batchCalls, MAX_BATCH_CALLS } from '#server/http/trpc.ts';
+import { Company, RatePlan, Sim } from '#server/db/entities.ts';
+import { LIST_PAGE_MAX } from '#domain/zod.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
 
 const portal = useScreens({ browser: false });
 let viewer: string;

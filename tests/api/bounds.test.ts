@@ -3,8 +3,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { useScreens } from '../helpers/screens.js';
+import { Sim } from '#server/db/entities.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 let anna: string;

@@ -4,11 +4,17 @@
 // read or told to try again, never queued without end. The bombs are built at test time
 // (tests/helpers/xlsx-bombs.ts): a few hundred kB each.
 import { describe, expect, it } from 'vitest';
-import { tBulkFile } from '../../app/texts/bulk-file.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { goodWorkbook, lyingSizeBomb, manyEntriesBomb, nestedBomb, sharedStringsBomb } from '../helpers/xlsx-bombs.js';
-import { decodeHtml } from '../helpers/html.js';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import {
+  goodWorkbook,
+  lyingSizeBomb,
+  manyEntriesBomb,
+  nestedBomb,
+  sharedStringsBomb,
+} from '#tests/helpers/xlsx-bombs.ts';
+import { decodeHtml } from '#tests/helpers/html.ts';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946578');

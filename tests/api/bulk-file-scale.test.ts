@@ -3,10 +3,10 @@
 // with its own mark, and the pages stay small: counts and problems first, not 10,000 table rows.
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { decodeHtml, hiddenValue } from '../helpers/html.js';
+import { Sim } from '#server/db/entities.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { decodeHtml, hiddenValue } from '#tests/helpers/html.ts';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946579');

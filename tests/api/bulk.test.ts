@@ -1,12 +1,12 @@
 // The bulk REST paths over HTTP: POST /api/sim/bulk and /api/sim/bulk/deactivate, good and bad input,
 // the one error shape, company scope, the summary toast and parallel overlapping lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tBulk } from '../../app/texts/bulk.js';
-import { findSession, readSessionCookie } from '../../server/auth/sessions.js';
-import { Company, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { newToast, type HubEvent } from '../../server/events/hub.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { tBulk } from '#domain/texts/bulk.ts';
+import { findSession, readSessionCookie } from '#server/auth/sessions.ts';
+import { Company, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { newToast, type HubEvent } from '#server/events/hub.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 let anna: string;

@@ -2,10 +2,10 @@
 // input, the last-owner rule (also two owners demoting at once, on PostgreSQL a real race), removal ending
 // the user's sessions and event streams at once, the trail of SIM changes and support, and its CSV.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuditEvent, Company, Session, User } from '../../server/db/entities.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { openStream as openSse } from '../helpers/sse.js';
+import { AuditEvent, Company, Session, User } from '#server/db/entities.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { openStream as openSse } from '#tests/helpers/sse.ts';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946455');

@@ -3,8 +3,8 @@
 // named as removed, and any owner can revoke it. And a CSV cell with spaces before =, +, - or @ is neutralised,
 // here in the bulk result file a browser posts back (/add/bulk/result).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946488');

@@ -3,9 +3,9 @@
 // activated, limit/offset still work, a bad cursor (or one with offset) is a 400 naming it, and another company's
 // SIM as a cursor finds nothing of either company.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, User } from '../../server/db/entities.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946444');

@@ -6,12 +6,12 @@
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedFleet } from '../../bench/fleet.js';
-import { Company } from '../../server/db/entities.js';
-import { BATCH_SIZE as INVOICE_BATCH } from '../../server/export/invoice-specification.js';
-import { BATCH_SIZE as LIST_BATCH } from '../../server/sims/list-export.js';
-import { usingPostgres } from '../helpers/db.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { seedFleet } from '#bench/fleet.ts';
+import { Company } from '#server/db/entities.ts';
+import { BATCH_SIZE as INVOICE_BATCH } from '#server/export/invoice-specification.ts';
+import { BATCH_SIZE as LIST_BATCH } from '#server/sims/list-file.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const SIMS = 1_000_000;
 

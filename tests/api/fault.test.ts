@@ -2,10 +2,10 @@
 // machine's PostgreSQL is never stopped). While down: 503 with a clear message and /healthz says so.
 // When it is back the server recovers by itself, and no acknowledged activation is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { type TestServer } from '../helpers/server.js';
-import { serverBehindProxy } from '../helpers/tcp-proxy.js';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { type TestServer } from '#tests/helpers/server.ts';
+import { serverBehindProxy } from '#tests/helpers/tcp-proxy.ts';
 
 let server: TestServer;
 let behind: Awaited<ReturnType<typeof serverBehindProxy>>;

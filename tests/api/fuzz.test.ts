@@ -2,8 +2,8 @@
 // the error shape when refused, and a refused request changes nothing in the database.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuditEvent, Company, Feedback, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { useScreens } from '../helpers/screens.js';
+import { AuditEvent, Company, Feedback, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 let user: string;

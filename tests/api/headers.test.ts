@@ -2,10 +2,10 @@
 // nonce on Remix's inline scripts, no CSP violation in a real Chromium, and which proxy headers are trusted.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { launchBrowser, newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { Sim } from '#server/db/entities.ts';
+import { launchBrowser, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const portal = useScreens({ browser: false });
 let anna: string;
@@ -56,7 +56,7 @@ describe('security headers', () => {
     expectSecurityHeaders(res);
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     // Headers only a document heeds, and helmet's for old clients: on whatever can be a document
-    // (server/security-headers.ts).
+    // (server/http/security-headers.ts).
     if (!path.endsWith('.data')) {
       expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
       expect(res.headers.get('x-download-options'), path).toBe('noopen');

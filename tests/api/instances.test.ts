@@ -14,14 +14,14 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIsStale, serverBundle } from '../../server/build.js';
-import { findNginx, heldPort, startNginx, waitForOk, type LocalNginx } from '../../server/ops/nginx-local.js';
-import { freshDatabase, usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { sample } from '../helpers/metrics.js';
-import { linkIn, startSmtp } from '../helpers/smtp.js';
-import { openStream as openSse } from '../helpers/sse.js';
-import { poster, webhookReceiver } from '../helpers/webhooks.js';
+import { buildIsStale, serverBundle } from '#scripts/build.js';
+import { findNginx, heldPort, startNginx, waitForOk, type LocalNginx } from '#tests/helpers/nginx.ts';
+import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { sample } from '#tests/helpers/metrics.ts';
+import { linkIn, startSmtp } from '#tests/helpers/smtp.ts';
+import { openStream as openSse } from '#tests/helpers/sse.ts';
+import { poster, webhookReceiver } from '#tests/helpers/webhooks.ts';
 
 const NGINX = findNginx();
 const skipReason = !usingPostgres
@@ -59,7 +59,7 @@ describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000
   async function startInstance(name: string): Promise<Instance> {
     const [port, metricsPort] = [await freePort(), await freePort()];
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `sim-portal-${name}-`));
-    const child = spawn(process.execPath, [path.resolve('server/start.js')], {
+    const child = spawn(process.execPath, [path.resolve('scripts/start.js')], {
       env: {
         ...process.env,
         NODE_ENV: 'production',

@@ -2,8 +2,8 @@
 // per source (the client address, from X-Forwarded-For of a trusted proxy here) and, higher, for all sources
 // together; through the real door (POST /auth/login) with a real SMTP server as the peer.
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT } from '../../server/auth/login.js';
-import { useScreens } from '../helpers/screens.js';
+import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT } from '#server/auth/login.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false, smtp: true, env: { TRUST_PROXY: 'loopback' } });
 

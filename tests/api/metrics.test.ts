@@ -5,11 +5,11 @@
 import net from 'node:net';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { Company, User } from '../../server/db/entities.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { labelValues, sample } from '../helpers/metrics.js';
-import { useScreens } from '../helpers/screens.js';
-import { poster, webhookReceiver } from '../helpers/webhooks.js';
+import { Company, User } from '#server/db/entities.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { labelValues, sample } from '#tests/helpers/metrics.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { poster, webhookReceiver } from '#tests/helpers/webhooks.ts';
 
 const TOKEN = 'a-metrics-token-of-the-tests-0123456789';
 // Webhooks to 127.0.0.1, quick retries, given up 5 s after the event.

@@ -1,11 +1,11 @@
 // Issue 24, findings 5, 6 and 7, and the fuzz pass of its "done means": odd Content-Types (lists, parameters, a
 // type that only starts like JSON, upper case, empty, missing) with odd bodies (NUL, \xff, escaped NUL, empty) to
 // every door: each REST path of the OpenAPI document, /api/trpc, the form posts of every page, /auth/* and /theme.
-// None answers 500 or shows a stack or driver text; one rule (server/media-type.ts) decides what is JSON and what
+// None answers 500 or shows a stack or driver text; one rule (server/http/media-type.ts) decides what is JSON and what
 // is a form, so no door takes bytes another would have refused. Ids past PostgreSQL's integer never reach SQL.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Feedback, User } from '../../server/db/entities.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Feedback, User } from '#server/db/entities.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 const em = () => portal.server.services.orm.em.fork();

@@ -10,9 +10,9 @@
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_STALLED_MS } from '../../server/db/overload.js';
-import { freshDatabase, usingPostgres } from '../helpers/db.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { QUEUE_STALLED_MS } from '#server/db/overload.ts';
+import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const DOWN = 'Databasen går inte att nå just nu. Försök igen om en stund.';
 /** An answer that has not come by then is hung (the pool's acquire timeout is 5 s). */

@@ -4,8 +4,8 @@
 // the migration leaves every super admin) and one left inside the customer company (data written around the
 // services) are out of reach. docs/decisions/014.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, User } from '../../server/db/entities.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, User } from '#server/db/entities.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false, smtp: true });
 const em = () => portal.server.services.orm.em.fork();

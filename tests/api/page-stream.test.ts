@@ -1,9 +1,9 @@
-// How a page's HTML reaches the client (server/http.ts writeBody): whole and the same whichever compression the
+// How a page's HTML reaches the client (server/http/app.ts writeBody): whole and the same whichever compression the
 // client takes, and a client that leaves mid-answer does not stop the server answering the next one.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useScreens } from '../helpers/screens.js';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ browser: false });
 let anna: string;

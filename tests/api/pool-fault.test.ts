@@ -5,9 +5,9 @@
 // timeout (server/db/orm.ts), most runs ended with all ten slots leaked and every request waiting for ever.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const WRITERS = 30;
 const ROUNDS = 10;

@@ -2,14 +2,14 @@
 // has every migration of this build), /healthz as before. Not ready: 503 with a JSON body of plain codes, never a
 // driver's text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { migrate } from '../../server/db/orm.js';
-import { startServer, type RunningServer } from '../../server/index.js';
-import { createServices } from '../../server/services.js';
-import { freshDatabase, usingPostgres } from '../helpers/db.js';
-import { useScreens } from '../helpers/screens.js';
-import { type TestServer } from '../helpers/server.js';
-import { serverBehindProxy } from '../helpers/tcp-proxy.js';
+import { loadConfig } from '#server/config.ts';
+import { migrate } from '#server/db/orm.ts';
+import { startServer, type RunningServer } from '#server/index.ts';
+import { createServices } from '#server/services.ts';
+import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { type TestServer } from '#tests/helpers/server.ts';
+import { serverBehindProxy } from '#tests/helpers/tcp-proxy.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

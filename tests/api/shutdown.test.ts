@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { startServer } from '../../server/index.js';
-import { createServices } from '../../server/services.js';
-import { freshDatabase } from '../helpers/db.js';
+import { loadConfig } from '#server/config.ts';
+import { startServer } from '#server/index.ts';
+import { createServices } from '#server/services.ts';
+import { freshDatabase } from '#tests/helpers/db.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

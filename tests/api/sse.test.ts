@@ -1,13 +1,13 @@
 // Live toasts over server-sent events: delivery, refusal, closing on logout, and fan-out across two
 // server instances on one PostgreSQL (LISTEN/NOTIFY).
 import { describe, expect, it } from 'vitest';
-import { MAX_BATCH_BYTES, MAX_PAYLOAD, newToast, type Hub, type Toast } from '../../server/events/hub.js';
-import { newContext } from '../helpers/browser.js';
-import { usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { startTestServer } from '../helpers/server.js';
-import { useScreens } from '../helpers/screens.js';
-import { openStream } from '../helpers/sse.js';
+import { MAX_BATCH_BYTES, MAX_PAYLOAD, newToast, type Hub, type Toast } from '#server/events/hub.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { startTestServer } from '#tests/helpers/server.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { openStream } from '#tests/helpers/sse.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946444');

@@ -3,12 +3,12 @@
 // pages, which show a notice of their own). Events arrive in order, so a marker published afterwards
 // proves that a toast was not sent, without waiting a fixed time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSession, readSessionCookie } from '../../server/auth/sessions.js';
-import { newToast, type HubEvent } from '../../server/events/hub.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContext } from '../../server/trpc/context.js';
-import { t } from '../../app/texts.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { findSession, readSessionCookie } from '#server/auth/sessions.ts';
+import { newToast, type HubEvent } from '#server/events/hub.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContext } from '#server/trpc/context.ts';
+import { t } from '#domain/texts/common.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 let server: TestServer;
 const events: HubEvent[] = [];

@@ -7,11 +7,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditEvent, Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../server/db/entities.js';
-import { usingPostgres } from '../helpers/db.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { AuditEvent, Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#server/db/entities.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const FAST = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

@@ -2,9 +2,9 @@
 // (scripts blocked rather than JS disabled, which axe itself needs); and keyboard use of the dialog.
 import type { BrowserContext } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { axeViolations, DESKTOP, MOBILE, newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;

@@ -3,10 +3,10 @@
 // (an unknown number is refused next to the field), at 1280 and 390 px; GET /api/admin/audit refuses an owner (403).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim } from '../../server/db/entities.js';
-import { axeViolations } from '../helpers/browser.js';
-import { ready } from '../helpers/company.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim } from '#server/db/entities.ts';
+import { axeViolations } from '#tests/helpers/browser.ts';
+import { ready } from '#tests/helpers/company.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const em = () => portal.server.services.orm.em.fork();

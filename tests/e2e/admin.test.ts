@@ -2,9 +2,9 @@
 // users (add, edit), log in as a company; plus the 403/404 pages and the mobile layout.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { AuditEvent, Company, User } from '../../server/db/entities.js';
-import { MOBILE, newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
+import { AuditEvent, Company, User } from '#server/db/entities.ts';
+import { MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 

@@ -3,9 +3,9 @@
 // copy button with JS), uses it over REST, finds only its prefix in the list afterwards, and revokes it on the
 // confirm page, after which the key gets 401.
 import { describe, expect, it } from 'vitest';
-import { companyWithOwner, look, ready, screenVariants as variants } from '../helpers/company.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { companyWithOwner, look, ready, screenVariants as variants } from '#tests/helpers/company.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946488');

@@ -1,9 +1,9 @@
 // Login by e-mail link through the real doors: a browser, the HTTP server and a real SMTP server.
 import { describe, expect, it } from 'vitest';
-import { AuditEvent, Company, LoginToken } from '../../server/db/entities.js';
-import { newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
-import { linkIn } from '../helpers/smtp.js';
+import { AuditEvent, Company, LoginToken } from '#server/db/entities.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { linkIn } from '#tests/helpers/smtp.ts';
 
 const portal = useScreens({ smtp: true, env: { MAIL_FROM: 'SIM-portalen <no-reply@test.se>' } });
 
@@ -194,7 +194,7 @@ describe('login by e-mail link', () => {
     const email = 'limit@demo.se';
     const em = portal.server.services.orm.em.fork();
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
-    em.create((await import('../../server/db/entities.js')).User, { email, name: 'Limit', company });
+    em.create((await import('#server/db/entities.ts')).User, { email, name: 'Limit', company });
     await em.flush();
     for (let i = 0; i < 6; i++) {
       const res = await post(
@@ -302,8 +302,8 @@ describe('log in as a company', () => {
 
   /** The procedures through createCaller as the session of `cookie` (null: anonymous), and the context they set headers on. */
   async function callerWith(cookie: string | null, ip = '') {
-    const { createCaller } = await import('../../server/trpc/caller.js');
-    const { createContext } = await import('../../server/trpc/context.js');
+    const { createCaller } = await import('#server/trpc/caller.ts');
+    const { createContext } = await import('#server/trpc/context.ts');
     const ctx = await createContext({
       services: portal.server.services,
       headers: new Headers(cookie === null ? {} : { cookie }),

@@ -2,10 +2,10 @@
 // confirm button, the result, a repeat that activates nothing twice, too long a list, and 390 px.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { axeViolations, MOBILE } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { axeViolations, MOBILE } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946555');

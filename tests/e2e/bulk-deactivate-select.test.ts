@@ -4,11 +4,11 @@
 // The SIMs are activated through the bulk procedure itself (the caller helper), legacy ones stored directly.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
-import { axeViolations, MOBILE } from '../helpers/browser.js';
-import { callerFor } from '../helpers/caller.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { axeViolations, MOBILE } from '#tests/helpers/browser.ts';
+import { callerFor } from '#tests/helpers/caller.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 

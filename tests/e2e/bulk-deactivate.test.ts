@@ -2,10 +2,10 @@
 // the confirm dialog (JS) or page (no JS) lists them (legacy ones as refused), the POST deactivates, the result
 // page lists each row. Selecting all matching a search and the dialog's keyboard: bulk-deactivate-select.test.ts.
 import { describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { injectAxe, MOBILE } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { injectAxe, MOBILE } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946555');

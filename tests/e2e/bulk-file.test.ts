@@ -6,12 +6,12 @@ import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Download, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { parseBulkFile } from '../../server/sims/bulk-file.js';
-import { TEMPLATE_EXAMPLE } from '../../server/sims/bulk-downloads.js';
-import { MOBILE } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Sim } from '#server/db/entities.ts';
+import { parseBulkFile } from '#server/sims/bulk-file.ts';
+import { TEMPLATE_EXAMPLE } from '#server/sims/bulk-downloads.ts';
+import { MOBILE } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946577');

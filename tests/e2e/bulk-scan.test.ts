@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
-import { axeViolations, launchBrowser, MOBILE, newContext } from '../helpers/browser.js';
-import { iccidFactory, iccidWithFnc1Checksum } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
-import { barcodePng, photograph } from '../helpers/barcode.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { axeViolations, launchBrowser, MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { iccidFactory, iccidWithFnc1Checksum } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { barcodePng, photograph } from '#tests/helpers/barcode.ts';
 
 const FRAME = { width: 640, height: 480 };
 

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { companyWithOwner, look, ready } from '../helpers/company.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { companyWithOwner, look, ready } from '#tests/helpers/company.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const em = () => portal.server.services.orm.em.fork();

@@ -3,12 +3,12 @@
 // real: the table the loader reads is renamed for the moment, as in tests/api/bounds.test.ts.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../app/texts.js';
-import { Sim } from '../../server/db/entities.js';
-import { newContext } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import type { TestServer } from '../helpers/server.js';
-import { startScreens, stopScreens } from '../helpers/screens.js';
+import { t } from '#domain/texts/common.ts';
+import { Sim } from '#server/db/entities.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import type { TestServer } from '#tests/helpers/server.ts';
+import { startScreens, stopScreens } from '#tests/helpers/screens.ts';
 
 let server: TestServer;
 let browser: Browser;

@@ -3,10 +3,10 @@
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { yearMonthInZone } from '../../server/export/periods.js';
-import { exportMessages } from '../../server/export/query.js';
-import { MOBILE } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
+import { yearMonthInZone } from '#domain/export/periods.ts';
+import { exportMessages } from '#domain/export/query.ts';
+import { MOBILE } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const Y = yearMonthInZone(new Date()).year - 1;

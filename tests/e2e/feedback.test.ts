@@ -3,9 +3,9 @@
 // server, and the text kept with "Något gick fel, försök igen senare" when saving fails.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Feedback } from '../../server/db/entities.js';
-import { MOBILE } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
+import { Feedback } from '#server/db/entities.ts';
+import { MOBILE } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 

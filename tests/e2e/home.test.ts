@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MOBILE, newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
+import { MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 
@@ -51,7 +51,7 @@ describe('home page', () => {
     });
 
     it(`after logout the back button shows no SIM list (JS ${js ? 'on' : 'off'})`, async () => {
-      // The browser shows a page from its cache on "back" unless the page said no-store (server/doors.ts).
+      // The browser shows a page from its cache on "back" unless the page said no-store (server/http/guards.ts).
       const page = await portal.loggedInPage('anna@demo.se', { js });
       const ctx = page.context();
       await page.goto('/sims');

@@ -3,10 +3,10 @@
 // And controls that cannot be changed look so: a legacy SIM's read-only marks, the plan selector's disabled boxes.
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim } from '../../server/db/entities.js';
-import { MOBILE, newContext } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Company, Sim } from '#server/db/entities.ts';
+import { MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('46');

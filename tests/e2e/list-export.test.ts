@@ -4,10 +4,10 @@ import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MOBILE } from '../helpers/browser.js';
-import { callerFor } from '../helpers/caller.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { MOBILE } from '#tests/helpers/browser.ts';
+import { callerFor } from '#tests/helpers/caller.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946515');

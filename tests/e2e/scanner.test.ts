@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
-import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
-import { barcodePng, photograph } from '../helpers/barcode.js';
+import { Sim } from '#server/db/entities.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { injectAxe, launchBrowser, packagedChromium, MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { barcodePng, photograph } from '#tests/helpers/barcode.ts';
 
 const ICCID = withCheckDigit(
   `894677${String(process.pid % 1e6).padStart(6, '0')}${String(Date.now() % 1e7).padStart(7, '0')}`,

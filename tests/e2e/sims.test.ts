@@ -1,10 +1,10 @@
 // SIM screens in a real Chromium, JS on and off: activate, search, edit, deactivate, 390 px layout.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Sim } from '../../server/db/entities.js';
-import { MOBILE } from '../helpers/browser.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { useScreens } from '../helpers/screens.js';
+import { Sim } from '#server/db/entities.ts';
+import { MOBILE } from '#tests/helpers/browser.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
 const newIccid = iccidFactory('8946777');
@@ -134,7 +134,7 @@ for (const js of [true, false]) {
     it('searches on the portal.server, edits a SIM and deactivates it', async () => {
       const page = await pageAs('anna@demo.se', js);
       const iccid = newIccid();
-      const caller = await import('../helpers/caller.js');
+      const caller = await import('#tests/helpers/caller.ts');
       const anna = await caller.callerFor(portal.server.services, 'anna@demo.se');
       const { id } = await anna.sim.activate({
         iccid,
@@ -217,7 +217,7 @@ describe('SIM screens, other cases', () => {
   it('answers a Swedish 404 for another company’s SIM and an unknown id', async () => {
     const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { status: 'active' });
     const em = portal.server.services.orm.em.fork();
-    const { Company, User } = await import('../../server/db/entities.js');
+    const { Company, User } = await import('#server/db/entities.ts');
     const other = em.create(Company, {
       name: 'Ett Annat AB',
       customerNumber: 'E-404',
@@ -267,7 +267,7 @@ describe('SIM screens, other cases', () => {
 
   it('shows the last page for a page past the end, and page 1 for a negative or non-numeric one', async () => {
     const em = portal.server.services.orm.em.fork();
-    const { Company } = await import('../../server/db/entities.js');
+    const { Company } = await import('#server/db/entities.ts');
     const demo = await em.findOneOrFail(Company, { name: 'Demo AB' });
     // Enough SIMs for more than one page of 50.
     await em.execute(
@@ -276,7 +276,7 @@ describe('SIM screens, other cases', () => {
          from generate_series(1, 60) g`,
       [demo.id],
     );
-    const anna = await (await import('../helpers/caller.js')).callerFor(portal.server.services, 'anna@demo.se');
+    const anna = await (await import('#tests/helpers/caller.ts')).callerFor(portal.server.services, 'anna@demo.se');
     const { total } = await anna.sim.page({ limit: 1 });
     const pages = Math.ceil(total / 50);
     expect(pages).toBeGreaterThanOrEqual(2);

@@ -2,11 +2,11 @@
 // search, edit, deactivate, export a file, send feedback; then, as super admin, create a company and a user.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Company, Feedback, Sim, User } from '../../server/db/entities.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
-import { newContext } from '../helpers/browser.js';
-import { useScreens } from '../helpers/screens.js';
-import { linkIn } from '../helpers/smtp.js';
+import { Company, Feedback, Sim, User } from '#server/db/entities.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { linkIn } from '#tests/helpers/smtp.ts';
 
 const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 

@@ -3,10 +3,10 @@
 // secret, turns it off, and deletes it on a confirm page; bad input is refused next to the field, values kept.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { User, WebhookEndpoint } from '../../server/db/entities.js';
-import { axeViolations } from '../helpers/browser.js';
-import { companyWithOwner, ready, screenVariants as variants } from '../helpers/company.js';
-import { useScreens } from '../helpers/screens.js';
+import { User, WebhookEndpoint } from '#server/db/entities.ts';
+import { axeViolations } from '#tests/helpers/browser.ts';
+import { companyWithOwner, ready, screenVariants as variants } from '#tests/helpers/company.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens({
   env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_BACKOFF_MS: '100' },

@@ -2,14 +2,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSession, findSession } from '../../server/auth/sessions.js';
-import { loadConfig } from '../../server/config.js';
-import { User } from '../../server/db/entities.js';
-import { seedDemo } from '../../server/db/seed.js';
-import { closeServices, createServices, type Services } from '../../server/services.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContextInner } from '../../server/trpc/context.js';
-import { freshDatabase } from './db.js';
+import { createSession, findSession } from '#server/auth/sessions.ts';
+import { loadConfig } from '#server/config.ts';
+import { User } from '#server/db/entities.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { closeServices, createServices, type Services } from '#server/services.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContextInner } from '#server/trpc/context.ts';
+import { freshDatabase } from './db.ts';
 
 export async function startServices(opts: { seed?: boolean; env?: Record<string, string> } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-services-'));

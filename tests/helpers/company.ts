@@ -2,9 +2,9 @@
 // one owner, so each run's users, keys, endpoints and last-owner rule are its own; and the steps they share.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { Company, User } from '../../server/db/entities.js';
-import { axeViolations } from './browser.js';
-import type { TestServer } from './server.js';
+import { Company, User } from '#server/db/entities.ts';
+import { axeViolations } from './browser.ts';
+import type { TestServer } from './server.ts';
 
 /** The four ways the company screens are tested: JS on and off, desktop and 390 px (the tag names screenshots). */
 export const screenVariants = [

@@ -1,2 +1,2 @@
-// A fresh database per test file (server/db/scratch.ts, shared with the benchmarks).
-export { freshDatabase, scratchPostgres, usingPostgres } from '../../server/db/scratch.js';
+// A fresh database per test file (tests/helpers/scratch-db.ts, shared with the benchmarks).
+export { freshDatabase, scratchPostgres, usingPostgres } from './scratch-db.ts';

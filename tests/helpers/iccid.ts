@@ -1,5 +1,5 @@
 // Valid, unique ICCIDs for tests: a prefix per test file, then process, time and a counter.
-import { withCheckDigit } from '../../server/sims/iccid.js';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 
 export function iccidFactory(prefix: string): () => string {
   let n = 0;

@@ -1,6 +1,6 @@
 // Procedure inputs typed as the router declares them, so a test calls a procedure the way a client may.
 import type { inferProcedureInput } from '@trpc/server';
-import type { AppRouter } from '../../server/trpc/router.js';
+import type { AppRouter } from '#server/trpc/router.ts';
 
 export type ActivateInput = inferProcedureInput<AppRouter['sim']['activate']>;
 export type EditInput = inferProcedureInput<AppRouter['sim']['edit']>;

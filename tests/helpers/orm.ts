@@ -1,9 +1,9 @@
 // An ORM on a fresh database of the test file's own, not migrated: the migration tests decide what runs.
 import { afterAll, beforeAll } from 'vitest';
-import { Company } from '../../server/db/entities.js';
-import { initOrm, migrate, type Orm } from '../../server/db/orm.js';
-import { seedDemo } from '../../server/db/seed.js';
-import { freshDatabase } from './db.js';
+import { Company } from '#server/db/entities.ts';
+import { initOrm, migrate, type Orm } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { freshDatabase } from './db.ts';
 
 /** Opens the ORM before the file's tests, closes it and drops the database after; `orm` is there meanwhile. */
 export function useFreshOrm(): { readonly orm: Orm } {

@@ -2,9 +2,9 @@
 // matters, a real SMTP server as the peer), started together and stopped in reverse order.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { DESKTOP, launchBrowser, MOBILE, newContext } from './browser.js';
-import { startTestServer, type TestServer } from './server.js';
-import { startSmtp } from './smtp.js';
+import { DESKTOP, launchBrowser, MOBILE, newContext } from './browser.ts';
+import { startTestServer, type TestServer } from './server.ts';
+import { startSmtp } from './smtp.ts';
 
 export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
 export type Screens = { server: TestServer; browser: Browser; smtp: Smtp | null };

@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../../server/config.js';
-import { cookieName, createSession } from '../../server/auth/sessions.js';
-import { User } from '../../server/db/entities.js';
-import { startServer, type RunningServer } from '../../server/index.js';
-import { createServices } from '../../server/services.js';
-import { createLogger } from '../../server/log.js';
-import { freshDatabase } from './db.js';
-import type { DbTarget } from '../../server/db/orm.js';
+import { loadConfig } from '#server/config.ts';
+import { cookieName, createSession } from '#server/auth/sessions.ts';
+import { User } from '#server/db/entities.ts';
+import { startServer, type RunningServer } from '#server/index.ts';
+import { createServices } from '#server/services.ts';
+import { createLogger } from '#server/log.ts';
+import { freshDatabase } from './db.ts';
+import type { DbTarget } from '#server/db/orm.ts';
 
 export type TestServer = RunningServer & {
   db: DbTarget;

@@ -1,8 +1,8 @@
 // A TCP proxy of the test's own in front of the database, to cut the server off from it (the machine's
 // PostgreSQL is never stopped) and let it back in on the same port.
 import net from 'node:net';
-import { freshDatabase } from './db.js';
-import { startTestServer } from './server.js';
+import { freshDatabase } from './db.ts';
+import { startTestServer } from './server.ts';
 
 export function tcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();

@@ -5,10 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { initOrm } from '../../server/db/orm.js';
-import { runCli } from '../helpers/cli.js';
-import { usingPostgres } from '../helpers/db.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { initOrm } from '#server/db/orm.ts';
+import { runCli } from '#tests/helpers/cli.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
 
 let dataDir: string;
 const env = () => {

@@ -1,12 +1,12 @@
 // A long list activated in chunks by the browser (/add/bulk with JS, issue 15): the chunks send no toast,
 // and the run's one summary toast counts what the database says this user activated, never the claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { newToast, type HubEvent } from '../../server/events/hub.js';
-import type { Services } from '../../server/services.js';
-import { tBulk } from '../../app/texts/bulk.js';
-import { callerFor, startServices } from '../helpers/caller.js';
-import { iccidFactory } from '../helpers/iccid.js';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { newToast, type HubEvent } from '#server/events/hub.ts';
+import type { Services } from '#server/services.ts';
+import { tBulk } from '#domain/texts/bulk.ts';
+import { callerFor, startServices } from '#tests/helpers/caller.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
 
 let services: Services;
 let stop: () => Promise<void>;
@@ -85,7 +85,7 @@ describe('chunked bulk activation', () => {
 
   it('has no REST path: the REST contract stays the same', async () => {
     const { generateOpenApiDocument } = await import('trpc-to-openapi');
-    const { appRouter } = await import('../../server/trpc/router.js');
+    const { appRouter } = await import('#server/trpc/router.ts');
     const doc = generateOpenApiDocument(appRouter, { title: 't', version: '1', baseUrl: 'http://x/api' });
     expect(Object.keys(doc.paths ?? {}).filter((p) => p.startsWith('/sim/bulk'))).toEqual([
       '/sim/bulk',

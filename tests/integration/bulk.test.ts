@@ -1,9 +1,9 @@
 // Bulk activation and deactivation through createCaller: outcomes per row, history, idempotence, races.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, Sim, SimEvent, User } from '../../server/db/entities.js';
-import type { Services } from '../../server/services.js';
-import { callerFor, startServices } from '../helpers/caller.js';
-import { iccidFactory } from '../helpers/iccid.js';
+import { Company, Sim, SimEvent, User } from '#server/db/entities.ts';
+import type { Services } from '#server/services.ts';
+import { callerFor, startServices } from '#tests/helpers/caller.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
 
 let services: Services;
 let stop: () => Promise<void>;

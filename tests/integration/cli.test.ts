@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
-import { AuditEvent } from '../../server/db/entities.js';
-import { dbTargetFrom, initOrm } from '../../server/db/orm.js';
-import { runCli } from '../helpers/cli.js';
-import { freshDatabase } from '../helpers/db.js';
+import { loadConfig } from '#server/config.ts';
+import { AuditEvent } from '#server/db/entities.ts';
+import { dbTargetFrom, initOrm } from '#server/db/orm.ts';
+import { runCli } from '#tests/helpers/cli.ts';
+import { freshDatabase } from '#tests/helpers/db.ts';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;

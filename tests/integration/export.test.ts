@@ -3,12 +3,12 @@
 import http from 'node:http';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
-import { yearMonthInZone } from '../../server/export/periods.js';
-import { exportMessages } from '../../server/export/query.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContext } from '../../server/trpc/context.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { yearMonthInZone } from '#domain/export/periods.ts';
+import { exportMessages } from '#domain/export/query.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContext } from '#server/trpc/context.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 let server: TestServer;
 const now = yearMonthInZone(new Date());

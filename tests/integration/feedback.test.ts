@@ -1,11 +1,11 @@
 // Feedback through the procedure (createContext + createCaller on the running portal): stored with the user
 // and company, mailed to SUPPORT_EMAIL through a real SMTP server, blank text refused, mail failures harmless.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, Feedback, User } from '../../server/db/entities.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContext } from '../../server/trpc/context.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startSmtp } from '../helpers/smtp.js';
+import { Company, Feedback, User } from '#server/db/entities.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContext } from '#server/trpc/context.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
+import { startSmtp } from '#tests/helpers/smtp.ts';
 
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;

@@ -3,11 +3,11 @@
 // admins, every company's rows newest first, keyset pages that neither skip nor repeat, filters by kind and company.
 // On PostgreSQL the plans are read too: each read is a walk of its index, never a sort of the whole history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditEvent, Company, Sim } from '../../server/db/entities.js';
-import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '../../server/sims/service.js';
-import { AUDIT_KINDS } from '../../server/company/kinds.js';
-import { numberedSql } from '../../server/db/prepared.js';
-import { callerFor, startServices } from '../helpers/caller.js';
+import { AuditEvent, Company, Sim } from '#server/db/entities.ts';
+import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '#server/sims/service.ts';
+import { AUDIT_KINDS } from '#domain/companies/kinds.ts';
+import { numberedSql } from '#server/db/prepared.ts';
+import { callerFor, startServices } from '#tests/helpers/caller.ts';
 
 let started: Awaited<ReturnType<typeof startServices>>;
 let demo: Company;

@@ -4,10 +4,10 @@
 import http from 'node:http';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, User } from '../../server/db/entities.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContext } from '../../server/trpc/context.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContext } from '#server/trpc/context.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 let server: TestServer;
 

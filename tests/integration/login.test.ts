@@ -1,12 +1,12 @@
 // Login links through the procedures, from callers at different IP addresses, with a real SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS_LIMIT, IP_LIMIT } from '../../server/auth/login.js';
-import { RateLimitCounter } from '../../server/db/entities.js';
-import type { Services } from '../../server/services.js';
-import { createCaller } from '../../server/trpc/caller.js';
-import { createContextInner } from '../../server/trpc/context.js';
-import { startServices } from '../helpers/caller.js';
-import { linkIn, startSmtp } from '../helpers/smtp.js';
+import { ADDRESS_LIMIT, IP_LIMIT } from '#server/auth/login.ts';
+import { RateLimitCounter } from '#server/db/entities.ts';
+import type { Services } from '#server/services.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { createContextInner } from '#server/trpc/context.ts';
+import { startServices } from '#tests/helpers/caller.ts';
+import { linkIn, startSmtp } from '#tests/helpers/smtp.ts';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let services: Services;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, User } from '../../server/db/entities.js';
-import { migrate } from '../../server/db/orm.js';
-import { databaseIsEmpty, seedDemo } from '../../server/db/seed.js';
-import { useFreshOrm } from '../helpers/orm.js';
+import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
+import { migrate } from '#server/db/orm.ts';
+import { databaseIsEmpty, seedDemo } from '#server/db/seed.ts';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const db = useFreshOrm();
 

@@ -3,14 +3,14 @@
 // prepared again on a new connection after the old one was killed. On PGlite the reads go through MikroORM
 // (checked too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, hashSessionId, SESSION_SQL } from '../../server/auth/sessions.js';
-import { Company, Sim, User } from '../../server/db/entities.js';
-import { initOrm, migrate, pgPoolOf, type Orm } from '../../server/db/orm.js';
-import { readRow, readRows } from '../../server/db/prepared.js';
-import { seedDemo } from '../../server/db/seed.js';
-import { isDatabaseUnavailable } from '../../server/db/errors.js';
-import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '../../server/sims/service.js';
-import { freshDatabase, usingPostgres } from '../helpers/db.js';
+import { createSession, hashSessionId, SESSION_SQL } from '#server/auth/sessions.ts';
+import { Company, Sim, User } from '#server/db/entities.ts';
+import { initOrm, migrate, pgPoolOf, type Orm } from '#server/db/orm.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { isDatabaseUnavailable } from '#server/db/errors.ts';
+import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '#server/sims/service.ts';
+import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
 
 let orm: Orm;
 let unprepared: Orm | null = null;

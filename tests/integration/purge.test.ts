@@ -1,12 +1,12 @@
 // The regular purge of expired login links, finished rate-limit windows and expired or idle sessions.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hit } from '../../server/auth/rate-limit.js';
-import { createSession, findSession, IDLE_TIMEOUT_MS } from '../../server/auth/sessions.js';
-import { LoginToken, RateLimitCounter, Session, User } from '../../server/db/entities.js';
-import { EXPIRED_LINK_KEPT_MS, purgeExpired, startPurging } from '../../server/maintenance/purge.js';
-import type { Services } from '../../server/services.js';
-import { startServices } from '../helpers/caller.js';
+import { hit } from '#server/auth/rate-limit.ts';
+import { createSession, findSession, IDLE_TIMEOUT_MS } from '#server/auth/sessions.ts';
+import { LoginToken, RateLimitCounter, Session, User } from '#server/db/entities.ts';
+import { EXPIRED_LINK_KEPT_MS, purgeExpired, startPurging } from '#server/maintenance/purge.ts';
+import type { Services } from '#server/services.ts';
+import { startServices } from '#tests/helpers/caller.ts';
 
 let services: Services;
 let stop: () => Promise<void>;

@@ -1,7 +1,7 @@
 // The roles migration (issue 16) on a database with data from before it: owners become owner, everyone else
 // member, and the old audit rows land in their company's trail with a kind. Down and up again keep the owners.
 import { describe, expect, it } from 'vitest';
-import { useFreshOrm } from '../helpers/orm.js';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const BEFORE = 'Migration20261122135829_sim_list_index';
 const ROLES = 'Migration20261123074507_roles';

@@ -3,8 +3,8 @@
 // the whole sim table: the plans are read with EXPLAIN, and each answer comes within a bound generous enough for
 // a loaded CI machine. Skipped on PGlite: the plans are PostgreSQL's, and bench:data measures the speed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fleetIccid, seedFleet } from '../../bench/fleet.js';
-import type { Orm } from '../../server/db/orm.js';
+import { fleetIccid, seedFleet } from '#bench/fleet.ts';
+import type { Orm } from '#server/db/orm.ts';
 import {
   DAY_OF_OFFSET_SQL,
   listFilter,
@@ -15,10 +15,10 @@ import {
   searchForm,
   searchPageAndCount,
   WHOLE_LIST,
-} from '../../server/sims/service.js';
-import { SPEC_BATCH_SQL } from '../../server/export/invoice-specification.js';
-import { usingPostgres } from '../helpers/db.js';
-import { useDemoOrm } from '../helpers/orm.js';
+} from '#server/sims/service.ts';
+import { SPEC_BATCH_SQL } from '#server/export/invoice-specification.ts';
+import { usingPostgres } from '#tests/helpers/db.ts';
+import { useDemoOrm } from '#tests/helpers/orm.ts';
 
 const SIMS = 200_000;
 let orm: Orm;

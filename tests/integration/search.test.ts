@@ -4,11 +4,11 @@
 // counts) equal counting and offset walking. On both databases (DATABASE_URL: PostgreSQL; else PGlite).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim } from '../../server/db/entities.js';
-import { migrate, type Em } from '../../server/db/orm.js';
-import { seedDemo } from '../../server/db/seed.js';
-import { listSimBatches, listSims, SEARCH_COUNT_CAP } from '../../server/sims/service.js';
-import { useFreshOrm } from '../helpers/orm.js';
+import { Company, RatePlan, Sim } from '#server/db/entities.ts';
+import { migrate, type Em } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { listSimBatches, listSims, SEARCH_COUNT_CAP } from '#server/sims/service.ts';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const db = useFreshOrm();
 const em = () => db.orm.em.fork();

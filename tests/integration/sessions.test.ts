@@ -7,12 +7,12 @@ import {
   readSessionCookie,
   sessionCookie,
   cookieName,
-} from '../../server/auth/sessions.js';
-import { hit } from '../../server/auth/rate-limit.js';
-import { Session, User } from '../../server/db/entities.js';
-import { migrate } from '../../server/db/orm.js';
-import { seedDemo } from '../../server/db/seed.js';
-import { useFreshOrm } from '../helpers/orm.js';
+} from '#server/auth/sessions.ts';
+import { hit } from '#server/auth/rate-limit.ts';
+import { Session, User } from '#server/db/entities.ts';
+import { migrate } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const db = useFreshOrm();
 let annaId: number;

@@ -1,10 +1,10 @@
 // SIM procedures through createCaller: rules, company scoping, legacy refusal, history, concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Company, RatePlan, Sim, SimEvent, User } from '../../server/db/entities.js';
-import type { Services } from '../../server/services.js';
-import { callerFor, startServices } from '../helpers/caller.js';
-import { iccidFactory } from '../helpers/iccid.js';
-import { bad, type ActivateInput, type EditInput } from '../helpers/inputs.js';
+import { Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
+import type { Services } from '#server/services.ts';
+import { callerFor, startServices } from '#tests/helpers/caller.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { bad, type ActivateInput, type EditInput } from '#tests/helpers/inputs.ts';
 
 let services: Services;
 let stop: () => Promise<void>;

@@ -2,7 +2,7 @@
 // super admin moves out of the customer company into the one staff company; everyone else stays. The entities
 // and the migrated schema agree.
 import { describe, expect, it } from 'vitest';
-import { useFreshOrm } from '../helpers/orm.js';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const BEFORE = 'Migration20261123083000_api_keys';
 const STAFF = 'Migration20261125030000_staff_company';

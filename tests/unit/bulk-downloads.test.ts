@@ -2,9 +2,9 @@
 // and a result file whose every row comes from [ICCID, outcome] alone, formula-safe.
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { parseBulkFile } from '../../server/sims/bulk-file.js';
-import { bulkResultFile, bulkTemplate, resultRowsOf, TEMPLATE_EXAMPLE } from '../../server/sims/bulk-downloads.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
+import { parseBulkFile } from '#server/sims/bulk-file.ts';
+import { bulkResultFile, bulkTemplate, resultRowsOf, TEMPLATE_EXAMPLE } from '#server/sims/bulk-downloads.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 
 const example = {
   iccid: TEMPLATE_EXAMPLE[0],

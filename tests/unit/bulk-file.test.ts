@@ -3,8 +3,8 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { BULK_FILE_MAX_BYTES, parseBulkFile } from '../../server/sims/bulk-file.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
+import { BULK_FILE_MAX_BYTES, parseBulkFile } from '#server/sims/bulk-file.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
 
 const iccid = (n: number) => withCheckDigit(`894601234567${String(n).padStart(7, '0')}`);
 const [A, B, C] = [iccid(1), iccid(2), iccid(3)];

@@ -11,7 +11,7 @@ import {
   removeFromQueue,
   splitList,
   type QueueStorage,
-} from '../../app/bulk/queue.js';
+} from '#app/bulk/queue.ts';
 import {
   activatedIds,
   answered,
@@ -21,9 +21,9 @@ import {
   nextChunk,
   shownRows,
   startRows,
-} from '../../app/bulk/run.js';
-import { addToList, afterAccept, freshRead, SAME_CODE_MS, type ScannerState } from '../../app/scanner/machine.js';
-import { BULK_MAX } from '../../server/sims/schemas.js';
+} from '#app/bulk/run.ts';
+import { addToList, afterAccept, freshRead, SAME_CODE_MS, type ScannerState } from '#app/scanner/machine.ts';
+import { BULK_MAX } from '#domain/sims/schemas.ts';
 
 describe('continuous scanner mode', () => {
   it('keeps scanning after an accepted code, where a single scan stops the camera', () => {

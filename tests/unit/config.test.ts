@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.js';
+import { ConfigError, loadConfig } from '#server/config.ts';
 
 // loadConfig writes the generated secret into DATA_DIR, so every case gets a directory of its own.
 const dirs: string[] = [];

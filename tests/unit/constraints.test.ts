@@ -1,13 +1,13 @@
 // The forms' HTML constraints come from the procedures' own schemas (app/utils/constraints.ts): each limit
 // the services define is what the form's fields get, and what zod's definitions say is read correctly.
 import { describe, expect, it } from 'vitest';
-import { constraints, fieldConstraint } from '../../app/utils/constraints.js';
-import { requestLinkInput } from '../../server/auth/schemas.js';
-import { COMPANY_LIMITS, createCompanyInput, updateCompanyInput } from '../../server/companies/schemas.js';
-import { FEEDBACK_MAX, feedbackInput } from '../../server/feedback/schemas.js';
-import { activateInput, editInput, MARK_MAX } from '../../server/sims/schemas.js';
-import { createUserInput, EMAIL_MAX, USER_LIMITS } from '../../server/users/schemas.js';
-import { z } from '../../server/zod.js';
+import { constraints, fieldConstraint } from '#app/utils/constraints.ts';
+import { requestLinkInput } from '#domain/auth/schemas.ts';
+import { COMPANY_LIMITS, createCompanyInput, updateCompanyInput } from '#domain/companies/schemas.ts';
+import { FEEDBACK_MAX, feedbackInput } from '#domain/feedback/schemas.ts';
+import { activateInput, editInput, MARK_MAX } from '#domain/sims/schemas.ts';
+import { createUserInput, EMAIL_MAX, USER_LIMITS } from '#domain/companies/user-schemas.ts';
+import { z } from '#domain/zod.ts';
 
 describe('constraints from the procedures’ schemas', () => {
   it('gives the company, user, feedback, SIM and login forms the services’ limits', () => {

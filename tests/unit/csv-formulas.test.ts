@@ -1,9 +1,9 @@
 // Issue 24, finding 11: a cell that starts with whitespace before =, +, - or @ is a formula to a spreadsheet
 // that trims on import, and is neutralised like one, in every CSV (one rule: looksLikeFormula) and in XLSX.
 import { describe, expect, it } from 'vitest';
-import { looksLikeFormula, safeText } from '../../server/export/workbook.js';
-import { csvText } from '../../server/sims/list-export.js';
-import { bulkResultFile, resultRowsOf } from '../../server/sims/bulk-downloads.js';
+import { looksLikeFormula, safeText } from '#server/export/workbook.ts';
+import { csvText } from '#server/sims/list-file.ts';
+import { bulkResultFile, resultRowsOf } from '#server/sims/bulk-downloads.ts';
 
 const DANGEROUS = [
   '=1+1',

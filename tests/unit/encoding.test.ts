@@ -1,6 +1,6 @@
 // Which compression a client gets, from its Accept-Encoding header.
 import { describe, expect, it } from 'vitest';
-import { encodingFor } from '../../server/encoding.js';
+import { encodingFor } from '#server/http/encoding.ts';
 
 describe('encodingFor', () => {
   it.each([

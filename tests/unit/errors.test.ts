@@ -5,18 +5,10 @@ import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { httpError } from '../../server/errors/answer.js';
-import {
-  Conflict,
-  Forbidden,
-  Invalid,
-  issuesOf,
-  NotFound,
-  Unauthenticated,
-  type DomainError,
-} from '../../server/errors/domain.js';
-import type { Context } from '../../server/trpc/context.js';
-import { createCallerFactory, publicProcedure, router } from '../../server/trpc/trpc.js';
+import { httpError } from '#server/http/answer.ts';
+import { Conflict, Forbidden, Invalid, issuesOf, NotFound, Unauthenticated, type DomainError } from '#domain/errors.ts';
+import type { Context } from '#server/trpc/context.ts';
+import { createCallerFactory, publicProcedure, router } from '#server/trpc/trpc.ts';
 
 let toThrow: unknown = null;
 const testRouter = router({

@@ -10,9 +10,9 @@ import {
   type MonthRow,
   type Period,
   type SimEventInput,
-} from '../../server/export/periods.js';
-import { checkExportQuery, exportFilename, exportMessages } from '../../server/export/query.js';
-import { formatDataAmount, safeText } from '../../server/export/workbook.js';
+} from '#domain/export/periods.ts';
+import { checkExportQuery, exportFilename, exportMessages } from '#domain/export/query.ts';
+import { formatDataAmount, safeText } from '#server/export/workbook.ts';
 
 const ev = (kind: string, iso: string, planId: number): SimEventInput => ({ kind, day: dayFromIso(iso), planId });
 const period = (a: string, b: string): Period => {

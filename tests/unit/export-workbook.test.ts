@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { dateFromDay, dayFromIso } from '../../server/export/periods.js';
+import { dateFromDay, dayFromIso } from '#domain/export/periods.ts';
 import {
   addSpecSheet,
   newWorkbook,
@@ -17,7 +17,7 @@ import {
   type PlanInfo,
   type SpecHeader,
   type SpecRow,
-} from '../../server/export/workbook.js';
+} from '#server/export/workbook.ts';
 
 // exceljs' own zip reader (a dependency of exceljs), to compare the files inside the xlsx.
 type Zip = { files: Record<string, { dir: boolean; async: (t: 'string') => Promise<string> }> };

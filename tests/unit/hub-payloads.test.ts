@@ -1,7 +1,7 @@
 // The hub's NOTIFY payloads: a batch of events packed into JSON arrays under PostgreSQL's 8000-byte limit,
 // in order, and unpacked again (also the single event an instance sent before batching).
 import { describe, expect, it } from 'vitest';
-import { MAX_PAYLOAD, newToast, packPayloads, unpackPayload, type HubEvent } from '../../server/events/hub.js';
+import { MAX_PAYLOAD, newToast, packPayloads, unpackPayload, type HubEvent } from '#server/events/hub.ts';
 
 // The message not cut to newToast's 1,000 characters: the sizes here are the point.
 const toast = (i: number, size: number): HubEvent => ({

@@ -1,15 +1,15 @@
-// Fan-out of the hub's events to event streams (server/events/sse.ts), on a real hub (PGlite's listen, or
+// Fan-out of the hub's events to event streams (server/http/sse.ts), on a real hub (PGlite's listen, or
 // PostgreSQL's LISTEN/NOTIFY with DATABASE_URL) and real Node writables as the streams' responses: each
 // stream gets its user's toasts in order, a logout in the middle of a batch ends only that session's stream
 // after the toasts before it, and a client that stops reading is dropped past MAX_UNSENT_BYTES.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../server/auth/sessions.js';
-import { initOrm, type Orm } from '../../server/db/orm.js';
-import { createHub, newToast, type Hub, type Toast } from '../../server/events/hub.js';
-import { createStreams, MAX_UNSENT_BYTES, type Streams } from '../../server/events/sse.js';
-import { createLogger } from '../../server/log.js';
-import { freshDatabase } from '../helpers/db.js';
+import type { SessionInfo } from '#server/auth/sessions.ts';
+import { initOrm, type Orm } from '#server/db/orm.ts';
+import { createHub, newToast, type Hub, type Toast } from '#server/events/hub.ts';
+import { createStreams, MAX_UNSENT_BYTES, type Streams } from '#server/http/sse.ts';
+import { createLogger } from '#server/log.ts';
+import { freshDatabase } from '#tests/helpers/db.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let orm: Orm;

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  iccidProblem,
-  isAcceptableScan,
-  luhnCheckDigit,
-  normalizeIccid,
-  withCheckDigit,
-} from '../../server/sims/iccid.js';
+import { iccidProblem, isAcceptableScan, luhnCheckDigit, normalizeIccid, withCheckDigit } from '#domain/sims/iccid.ts';
 
 describe('ICCID', () => {
   const valid = withCheckDigit('8946012345678900010');

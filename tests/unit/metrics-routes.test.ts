@@ -1,7 +1,7 @@
 // The route label of /metrics: the pattern of the route that serves a path, never the path with its ids, so the
 // label set stays bounded whatever URLs are asked for.
 import { describe, expect, it } from 'vitest';
-import { routeLabeller } from '../../server/metrics.js';
+import { routeLabeller } from '#server/http/metrics.ts';
 
 const label = routeLabeller({
   restPaths: ['/sim', '/sim/all', '/sim/{id}', '/sim/deactivate/{id}', '/sim/bulk'],

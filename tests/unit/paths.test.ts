@@ -1,6 +1,6 @@
 // Where "< Backa" leads, and which redirect targets are allowed.
 import { describe, expect, it } from 'vitest';
-import { parentPath, safeRedirectTarget } from '../../app/utils/paths.js';
+import { parentPath, safeRedirectTarget } from '#app/utils/paths.ts';
 
 describe('parentPath', () => {
   it.each([

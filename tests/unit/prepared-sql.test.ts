@@ -1,9 +1,9 @@
 // The placeholders of a prepared statement (server/db/prepared.ts): `?` made `$n` in order, never inside quoted
 // text or a comment; a literal question mark is refused rather than numbered wrongly.
 import { describe, expect, it } from 'vitest';
-import { numberedSql } from '../../server/db/prepared.js';
-import { SESSION_SQL } from '../../server/auth/sessions.js';
-import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '../../server/sims/service.js';
+import { numberedSql } from '#server/db/prepared.ts';
+import { SESSION_SQL } from '#server/auth/sessions.ts';
+import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '#server/sims/service.ts';
 
 describe('numberedSql', () => {
   it('numbers the placeholders in order', () => {

@@ -2,12 +2,12 @@
 // the acceptance rule, the scan box, and how camera failures and memory are read.
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
 import { describe, expect, it } from 'vitest';
-import { cameraProblem, cameraSupport, constraintsFor, readMemory, writeMemory } from '../../app/scanner/camera.js';
-import { canScanFile, fileScan, move, next, type ScannerState } from '../../app/scanner/machine.js';
-import { decodedTexts } from '../../app/scanner/quagga.js';
-import { FRAMES_PER_SECOND, insideBox, judge, READERS, SCAN_BOX_RATIO, scanBox } from '../../app/scanner/rules.js';
-import { withCheckDigit } from '../../server/sims/iccid.js';
-import { tScanner } from '../../app/texts/scanner.js';
+import { cameraProblem, cameraSupport, constraintsFor, readMemory, writeMemory } from '#app/scanner/camera.ts';
+import { canScanFile, fileScan, move, next, type ScannerState } from '#app/scanner/machine.ts';
+import { decodedTexts } from '#app/scanner/quagga.ts';
+import { FRAMES_PER_SECOND, insideBox, judge, READERS, SCAN_BOX_RATIO, scanBox } from '#app/scanner/rules.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { tScanner } from '#domain/texts/scanner.ts';
 
 const STATES: ScannerState[] = ['notStarted', 'scanning', 'paused'];
 

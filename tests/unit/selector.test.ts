@@ -6,7 +6,7 @@ import {
   optionRules,
   resolvePlan,
   selectionProblem,
-} from '../../server/plans/selector.js';
+} from '#domain/plans/selector.ts';
 
 const plan = (code: string, dataLimit: number, call: boolean, sms: boolean, roaming: boolean, isLegacy = false) => ({
   code,

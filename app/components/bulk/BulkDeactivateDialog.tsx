@@ -2,10 +2,10 @@
 // (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
 // answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
 // own procedure (sim.matching: the search's first BULK_SELECT_MAX), never by counts the page holds.
-import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from '~/components/bulk/IccidList';
+import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from './IccidList.tsx';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { tBulkDeactivate } from '~/texts/bulk-deactivate';
-import { BULK_SELECT_MAX } from '../../../server/sims/limits';
+import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
+import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
 
@@ -33,7 +33,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
     let current = true;
     (async () => {
       try {
-        const { trpc } = await import('~/utils/trpc.client');
+        const { trpc } = await import('#app/utils/trpc.client.ts');
         const r = await trpc.sim.matching.query({ q: selection.q });
         if (current) setResolved({ rows: r.rows, total: r.total, exact: r.exact });
       } catch {

@@ -4,9 +4,9 @@
 // typed input). With JS a file over the size limit, or a CSV with clearly too many lines, is refused here
 // before it is sent; the server decides either way.
 import type { ChangeEvent } from 'react';
-import { Field } from '~/components/Field';
-import { tBulkFile } from '~/texts/bulk-file';
-import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '../../../server/sims/limits';
+import { Field } from '#app/components/Field.tsx';
+import { tBulkFile } from '#domain/texts/bulk-file.ts';
+import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '#domain/sims/limits.ts';
 
 const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
 

@@ -20,7 +20,7 @@ import {
   readQueue,
   removeFromQueue,
   splitList,
-} from '~/bulk/queue';
+} from '#app/bulk/queue.ts';
 import {
   activatedIds,
   answered,
@@ -30,13 +30,13 @@ import {
   shownRows,
   startRows,
   type BulkRow,
-} from '~/bulk/run';
-import { addToList } from '~/scanner/machine';
-import { tBulkScan } from '~/texts/bulk-scan';
-import { tBulkAdd } from '~/texts/bulk-add';
-import type { BulkActivateOutput } from '../../../server/sims/schemas';
-import { BulkCounts, BulkRows } from './BulkOutcome';
-import { BulkScan, type ScanAnswer } from './BulkScan';
+} from '#app/bulk/run.ts';
+import { addToList } from '#app/scanner/machine.ts';
+import { tBulkScan } from '#domain/texts/bulk-scan.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
+import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
+import { BulkScan, type ScanAnswer } from './BulkScan.tsx';
 
 /** The id of the element below the form that shows the live preview, progress and result. */
 export const BULK_LIVE_SLOT = 'bulk-live';
@@ -67,7 +67,7 @@ type TrpcError = { data?: { issues?: { message: string }[] } | null; message?: s
 /** No answer at all (the network, not the server): tRPC's error then carries no data. */
 const isNetworkError = (err: unknown) => !(err as TrpcError | null)?.data;
 
-const loadClient = () => import('~/utils/trpc.client').then((m) => m.trpc);
+const loadClient = () => import('#app/utils/trpc.client.ts').then((m) => m.trpc);
 
 function readForm(form: HTMLFormElement): { text: string; list: string[]; plan: Plan } {
   const data = new FormData(form);

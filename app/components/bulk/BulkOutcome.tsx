@@ -1,12 +1,12 @@
 // The rows and counts of a bulk activation (issue 15): the page's server-rendered preview and result in
 // app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces.
 import type { ReactNode } from 'react';
-import { t } from '~/texts';
-import { tBulkScan } from '~/texts/bulk-scan';
-import { tBulkAdd } from '~/texts/bulk-add';
-import type { BulkRow } from '~/bulk/run';
-import { BULK_ACTIVATE_OUTCOMES } from '../../../server/sims/limits';
-import type { BulkActivateOutput } from '../../../server/sims/schemas';
+import { t } from '#domain/texts/common.ts';
+import { tBulkScan } from '#domain/texts/bulk-scan.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import type { BulkRow } from '#app/bulk/run.ts';
+import { BULK_ACTIVATE_OUTCOMES } from '#domain/sims/limits.ts';
+import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
 
 export type { BulkRow };
 

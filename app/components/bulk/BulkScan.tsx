@@ -2,8 +2,8 @@
 // the scanner (quagga2 included) only when pressed, as on /add; the scanner stays open, each new code goes
 // to the list with a short beep and vibration, a repeat is only hinted, and "Klar" closes it.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { ScannerPending, useLazyScanner } from '~/components/LazyScan';
-import { tBulkScan } from '~/texts/bulk-scan';
+import { ScannerPending, useLazyScanner } from '#app/components/LazyScan.tsx';
+import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 
 export type ScanAnswer = 'added' | 'repeat';
 

@@ -3,7 +3,7 @@
 // that sends them.
 import { Form } from '@remix-run/react';
 import type { ReactNode } from 'react';
-import { tBulkDeactivate } from '~/texts/bulk-deactivate';
+import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 
 type Listed = { id: number; iccid: string };
 

@@ -1,17 +1,17 @@
 // Super admin procedures: companies, users, acting as a company. Each is also a REST path of the spec
 // (/api/admin/...) through trpc-to-openapi; the rules live in server/companies and server/users.
-import { rowId, z } from '../../zod.js';
-import { actAsCompany } from '../../auth/acting.js';
-import type { Actor } from '../../companies/audit.js';
-import { createCompany, getCompany, listCompanies, updateCompany } from '../../companies/companies.js';
-import { listAuditTrail } from '../../company/activity.js';
-import { auditTrailPageOutput, auditTrailQuery } from '../../company/schemas.js';
-import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from '../../companies/schemas.js';
-import { createUserInput, updateUserInput, userOutput } from '../../users/schemas.js';
-import { createUser, getUser, updateUser } from '../../users/users.js';
-import type { SessionInfo } from '../../auth/sessions.js';
-import { router, superAdminProcedure } from '../trpc.js';
-import { setSessionCookie, success } from './auth.js';
+import { rowId, z } from '#domain/zod.ts';
+import { actAsCompany } from '#server/auth/acting.ts';
+import type { Actor } from '#server/audit/trail.ts';
+import { createCompany, getCompany, listCompanies, updateCompany } from '#server/companies/companies.ts';
+import { listAuditTrail } from '#server/audit/activity.ts';
+import { auditTrailPageOutput, auditTrailQuery } from '#domain/companies/owner-schemas.ts';
+import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from '#domain/companies/schemas.ts';
+import { createUserInput, updateUserInput, userOutput } from '#domain/companies/user-schemas.ts';
+import { createUser, getUser, updateUser } from '#server/companies/users.ts';
+import type { SessionInfo } from '#server/auth/sessions.ts';
+import { router, superAdminProcedure } from '#server/trpc/trpc.ts';
+import { setSessionCookie, success } from './auth.ts';
 
 const actor = (session: SessionInfo): Actor => ({ userId: session.userId, actingCompanyId: session.actingCompanyId });
 const id = rowId('Ogiltigt id.');

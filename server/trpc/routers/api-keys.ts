@@ -1,10 +1,10 @@
 // A company's API keys (issue 16), for its owners (and support acting as the company); never for a key.
 // REST: GET /api/company/apiKeys, POST /api/company/apiKeys (the key answered once), POST /api/company/apiKeys/revoke/{id}.
-import { tApiKeys } from '../../../app/texts/api-keys.js';
-import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '../../api-keys/keys.js';
-import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '../../api-keys/schemas.js';
-import { z } from '../../zod.js';
-import { ownerProcedure, router } from '../trpc.js';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '#server/api-keys/keys.ts';
+import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '#domain/api-keys/schemas.ts';
+import { z } from '#domain/zod.ts';
+import { ownerProcedure, router } from '#server/trpc/trpc.ts';
 
 const tags = ['company'];
 const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) => ({

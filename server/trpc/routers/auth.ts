@@ -1,17 +1,17 @@
 // Session and acting-company procedures.
 import { z } from 'zod';
-import { actAsCompany } from '../../auth/acting.js';
-import { requestLinkInput } from '../../auth/schemas.js';
-import { checkLoginLink, consumeLoginLink, requestLoginLink } from '../../auth/login.js';
+import { actAsCompany } from '#server/auth/acting.ts';
+import { requestLinkInput } from '#domain/auth/schemas.ts';
+import { checkLoginLink, consumeLoginLink, requestLoginLink } from '#server/auth/login.ts';
 import {
   announceSessionEnded,
   clearSessionCookie,
   deleteSession,
   sessionCookie,
   setFlash,
-} from '../../auth/sessions.js';
-import type { Context } from '../context.js';
-import { authedProcedure, publicProcedure, router } from '../trpc.js';
+} from '#server/auth/sessions.ts';
+import type { Context } from '#server/trpc/context.ts';
+import { authedProcedure, publicProcedure, router } from '#server/trpc/trpc.ts';
 
 export const success = z.object({ success: z.boolean() });
 

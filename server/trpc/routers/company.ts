@@ -1,8 +1,8 @@
 // The company's own admin (issue 16): its users and its activity trail, for the company's owners (and support
 // acting as the company). Each is also a REST path (/api/company/...); API keys will never reach these.
-import { tCompany } from '../../../app/texts/company.js';
-import { announceSessionEnded } from '../../auth/sessions.js';
-import { activityCsv, listActivity } from '../../company/activity.js';
+import { tCompany } from '#domain/texts/company.ts';
+import { announceSessionEnded } from '#server/auth/sessions.ts';
+import { activityCsv, listActivity } from '#server/audit/activity.ts';
 import {
   activityPageOutput,
   activityQuery,
@@ -11,7 +11,7 @@ import {
   companyUserIdInput,
   companyUserUpdateInput,
   companyUsersQuery,
-} from '../../company/schemas.js';
+} from '#domain/companies/owner-schemas.ts';
 import {
   createCompanyUser,
   getCompanyUser,
@@ -19,11 +19,11 @@ import {
   removeCompanyUser,
   updateCompanyUser,
   type CompanyActor,
-} from '../../company/users.js';
-import { userOutput } from '../../users/schemas.js';
-import { z } from '../../zod.js';
-import { ownerProcedure, router } from '../trpc.js';
-import { success } from './auth.js';
+} from '#server/companies/owner-admin.ts';
+import { userOutput } from '#domain/companies/user-schemas.ts';
+import { z } from '#domain/zod.ts';
+import { ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { success } from './auth.ts';
 
 const tags = ['company'];
 const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) =>

@@ -1,14 +1,14 @@
 // Export procedures: the default period of the form, and the invoice specification as a streamed xlsx.
 // In-process only (GET /api/export/getExcelV1 and GET /api/sim/export call them): a stream is no JSON answer.
-import { t } from '../../../app/texts.js';
-import { z } from '../../zod.js';
-import { Company } from '../../db/entities.js';
-import { NotFound } from '../../errors/domain.js';
-import { invoiceSpecification } from '../../export/invoice-specification.js';
-import { defaultPeriod, yearMonthInZone } from '../../export/periods.js';
-import { checkExportQuery } from '../../export/query.js';
-import { listExport, listExportQuery } from '../../sims/list-export.js';
-import { companyProcedure, router } from '../trpc.js';
+import { t } from '#domain/texts/common.ts';
+import { z } from '#domain/zod.ts';
+import { Company } from '#server/db/entities.ts';
+import { NotFound } from '#domain/errors.ts';
+import { invoiceSpecification } from '#server/export/invoice-specification.ts';
+import { defaultPeriod, yearMonthInZone } from '#domain/export/periods.ts';
+import { checkExportQuery } from '#domain/export/query.ts';
+import { listExport, listExportQuery } from '#server/sims/list-file.ts';
+import { companyProcedure, router } from '#server/trpc/trpc.ts';
 
 const rawNumber = z.union([z.string(), z.number()]).nullish();
 
@@ -22,7 +22,7 @@ export const exportQueryInput = z
     return z.NEVER;
   });
 
-async function companyOf(ctx: { em: import('../../db/orm.js').Em; companyId: number }) {
+async function companyOf(ctx: { em: import('#server/db/orm.ts').Em; companyId: number }) {
   const company = await ctx.em.findOne(Company, ctx.companyId, { disableIdentityMap: true });
   if (!company) throw new NotFound(t.errors.companyNotFound);
   return company;

@@ -1,9 +1,9 @@
 // Feedback procedure (POST /api/feedback): stored with the user and company, then mailed to support.
-import { t } from '../../../app/texts.js';
-import { z } from '../../zod.js';
-import { submitFeedback } from '../../feedback/feedback.js';
-import { feedbackInput } from '../../feedback/schemas.js';
-import { companyUserProcedure, router } from '../trpc.js';
+import { t } from '#domain/texts/common.ts';
+import { z } from '#domain/zod.ts';
+import { submitFeedback } from '#server/feedback/feedback.ts';
+import { feedbackInput } from '#domain/feedback/schemas.ts';
+import { companyUserProcedure, router } from '#server/trpc/trpc.ts';
 
 export const feedbackRouter = router({
   send: companyUserProcedure

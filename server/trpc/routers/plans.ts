@@ -1,8 +1,8 @@
 // Rate plans a user can choose.
-import { z } from '../../zod.js';
-import { ratePlanOutput } from '../../sims/schemas.js';
-import { selectablePlans } from '../../sims/service.js';
-import { companyProcedure, router } from '../trpc.js';
+import { z } from '#domain/zod.ts';
+import { ratePlanOutput } from '#domain/sims/schemas.ts';
+import { selectablePlans } from '#server/sims/service.ts';
+import { companyProcedure, router } from '#server/trpc/trpc.ts';
 
 export const plansRouter = router({
   list: companyProcedure

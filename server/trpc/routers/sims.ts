@@ -1,5 +1,5 @@
 // SIM procedures: one per operation, each scoped to the session's company.
-import { rowId, z } from '../../zod.js';
+import { rowId, z } from '#domain/zod.ts';
 import {
   activateInput,
   editInput,
@@ -11,8 +11,8 @@ import {
   simHistoryInput,
   simHistoryOutput,
   simOutput,
-} from '../../sims/schemas.js';
-import { BULK_SELECT_MAX } from '../../sims/limits.js';
+} from '#domain/sims/schemas.ts';
+import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import {
   activateSim,
   deactivateSim,
@@ -24,20 +24,20 @@ import {
   simPage,
   simsByIds,
   type Actor,
-} from '../../sims/service.js';
-import { tBulk } from '../../../app/texts/bulk.js';
-import { t } from '../../../app/texts.js';
-import { activateBulk, countActivatedBy, deactivateBulk } from '../../sims/bulk.js';
+} from '#server/sims/service.ts';
+import { tBulk } from '#domain/texts/bulk.ts';
+import { t } from '#domain/texts/common.ts';
+import { activateBulk, countActivatedBy, deactivateBulk } from '#server/sims/bulk.ts';
 import {
   bulkActivateInput,
   bulkActivateSummaryInput,
   bulkActivateOutput,
   bulkDeactivateInput,
   bulkDeactivateOutput,
-} from '../../sims/schemas.js';
-import { companyProcedure, companyWriteProcedure, router } from '../trpc.js';
-import { Invalid } from '../../errors/domain.js';
-import { auditBulk } from '../../company/activity.js';
+} from '#domain/sims/schemas.ts';
+import { companyProcedure, companyWriteProcedure, router } from '#server/trpc/trpc.ts';
+import { Invalid } from '#domain/errors.ts';
+import { auditBulk } from '#server/audit/activity.ts';
 
 /** An opaque cursor of GET /api/sim/all: the last SIM of a page (the next starts after it in the list's order). */
 const cursorOf = (id: number) => Buffer.from(`s1:${id}`).toString('base64url');

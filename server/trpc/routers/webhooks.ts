@@ -1,6 +1,6 @@
 // The company's webhooks (issue 16), for its owners (and support acting as the company); REST paths under
 // /api/company/webhooks. API keys never reach these.
-import { tWebhooks } from '../../../app/texts/webhooks.js';
+import { tWebhooks } from '#domain/texts/webhooks.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -11,18 +11,18 @@ import {
   updateEndpoint,
   type WebhookActor,
   type WebhookOpts,
-} from '../../webhooks/endpoints.js';
+} from '#server/webhooks/endpoints.ts';
 import {
   deliveryOutput,
   endpointOutput,
   webhookCreateInput,
   webhookIdInput,
   webhookUpdateInput,
-} from '../../webhooks/schemas.js';
-import type { Services } from '../../services.js';
-import { z } from '../../zod.js';
-import { ownerProcedure, router } from '../trpc.js';
-import { success } from './auth.js';
+} from '#domain/webhooks/schemas.ts';
+import type { Services } from '#server/services.ts';
+import { z } from '#domain/zod.ts';
+import { ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { success } from './auth.ts';
 
 const tags = ['company'];
 const actor = (ctx: {

@@ -1,0 +1,55 @@
+// The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
+// @texts:bulkDeactivate (deactivate many from /sims, issue 15: the checkboxes, the confirm and result pages)
+import { grouped } from './common.ts';
+
+export const tBulkDeactivate = {
+  select: (iccid: string) => `Markera SIM-kort ${iccid}`,
+  selectAll: 'Markera alla på sidan',
+  submit: 'Avaktivera markerade',
+  title: 'Avaktivera flera SIM-kort',
+  resultTitle: 'Resultat av avaktiveringen',
+  none: 'Inga SIM-kort är markerade. Gå tillbaka och markera de SIM-kort som ska avaktiveras.',
+  tooMany: (max: number) => `Högst ${max} SIM-kort kan avaktiveras åt gången.`,
+  willDeactivate: (n: number) =>
+    n === 1
+      ? '1 SIM-kort kommer att avaktiveras. Det går inte att ångra.'
+      : `${n} SIM-kort kommer att avaktiveras. Det går inte att ångra.`,
+  refusedHeading: 'Avaktiveras inte',
+  confirm: (n: number) => `Avaktivera ${n} SIM-kort`,
+  cancel: 'Avbryt',
+  back: 'Tillbaka till SIM-korten',
+  outcome: 'Resultat',
+  outcomes: {
+    deactivated: 'Avaktiverat',
+    notFound: 'Finns inte',
+    legacy: 'Äldre abonnemang: avaktiveras inte här, kontakta supporten',
+    alreadyInactive: 'Redan avaktiverat',
+  } as Record<string, string>,
+  unknown: (id: number) => `Okänt SIM-kort (${id})`,
+  notListed: (n: number) =>
+    n === 1
+      ? '1 markerat SIM-kort är inte längre aktivt hos er.'
+      : `${n} markerade SIM-kort är inte längre aktiva hos er.`,
+  // The selection on /sims (JS: in place; without JS: the page comes back ticked) and the dialog.
+  unselectAll: 'Avmarkera alla på sidan',
+  selectMatching: (n: number, q: string, exact = true) =>
+    !exact
+      ? `Markera alla som matchar sökningen (fler än ${grouped(n)})`
+      : q
+        ? `Markera alla ${grouped(n)} som matchar sökningen`
+        : `Markera alla ${grouped(n)} SIM-kort`,
+  clearMatching: 'Avmarkera alla',
+  selected: (n: number) => (n === 1 ? '1 markerad' : `${grouped(n)} markerade`),
+  matchingSelected: (n: number, q: string, exact = true) =>
+    !exact
+      ? `Alla SIM-kort som matchar sökningen är markerade (fler än ${grouped(n)}).`
+      : q
+        ? `Alla ${grouped(n)} SIM-kort som matchar sökningen är markerade.`
+        : `Alla ${grouped(n)} SIM-kort är markerade.`,
+  capped: (total: number, max: number, exact = true) =>
+    `${exact ? grouped(total) : `Fler än ${grouped(total)}`} SIM-kort matchar, men högst ${grouped(max)} kan avaktiveras åt gången: de ${grouped(max)} första i listan tas med.`,
+  matchingFor: (q: string) => (q ? `Alla SIM-kort som matchar ”${q}”.` : 'Alla aktiva SIM-kort.'),
+  listLabel: 'SIM-kort som avaktiveras',
+  loading: 'Hämtar SIM-korten …',
+  loadFailed: 'Listan kunde inte hämtas. Försök igen eller ladda om sidan.',
+} as const;

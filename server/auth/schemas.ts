@@ -1,8 +1,0 @@
-// The login request's input (POST /auth/login, the login forms, the auth.requestLink procedure). Pure zod.
-import { z } from '../zod.js';
-import { emailAddress } from '../users/schemas.js';
-
-export const requestLinkInput = z.object({
-  destination: emailAddress,
-  redirectTo: z.string().max(2000).nullish(),
-});

@@ -1,0 +1,289 @@
+// The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
+// handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
+// that takes no body, HEAD as GET, the body that server/http/guards.ts already read, Swedish { error, issues }
+// answers (server/http/answer.ts httpError, the one translation), and compression in one go with the answer's length.
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
+import { TRPCError } from '@trpc/server';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ZodArray } from 'zod/v4';
+import {
+  coerceSchema,
+  forEachOpenApiProcedure,
+  generateOpenApiDocument,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+} from 'trpc-to-openapi';
+import { t } from '#domain/texts/common.ts';
+import { httpError } from './answer.ts';
+import { errorBody, Unauthenticated } from '#domain/errors.ts';
+import { ApiKeyRateLimited } from './api-key-auth.ts';
+import { cookieName } from '#server/auth/sessions.ts';
+import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.ts';
+import type { Services } from '#server/services.ts';
+import type { Context } from '#server/trpc/context.ts';
+import { listExportOpenApi } from '#server/sims/list-file.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { appRouter } from '#server/trpc/router.ts';
+import { isJson } from './media-type.ts';
+
+/** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
+export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
+  const answer =
+    err instanceof ApiKeyRateLimited
+      ? {
+          status: 429,
+          body: errorBody(err.message),
+          headers: { 'Retry-After': String(err.retryAfterSeconds) },
+          unexpected: false,
+        }
+      : httpError(err, req.id);
+  if (answer.unexpected)
+    log.error({ reqId: req.id, err: err instanceof TRPCError ? (err.cause ?? err) : err }, 'api error');
+  if (res.headersSent) return void res.end();
+  res
+    .status(answer.status)
+    .set({ ...answer.headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+    .end(JSON.stringify(answer.body));
+}
+
+// An answer is one string in memory: compressed in one go (brotli or gzip, from 1 kB, as the compression
+// middleware would choose; server/http/encoding.ts) and written with its length, which the streaming middleware omits.
+const COMPRESS_FROM_BYTES = 1024;
+const ASYNC_COMPRESS_FROM_BYTES = 16 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
+const GZIP = { level: DYNAMIC_GZIP_LEVEL };
+
+/** Makes this response's one res.end(text) (how the library answers) compressed and sized. */
+function compressOnEnd(req: Request, res: Response): void {
+  const end = res.end.bind(res) as (chunk?: Buffer) => Response;
+  res.end = ((chunk?: string | Buffer) => {
+    let body = chunk === undefined ? Buffer.alloc(0) : Buffer.from(chunk);
+    if (body.length < COMPRESS_FROM_BYTES || res.getHeader('Content-Encoding')) {
+      res.setHeader('Content-Length', body.length);
+      return end(body);
+    }
+    res.setHeader('Vary', 'Accept-Encoding');
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    const send = (out: Buffer) => {
+      if (encoding) res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Content-Length', out.length);
+      end(out);
+    };
+    if (!encoding) send(body);
+    else if (body.length < ASYNC_COMPRESS_FROM_BYTES)
+      send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP));
+    // A large answer (a full page of long marks, a bulk call's 1,000 results) is compressed off the event loop.
+    else
+      void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP)).then(send, (err: unknown) =>
+        res.destroy(err as Error),
+      );
+    body = Buffer.alloc(0);
+    return res;
+  }) as Response['end'];
+}
+
+// The REST paths the procedures' meta names, matched as trpc-to-openapi matches them (case-insensitive, trailing
+// slash ignored), each with what it takes. The door calls the procedure itself, through the same tRPC caller
+// as a page's loader (server/trpc/caller.ts): the same middleware, role checks and validation. It takes the
+// input as trpc-to-openapi's handler did (query or JSON body, path parameters over both, a query's empty value
+// left out, a lone value of a list field made a list, strings coerced to the field's type) without that
+// handler's per-request work: a URL object, a fetch Request made only for an abort signal no procedure reads,
+// a procedure lookup through a proxy, the schema unwrapped again on every call (issue 17, bench:load).
+type RestRoute = {
+  method: string;
+  path: RegExp;
+  /** The procedure's path in the router, e.g. ["sim", "list"]. */
+  procedure: string[];
+  /** The input is only path parameters: the request takes no body and no content type. */
+  bodyless: boolean;
+  /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
+  protect: boolean;
+  /** z.void() or none: the procedure takes no input. */
+  noInput: boolean;
+  /** The query fields that are lists (a lone value becomes a one-item list). */
+  listFields: string[];
+  /** Makes the input schema coerce strings (a query has nothing else), once, as trpc-to-openapi did on first use. */
+  coerce: (() => void) | null;
+};
+const restRoutes: RestRoute[] = [];
+type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
+forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedurePath, procedure, meta }) => {
+  if (procedure._def.type === 'subscription') return;
+  const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser as never, true);
+  const object = instanceofZodTypeObject(schema) ? schema : null;
+  const listFields = object
+    ? Object.entries(object.shape as Record<string, unknown>)
+        .filter(
+          ([, field]) =>
+            field instanceof ZodArray ||
+            (instanceofZodTypeOptional(field as never) &&
+              (field as { unwrap: () => unknown }).unwrap() instanceof ZodArray),
+        )
+        .map(([key]) => key)
+    : [];
+  let coerced = false;
+  restRoutes.push({
+    method: meta.openapi.method,
+    path: getPathRegExp(normalizePath(meta.openapi.path)),
+    procedure: procedurePath.split('.'),
+    bodyless,
+    protect: meta.openapi.protect !== false,
+    noInput: instanceofZodTypeLikeVoid(schema),
+    listFields,
+    coerce: object
+      ? () => {
+          if (!coerced) coerceSchema(object);
+          coerced = true;
+        }
+      : null,
+  });
+});
+
+function restRouteOf(method: string, path: string): { route: RestRoute; params: Record<string, string> } | undefined {
+  const normalized = normalizePath(path);
+  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
+  for (const route of restRoutes) {
+    if (route.method !== as) continue;
+    const match = route.path.exec(normalized);
+    if (match) return { route, params: { ...match.groups } };
+  }
+  return undefined;
+}
+
+/** The body read by guardBodies, parsed as JSON. */
+function parsedBody(req: Request): unknown {
+  try {
+    return JSON.parse(req.rawBody?.toString('utf8') ?? '');
+  } catch (cause) {
+    throw new TRPCError({ code: 'PARSE_ERROR', cause });
+  }
+}
+
+/** The input of a REST call: the query (GET, DELETE) or the JSON body, with the path parameters over it. */
+function restInput(req: Request, route: RestRoute, params: Record<string, string>): unknown {
+  if (route.noInput) return undefined;
+  const takesBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
+  let input: Record<string, unknown>;
+  if (!takesBody) {
+    input = {};
+    for (const [key, value] of Object.entries(req.query)) {
+      if (!value) continue; // ?q= is no q at all
+      input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    }
+    for (const key of route.listFields)
+      if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+  } else if (route.bodyless) {
+    input = {}; // whatever body came is ignored
+  } else {
+    const type = req.get('content-type');
+    if (!isJson(type))
+      throw new TRPCError({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: type ? `Unsupported content-type "${type}` : 'Missing content-type header',
+      });
+    input = { ...(parsedBody(req) as object) };
+  }
+  route.coerce?.();
+  return { ...input, ...params };
+}
+
+/**
+ * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
+ * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
+ * Any other /api path goes on (next).
+ */
+export function restDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const found = restRouteOf(req.method, req.path);
+    if (!found) return next();
+    const { route, params } = found;
+    const context = contextOf(req);
+    compressOnEnd(req, res);
+    void (async () => {
+      const ctx = await context;
+      if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
+      const input = restInput(req, route, params);
+      let call: unknown = createCaller(ctx);
+      for (const segment of route.procedure) call = (call as Record<string, unknown>)[segment];
+      const data = await (call as (input: unknown) => Promise<unknown>)(input);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Cache-Control', 'no-store');
+      const cookie = ctx.resHeaders.get('set-cookie');
+      if (cookie) res.setHeader('Set-Cookie', cookie);
+      // A list's next page (GET /api/sim/all, RFC 8288).
+      const link = ctx.resHeaders.get('link');
+      if (link) res.setHeader('Link', link);
+      res.end(JSON.stringify(data));
+    })().catch((err: unknown) => sendRestError(req, res, err, services.log));
+  };
+}
+
+/**
+ * The scope an API key needs on a REST path (issue 16), as the procedures decide it: GET paths of the company
+ * read, its SIM changes write; the company's own admin, the admin paths, feedback and login take no key.
+ */
+export function requiredScope(method: string, path: string): 'read' | 'write' | null {
+  if (/^\/(admin|company|auth|feedback)(\/|$)/.test(path)) return null;
+  return method.toLowerCase() === 'get' ? 'read' : 'write';
+}
+
+type Operation = { description?: string; security?: unknown[]; 'x-required-scope'?: string | null };
+
+let openApiDocument: unknown = null;
+/** GET /api/openapi.json: the OpenAPI 3.1 document generated from the router, made once. */
+export function openApi(services: Services) {
+  if (openApiDocument) return openApiDocument;
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'SIM-portalen API',
+    description:
+      'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic), or an API key of the company (`Authorization: Bearer sp_...`, created by an owner under /company/api-keys; never both in one request). Each operation names the key scope it needs in `x-required-scope` (read, write, or null: no key). Errors: { error, issues }.',
+    version: '1.0.0',
+    baseUrl: `${services.config.appUrl}/api`,
+    paths: listExportOpenApi,
+    securitySchemes: {
+      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the company: sp_ and 43 characters.' },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: cookieName(services.config.secureCookies),
+        description: 'The session cookie.',
+      },
+    },
+  });
+  // Each operation: who may call it, and with which key scope.
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      if (typeof op !== 'object' || op === null || !/^(get|post|put|patch|delete)$/.test(method)) continue;
+      const scope = requiredScope(method, path);
+      op['x-required-scope'] = scope;
+      op.security = scope ? [{ session: [] }, { apiKey: [scope] }] : [{ session: [] }];
+      const note = scope ? `API key scope: ${scope}.` : 'No API key (session only).';
+      op.description = op.description ? `${op.description} ${note}` : note;
+    }
+  }
+  // The list's next page, in a header (the body stays the spec's plain array).
+  const list = (doc.paths?.['/sim/all'] as Record<string, { responses?: Record<string, Record<string, unknown>> }>)?.get
+    ?.responses?.['200'];
+  if (list)
+    list.headers = {
+      Link: {
+        description:
+          'Present when there is a next page: `<https://…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288). Follow it as it is; the cursor is opaque.',
+        schema: { type: 'string' },
+      },
+    };
+  openApiDocument = doc;
+  return openApiDocument;
+}

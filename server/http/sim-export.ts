@@ -1,0 +1,43 @@
+// GET /api/sim/export?format=csv|xlsx&q= : the /sims list as a file, straight from Express, mounted before the
+// REST door. Not a Remix resource route like the invoice export: the REST door would take the path first
+// (GET /api/sim/{id} matches /api/sim/export), and a Node stream is written to the Node response as it is,
+// without a conversion to a fetch Response. It needs no page work either: a plain link is its only form.
+import { pipeline } from 'node:stream';
+import type { Request, RequestHandler } from 'express';
+import { t } from '#domain/texts/common.ts';
+import { Unauthenticated } from '#domain/errors.ts';
+import type { Services } from '#server/services.ts';
+import type { Context } from '#server/trpc/context.ts';
+import { createCaller } from '#server/trpc/caller.ts';
+import { sendRestError } from './rest.ts';
+import { httpError } from './answer.ts';
+import { isNavigation, sendErrorPage } from './guards.ts';
+
+/** One value of the query, as typed; a repeated or missing name is '' (the procedure refuses it). */
+const single = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export function listExportDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
+  return (req, res) => {
+    void (async () => {
+      const ctx = await contextOf(req);
+      if (!ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
+      const q = single(req.query.q);
+      const file = await createCaller(ctx).export.simList({ format: single(req.query.format), q: q || undefined });
+      res.status(200).set({
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename="${file.filename}"`,
+        'Cache-Control': 'no-store',
+      });
+      // A client that goes away destroys the file's stream too, which stops its reads (list-export.ts).
+      pipeline(file.stream, res, () => {});
+    })().catch((err: unknown) => {
+      // A link clicked in the browser (the /sims page's export): a Swedish page, not JSON, when it cannot be had.
+      const answer = httpError(err, req.id);
+      if (isNavigation(req) && !answer.unexpected && !res.headersSent) {
+        services.log.warn({ reqId: req.id, status: answer.status }, 'download refused');
+        return sendErrorPage(res, answer);
+      }
+      sendRestError(req, res, err, services.log);
+    });
+  };
+}
