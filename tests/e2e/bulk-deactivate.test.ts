@@ -20,7 +20,8 @@ async function threeSims(mark: string) {
   const make = (ratePlan: RatePlan) => em.create(Sim, { iccid: newIccid(), company, ratePlan, invoiceLineMark: mark });
   const sims = [make(current), make(current), make(legacy)];
   await em.flush();
-  return sims.map((s) => ({ id: s.id, iccid: s.iccid }));
+  const [a, b, old] = sims.map((s) => ({ id: s.id, iccid: s.iccid }));
+  return [a!, b!, old!] as const;
 }
 
 async function stateOf(id: number) {
