@@ -1,0 +1,148 @@
+// The company's list of active SIMs, newest first: a page (with its total for the paginated screen), or the
+// whole list a batch at a time for the list export; a search in the form search.ts picks.
+import type { Em } from '#server/db/orm.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
+import { SIM_COLUMNS, simView, type SimRow, type SimView } from './rows.ts';
+import {
+  inSearchTransaction,
+  listFilter,
+  listSql,
+  ORDER,
+  PLANNER,
+  SEARCH_COUNT_CAP,
+  searchForm,
+  searchPageAndCount,
+} from './search.ts';
+
+/** The day (UTC) in which a deep page of the whole list starts, and how many SIMs come before that day. */
+export const DAY_OF_OFFSET_SQL = `select to_char(day, 'YYYY-MM-DD') as day, (upto - n)::int as before from (
+    select day, n, sum(n) over (order by day desc) as upto from sim_daily_count where company_id = ? and n <> 0
+  ) d where upto > ? order by day desc limit 1`;
+/** A page of the whole list from the start of a day on: the offset counts from that day's newest SIM. */
+export const PAGE_FROM_DAY_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id
+  where s.company_id = ? and s.status = 'active' and s.activated_at < ((?::date + 1)::timestamp at time zone 'UTC')
+  ${ORDER} limit ? offset ?`;
+/** Below this offset a page walks the list's index; from it on, it starts at the day the counts point to. */
+const DEEP_OFFSET = 2_000;
+
+/**
+ * The company's active SIMs, newest first, optionally filtered by q (in ICCID, marks and plan description).
+ * The total is counted only when asked for (the paginated screen): for the whole list exact (the daily counts),
+ * for a search up to SEARCH_COUNT_CAP + 1; past the cap `exact` is false and `total` is the cap ("more than").
+ * A search's SQL is sent with its values (planned for them, never a generic plan); the whole list's, prepared.
+ */
+export async function listSims(
+  em: Em,
+  companyId: number,
+  opts: {
+    q?: string;
+    limit?: number;
+    offset?: number;
+    withTotal?: boolean;
+    afterId?: number;
+    /** A search's form, chosen by the probe unless given (tests compare both). */
+    form?: 'walk' | 'bitmap';
+    /** The HTTP client went away: a search still running is cancelled in the database. */
+    signal?: AbortSignal;
+    /** A search's statement timeout (SEARCH_TIMEOUT_MS). */
+    timeoutMs?: number;
+  },
+): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
+  const filter = await listFilter(em, companyId, opts.q);
+  if (opts.afterId !== undefined) {
+    // Keyset: the rows after this SIM of the company in the list's order (a cursor of the API).
+    const after = ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ? and company_id = ?)`;
+    filter.where += after;
+    if (filter.walk) filter.walk += after;
+    if (filter.bitmap) filter.bitmap += after;
+    filter.params.push(opts.afterId, companyId);
+    filter.search = true; // planned for its values, as a search is
+  }
+  const limit = opts.limit ?? null;
+  const offset = opts.offset ?? 0;
+  /** The page (and count) in a search's form (null: the whole list, or the keyset of the API without a search). */
+  const run = async (db: Em, form: 'walk' | 'bitmap' | null) => {
+    const chosen = form ? { ...filter, where: form === 'walk' ? filter.walk! : filter.bitmap! } : filter;
+    const { page, count } = listSql(chosen);
+    const read = filter.search
+      ? <T extends object>(sql: string, params: unknown[]) => db.execute<T[]>(sql, params)
+      : <T extends object>(sql: string, params: unknown[]) => readRows<T>(db, sql, params);
+    const pageRows = async (): Promise<SimRow[]> => {
+      if (filter.search || offset < DEEP_OFFSET) return read<SimRow>(page, [...filter.params, limit, offset]);
+      const at = await readRow<{ day: string; before: number }>(db, DAY_OF_OFFSET_SQL, [companyId, offset]);
+      if (!at) return [];
+      return readRows<SimRow>(db, PAGE_FROM_DAY_SQL, [companyId, at.day, limit, offset - at.before]);
+    };
+    if (filter.search && opts.withTotal && limit !== null && offset + limit <= SEARCH_COUNT_CAP + 1) {
+      // A search's page within its counted hits: one statement finds them (once), counts them and joins the page.
+      const hit = await db.execute<Array<SimRow & { n: number }>>(searchPageAndCount(chosen.where), [
+        ...filter.params,
+        limit,
+        offset,
+      ]);
+      const n =
+        hit.length > 0 ? Number(hit[0]!.n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
+      return { rows: hit as SimRow[], n };
+    }
+    // In a transaction (one connection) the two run one after the other; else at once.
+    const [rows, counted] = form
+      ? [await pageRows(), opts.withTotal ? await read<{ n: number }>(count, filter.params) : null]
+      : await Promise.all([
+          pageRows(),
+          opts.withTotal ? read<{ n: number }>(count, filter.search ? filter.params : [companyId]) : null,
+        ]);
+    return { rows, n: counted ? Number(counted[0]?.n ?? 0) : null };
+  };
+  // A search runs in one transaction: the probe picks its form (the same rows whichever), whose planner settings
+  // then leave it that one way (searchForm).
+  const { rows, n } =
+    filter.walk && filter.bitmap
+      ? await inSearchTransaction(em, opts, async (tx) => {
+          const form = opts.form ?? (await searchForm(tx, filter));
+          await tx.execute(PLANNER[form]);
+          return run(tx, form);
+        })
+      : await run(em, null);
+  const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;
+  // Past the cap the total says "more than SEARCH_COUNT_CAP", never a number that was not counted.
+  return { items: rows.map(simView), total: exact ? n : SEARCH_COUNT_CAP, exact };
+}
+
+/**
+ * The same list (filter and order) read a batch at a time, for the list export: each batch starts after the
+ * last SIM read (keyset on the list's order), so neither the whole list nor an ever longer offset scan is
+ * needed. The last SIM's own activated_at is compared in SQL: a JavaScript Date would lose its microseconds.
+ */
+export async function* listSimBatches(
+  em: Em,
+  companyId: number,
+  opts: { q?: string; batchSize: number; form?: 'walk' | 'bitmap' },
+): AsyncGenerator<SimView[]> {
+  const filter = await listFilter(em, companyId, opts.q);
+  // A search reads in the form the probe picks, each batch in that form's transaction (as listSims does).
+  const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
+  const where = form ? filter[form]! : filter.where;
+  const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}`;
+  const order = ` ${ORDER} limit ?`;
+  const read = (sql: string, params: unknown[]) =>
+    form
+      ? inSearchTransaction(em, {}, async (tx) => {
+          await tx.execute(PLANNER[form]);
+          return tx.execute<SimRow[]>(sql, params);
+        })
+      : readRows<SimRow>(em, sql, params);
+  let lastId: number | null = null;
+  for (;;) {
+    const rows: SimRow[] =
+      lastId === null
+        ? await read(base + order, [...filter.params, opts.batchSize])
+        : await read(base + ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ?)` + order, [
+            ...filter.params,
+            lastId,
+            opts.batchSize,
+          ]);
+    if (rows.length > 0) yield rows.map(simView);
+    if (rows.length < opts.batchSize) return;
+    lastId = Number(rows.at(-1)!.id);
+  }
+}

@@ -1,0 +1,156 @@
+// The SIM list's filter and SQL: the whole list, or a search in the form its indexes serve (docs/decisions/019),
+// and which form a search takes; list.ts runs them.
+import type { Em } from '#server/db/orm.ts';
+import { cancelledOnAbort, searchTag } from '#server/db/overload.ts';
+import { SIM_COLUMNS } from './rows.ts';
+
+/** How far a search's total is counted: past it the list says "fler än 1 000" (docs/decisions/019). */
+export const SEARCH_COUNT_CAP = 1000;
+
+/**
+ * The list's filter: the company's active SIMs, and with a search the arms that can match it. A search has two
+ * more forms of the same condition (same parameters, same rows), each leaving the planner one way only
+ * (docs/decisions/019): `walk` reads the list's index in its order and checks each row (no other index can serve
+ * its arms); `bitmap` finds the candidates through the trigram and plan indexes (the company's own index is out
+ * of its reach) and sorts them. Which one a search takes is measured, not estimated (`searchForm`).
+ */
+export type ListFilter = {
+  where: string;
+  params: unknown[];
+  search: boolean;
+  walk?: string;
+  bitmap?: string;
+  /** The search's condition alone, in the walk's form (the probe checks it on the newest SIMs), and its values. */
+  match?: string;
+  matchParams?: unknown[];
+};
+
+/** The whole list's filter (no search): its one parameter is the company's id. */
+export const WHOLE_LIST = { where: `s.company_id = ? and s.status = 'active'`, search: false } as const;
+
+const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+/**
+ * The search, as plain `ILIKE '%q%'` on the ICCID, the mark, the comment and the plan's description finds it
+ * (q trimmed; its own % _ and \ taken literally), in a form the indexes serve (docs/decisions/019):
+ * - each text column is one arm that its trigram index answers; the plan description is looked up in the few
+ *   plans first, and its arm is the plans' ids (an index of its own);
+ * - a long run of digits (7 or more) is looked up by its last 6 digits, which every match holds, and checked
+ *   whole on the rows found: its first digits are the ICCIDs' common prefix, whose trigrams every SIM has. The
+ *   whole check is written `(col || '')` so that it stays a check and does not join the index lookup.
+ */
+export async function listFilter(em: Em, companyId: number, q: string | undefined): Promise<ListFilter> {
+  const text = q?.trim();
+  if (!text) return { ...WHOLE_LIST, params: [companyId] };
+  const like = likeAnywhere(text);
+  const plans = await em.execute<{ id: number }[]>(`select id from rate_plan where description ilike ?`, [like]);
+  const digits = /^\d{7,}$/.test(text);
+  // Each arm in two spellings: `indexed` (an index may serve it), `checked` (none can: `|| ''`, `+ 0`).
+  const arms: Array<{ indexed: string; checked: string }> = [];
+  const params: unknown[] = [];
+  for (const col of ['s.iccid', 's.invoice_line_mark', 's.invoice_line_note']) {
+    if (digits) {
+      arms.push({
+        indexed: `(${col} like ? and (${col} || '') like ?)`,
+        checked: `((${col} || '') like ? and (${col} || '') like ?)`,
+      });
+      params.push(likeAnywhere(text.slice(-6)), like);
+    } else {
+      arms.push({ indexed: `${col} ilike ?`, checked: `(${col} || '') ilike ?` });
+      params.push(like);
+    }
+  }
+  if (plans.length > 0) {
+    arms.push({ indexed: `s.rate_plan_id = any(?::int[])`, checked: `(s.rate_plan_id + 0) = any(?::int[])` });
+    params.push(`{${plans.map((p) => Number(p.id)).join(',')}}`);
+  }
+  const indexed = `(${arms.map((a) => a.indexed).join(' or ')})`;
+  const checked = `(${arms.map((a) => a.checked).join(' or ')})`;
+  return {
+    where: `${WHOLE_LIST.where} and ${indexed}`,
+    walk: `${WHOLE_LIST.where} and ${checked}`,
+    bitmap: `s.company_id + 0 = ? and s.status = 'active' and ${indexed}`,
+    match: checked,
+    matchParams: params,
+    params: [companyId, ...params],
+    search: true,
+  };
+}
+
+export const ORDER = `order by s.activated_at desc, s.id desc`;
+const off = (...kinds: string[]) => kinds.map((k) => `set_config('enable_${k}', 'off', true)`).join(', ');
+/**
+ * Each form's plan is cheap, but a way turned off costs the planner 10^10, and past jit_above_cost PostgreSQL
+ * compiles the query with LLVM first (140 ms of 150); nor do twenty people searching at once on two cores gain
+ * from parallel workers.
+ */
+const QUIET = `set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`;
+/**
+ * The planner settings of a search's form, for its transaction. The walk reads the list's index in order: no
+ * table scan, no bitmap, no sort (else a full scan of another index of the company and a sort won at 200,000
+ * SIMs), and its page joined by key (no merge or hash join over a whole index). The bitmap finds candidates
+ * through the trigram and plan indexes and sorts them: no walk of an index, no table scan.
+ */
+export const PLANNER = {
+  walk: `select ${off('seqscan', 'bitmapscan', 'sort', 'mergejoin', 'hashjoin')}, ${QUIET}`,
+  bitmap: `select ${off('seqscan', 'indexscan', 'indexonlyscan')}, ${QUIET}`,
+} as const;
+
+/**
+ * A search's statements in one transaction with a statement timeout and a name of its own, by which it is
+ * cancelled in the database when `signal` aborts (server/db/overload.ts).
+ */
+export async function inSearchTransaction<T>(
+  em: Em,
+  opts: { signal?: AbortSignal; timeoutMs?: number },
+  work: (tx: Em) => Promise<T>,
+): Promise<T> {
+  const search = searchTag(opts.timeoutMs);
+  return cancelledOnAbort(em, opts.signal, search.tag, () =>
+    em.transactional(async (tx) => {
+      await tx.execute(search.sql, search.params);
+      return work(tx);
+    }),
+  );
+}
+
+/** How many of the company's newest SIMs the probe checks (an index-only walk of this many entries). */
+const PROBE_ROWS = 2_000;
+/** From this many matches among them on, a search is dense: walking the list finds a page (and the count) soon. */
+const PROBE_DENSE = 50;
+
+/**
+ * Which form a search takes: a walk when matches are dense among the newest SIMs (or the company is small),
+ * else the bitmap. The planner's own estimate of `ILIKE '%…%'` comes from a sample of a hundred values and
+ * flipped between runs (a search of 4 digits took 18 ms, then 7 s, on the same data).
+ */
+export async function searchForm(em: Em, filter: ListFilter): Promise<'walk' | 'bitmap'> {
+  const [probe] = await em.execute<Array<{ rows: number; hits: number }>>(
+    `select count(*)::int as rows, (count(*) filter (where ${filter.match}))::int as hits from (
+       select s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id from sim s
+       where ${WHOLE_LIST.where} ${ORDER} limit ${PROBE_ROWS}) s`,
+    [...(filter.matchParams ?? []), filter.params[0]],
+  );
+  return !probe || probe.rows < PROBE_ROWS || probe.hits >= PROBE_DENSE ? 'walk' : 'bitmap';
+}
+
+/** The list's SQL for a filter: a page (limit, offset) and the count (for a search, up to the cap). */
+export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: string; count: string } {
+  return {
+    page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${filter.where}
+      ${ORDER} limit ? offset ?`,
+    count: filter.search
+      ? `select count(*)::int as n from (select 1 from sim s where ${filter.where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}) x`
+      : `select coalesce(sum(n), 0)::int as n from sim_daily_count where company_id = ?`,
+  };
+}
+
+/** A search's first SEARCH_COUNT_CAP + 1 hits (ids and order keys: found once), their count, and the page
+ * (limit, offset) among them with its columns. */
+export const searchPageAndCount = (where: string) => `with hits as materialized (
+    select s.id, s.activated_at from sim s where ${where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}
+  )
+  select (select count(*) from hits)::int as n, ${SIM_COLUMNS}
+  from (select id, activated_at from hits order by activated_at desc, id desc limit ? offset ?) h
+  join sim s on s.id = h.id join rate_plan r on r.id = s.rate_plan_id
+  ${ORDER}`;
