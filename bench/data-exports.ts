@@ -1,4 +1,4 @@
-// bench:data's exports (issue 25): on the 1,000,000-SIM fleet, through HTTP on the built server, one at a time:
+// bench:data's exports: on the 1,000,000-SIM fleet, through HTTP on the built server, one at a time:
 // the invoice specification of this month (a row per SIM), the list export as CSV and as XLSX (every SIM). For each:
 // the first byte, the whole download, rows per second and the server's RSS growth (its peak while the download
 // ran over its RSS just before). Then a CSV download abandoned after its first megabyte: how long until no export

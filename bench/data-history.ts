@@ -1,4 +1,4 @@
-// bench:data's history phase (issue 25): SIM history and audit trails at 10,000,000 SIM events and 1,000,000
+// bench:data's history phase: SIM history and audit trails at 10,000,000 SIM events and 1,000,000
 // audit events. Seeds the events beyond the fleet's own with SQL (plan changes and edits spread over Demo AB's
 // SIMs, a hundred SIMs with thousands each; audit rows of every kind in Demo AB, small companies and the staff),
 // then measures at a person's pace through HTTP: the SIM page and GET /api/sim/{id} (a SIM with 20,000 events and

@@ -1,4 +1,4 @@
-// bench:data's overload (issue 25): 100 searchers at once on the 1,000,000-SIM fleet, back to back, more than the
+// bench:data's overload: 100 searchers at once on the 1,000,000-SIM fleet, back to back, more than the
 // database can answer: searches of every kind through the API and the /sims page, a fifth of them given up by their
 // client after 300 ms; a third of the way in, the database stalls for 3 s (`sim` locked from another connection). What must hold: no 500; the refusals (503 with Retry-After) come fast (p99 < 1 s); no search
 // is left running for a client that went away; and afterwards the portal serves a person's pace normally within

@@ -7,7 +7,7 @@
 // errors and the ratio to the baseline (target >= 0.8x). GET /sims's baseline: bench/load-baseline-remix.ts, a
 // bare Remix v2 app of the same versions (built on the fly, bench/remix-floor.ts) whose one route does the same
 // session check and renders the same 50 SIMs from the same SQL as a plain table (target >= 0.6x). Writes
-// bench/results/load.json. Issue 16: GET /api/sim/{id} with an
+// bench/results/load.json. GET /api/sim/{id} with an
 // API key (Authorization: Bearer) next to the cookie path, in the same run: its req/s over the cookie path's
 // (target >= 0.9x). The key's rate limit is counted as always, with a limit the run never reaches.
 // For information beside the API routes' target (no target of its own): the same baseline with its queries as

@@ -1,4 +1,4 @@
-// An XLSX zip bomb posted to /add/bulk (npm run bench:xlsx-bomb), on PostgreSQL (issue 24, finding 2): the
+// An XLSX zip bomb posted to /add/bulk (npm run bench:xlsx-bomb), on PostgreSQL: the
 // production server in its own process, a member's session, then one bomb and four at once (a sheet whose zip
 // declares 2 kB and which unpacks to BENCH_BOMB_MB), each while /livez is asked in a loop. Prints the time, the
 // server's RSS peak growth and the slowest /livez answer per phase; writes bench/results/xlsx-bomb.json.

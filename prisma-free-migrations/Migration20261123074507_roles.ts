@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 16: a role per user (owner, member, viewer) in place of is_company_owner (owners become owner, the
+// A role per user (owner, member, viewer) in place of is_company_owner (owners become owner, the
 // rest member), removed users, and the audit trail per company with a kind (the old rows get theirs).
 export class Migration20261123074507_roles extends Migration {
   override name = 'Migration20261123074507_roles';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 16: webhooks. A company's endpoints, the outbox of events and one delivery row per event and endpoint
+// Webhooks. A company's endpoints, the outbox of events and one delivery row per event and endpoint
 // (claimed by the delivery worker of any instance with FOR UPDATE SKIP LOCKED).
 
 export class Migration20261123082600_webhooks extends Migration {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 16: a company's API keys (only the key's SHA-256 and a short prefix are stored), and the key that made
+// A company's API keys (only the key's SHA-256 and a short prefix are stored), and the key that made
 // a SIM change in its history.
 export class Migration20261123083000_api_keys extends Migration {
   override name = 'Migration20261123083000_api_keys';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 24 (docs/decisions/014): super admins belong to the portal's own staff company, never to a customer's,
+// Super admins (docs/decisions/014) belong to the portal's own staff company, never to a customer's,
 // so no customer's owner can list, edit, demote or remove them. Existing super admins move there (their role
 // stays; it means nothing in the staff company). A user row may also hold an address an owner asked for that
 // belongs to someone outside the company (requested_email).

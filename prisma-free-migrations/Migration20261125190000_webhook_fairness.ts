@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 24 (findings 4 and 11): deliveries fair by endpoint (a lease per endpoint, round-robin by when it was
+// Deliveries fair by endpoint (a lease per endpoint, round-robin by when it was
 // last served, a backoff of the endpoint as a whole) and a rotated secret that keeps signing for an overlap.
 // The due index leads with the endpoint, as the worker now asks per endpoint.
 export class Migration20261125190000_webhook_fairness extends Migration {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 25 (docs/decisions/019): a company of 1,000,000 SIMs.
+// A company of 1,000,000 SIMs (docs/decisions/019).
 // - Search: trigram GIN indexes (pg_trgm, on PGlite too) on the ICCID, the mark and the comment of active SIMs,
 //   so a search reads only the rows that can match.
 // - The list's index covers what the search filters on (ICCID, marks, plan), so walking it for a search that

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 25 (docs/decisions/020): 10,000,000 SIM events and 1,000,000 audit events.
+// 10,000,000 SIM events (docs/decisions/020) and 1,000,000 audit events.
 // - A SIM's history, newest first and paged by keyset, walks one index: (sim_id, at desc, id desc). It leads with
 //   sim_id, so it also serves what the index on sim_id alone did (the foreign key, the invoice specification's
 //   join); that one goes.

@@ -1,4 +1,4 @@
-// Input and output schemas of a company's API keys (issue 16). Pure zod, so the pages import them too.
+// Input and output schemas of a company's API keys. Pure zod, so the pages import them too.
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './limits.ts';
 import { rowId, z } from '#domain/zod.ts';

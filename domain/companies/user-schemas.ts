@@ -18,7 +18,7 @@ export const emailAddress = z
   .max(EMAIL_MAX, t.errors.fields.maxChars(t.errors.fields.email, EMAIL_MAX))
   .pipe(z.email(EMAIL_INVALID));
 
-/** owner, member or viewer (issue 16). */
+/** owner, member or viewer. */
 export const userRole = z.enum(USER_ROLES, { error: tCompany.errors.role });
 
 export const userFields = {

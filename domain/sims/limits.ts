@@ -5,7 +5,7 @@
 export const MARK_MAX = 200;
 
 /**
- * Bulk work (issues 15, 25): the most ICCIDs or SIMs in one list (the API, a pasted list, a file, the JS run). A
+ * Bulk work: the most ICCIDs or SIMs in one list (the API, a pasted list, a file, the JS run). A
  * list costs a few statements whatever its length (server/sims/bulk.ts): 10,000 take about a second on PostgreSQL.
  */
 export const BULK_MAX = 10_000;

@@ -76,7 +76,7 @@ export const listQuery = z.object({
 });
 export const listInput = listQuery.prefault({});
 /**
- * GET /api/sim/all: the list's query, and `cursor` (issue 25): where the next page starts, as the previous
+ * GET /api/sim/all: the list's query, and `cursor`: where the next page starts, as the previous
  * answer's `Link: <…>; rel="next"` gave it (opaque). With a cursor, `offset` must be left out.
  */
 export const listApiInput = listQuery
@@ -136,7 +136,7 @@ export const simHistoryOutput = z.object({
   nextBefore: z.number().nullable(),
 });
 
-// Bulk work (issue 15). An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
+// Bulk work. An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
 // ("invalid") of its own row and never refuses the rest of the list.
 
 const ICCID_RAW_MAX = 100;

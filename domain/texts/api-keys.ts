@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:apiKeys (issue 16: a company's API keys, /company/api-keys and the bearer door of the REST paths)
+// @texts:apiKeys (a company's API keys, /company/api-keys and the bearer door of the REST paths)
 export const tApiKeys = {
   title: 'API-nycklar',
   homeLink: 'API-nycklar',

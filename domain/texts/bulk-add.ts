@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:bulk (bulk activation and deactivation, issue 15: the per-row messages and the summary toasts)
+// @texts:bulk (bulk activation and deactivation: the per-row messages and the summary toasts)
 // @texts:bulkAdd (/add/bulk: a pasted list, its preview and its result)
 import { grouped } from './common.ts';
 

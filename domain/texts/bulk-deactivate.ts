@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:bulkDeactivate (deactivate many from /sims, issue 15: the checkboxes, the confirm and result pages)
+// @texts:bulkDeactivate (deactivate many from /sims: the checkboxes, the confirm and result pages)
 import { grouped } from './common.ts';
 
 export const tBulkDeactivate = {

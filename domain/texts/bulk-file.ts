@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:bulkFile (issue 15: a list from a CSV or XLSX file, per-row marks, templates, result download)
+// @texts:bulkFile (a list from a CSV or XLSX file, per-row marks, templates, result download)
 import { grouped } from './common.ts';
 
 export const tBulkFile = {

@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:bulkScan (/add/bulk with JS, issue 15: continuous scanning, the offline queue, live preview, progress)
+// @texts:bulkScan (/add/bulk with JS: continuous scanning, the offline queue, live preview, progress)
 import { grouped } from './common.ts';
 
 export const tBulkScan = {

@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:company (issue 16: roles within a company, the owner's own admin /company and its activity trail)
+// @texts:company (roles within a company, the owner's own admin /company and its activity trail)
 export const tCompany = {
   title: 'Mitt företag',
   homeLink: 'Mitt företag',

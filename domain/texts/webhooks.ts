@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:webhooks (issue 16: signed webhooks, /company/webhooks and /api/company/webhooks)
+// @texts:webhooks (signed webhooks, /company/webhooks and /api/company/webhooks)
 export const tWebhooks = {
   title: 'Webhooks',
   listTitle: 'Registrerade adresser',
