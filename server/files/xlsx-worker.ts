@@ -1,4 +1,4 @@
-// The rows of an XLSX's first worksheet, read in a worker thread (server/sims/bulk-file.ts runs a couple of them,
+// The rows of an XLSX's first worksheet, read in a worker thread (./xlsx-read.ts runs a couple of them,
 // each with a heap limit, and ends one that overruns its time): whatever the XML holds (deep nesting, one huge shared
 // string), the page's process keeps its memory and keeps answering. See docs/decisions/015-xlsx-bounded-unpack.md.
 //
@@ -7,10 +7,12 @@
 // produced, and exceljs gets a new zip of only those, stored (not compressed), so it inflates nothing itself.
 //
 // Node runs this file as it is (type stripping, Node >= 22.18): it is loaded by path from the source tree, both
-// in the tests and from the built pages, so it imports no project module and uses only erasable TypeScript.
+// in the tests and from the built pages, so it imports only ./zip.ts (likewise plain) and types, and uses only
+// erasable TypeScript.
 import { parentPort } from 'node:worker_threads';
-import { crc32, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
+import type { Cell, RawRow } from './rows.ts';
+import { storedZip, unpackEntry, zipDirectory } from './zip.ts';
 
 export type XlsxRequest = {
   bytes: Uint8Array;
@@ -21,66 +23,10 @@ export type XlsxRequest = {
   /** How many non-blank rows to send back; the rest are only counted. */
   keptRows: number;
 };
-/** A cell as it came: its text, or the number a spreadsheet made of it. */
-export type Cell = string | { number: number };
-export type RawRow = { line: number; cells: Cell[] };
 export type XlsxAnswer =
   { ok: true; rows: RawRow[]; total: number } | { ok: false; reason: 'unreadable' | 'unpacked' | 'entries' };
 
-type Entry = { name: string; method: number; flags: number; compressedSize: number; localOffset: number };
-
 const NOT_READABLE = { ok: false, reason: 'unreadable' } as const;
-
-/** The central directory's entries by name (the last of a repeated name wins, as in JSZip); null when unreadable. */
-function directory(bytes: Uint8Array, maxEntries: number): Map<string, Entry> | 'entries' | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65_557); i--) {
-    if (view.getUint32(i, true) !== 0x06054b50) continue;
-    const count = view.getUint16(i + 10, true);
-    if (count > maxEntries) return 'entries';
-    let at = view.getUint32(i + 16, true);
-    const entries = new Map<string, Entry>();
-    for (let n = 0; n < count; n++) {
-      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null;
-      const nameLength = view.getUint16(at + 28, true);
-      if (at + 46 + nameLength > bytes.length) return null;
-      // exceljs drops one leading slash from a name; so the names here are the names exceljs would see.
-      const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)).replace(/^\//, '');
-      entries.set(name, {
-        name,
-        flags: view.getUint16(at + 8, true),
-        method: view.getUint16(at + 10, true),
-        compressedSize: view.getUint32(at + 20, true),
-        localOffset: view.getUint32(at + 42, true),
-      });
-      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    }
-    return entries;
-  }
-  return null;
-}
-
-/**
- * An entry's bytes, inflated to at most `budget` bytes: 'unpacked' past it (the inflation stops there, whatever the
- * zip declared), null when the entry is unreadable (encrypted, zip64, another method, outside the file).
- */
-function unpack(bytes: Uint8Array, e: Entry, budget: number): Uint8Array | 'unpacked' | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (e.flags & 1 || e.compressedSize === 0xffffffff || e.localOffset === 0xffffffff) return null;
-  const local = e.localOffset;
-  if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) return null;
-  const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-  if (start + e.compressedSize > bytes.length) return null;
-  const data = bytes.subarray(start, start + e.compressedSize);
-  if (e.method === 0) return data.length > budget ? 'unpacked' : data;
-  if (e.method !== 8) return null;
-  try {
-    const out = inflateRawSync(data, { maxOutputLength: Math.max(1, budget) });
-    return out.length > budget ? 'unpacked' : out;
-  } catch (err) {
-    return (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'unpacked' : null;
-  }
-}
 
 /** The attributes of one start tag, entities decoded. */
 function attributes(tag: string): Record<string, string> {
@@ -131,49 +77,9 @@ function firstSheet(workbook: string, rels: string, names: Set<string>): string 
   return undefined;
 }
 
-/** A zip of these files, stored: exceljs (JSZip) reads it without inflating anything. */
-function storedZip(files: Array<[string, Uint8Array]>): Buffer {
-  const locals: Uint8Array[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, data] of files) {
-    const n = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // the name is UTF-8
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(n.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(n.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, n, data);
-    centrals.push(central, n);
-    offset += 30 + n.length + data.length;
-  }
-  const size = centrals.reduce((s, b) => s + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(size, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
-
 /** The entries the first worksheet needs, inflated within the budget; stored again as a zip for exceljs. */
-function worksheetZip(req: XlsxRequest): Buffer | XlsxAnswer {
-  const entries = directory(req.bytes, req.maxEntries);
+function worksheetZip(req: XlsxRequest): Uint8Array<ArrayBuffer> | XlsxAnswer {
+  const entries = zipDirectory(req.bytes, req.maxEntries);
   if (entries === 'entries') return { ok: false, reason: 'entries' };
   if (entries === null) return NOT_READABLE;
   let budget = req.maxUnpacked;
@@ -181,7 +87,7 @@ function worksheetZip(req: XlsxRequest): Buffer | XlsxAnswer {
   const read = (name: string): Uint8Array | XlsxAnswer | undefined => {
     const e = entries.get(name);
     if (!e || files.has(name)) return files.get(name);
-    const data = unpack(req.bytes, e, budget);
+    const data = unpackEntry(req.bytes, e, budget);
     if (data === 'unpacked') return { ok: false, reason: 'unpacked' };
     if (data === null) return NOT_READABLE;
     budget -= data.length;
@@ -239,10 +145,11 @@ function cellOf(value: ExcelJS.CellValue): Cell {
 
 export async function readXlsx(req: XlsxRequest): Promise<XlsxAnswer> {
   const zip = worksheetZip(req);
-  if (!Buffer.isBuffer(zip)) return zip;
+  if (!(zip instanceof Uint8Array)) return zip;
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(zip as never);
+    // An ArrayBuffer, as exceljs' typings ask (its Buffer type is an ArrayBuffer) and JSZip reads.
+    await workbook.xlsx.load(zip.buffer);
   } catch {
     return NOT_READABLE;
   }
