@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // In CI (a shared, loaded machine) a failed test gets one more run; the summary names any that needed it.
+    // In CI (a shared, loaded machine) a failed test gets one more run. One that passes only then counts as passed
+    // and as flaky: the summary reporter names it, and .ci/run fails when there are more than it allows.
     retry: process.env.CI ? 1 : 0,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

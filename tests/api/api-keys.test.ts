@@ -5,7 +5,7 @@
 // admin paths or /api/trpc.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey, Company, User } from '#server/db/entities.ts';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 import { startTestServer } from '#tests/helpers/server.ts';
@@ -264,7 +264,7 @@ describe('a bearer key on the REST paths', () => {
     expect((await call('GET', '/api/rate_plans', { key: other.key })).status).toBe(200);
   });
 
-  it.skipIf(!usingPostgres)('shares the limit between two server instances on one database', async () => {
+  needs(it, 'PostgreSQL')('shares the limit between two server instances on one database', async () => {
     const second = await startTestServer({ db: portal.server.db, env: { API_KEY_RATE_LIMIT: String(LIMIT) } });
     try {
       const k = await newKey('read');

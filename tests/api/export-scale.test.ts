@@ -10,12 +10,12 @@ import { seedFleet } from '#bench/fleet.ts';
 import { Company } from '#server/db/entities.ts';
 import { BATCH_SIZE as INVOICE_BATCH } from '#server/export/invoice-specification.ts';
 import { BATCH_SIZE as LIST_BATCH } from '#server/sims/list-file.ts';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const SIMS = 1_000_000;
 
-describe.skipIf(!usingPostgres)('downloads of 1,000,000 SIMs abandoned by the browser', () => {
+needs(describe, 'PostgreSQL')('downloads of 1,000,000 SIMs abandoned by the browser', () => {
   let server: TestServer;
   let cookie: string;
   let db: pg.Client;

@@ -2,7 +2,7 @@
 // machine's PostgreSQL is never stopped). While down: 503 with a clear message and /healthz says so.
 // When it is back the server recovers by itself, and no acknowledged activation is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { type TestServer } from '#tests/helpers/server.ts';
 import { serverBehindProxy } from '#tests/helpers/tcp-proxy.ts';
@@ -12,7 +12,7 @@ let behind: Awaited<ReturnType<typeof serverBehindProxy>>;
 let proxy: Awaited<ReturnType<typeof serverBehindProxy>>['proxy'];
 const newIccid = iccidFactory('8946333');
 
-describe.skipIf(!usingPostgres)('database outage', () => {
+needs(describe, 'PostgreSQL')('database outage', () => {
   beforeAll(async () => {
     behind = await serverBehindProxy();
     ({ server, proxy } = behind);

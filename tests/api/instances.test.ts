@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIsStale, serverBundle } from '#scripts/build.js';
 import { findNginx, heldPort, startNginx, waitForOk, type LocalNginx } from '#tests/helpers/nginx.ts';
 import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { sample } from '#tests/helpers/metrics.ts';
 import { linkIn, startSmtp } from '#tests/helpers/smtp.ts';
@@ -47,7 +48,7 @@ function freePort(): Promise<number> {
 
 type Instance = { name: string; port: number; metricsPort: number; child: ChildProcess; dataDir: string };
 
-describe.skipIf(!!skipReason)('three instances behind nginx', { timeout: 240_000 }, () => {
+needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout: 240_000 }, () => {
   const instances: Instance[] = [];
   let nginx: LocalNginx | null = null;
   let base: string;

@@ -11,7 +11,8 @@ import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_STALLED_MS } from '#server/db/overload.ts';
-import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { freshDatabase } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const DOWN = 'Databasen går inte att nå just nu. Försök igen om en stund.';
@@ -23,7 +24,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Answer = { status: number; retryAfter: string | null; type: string; body: string };
 
-describe.skipIf(!usingPostgres)('overload: refused at once, abandoned searches cancelled', () => {
+needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches cancelled', () => {
   let server: TestServer;
   let quick: TestServer;
   let admin: pg.Client;

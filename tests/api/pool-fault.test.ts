@@ -5,7 +5,7 @@
 // timeout (server/db/orm.ts), most runs ended with all ten slots leaked and every request waiting for ever.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
@@ -21,7 +21,7 @@ const newIccid = iccidFactory('8946444');
 
 type Health = { status: string; db: string; pool?: { total: number; idle: number; waiting: number } };
 
-describe.skipIf(!usingPostgres)('database backends terminated under concurrent writes', () => {
+needs(describe, 'PostgreSQL')('database backends terminated under concurrent writes', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const url = (server.db as { url: string }).url;

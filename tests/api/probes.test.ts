@@ -6,7 +6,8 @@ import { loadConfig } from '#server/config.ts';
 import { migrate } from '#server/db/orm.ts';
 import { startServer, type RunningServer } from '#server/index.ts';
 import { createServices } from '#server/services.ts';
-import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { freshDatabase } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 import { type TestServer } from '#tests/helpers/server.ts';
 import { serverBehindProxy } from '#tests/helpers/tcp-proxy.ts';
@@ -71,7 +72,7 @@ describe('a database without this build’s migrations', () => {
   });
 });
 
-describe.skipIf(!usingPostgres)('a database that cannot be reached (PostgreSQL behind a proxy of the test)', () => {
+needs(describe, 'PostgreSQL')('a database that cannot be reached (PostgreSQL behind a proxy of the test)', () => {
   let server: TestServer;
   let behind: Awaited<ReturnType<typeof serverBehindProxy>>;
   let proxy: Awaited<ReturnType<typeof serverBehindProxy>>['proxy'];

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_BYTES, MAX_PAYLOAD, newToast, type Hub, type Toast } from '#server/events/hub.ts';
 import { newContext } from '#tests/helpers/browser.ts';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { startTestServer } from '#tests/helpers/server.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
@@ -166,7 +166,7 @@ describe('GET /api/sse', () => {
     await tab.close();
   });
 
-  it.skipIf(!usingPostgres)(
+  needs(it, 'PostgreSQL')(
     'delivers an action on one server instance to a client of another (PostgreSQL LISTEN/NOTIFY)',
     async () => {
       const second = await startTestServer({ db: portal.server.db });

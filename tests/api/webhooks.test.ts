@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEvent, Company, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '#server/db/entities.ts';
 import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
@@ -392,7 +393,7 @@ describe('delivery', () => {
   });
 
   // Skipped on PGlite: its database lives inside one process, so two instances cannot share it.
-  it.skipIf(!usingPostgres)('two instances on one database deliver each event once (PostgreSQL)', async () => {
+  needs(it, 'PostgreSQL')('two instances on one database deliver each event once (PostgreSQL)', async () => {
     const rx = await newReceiver();
     const second = await startTestServer({ db: portal.server.db, env: FAST });
     try {

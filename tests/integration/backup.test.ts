@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { initOrm } from '#server/db/orm.ts';
 import { runCli } from '#tests/helpers/cli.ts';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 
 let dataDir: string;
 const env = () => {
@@ -50,7 +50,7 @@ describe('backup and restore on PostgreSQL', () => {
   });
 });
 
-describe.skipIf(usingPostgres)('backup and restore of the embedded database (PGlite)', { timeout: 300_000 }, () => {
+needs(describe, 'PGlite')('backup and restore of the embedded database (PGlite)', { timeout: 300_000 }, () => {
   it('brings the backed-up state back and keeps the replaced database', async () => {
     expect((await cli({}, 'seed')).code).toBe(0);
     const seeded = await state();
