@@ -1,4 +1,4 @@
-// The portal at fleet size (npm run bench:data, issue 25), on PostgreSQL: a fresh database on the machine's
+// The portal at fleet size (npm run bench:data), on PostgreSQL: a fresh database on the machine's
 // PostgreSQL (dropped at the end) seeded with SQL (bench/fleet.ts): Demo AB with 1,000,000 active SIMs and
 // 10,000 companies of 100 SIMs beside it, one 'activated' event each. The built server (`node scripts/start.js`)
 // answers 20 concurrent users for each scenario (first pages, searches of every kind, deep pages) for a few
@@ -17,7 +17,8 @@ import { Company, RatePlan } from '#server/db/entities.ts';
 import { initOrm, migrate } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { createSession } from '#server/auth/sessions.ts';
-import { listFilter, listSims } from '#server/sims/service.ts';
+import { listSims } from '#server/sims/list.ts';
+import { listFilter } from '#server/sims/search.ts';
 import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.ts';
 import { fleetIccid, seedFleet } from './fleet.ts';
 import { exportsPhase } from './data-exports.ts';

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '#server/auth/sessions.ts';
 import { numberedSql } from '#server/db/prepared.ts';
-import { HISTORY_SQL, listSql, ONE_SQL as ONE, WHOLE_LIST } from '#server/sims/service.ts';
+import { HISTORY_SQL, ONE_SQL as ONE } from '#server/sims/read.ts';
+import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 

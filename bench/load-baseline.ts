@@ -4,7 +4,7 @@
 // the cookie, then the page of SIMs, or the SIM and its history (both at once).
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type SimRow, simView } from '#server/sims/service.ts';
+import { type SimRow, simView } from '#server/sims/rows.ts';
 import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.ts';
 
 function send(res: ServerResponse, status: number, body: unknown) {

@@ -5,8 +5,9 @@ import { tWebhooks } from '#domain/texts/webhooks.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { recordAudit } from './trail.ts';
 import type { Em } from '#server/db/orm.ts';
-import { csvField, csvText, stockholmText } from '#server/sims/list-file.ts';
-import { auditActor, type Actor as SimActor } from '#server/sims/service.ts';
+import { csvFile, csvText } from '#server/files/csv.ts';
+import { stockholmText } from '#server/files/time.ts';
+import { auditActor, type Actor as SimActor } from '#server/sims/changes.ts';
 import { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
 import { LIST_PAGE_MAX } from '#domain/zod.ts';
 import { type ActivityView, type AuditTrailView, type TrailCompany } from '#domain/companies/owner-schemas.ts';
@@ -221,8 +222,8 @@ export async function listAuditTrail(
 export const ACTIVITY_CSV_MAX = 100_000;
 
 /**
- * The trail as CSV for Swedish Excel (UTF-8 with BOM, semicolons, CRLF), newest first, read 500 at a time;
- * every text the users wrote behind the list export's formula guard (docs/decisions/008).
+ * The trail as CSV for Swedish Excel (server/files/csv.ts: UTF-8 with BOM, semicolons, CRLF), newest first, read 500
+ * at a time; every text the users wrote behind the formula guard (docs/decisions/008).
  */
 export async function activityCsv(
   em: Em,
@@ -230,20 +231,19 @@ export async function activityCsv(
   kind?: AuditKind,
   now = new Date(),
 ): Promise<{ filename: string; csv: string }> {
-  const CRLF = '\r\n';
   const h = c.csv;
-  const lines = ['\uFEFF' + [h.when, h.who, h.kind, h.what].map(csvField).join(';')];
+  const records: string[][] = [];
   let before: number | undefined;
   for (let read = 0; read < ACTIVITY_CSV_MAX;) {
     const page = await listActivity(em, companyId, { kind, before, limit: 500 });
     for (const r of page.items)
-      lines.push([stockholmText(r.at), csvText(r.who), csvText(c.kinds[r.kind]), csvText(r.what)].join(';'));
+      records.push([stockholmText(r.at), csvText(r.who), csvText(c.kinds[r.kind]), csvText(r.what)]);
     read += page.items.length;
     if (page.nextBefore === null) break;
     before = page.nextBefore;
   }
   return {
     filename: `Aktivitet_${stockholmText(now.toISOString()).slice(0, 10)}.csv`,
-    csv: lines.join(CRLF) + CRLF,
+    csv: csvFile([h.when, h.who, h.kind, h.what], records),
   };
 }

@@ -1,4 +1,4 @@
-// Bulk work on SIMs (issue 15): a whole list activated or deactivated with one outcome per row.
+// Bulk work on SIMs: a whole list activated or deactivated with one outcome per row.
 // A row's refusal is an outcome, not an error, so no row undoes another. The whole list costs a few
 // statements, not a few per row: the checks are one read, and each write is one statement that also
 // writes the history events (a data-modifying CTE), so a SIM is never stored without its event.
@@ -20,7 +20,8 @@ import {
   type BulkRow,
   type BulkDeactivateOutput,
 } from '#domain/sims/schemas.ts';
-import { isoSql, planFor, type Actor } from './service.ts';
+import { planFor, type Actor } from './changes.ts';
+import { isoSql } from './rows.ts';
 import { bulkRuns } from '#server/http/metrics.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 

@@ -5,25 +5,18 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { tListExport } from '#domain/texts/list-file.ts';
-import { XLSX_CONTENT_TYPE } from '#server/export/invoice-specification.ts';
-import {
-  caughtUp,
-  drained,
-  EXPORT_MINUTE,
-  ExportAborted,
-  formatDataAmount,
-  looksLikeFormula,
-  rowXml,
-  safeText,
-  sheetXmlWriter,
-  XML_ROWS_BETWEEN_LOOKS,
-  yesNo,
-} from '#server/export/workbook.ts';
+import { formatDataAmount, yesNo } from '#server/export/workbook.ts';
+import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText, writeCsv } from '#server/files/csv.ts';
+import { safeText, type TextCell } from '#server/files/formula.ts';
+import { caughtUp, ExportAborted, XML_ROWS_BETWEEN_LOOKS } from '#server/files/streams.ts';
+import { stockholmText, stockholmWallClock } from '#server/files/time.ts';
+import { newStreamingWorkbook, rowXml, sheetXmlWriter, XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
 import type { Em } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
 import { z } from '#domain/zod.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
-import { listSimBatches, type SimView } from './service.ts';
+import { listSimBatches } from './list.ts';
+import type { SimView } from './rows.ts';
 
 export const LIST_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ListExportFormat = (typeof LIST_EXPORT_FORMATS)[number];
@@ -38,7 +31,6 @@ export const listExportQuery = z.object({
 export type ListExportQuery = z.output<typeof listExportQuery>;
 
 export const BATCH_SIZE = 500;
-export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 const c = tListExport.columns;
 export const LIST_COLUMNS = [
@@ -52,17 +44,6 @@ export const LIST_COLUMNS = [
   { header: c.note, width: 30 },
   { header: c.activatedAt, width: 18, date: true },
 ] as const;
-
-/** The wall-clock time in Stockholm, as the parts of a UTC date (how a spreadsheet date cell carries no zone). */
-function stockholmWallClock(iso: string): Date {
-  const parts = Object.fromEntries(EXPORT_MINUTE.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
-  return new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!));
-}
-
-/** "2026-03-01 14:05", Stockholm time. */
-export function stockholmText(iso: string): string {
-  return stockholmWallClock(iso).toISOString().slice(0, 16).replace('T', ' ');
-}
 
 function values(s: SimView) {
   const p = s.ratePlan;
@@ -78,65 +59,33 @@ function values(s: SimView) {
   };
 }
 
-/** RFC 4180: a field with the separator, a quote, a line break or edge whitespace is quoted, its quotes doubled. */
-export function csvField(value: string): string {
-  return /[;"\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/**
- * A text as Excel should show it: one it would take for a formula gets a leading apostrophe (OWASP's advice
- * for CSV; the XLSX file uses safeText, a text cell, instead).
- */
-export const csvText = (value: string) => csvField(looksLikeFormula(value) ? `'${value}` : value);
-
-/**
- * The ICCID with a leading tab: Excel then keeps the field as text, all 20 digits (as a number it would keep 15
- * and show 8.9E+19). Not ="…", which is itself a formula: a file that teaches Excel to run formulas from cells
- * is what the formula neutralising is there to prevent. The tab is whitespace any importer trims, and an ICCID
- * is digits only, so what is left after trimming can never be a formula.
- */
-export const csvIccid = (iccid: string) => csvField(`\t${iccid}`);
-
-const CRLF = '\r\n';
-
-function csvLine(s: SimView): string {
+function csvRecord(s: SimView): string[] {
   const v = values(s);
-  return (
-    [
-      csvIccid(v.iccid),
-      csvText(v.planCode),
-      csvText(v.plan),
-      csvField(v.dataAmount),
-      v.callAndSms,
-      v.roaming,
-      csvText(v.mark),
-      csvText(v.note),
-      stockholmText(s.activatedAt),
-    ].join(';') + CRLF
-  );
+  return [
+    csvIccid(v.iccid),
+    csvText(v.planCode),
+    csvText(v.plan),
+    csvField(v.dataAmount),
+    v.callAndSms,
+    v.roaming,
+    csvText(v.mark),
+    csvText(v.note),
+    stockholmText(s.activatedAt),
+  ];
 }
 
 /** The CSV file (UTF-8 with BOM, semicolons, CRLF) to `out`, which it ends; waits while `out` is full. */
-export async function writeListCsv(out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> {
-  const write = async (text: string) => {
-    if (out.destroyed) throw new ExportAborted();
-    if (!out.write(text)) await drained(out);
-    if (out.destroyed) throw new ExportAborted();
-  };
-  await write('\uFEFF' + LIST_COLUMNS.map((col) => csvField(col.header)).join(';') + CRLF);
-  let rows = 0;
-  for await (const batch of batches) {
-    await write(batch.map(csvLine).join(''));
-    rows += batch.length;
-  }
-  out.end();
-  return { rows };
-}
+export const writeListCsv = (out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> =>
+  writeCsv(
+    out,
+    LIST_COLUMNS.map((col) => col.header),
+    batches,
+    csvRecord,
+  );
 
 /** The XLSX file (one sheet, a text column per text, a date column in Stockholm time) to `out`, which it ends. */
 export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  workbook.creator = 'SIM-portalen';
+  const workbook = newStreamingWorkbook(out);
   const sheet = workbook.addWorksheet(tListExport.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = LIST_COLUMNS.map((col) => ({
     width: col.width,
@@ -150,7 +99,7 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimVie
   const xml = sheetXmlWriter(workbook, sheet);
   const text = xml.styleOf('@', ExcelJS.ValueType.String);
   const date = xml.styleOf('yyyy-mm-dd hh:mm', ExcelJS.ValueType.Date);
-  const cell = (value: ExcelJS.CellValue) => ({ kind: 'text' as const, value, style: text });
+  const cell = (value: TextCell) => ({ kind: 'text' as const, value, style: text });
   let rows = 0;
   for await (const batch of batches) {
     for (let i = 0; i < batch.length; i++) {

@@ -4,7 +4,7 @@
 // On PostgreSQL the plans are read too: each read is a walk of its index, never a sort of the whole history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEvent, Company, Sim } from '#server/db/entities.ts';
-import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '#server/sims/service.ts';
+import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '#server/sims/read.ts';
 import { AUDIT_KINDS } from '#domain/companies/kinds.ts';
 import { numberedSql } from '#server/db/prepared.ts';
 import { callerFor, startServices } from '#tests/helpers/caller.ts';

@@ -9,7 +9,8 @@ import { initOrm, migrate, pgPoolOf, type Orm } from '#server/db/orm.ts';
 import { readRow, readRows } from '#server/db/prepared.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
-import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '#server/sims/service.ts';
+import { HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
+import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
 
 let orm: Orm;

@@ -5,17 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fleetIccid, seedFleet } from '#bench/fleet.ts';
 import type { Orm } from '#server/db/orm.ts';
-import {
-  DAY_OF_OFFSET_SQL,
-  listFilter,
-  listSims,
-  listSql,
-  PAGE_FROM_DAY_SQL,
-  PLANNER,
-  searchForm,
-  searchPageAndCount,
-  WHOLE_LIST,
-} from '#server/sims/service.ts';
+import { DAY_OF_OFFSET_SQL, listSims, PAGE_FROM_DAY_SQL } from '#server/sims/list.ts';
+import { listFilter, listSql, PLANNER, searchForm, searchPageAndCount, WHOLE_LIST } from '#server/sims/search.ts';
 import { SPEC_BATCH_SQL } from '#server/export/invoice-specification.ts';
 import { usingPostgres } from '#tests/helpers/db.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';

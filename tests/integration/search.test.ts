@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim } from '#server/db/entities.ts';
 import { migrate, type Em } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
-import { listSimBatches, listSims, SEARCH_COUNT_CAP } from '#server/sims/service.ts';
+import { listSimBatches, listSims } from '#server/sims/list.ts';
+import { SEARCH_COUNT_CAP } from '#server/sims/search.ts';
 import { useFreshOrm } from '#tests/helpers/orm.ts';
 
 const db = useFreshOrm();

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { numberedSql } from '#server/db/prepared.ts';
 import { SESSION_SQL } from '#server/auth/sessions.ts';
-import { HISTORY_SQL, listSql, ONE_SQL, WHOLE_LIST } from '#server/sims/service.ts';
+import { HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
+import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 
 describe('numberedSql', () => {
   it('numbers the placeholders in order', () => {

@@ -1,7 +1,7 @@
 // Rate plans a user can choose.
 import { z } from '#domain/zod.ts';
 import { ratePlanOutput } from '#domain/sims/schemas.ts';
-import { selectablePlans } from '#server/sims/service.ts';
+import { selectablePlans } from '#server/sims/changes.ts';
 import { companyProcedure, router } from '#server/trpc/trpc.ts';
 
 export const plansRouter = router({

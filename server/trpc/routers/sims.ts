@@ -1,7 +1,8 @@
-// SIM procedures: one per operation, each scoped to the session's company.
+// SIM procedures: one per operation, each scoped to the session's company; the bulk ones in sims-bulk.ts.
 import { rowId, z } from '#domain/zod.ts';
 import {
   activateInput,
+  bulkDeactivateInput,
   editInput,
   listApiInput,
   listInput,
@@ -13,31 +14,16 @@ import {
   simOutput,
 } from '#domain/sims/schemas.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
-import {
-  activateSim,
-  deactivateSim,
-  editSim,
-  getSim,
-  HISTORY_PAGE,
-  listSims,
-  simHistory,
-  simPage,
-  simsByIds,
-  type Actor,
-} from '#server/sims/service.ts';
-import { tBulk } from '#domain/texts/bulk.ts';
+import { activateSim } from '#server/sims/activate.ts';
+import { actorOf } from '#server/sims/changes.ts';
+import { deactivateSim } from '#server/sims/deactivate.ts';
+import { editSim } from '#server/sims/edit.ts';
+import { listSims } from '#server/sims/list.ts';
+import { getSim, HISTORY_PAGE, simHistory, simPage, simsByIds } from '#server/sims/read.ts';
 import { t } from '#domain/texts/common.ts';
-import { activateBulk, countActivatedBy, deactivateBulk } from '#server/sims/bulk.ts';
-import {
-  bulkActivateInput,
-  bulkActivateSummaryInput,
-  bulkActivateOutput,
-  bulkDeactivateInput,
-  bulkDeactivateOutput,
-} from '#domain/sims/schemas.ts';
 import { companyProcedure, companyWriteProcedure, router } from '#server/trpc/trpc.ts';
 import { Invalid } from '#domain/errors.ts';
-import { auditBulk } from '#server/audit/activity.ts';
+import { simsBulkProcedures } from './sims-bulk.ts';
 
 /** An opaque cursor of GET /api/sim/all: the last SIM of a page (the next starts after it in the list's order). */
 const cursorOf = (id: number) => Buffer.from(`s1:${id}`).toString('base64url');
@@ -48,23 +34,13 @@ function cursorId(cursor: string): number {
   return id;
 }
 
-/** The caller of a SIM change: the session's user, or the API key (issue 16). */
-const actor = (ctx: {
-  companyId: number;
-  session: { userId: number; actingCompanyId: number | null } | null;
-  apiKey: { id: number; name: string } | null;
-}): Actor =>
-  ctx.apiKey
-    ? { companyId: ctx.companyId, userId: null, apiKey: { id: ctx.apiKey.id, name: ctx.apiKey.name } }
-    : { companyId: ctx.companyId, userId: ctx.session!.userId, actingCompanyId: ctx.session!.actingCompanyId };
-
 export const simsRouter = router({
   activate: companyWriteProcedure
     .meta({ openapi: { method: 'POST', path: '/sim', tags: ['sims'], summary: 'Activate a SIM' } })
     .input(activateInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const sim = await activateSim(ctx.em, actor(ctx), input);
+      const sim = await activateSim(ctx.em, actorOf(ctx), input);
       await ctx.notify('info', 'SIM-kortet är aktiverat', `ICCID ${sim.iccid}`);
       return { success: true, id: sim.id };
     }),
@@ -179,7 +155,7 @@ export const simsRouter = router({
     .input(editInput)
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      const result = await editSim(ctx.em, actor(ctx), input);
+      const result = await editSim(ctx.em, actorOf(ctx), input);
       if (result.changed) await ctx.notify('info', 'SIM-kortet är sparat', '');
       return { success: true, ...result };
     }),
@@ -188,84 +164,10 @@ export const simsRouter = router({
     .input(z.object({ id: rowId() }))
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
-      const sim = await deactivateSim(ctx.em, actor(ctx), input.id);
+      const sim = await deactivateSim(ctx.em, actorOf(ctx), input.id);
       await ctx.notify('info', 'SIM-kortet är avaktiverat', `ICCID ${sim.iccid}`);
       return { success: true };
     }),
-
-  // Bulk work (issue 15): one outcome per row; a refused row is an outcome, not an error.
-  bulkActivate: companyWriteProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/sim/bulk',
-        tags: ['sims'],
-        summary:
-          'Activate a list of SIMs (1 to 10,000: iccids, or rows with their own marks) on one plan; dryRun: only the preview',
-        description:
-          'One answer for the whole list, each row with its outcome, in the order sent. 10,000 ICCIDs take about a second on PostgreSQL. The body may be up to 6 MB (10,000 rows with their own 200-character mark and comment); a list of more than 10,000 is refused with 400 and { error, issues }: split it.',
-      },
-    })
-    .input(bulkActivateInput)
-    .output(bulkActivateOutput)
-    .mutation(async ({ ctx, input }) => {
-      const answer = await activateBulk(ctx.em, actor(ctx), input);
-      if (!input.dryRun) {
-        await auditBulk(ctx.em, actor(ctx), 'bulkActivate', answer.counts.activated, answer.results.length);
-        const done = answer.counts.activated;
-        await ctx.notify(
-          done > 0 ? 'info' : 'error',
-          tBulk.activatedTitle(done),
-          tBulk.summary(done, answer.results.length - done),
-        );
-      }
-      return answer;
-    }),
-  /**
-   * The same as bulkActivate without the toast, tRPC only (no REST path): the browser sends a long list in
-   * chunks for its progress bar, then asks bulkActivateSummary for the run's one toast.
-   */
-  bulkActivateChunk: companyWriteProcedure
-    .input(bulkActivateInput)
-    .output(bulkActivateOutput)
-    .mutation(({ ctx, input }) => activateBulk(ctx.em, actor(ctx), input)),
-  /** The one toast of a chunked run: the activated count is read from the database, never taken on trust. */
-  bulkActivateSummary: companyWriteProcedure
-    .input(bulkActivateSummaryInput)
-    .output(z.object({ activated: z.number() }))
-    .mutation(async ({ ctx, input }) => {
-      const done = Math.min(await countActivatedBy(ctx.em, actor(ctx), input.simIds), input.total);
-      // A chunked run is one bulk run in the company's trail too, as bulkActivate is.
-      await auditBulk(ctx.em, actor(ctx), 'bulkActivate', done, input.total);
-      await ctx.notify(
-        done > 0 ? 'info' : 'error',
-        tBulk.activatedTitle(done),
-        tBulk.summary(done, input.total - done),
-      );
-      return { activated: done };
-    }),
-  bulkDeactivate: companyWriteProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/sim/bulk/deactivate',
-        tags: ['sims'],
-        summary: 'Deactivate a list of SIMs (1 to 10,000 ids)',
-        description:
-          'One answer for the whole list, each id with its outcome. A list of more than 10,000 ids is refused with 400 and { error, issues }: split it.',
-      },
-    })
-    .input(bulkDeactivateInput)
-    .output(bulkDeactivateOutput)
-    .mutation(async ({ ctx, input }) => {
-      const answer = await deactivateBulk(ctx.em, actor(ctx), input);
-      await auditBulk(ctx.em, actor(ctx), 'bulkDeactivate', answer.counts.deactivated, answer.results.length);
-      const done = answer.counts.deactivated;
-      await ctx.notify(
-        done > 0 ? 'info' : 'error',
-        tBulk.deactivatedTitle(done),
-        tBulk.summary(done, answer.results.length - done),
-      );
-      return answer;
-    }),
+  // Bulk work: routers/sims-bulk.ts.
+  ...simsBulkProcedures,
 });
