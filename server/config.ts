@@ -45,9 +45,9 @@ const schema = z.object({
   ),
   // How long a request waits for a pooled PostgreSQL connection before it is answered 503 (server/db/orm.ts).
   DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  // How long one statement of a search may run before PostgreSQL cancels it (a 503 for the user; issue 25).
+  // How long one statement of a search may run before PostgreSQL cancels it (a 503 for the user; docs/decisions/021).
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  // Requests per minute per API key (issue 16), shared by every instance; tests set a small one.
+  // Requests per minute per API key, shared by every instance; tests set a small one.
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   TRUST_PROXY: optionalText.pipe(
     z
@@ -55,7 +55,7 @@ const schema = z.object({
       .transform((v, c) => parseTrustProxy(v, c))
       .optional(),
   ),
-  // Webhooks (issue 16): loopback targets (tests, a local receiver), the attempt's timeout, the backoff's first
+  // Webhooks: loopback targets (tests, a local receiver), the attempt's timeout, the backoff's first
   // step (the steps are 1, 3, 6, 30, 90, 180, 360 times it, then 360 times it again), how long to retry, the poll.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -129,7 +129,7 @@ export type Config = {
   apiKeyRateLimit: number;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
   sessionSecretGenerated: boolean;
-  /** Webhook delivery (issue 16). */
+  /** Webhook delivery (server/webhooks/deliver.ts). */
   webhooks: { allowPrivateTargets: boolean; timeoutMs: number; backoffMs: number; retryForMs: number; pollMs: number };
 };
 

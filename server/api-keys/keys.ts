@@ -1,4 +1,4 @@
-// A company's API keys (issue 16): created by an owner (the key is answered once; only its SHA-256 and a short
+// A company's API keys: created by an owner (the key is answered once; only its SHA-256 and a short
 // prefix are stored, like sessions and login links), listed, revoked at once; and the lookup of a bearer key
 // on every REST request, which also counts the key's rate limit and notes its last use, in one statement.
 import { createHash, randomBytes } from 'node:crypto';

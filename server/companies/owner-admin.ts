@@ -1,4 +1,4 @@
-// The owner's own admin (issue 16): the users of one company, listed, added, edited and removed by its owner
+// The owner's own admin: the users of one company, listed, added, edited and removed by its owner
 // (or support acting as the company). The same rules as the super admin's (server/users): e-mail unique
 // across the portal, stored lower-case; plus the last-owner rule: a change never leaves a company that has an
 // owner without one. Each change runs in one transaction with its row in the company's trail.

@@ -43,7 +43,7 @@ const UserSchema = defineEntity({
     // Stored lower-case, so the unique index is case-insensitive.
     email: p.string().length(254).unique(),
     company: () => p.manyToOne(Company).index(),
-    // owner, member or viewer (issue 16); the spec's isCompanyOwner is role = owner.
+    // owner, member or viewer; the spec's isCompanyOwner is role = owner.
     role: p.enum(USER_ROLES).default('member'),
     isSuperAdmin: p.boolean().default(false),
     createdAt: p.datetime().onCreate(now),
@@ -175,7 +175,7 @@ const SimEventSchema = defineEntity({
     // The plan in force after the event: the invoice export reads periods from this.
     ratePlan: () => p.manyToOne(RatePlan),
     by: () => p.manyToOne(User).nullable(),
-    // A change made with an API key (issue 16): the history names it "API-nyckel <name>".
+    // A change made with an API key: the history names it "API-nyckel <name>".
     apiKey: () => p.manyToOne(ApiKey).nullable(),
     at: p.datetime().onCreate(now),
     before: p.json<Record<string, unknown>>().nullable(),
@@ -282,7 +282,7 @@ const RateLimitCounterSchema = defineEntity({
 export class RateLimitCounter extends RateLimitCounterSchema.class {}
 RateLimitCounterSchema.setClass(RateLimitCounter);
 
-// Webhooks (issue 16): a company's endpoints, the outbox of events (written in the change's transaction, only
+// Webhooks: a company's endpoints, the outbox of events (written in the change's transaction, only
 // when an enabled endpoint of the company subscribes to the type) and one delivery per event and endpoint.
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
@@ -360,7 +360,7 @@ const WebhookDeliverySchema = defineEntity({
 export class WebhookDelivery extends WebhookDeliverySchema.class {}
 WebhookDeliverySchema.setClass(WebhookDelivery);
 
-// An API key of a company (issue 16): only the SHA-256 of the key and a short visible prefix are stored.
+// An API key of a company: only the SHA-256 of the key and a short visible prefix are stored.
 const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   properties: {

@@ -1,4 +1,4 @@
-// Overload (issue 25): when PostgreSQL cannot keep up, a request is refused at once with 503 and Retry-After
+// Overload (docs/decisions/021): when PostgreSQL cannot keep up, a request is refused at once with 503 and Retry-After
 // rather than queued behind a hundred others until its acquire timeout (5 s), and a search whose client went
 // away, or that runs past its statement timeout, is cancelled in the database rather than run for nobody.
 // PostgreSQL only: embedded PGlite is one in-process connection with no pool and no other backend to cancel from.

@@ -1,8 +1,8 @@
 // The hot reads of every request (the session, an API key, the SIM list, one SIM and its history) as named
 // prepared statements on PostgreSQL: each pooled connection parses and plans such a statement once and then
 // only binds and runs it. MikroORM's `execute` inlines the parameters into the SQL text, so PostgreSQL parses,
-// analyses and plans every query anew, which cost more than running these small queries (issue 17: about half
-// of the database's CPU per REST request). The statement's name is derived from its SQL, so every connection
+// analyses and plans every query anew, which cost more than running these small queries (measured: about
+// half of the database's CPU per REST request). The statement's name is derived from its SQL, so every connection
 // and every instance use the same one.
 //
 // Same rows as `em.execute`: the same pg pool (MikroORM's, with its type parsers, size and acquire timeout),

@@ -1,5 +1,5 @@
-// The webhook delivery worker (issue 16), run by every server instance. Fair by endpoint (issue 24, finding 4):
-// an instance serves up to DELIVERY_CONCURRENCY endpoints at once, each with one attempt in flight, taking the
+// The webhook delivery worker, run by every server instance (docs/decisions/017). Fair by endpoint: an
+// instance serves up to DELIVERY_CONCURRENCY endpoints at once, each with one attempt in flight, taking the
 // endpoints with due work in the order they were last served (round-robin), and a slot that frees takes the
 // next at once. An endpoint is claimed with a lease (busy_until, FOR UPDATE SKIP LOCKED), so no two instances
 // serve it together; a turn sends it up to DELIVERIES_PER_TURN deliveries in a row and ends at its first
@@ -8,15 +8,12 @@
 // mid-attempt leaves the row to be retried once the lease is over. 2xx is delivered, anything else retried with
 // exponential backoff until the event is older than the retry window (24 h), then failed. Everything lives in
 // the database, so a restart loses nothing; delivery is at least once, the event id stable for de-duplication.
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
+// Each attempt is one signed POST (post.ts).
 import type { Config } from '#server/config.ts';
 import type { Orm } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
 import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '#server/http/metrics.ts';
-import { addressProblem, guardedLookup, hostOf, policyFor, urlProblem, type TargetPolicy } from './target.ts';
+import { post } from './post.ts';
 
 /** Endpoints one instance serves at once (one attempt in flight each). */
 export const DELIVERY_CONCURRENCY = 8;
@@ -29,18 +26,6 @@ const BACKOFF_STEPS = [1, 3, 6, 30, 90, 180, 360];
 
 export function backoffMs(attempts: number, base: number): number {
   return base * BACKOFF_STEPS[Math.min(Math.max(attempts, 1), BACKOFF_STEPS.length) - 1]!;
-}
-
-/**
- * The signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">, one v1 per secret (the
- * current one first; after a rotation the previous one too, as Stripe does, so a receiver may switch at leisure).
- */
-export function signature(secrets: string | readonly string[], body: string, nowMs = Date.now()): string {
-  const t = Math.floor(nowMs / 1000);
-  const v1s = (typeof secrets === 'string' ? [secrets] : secrets).map(
-    (secret) => `v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`,
-  );
-  return [`t=${t}`, ...v1s].join(',');
 }
 
 type ClaimedEndpoint = { id: number; url: string; secret: string; previous_secret: string | null };
@@ -57,72 +42,6 @@ type ClaimedDelivery = {
 
 const asDate = (d: Date | string) => (d instanceof Date ? d : new Date(d));
 const asJson = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
-
-/** The outcome of one attempt: the status code, or our own short reason. */
-export type Attempt = { ok: boolean; status: number | null; error: string | null };
-
-/** One signed POST; the answer's body is never read, redirects are not followed. */
-export function post(
-  url: string,
-  body: string,
-  secrets: string | readonly string[],
-  opts: { timeoutMs: number; policy: TargetPolicy },
-): Promise<Attempt> {
-  const problem = urlProblem(url, opts.policy);
-  if (problem) return Promise.resolve({ ok: false, status: null, error: `Adressen nekas (${problem})` });
-  const u = new URL(url);
-  const host = hostOf(u);
-  const policy = policyFor(u, opts.policy);
-  if (isIP(host) && addressProblem(host, policy))
-    return Promise.resolve({ ok: false, status: null, error: 'Adressen nekas' });
-  const lib = u.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (a: Attempt) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(a);
-    };
-    const req = lib.request(
-      u,
-      {
-        method: 'POST',
-        lookup: guardedLookup(policy),
-        agent: false,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'SIM-portalen-webhooks/1',
-          'x-sim-portal-signature': signature(secrets, body),
-        },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        // Only the status matters: the body is not read (nor kept), the connection closed.
-        res.destroy();
-        done({
-          ok: status >= 200 && status < 300,
-          status,
-          error: status >= 200 && status < 300 ? null : `HTTP ${status}`,
-        });
-      },
-    );
-    // The whole attempt, connect to answer, within the timeout.
-    const timer = setTimeout(() => {
-      req.destroy();
-      done({ ok: false, status: null, error: 'Tidsgränsen överskreds' });
-    }, opts.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      done({
-        ok: false,
-        status: null,
-        error: err.code === 'EWEBHOOKTARGET' ? 'Adressen nekas' : `Anslutningen misslyckades (${err.code ?? 'fel'})`,
-      }),
-    );
-    req.end(body);
-  });
-}
 
 // The endpoints with due work that no instance serves and that are not backing off, least recently served
 // first; each claimed for one lease. The partial index (endpoint_id, next_attempt_at) answers each EXISTS.

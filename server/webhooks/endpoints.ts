@@ -1,4 +1,4 @@
-// A company's webhook endpoints (issue 16): register (the secret is answered once), edit, enable/disable,
+// A company's webhook endpoints: register (the secret is answered once), edit, enable/disable,
 // rotate the secret, delete, queue a test event, and list with their last deliveries. Every change is in
 // the company's trail (kind webhook), never with the secret.
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The webhook outbox (issue 16): an event is written in the same transaction, or the same statement, as the
+// The webhook outbox: an event is written in the same transaction, or the same statement, as the
 // change it reports, so there is no event without its change and no change without its event.
 // Decision (docs/decisions/011): an event is written only when the company has an enabled endpoint subscribed
 // to its type (a cheap indexed EXISTS), and its deliveries (one per such endpoint) in the same statement; the

@@ -1,4 +1,4 @@
-// Where a webhook may be sent (issue 16): https only, to public addresses. Checked when an endpoint is
+// Where a webhook may be sent: https only, to public addresses. Checked when an endpoint is
 // registered and again at every delivery after DNS resolution; the connection then goes to the very address
 // that was checked (a `lookup` of our own for http(s).request), so a name re-resolving to an inside address
 // between the check and the connect (DNS rebinding) cannot reach inside the network.

@@ -1,7 +1,8 @@
 // The webhook target guard (server/webhooks/target.ts): refusals only, no traffic is ever sent here.
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { backoffMs, signature } from '#server/webhooks/deliver.ts';
+import { backoffMs } from '#server/webhooks/deliver.ts';
+import { signature } from '#server/webhooks/post.ts';
 import { addressProblem, guardedLookup, policyFor, targetProblem, urlProblem } from '#server/webhooks/target.ts';
 
 const strict = { allowPrivateTargets: false };

@@ -1,4 +1,4 @@
-// A company's API keys (issue 16), for its owners (and support acting as the company); never for a key.
+// A company's API keys, for its owners (and support acting as the company); never for a key.
 // REST: GET /api/company/apiKeys, POST /api/company/apiKeys (the key answered once), POST /api/company/apiKeys/revoke/{id}.
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '#server/api-keys/keys.ts';

@@ -1,4 +1,4 @@
-// The company's own admin (issue 16): its users and its activity trail, for the company's owners (and support
+// The company's own admin: its users and its activity trail, for the company's owners (and support
 // acting as the company). Each is also a REST path (/api/company/...); API keys will never reach these.
 import { tCompany } from '#domain/texts/company.ts';
 import { announceSessionEnded } from '#server/auth/sessions.ts';

@@ -1,4 +1,4 @@
-// The company's webhooks (issue 16), for its owners (and support acting as the company); REST paths under
+// The company's webhooks, for its owners (and support acting as the company); REST paths under
 // /api/company/webhooks. API keys never reach these.
 import { tWebhooks } from '#domain/texts/webhooks.ts';
 import {
