@@ -44,7 +44,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell reject and are logged by handleError; a browser that went away (the answer's
-          // stream is then cancelled, server/http/app.ts) is no failure.
+          // stream is then cancelled, server/http/remix.ts) is no failure.
           if (shellRendered && !request.signal.aborted)
             loadContext.services.log.error({ reqId: loadContext.requestId, err: error }, 'render failed');
         },

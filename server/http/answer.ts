@@ -8,7 +8,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 import { t } from '#domain/texts/common.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
-import { DEFAULT_BODY_LIMIT } from './guards.ts';
+import { DEFAULT_BODY_LIMIT } from './bodies.ts';
 import { DomainError, errorBody, Invalid, issuesOf, type DomainErrorKind, type Issue } from '#domain/errors.ts';
 
 export { errorBody, type Issue };

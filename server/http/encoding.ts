@@ -1,26 +1,18 @@
 // Which compression a client takes, from its Accept-Encoding: used for API answers compressed in one go and
-// for the hashed assets compressed at build time.
+// for the hashed assets compressed at build time (negotiator reads the header).
+import Negotiator from 'negotiator';
 
-/** The client's weight for an encoding in Accept-Encoding (0 when refused or not named). */
-function weightOf(acceptEncoding: string, name: string): number {
-  let star = 0;
-  for (const part of acceptEncoding.toLowerCase().split(',')) {
-    const [coding, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-    const weight = q === undefined ? 1 : Number(q) || 0;
-    if (coding === name) return weight;
-    if (coding === '*') star = weight;
-  }
-  return star;
-}
+/** Which of the encodings we make a client may take, best first where it weighs them the same. */
+const OURS = ['br', 'gzip'] as const;
 
 /** Brotli where the client weighs it at least as gzip (smaller and, at quality 4, faster), else gzip, else none. */
 export function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
   if (!acceptEncoding) return null;
-  const br = weightOf(acceptEncoding, 'br');
-  const gzip = weightOf(acceptEncoding, 'gzip');
-  if (br > 0 && br >= gzip) return 'br';
-  return gzip > 0 ? 'gzip' : null;
+  // negotiator takes the order to prefer on a tie in its options (its @types leave that argument out).
+  const negotiator: { encoding(available: readonly string[], opts: { preferred: readonly string[] }): unknown } =
+    new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+  const chosen = negotiator.encoding(OURS, { preferred: OURS });
+  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
 }
 
 /**

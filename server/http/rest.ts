@@ -1,6 +1,6 @@
 // The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
 // handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
-// that takes no body, HEAD as GET, the body that server/http/guards.ts already read, Swedish { error, issues }
+// that takes no body, HEAD as GET, the body that server/http/bodies.ts already read, Swedish { error, issues }
 // answers (server/http/answer.ts httpError, the one translation), and compression in one go with the answer's length.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';

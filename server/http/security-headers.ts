@@ -4,10 +4,18 @@
 // helmet decides the headers once, at start-up (they depend on the configuration only); each response gets that
 // list with its own nonce, so a request pays for a few setHeader calls, not for helmet's chain (issue 17).
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from '#server/config.ts';
+
+declare module 'http' {
+  interface ServerResponse {
+    /** The header names as set, in order (Node's OutgoingMessage has it; @types/node declares it on ClientRequest only). */
+    getRawHeaderNames(): string[];
+  }
+}
 
 /** Stands for the response's nonce in the policy helmet writes once. */
 const NONCE = 'NONCE-OF-THE-RESPONSE';
@@ -25,19 +33,18 @@ export function newNonce(): string {
   return randomPool.toString('base64', randomOffset - 16, randomOffset);
 }
 
-/** The headers a helmet middleware sets, in order, as [name, value] (its middlewares are synchronous). */
+/**
+ * The headers a helmet middleware sets, in order, as [name, value] (its middlewares are synchronous): it runs once
+ * on a response of Node's own that is never sent.
+ */
 function headersOf(middleware: ReturnType<typeof helmet>): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  const res = {
-    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
-    removeHeader: () => {},
-  };
+  const res = new ServerResponse(new IncomingMessage(new Socket()));
   let done = false;
-  middleware({} as IncomingMessage, res as unknown as ServerResponse, () => {
+  middleware(res.req, res, () => {
     done = true;
   });
   if (!done) throw new Error('helmet did not finish synchronously');
-  return headers;
+  return res.getRawHeaderNames().map((name) => [name, String(res.getHeader(name))]);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Context } from '#server/trpc/context.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { sendRestError } from './rest.ts';
 import { httpError } from './answer.ts';
-import { isNavigation, sendErrorPage } from './guards.ts';
+import { isNavigation, sendErrorPage } from './refusal.ts';
 
 /** One value of the query, as typed; a repeated or missing name is '' (the procedure refuses it). */
 const single = (value: unknown) => (typeof value === 'string' ? value : '');

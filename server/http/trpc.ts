@@ -1,5 +1,5 @@
 // The native tRPC endpoint for the browser's one client (app/utils/trpc.client.ts): tRPC's Express adapter,
-// mounted at /api/trpc before Remix, on the body server/http/guards.ts already read. Its answers keep tRPC's shape;
+// mounted at /api/trpc before Remix, on the body server/http/bodies.ts already read. Its answers keep tRPC's shape;
 // only the messages are ours (Swedish, never a library or driver text).
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { Request, RequestHandler } from 'express';

@@ -1,4 +1,4 @@
-// How a page's HTML reaches the client (server/http/app.ts writeBody): whole and the same whichever compression the
+// How a page's HTML reaches the client (server/http/remix.ts writeBody): whole and the same whichever compression the
 // client takes, and a client that leaves mid-answer does not stop the server answering the next one.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
