@@ -15,16 +15,11 @@ import {
   type SimEventInput,
 } from '#domain/export/periods.ts';
 import { exportFilename, type ExportQuery } from '#domain/export/query.ts';
-import {
-  EXPORT_MINUTE,
-  ExportAborted,
-  writeInvoiceSpecification,
-  type PlanInfo,
-  type SpecHeader,
-  type SpecRow,
-} from './workbook.ts';
-
-export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import { ExportAborted } from '#server/files/streams.ts';
+import { EXPORT_MINUTE } from '#server/files/time.ts';
+import { XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
+import type { PlanInfo, SpecHeader, SpecRow } from './spec-rows.ts';
+import { writeInvoiceSpecification } from './workbook.ts';
 export const BATCH_SIZE = 100;
 
 export type CompanyInfo = { id: number; name: string; customerNumber: string; invoiceNote: string };

@@ -2,23 +2,20 @@
 // text) and a bulk activation's result (every row: ICCID, outcome in Swedish, message). Files of at most
 // 10,000 rows (BULK_MAX), made in memory, in the list export's formats: CSV in UTF-8 with BOM, semicolons and CRLF for
 // Swedish Excel, the ICCID behind a tab (docs/decisions/008); XLSX with text cells. Whatever came from a user
-// (an ICCID that is not one, a message) is written formula-safe with the list export's and workbook's helpers.
+// (an ICCID that is not one, a message) is written formula-safe with server/files/'s helpers.
 import ExcelJS from 'exceljs';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import { tBulk } from '#domain/texts/bulk.ts';
-import { XLSX_CONTENT_TYPE } from '#server/export/invoice-specification.ts';
-import { safeText } from '#server/export/workbook.ts';
+import { CSV_CONTENT_TYPE, csvFile, csvIccid, csvText } from '#server/files/csv.ts';
+import { safeText } from '#server/files/formula.ts';
+import { XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
 import { z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid, withCheckDigit } from '#domain/sims/iccid.ts';
-import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText } from './list-file.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_MAX, type BulkActivateOutcome } from '#domain/sims/schemas.ts';
 
 export type DownloadFormat = 'csv' | 'xlsx';
 export type DownloadFile = { filename: string; contentType: string; body: Uint8Array<ArrayBuffer> };
-
-const CRLF = '\r\n';
-const BOM = '\uFEFF';
 
 /** The template's header: the names the parser knows (server/sims/bulk-file.ts). */
 export const TEMPLATE_HEADER = ['iccid', 'fakturamärkning', 'fakturakommentar'] as const;
@@ -54,15 +51,8 @@ async function workbook(
 export async function bulkTemplate(format: DownloadFormat): Promise<DownloadFile> {
   const filename = `aktivera-flera-mall.${format}`;
   if (format === 'csv') {
-    const lines = [
-      TEMPLATE_HEADER.map(csvField),
-      [csvIccid(TEMPLATE_EXAMPLE[0]), ...TEMPLATE_EXAMPLE.slice(1).map(csvText)],
-    ];
-    return {
-      filename,
-      contentType: contentType(format),
-      body: utf8(BOM + lines.map((l) => l.join(';') + CRLF).join('')),
-    };
+    const example = [csvIccid(TEMPLATE_EXAMPLE[0]), ...TEMPLATE_EXAMPLE.slice(1).map(csvText)];
+    return { filename, contentType: contentType(format), body: utf8(csvFile(TEMPLATE_HEADER, [example])) };
   }
   const body = await workbook(
     tBulkFile.templateSheet,
@@ -83,14 +73,15 @@ export async function bulkResultFile(
   const filename = `aktivera-flera-resultat_${now.toISOString().slice(0, 10)}.${format}`;
   const cells = rows.map((r) => [r.iccid, tBulkAdd.outcomes[r.outcome], r.message ?? '']);
   if (format === 'csv') {
-    const head = [c.iccid, c.outcome, c.message].map(csvField).join(';');
-    const lines = cells.map(([iccid, outcome, message]) =>
-      [csvIccidCell(iccid!), csvText(outcome!), csvText(message!)].join(';'),
-    );
+    const records = cells.map(([iccid, outcome, message]) => [
+      csvIccidCell(iccid!),
+      csvText(outcome!),
+      csvText(message!),
+    ]);
     return {
       filename,
       contentType: contentType(format),
-      body: utf8(BOM + [head, ...lines].map((l) => l + CRLF).join('')),
+      body: utf8(csvFile([c.iccid, c.outcome, c.message], records)),
     };
   }
   const body = await workbook(

@@ -8,7 +8,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { drained } from '#server/export/workbook.ts';
+import { drained } from '#server/files/streams.ts';
 
 const CHUNKS = 400;
 const CHUNK = 16 * 1024;

@@ -1,8 +1,8 @@
 // Issue 24, finding 11: a cell that starts with whitespace before =, +, - or @ is a formula to a spreadsheet
 // that trims on import, and is neutralised like one, in every CSV (one rule: looksLikeFormula) and in XLSX.
 import { describe, expect, it } from 'vitest';
-import { looksLikeFormula, safeText } from '#server/export/workbook.ts';
-import { csvText } from '#server/sims/list-file.ts';
+import { looksLikeFormula, safeText } from '#server/files/formula.ts';
+import { csvText } from '#server/files/csv.ts';
 import { bulkResultFile, resultRowsOf } from '#server/sims/bulk-downloads.ts';
 
 const DANGEROUS = [

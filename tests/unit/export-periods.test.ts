@@ -12,7 +12,8 @@ import {
   type SimEventInput,
 } from '#domain/export/periods.ts';
 import { checkExportQuery, exportFilename, exportMessages } from '#domain/export/query.ts';
-import { formatDataAmount, safeText } from '#server/export/workbook.ts';
+import { formatDataAmount } from '#server/export/workbook.ts';
+import { safeText } from '#server/files/formula.ts';
 
 const ev = (kind: string, iso: string, planId: number): SimEventInput => ({ kind, day: dayFromIso(iso), planId });
 const period = (a: string, b: string): Period => {

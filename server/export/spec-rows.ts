@@ -1,0 +1,31 @@
+// The rows and header block of the invoice specification, as read from the database and written into the workbook.
+import type { Day, Period, YearMonth } from '#domain/export/periods.ts';
+
+export type PlanInfo = {
+  id: number;
+  description: string;
+  dataLimit: number;
+  call: boolean;
+  sms: boolean;
+  roaming: boolean;
+};
+
+export type SpecRow = {
+  simId: number;
+  month: YearMonth;
+  iccid: string;
+  invoiceLineMark: string;
+  invoiceLineNote: string;
+  plan: PlanInfo;
+  from: Day;
+  to: Day;
+  days: number;
+};
+
+export type SpecHeader = {
+  companyName: string;
+  customerNumber: string;
+  invoiceNote: string;
+  period: Period;
+  generatedAt: string;
+};
