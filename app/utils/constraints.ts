@@ -1,6 +1,8 @@
 // A form's HTML constraints read from the zod schema its procedure parses, so a limit is written once (in
 // server/<domain>/schemas.ts) and the browser's checks can never disagree with the server's. Runs in the
-// browser too: it reads zod 4's schema definitions and imports no zod code of its own.
+// browser too: it reads zod 4's schema definitions and imports no zod code of its own. Hand-written rather than
+// @conform-to/zod's getZodConstraint, which with zod 4.6 reads no length or bound and marks every checkbox
+// required (docs/decisions/024-ui-plumbing.md; tests/unit/constraints-pages.test.ts pins both).
 import type { z } from 'zod';
 
 export type FieldConstraint = {
@@ -14,8 +16,9 @@ export type FieldConstraint = {
   inputMode?: 'email' | 'numeric';
 };
 
-// The parts of zod 4's definitions (schema._zod.def, check._zod.def) read here.
-type Node = { _zod: { def: Def } };
+// The parts of zod 4's definitions (schema._zod.def, check._zod.def) read here. zod types each definition
+// exactly (one type per kind of schema); this walk reads them all through one loose shape.
+type Node = { _zod: { def: object } };
 type Def = {
   type: string;
   checks?: Node[];
@@ -36,6 +39,8 @@ type Found = FieldConstraint & { optional?: boolean; nonEmpty?: boolean };
 
 const lower = (a: number | undefined, b: number) => (a === undefined ? b : Math.min(a, b));
 const higher = (a: number | undefined, b: number) => (a === undefined ? b : Math.max(a, b));
+
+const defOf = (node: Node) => node._zod.def as Def;
 
 function readCheck(def: Def, found: Found, integer: boolean) {
   switch (def.check) {
@@ -68,7 +73,7 @@ function readFormat(def: Def, found: Found) {
 }
 
 function walk(node: Node, found: Found) {
-  const def = node._zod.def;
+  const def = defOf(node);
   switch (def.type) {
     case 'optional':
     case 'default':
@@ -90,17 +95,17 @@ function walk(node: Node, found: Found) {
       return;
     case 'number': {
       const integer = (def.checks ?? []).some(
-        (c) => c._zod.def.check === 'number_format' && /int/.test(c._zod.def.format ?? ''),
+        (c) => defOf(c).check === 'number_format' && /int/.test(defOf(c).format ?? ''),
       );
       found.nonEmpty = true;
       found.inputMode = 'numeric';
       if (integer) found.step = 1;
-      for (const c of def.checks ?? []) readCheck(c._zod.def, found, integer);
+      for (const c of def.checks ?? []) readCheck(defOf(c), found, integer);
       return;
     }
     case 'string':
       if (def.format) readFormat(def, found);
-      for (const c of def.checks ?? []) readCheck(c._zod.def, found, false);
+      for (const c of def.checks ?? []) readCheck(defOf(c), found, false);
       return;
   }
 }
@@ -108,7 +113,7 @@ function walk(node: Node, found: Found) {
 /** One field's constraints, as attributes for its input, textarea or select. */
 export function fieldConstraint(schema: z.ZodType): FieldConstraint {
   const found: Found = {};
-  walk(schema as unknown as Node, found);
+  walk(schema, found);
   const { optional, nonEmpty, ...attributes } = found;
   const required = !optional && (nonEmpty || (found.minLength ?? 0) > 0);
   return Object.fromEntries(
