@@ -3,9 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PgliteORM, type PgliteDriver } from '@mikro-orm/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import { MikroORM as PostgresORM, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Options } from '@mikro-orm/core';
 import type pg from 'pg';
 import { migrationsList } from '#migrations/index.ts';
@@ -46,30 +46,33 @@ export const POOL_ACQUIRE_TIMEOUT_MS = 5_000;
 
 export const migrationsPath = path.resolve(import.meta.dirname, '../../prisma-free-migrations');
 
-export function ormOptions(target: DbTarget): Partial<Options> {
-  const common: Partial<Options> = {
-    entities,
-    extensions: [Migrator],
-    debug: false,
-    // Services fork the entity manager per request; the global one is never used for data.
-    allowGlobalContext: false,
-    forceUtcTimezone: true,
-    migrations: {
-      tableName: 'mikro_orm_migrations',
-      path: migrationsPath,
-      pathTs: migrationsPath,
-      glob: 'Migration*.{js,ts}',
-      migrationsList,
-      snapshot: false,
-      snapshotOnMigrate: false,
-      snapshotName: '.snapshot-sim-portal',
-      emit: 'ts',
-      silent: true,
-    },
-  };
+/** What both databases share; `satisfies` keeps its own type, so each driver's init infers its own ORM. */
+const commonOptions = {
+  entities,
+  extensions: [Migrator],
+  debug: false,
+  // Services fork the entity manager per request; the global one is never used for data.
+  allowGlobalContext: false,
+  forceUtcTimezone: true,
+  migrations: {
+    tableName: 'mikro_orm_migrations',
+    path: migrationsPath,
+    pathTs: migrationsPath,
+    glob: 'Migration*.{js,ts}',
+    migrationsList,
+    snapshot: false,
+    snapshotOnMigrate: false,
+    snapshotName: '.snapshot-sim-portal',
+    emit: 'ts',
+    silent: true,
+  },
+} satisfies Partial<Options>;
+
+/** Opens the target's database through its own driver (the other's driver is never loaded into the ORM). */
+async function openOrm(target: DbTarget): Promise<Orm> {
   if (target.kind === 'postgres') {
-    return {
-      ...common,
+    return PostgresORM.init<PostgreSqlDriver>({
+      ...commonOptions,
       clientUrl: target.url,
       pool: { min: 0, max: POOL_MAX, idleTimeoutMillis: 30_000 },
       driverOptions: {
@@ -80,22 +83,22 @@ export function ormOptions(target: DbTarget): Partial<Options> {
         // A transaction left open by a stuck request cannot hold its row locks and slot for ever.
         idle_in_transaction_session_timeout: 60_000,
       },
-    } as Partial<Options>;
+    });
   }
   if (target.dataDir !== 'memory://') mkdirSync(target.dataDir, { recursive: true });
   // pg_trgm for the search's indexes (PGlite ships it as a contrib extension; PostgreSQL has it in contrib).
-  return { ...common, dbName: target.dataDir, driverOptions: { extensions: { pg_trgm } } } as Partial<Options>;
+  return PgliteORM.init<PgliteDriver>({
+    ...commonOptions,
+    dbName: target.dataDir,
+    driverOptions: { extensions: { pg_trgm } },
+  });
 }
 
 export async function initOrm(target: DbTarget): Promise<Orm> {
-  const options = ormOptions(target);
-  const orm =
-    target.kind === 'postgres'
-      ? await PostgresORM.init(options as Parameters<typeof PostgresORM.init>[0])
-      : await PgliteORM.init(options as Parameters<typeof PgliteORM.init>[0]);
-  const pool = target.kind === 'postgres' ? await pgPoolOf(orm as unknown as Orm) : null;
+  const orm = await openOrm(target);
+  const pool = target.kind === 'postgres' ? await pgPoolOf(orm) : null;
   if (pool) {
-    if (target.kind === 'postgres' && target.prepare !== false) usePreparedStatements(orm as unknown as Orm, pool);
+    if (target.kind === 'postgres' && target.prepare !== false) usePreparedStatements(orm, pool);
     shedLoad(pool, POOL_MAX * POOL_QUEUE_FACTOR);
     // The cancelling connection (db/overload.ts) goes with the pool.
     const close = orm.close.bind(orm);
@@ -104,7 +107,7 @@ export async function initOrm(target: DbTarget): Promise<Orm> {
       return close(force);
     };
   }
-  return orm as unknown as Orm;
+  return orm;
 }
 
 /** The pg pool behind MikroORM, or null on PGlite (one in-process connection). */
