@@ -4,22 +4,13 @@
 // the list activates only what is left: the procedure decides that, this page only shows it.
 // `add_` keeps the page out of /add's layout: /add has no <Outlet/>.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useRef, useState } from 'react';
-import {
-  BulkFileField,
-  BulkFileHidden,
-  BulkFileResultDownload,
-  BulkFileRowMarks,
-  resultPairs,
-  type CarriedFile,
-} from '#app/components/bulk/BulkFileField.tsx';
-import { BULK_LIVE_SLOT, BulkLive } from '#app/components/bulk/BulkLive.tsx';
-import { BulkCounts, BulkRows } from '#app/components/bulk/BulkOutcome.tsx';
+import { useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useState } from 'react';
+import { resultPairs } from '#app/components/bulk/BulkFileField.tsx';
+import { BulkForm } from '#app/components/bulk/BulkForm.tsx';
+import { BulkPageOutcome } from '#app/components/bulk/BulkPageOutcome.tsx';
 import { shownRows } from '#app/bulk/run.ts';
-import { Field } from '#app/components/Field.tsx';
-import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
-import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { FILE_NAME_MAX, LIST_MAX, packRows, unpackRows, type Shown, type Values } from '#app/bulk/page-values.ts';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
@@ -35,40 +26,14 @@ import { z } from '#domain/zod.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 
-/** The page's form: the result's "again" button submits it (its list and choices are the ones just activated). */
-const FORM_ID = 'bulk-form';
-
 export const meta: MetaFunction = () => [{ title: `${t.pages.addBulk} – ${t.appName}` }];
-
-// What a list field may echo back (the door caps /add/bulk's body): BULK_MAX + 1 ICCIDs with separators fit, so a
-// list one too long is counted and refused in words rather than cut by the browser.
-const LIST_MAX = (BULK_MAX + 1) * 40;
 
 /** The ICCIDs of a pasted list: separated by line breaks, spaces, commas or semicolons. */
 const splitList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
 
-// A list from a file (issue 15) rides from step to step as JSON in a hidden field, checked again on each post
-// as the procedure checks typed input; the file's name only labels it. Each row is packed as an array
-// [iccid, mark, note] (null: the list's own; left off at the end): 10,000 rows with key names and their quotes,
-// escaped in the page, made its forms megabytes larger.
+// The rows a file gave, carried as packed JSON (app/bulk/page-values.ts), checked again on each post.
 const carriedRows = z.array(bulkRow).min(1).max(BULK_MAX);
 const packedRows = z.array(z.array(z.string().max(10_000).nullable()).min(1).max(3)).max(BULK_MAX);
-const FILE_NAME_MAX = 200;
-type Packed = Array<Array<string | null>>;
-const packRows = (rows: BulkRow[]): string =>
-  JSON.stringify(
-    rows.map((r): Array<string | null> => {
-      const packed = [r.iccid, r.invoiceLineMark ?? null, r.invoiceLineNote ?? null];
-      while (packed.length > 1 && packed.at(-1) === null) packed.pop();
-      return packed;
-    }),
-  );
-const unpackRows = (packed: Packed): BulkRow[] =>
-  packed.map(([iccid, mark, note]) => ({
-    iccid: iccid ?? '',
-    ...(mark != null ? { invoiceLineMark: mark } : {}),
-    ...(note != null ? { invoiceLineNote: note } : {}),
-  }));
 function rowsOf(json: string): BulkRow[] | null {
   if (!json) return null;
   try {
@@ -80,23 +45,6 @@ function rowsOf(json: string): BulkRow[] | null {
     return null;
   }
 }
-/**
- * The rows of a file an answer carries, for the page: the action checked them (rowsOf) before it answered, so the
- * page reads them as they are, and the checks (zod) stay on the server.
- */
-function fileRowsOf(values: Values | undefined): BulkRow[] | null {
-  if (!values?.rows) return null;
-  try {
-    const rows: unknown = JSON.parse(values.rows);
-    return Array.isArray(rows) ? unpackRows(rows as Packed) : null;
-  } catch {
-    return null;
-  }
-}
-function carriedOf(values: Values | undefined): CarriedFile | null {
-  const rows = fileRowsOf(values);
-  return rows && values ? { rows: values.rows, fileName: values.fileName, count: rows.length } : null;
-}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireWriter(request, context);
@@ -105,28 +53,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { plans, fields: constraints(bulkActivateInput), owner: `${session.userId}.${session.companyId}` };
 }
 
-type Values = {
-  iccids: string;
-  dataLimit: string;
-  callAndSms: boolean;
-  roaming: boolean;
-  invoiceLineMark: string;
-  invoiceLineNote: string;
-  /** A list from a file: its rows as JSON ('' for a pasted list), and the file's name. */
-  rows: string;
-  fileName: string;
-};
-/**
- * What a preview or result page gets: the counts, the rows it lists (all of a short list; of a long one the rows
- * with a problem: shownRows), how many it does not list, and the result's every row for its download. A page of
- * 10,000 rows so carries its counts and problems, not 10,000 table rows.
- */
-type Shown = {
-  counts: BulkActivateOutput['counts'];
-  rows: Array<BulkActivateOutput['results'][number] & { n: number }>;
-  hidden: number;
-  pairs: string;
-};
 type Answer =
   | { step: 'form'; values: Values; errors: Record<string, string> }
   | { step: 'preview' | 'result'; values: Values; answer: Shown };
@@ -205,114 +131,34 @@ export default function BulkActivate() {
   const { plans, fields, owner } = useLoaderData<typeof loader>();
   // With JS the live preview (BulkLive) replaces this page's older preview or result once the user goes on.
   const [liveActive, setLiveActive] = useState(false);
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
   const data = useActionData<typeof action>() as Answer | undefined;
   const busy = useNavigation().state === 'submitting';
-  // The form is made anew for each answer, so it shows the values the server sent back.
-  const formKey = useRef('new');
-  if (data) formKey.current = JSON.stringify(data.values);
-  const v = data?.values;
   const e: Record<string, string> = data?.step === 'form' ? data.errors : {};
-  const selection = {
-    dataLimit: v?.dataLimit ? Number(v.dataLimit) : null,
-    callAndSms: v?.callAndSms ?? false,
-    roaming: v?.roaming ?? false,
-  };
   return (
     <>
       <h1>{t.pages.addBulk}</h1>
       {data && data.step !== 'form' && !liveActive ? (
-        <Outcome step={data.step} values={data.values} answer={data.answer} />
+        <BulkPageOutcome step={data.step} values={data.values} answer={data.answer} />
       ) : null}
       {data?.step === 'form' && e[FORM_ERROR] ? (
         <p className="notice error" role="alert">
           {e[FORM_ERROR]}
         </p>
       ) : null}
-      <Form method="post" className="card" key={formKey.current} encType="multipart/form-data" id={FORM_ID}>
-        <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
-          {(aria) => (
-            <textarea
-              {...aria}
-              name="iccids"
-              rows={8}
-              maxLength={LIST_MAX}
-              inputMode="numeric"
-              autoComplete="off"
-              spellCheck={false}
-              defaultValue={v?.iccids}
-              autoFocus={!!e.iccids}
-            />
-          )}
-        </Field>
-        <BulkFileField error={e.bulkFile} carried={carriedOf(v)} />
-        <BulkLive owner={owner} onActive={setLiveActive} />
-        <SimMarkFields
-          fields={fields}
-          values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
-          errors={e}
-          hint={tBulkAdd.marksHint}
-        />
-        <PlanSelector plans={plans} initial={selection} errors={e} />
-        <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
-          {tBulkAdd.preview}
-        </button>
-      </Form>
-      <div id={BULK_LIVE_SLOT} />
-    </>
-  );
-}
-
-/** The same list and choices again, for the next step. */
-function HiddenValues({ values }: { values: Values }) {
-  return (
-    <>
-      <input type="hidden" name="iccids" value={values.iccids} />
-      <input type="hidden" name="dataLimit" value={values.dataLimit} />
-      {values.callAndSms ? <input type="hidden" name="callAndSms" value="on" /> : null}
-      {values.roaming ? <input type="hidden" name="roaming" value="on" /> : null}
-      <input type="hidden" name="invoiceLineMark" value={values.invoiceLineMark} />
-      <input type="hidden" name="invoiceLineNote" value={values.invoiceLineNote} />
-      <BulkFileHidden carried={carriedOf(values)} />
-    </>
-  );
-}
-
-function Outcome({ step, values, answer }: { step: 'preview' | 'result'; values: Values; answer: Shown }) {
-  const busy = useNavigation().state === 'submitting';
-  const ready = answer.counts.ready;
-  const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
-  const fileRows = fileRowsOf(values);
-  return (
-    <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
-      <h2 id="bulk-outcome-title">{title}</h2>
-      {step === 'preview' ? <p className="muted">{tBulkAdd.previewNote}</p> : null}
-      <BulkCounts counts={answer.counts} />
-      {step === 'preview' ? (
-        ready > 0 ? (
-          <Form method="post" encType="multipart/form-data">
-            <HiddenValues values={values} />
-            <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
-              {tBulkAdd.confirm(ready)}
-            </button>
-          </Form>
-        ) : (
-          <p className="notice">{tBulkAdd.nothingReady}</p>
-        )
-      ) : (
-        <>
-          {/* The page's own form holds the same list and choices: the list is not carried a second time. */}
-          <button className="btn" type="submit" form={FORM_ID} name="intent" value="preview" disabled={busy}>
-            {tBulkAdd.again}
-          </button>
-          <BulkFileResultDownload pairs={answer.pairs} />
-        </>
-      )}
-      <BulkRows
-        rows={answer.rows}
-        hidden={answer.hidden}
-        download={step === 'result'}
-        below={(i) => <BulkFileRowMarks row={fileRows?.[i]} />}
+      {/* Made anew for each answer (its key), so the form shows the values the server sent back. */}
+      <BulkForm
+        key={data ? JSON.stringify(data.values) : 'new'}
+        owner={owner}
+        plans={plans}
+        fields={fields}
+        values={data?.values}
+        errors={e}
+        busy={busy}
+        slot={slot}
+        onActive={setLiveActive}
       />
-    </section>
+      <div id="bulk-live" ref={setSlot} />
+    </>
   );
 }

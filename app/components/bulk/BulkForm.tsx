@@ -1,0 +1,92 @@
+// /add/bulk's form (app/routes/add_.bulk.tsx): the list, a file, the marks and the plan, posted as they are
+// without JS. The list is React state (useBulkLive), so a scan, the offline queue or "Töm listan" change it as
+// the user's typing does; with JS the live view (BulkLive) previews as the form changes.
+import { Form } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import { BulkFileField } from '#app/components/bulk/BulkFileField.tsx';
+import { Field } from '#app/components/Field.tsx';
+import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { carriedOf, LIST_MAX, type Values } from '#app/bulk/page-values.ts';
+import type { FieldConstraint } from '#app/utils/constraints.ts';
+import { BULK_MAX } from '#domain/sims/limits.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import type { PlanOption } from '#domain/plans/selector.ts';
+import { BulkLive } from './BulkLive.tsx';
+import { useBulkLive } from './useBulkLive.ts';
+
+/** The page's form: the result's "again" button submits it (its list and choices are the ones just activated). */
+export const BULK_FORM_ID = 'bulk-form';
+
+type Props = {
+  owner: string;
+  plans: PlanOption[];
+  fields: { invoiceLineMark: FieldConstraint; invoiceLineNote: FieldConstraint };
+  /** The values and errors the server sent back ('form' answers), if any. */
+  values: Values | undefined;
+  errors: Record<string, string>;
+  busy: boolean;
+  /** The element below the form for the live preview, progress and result. */
+  slot: HTMLElement | null;
+  /** Told whether the live view shows something, so the page hides its own (older) preview or result. */
+  onActive: (active: boolean) => void;
+};
+
+export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slot, onActive }: Props) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const live = useBulkLive({ owner, formRef, fieldRef, initialList: v?.iccids ?? '' });
+  const active = live.state.view.kind !== 'idle';
+  useEffect(() => onActive(active), [active, onActive]);
+  const selection = {
+    dataLimit: v?.dataLimit ? Number(v.dataLimit) : null,
+    callAndSms: v?.callAndSms ?? false,
+    roaming: v?.roaming ?? false,
+  };
+  return (
+    <Form
+      method="post"
+      className="card"
+      encType="multipart/form-data"
+      id={BULK_FORM_ID}
+      ref={formRef}
+      // Both, as a field's own events: input for text (also when a script sets the value, as paste tools do,
+      // which React's onChange does not report), change for the choices and the file.
+      onInput={live.formChanged}
+      onChange={live.formChanged}
+    >
+      <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
+        {(aria) => (
+          <textarea
+            {...aria}
+            ref={fieldRef}
+            name="iccids"
+            rows={8}
+            maxLength={LIST_MAX}
+            inputMode="numeric"
+            autoComplete="off"
+            spellCheck={false}
+            value={live.list}
+            // onInput, not onChange: it also sees a value a script set (a paste tool), which onChange skips;
+            // React still wants an onChange beside a value.
+            onInput={(event) => live.listEdited(event.currentTarget.value)}
+            onChange={() => undefined}
+            autoFocus={!!e.iccids}
+          />
+        )}
+      </Field>
+      <BulkFileField error={e.bulkFile} carried={carriedOf(v)} />
+      <BulkLive live={live} slot={slot} />
+      <SimMarkFields
+        fields={fields}
+        values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
+        errors={e}
+        hint={tBulkAdd.marksHint}
+      />
+      <PlanSelector plans={plans} initial={selection} errors={e} />
+      <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
+        {tBulkAdd.preview}
+      </button>
+    </Form>
+  );
+}

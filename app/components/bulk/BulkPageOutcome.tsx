@@ -1,0 +1,71 @@
+// /add/bulk's own preview and result (app/routes/add_.bulk.tsx), the answers of its plain forms: the preview's
+// "Aktivera N SIM-kort" posts the same list and choices again from hidden fields; the result offers the download.
+import { Form, useNavigation } from '@remix-run/react';
+import { fileRowsOf, carriedOf, type Shown, type Values } from '#app/bulk/page-values.ts';
+import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { BulkFileHidden, BulkFileResultDownload, BulkFileRowMarks } from './BulkFileField.tsx';
+import { BULK_FORM_ID } from './BulkForm.tsx';
+import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
+
+/** The same list and choices again, for the next step. */
+function HiddenValues({ values }: { values: Values }) {
+  return (
+    <>
+      <input type="hidden" name="iccids" value={values.iccids} />
+      <input type="hidden" name="dataLimit" value={values.dataLimit} />
+      {values.callAndSms ? <input type="hidden" name="callAndSms" value="on" /> : null}
+      {values.roaming ? <input type="hidden" name="roaming" value="on" /> : null}
+      <input type="hidden" name="invoiceLineMark" value={values.invoiceLineMark} />
+      <input type="hidden" name="invoiceLineNote" value={values.invoiceLineNote} />
+      <BulkFileHidden carried={carriedOf(values)} />
+    </>
+  );
+}
+
+export function BulkPageOutcome({
+  step,
+  values,
+  answer,
+}: {
+  step: 'preview' | 'result';
+  values: Values;
+  answer: Shown;
+}) {
+  const busy = useNavigation().state === 'submitting';
+  const ready = answer.counts.ready;
+  const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
+  const fileRows = fileRowsOf(values);
+  return (
+    <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
+      <h2 id="bulk-outcome-title">{title}</h2>
+      {step === 'preview' ? <p className="muted">{tBulkAdd.previewNote}</p> : null}
+      <BulkCounts counts={answer.counts} />
+      {step === 'preview' ? (
+        ready > 0 ? (
+          <Form method="post" encType="multipart/form-data">
+            <HiddenValues values={values} />
+            <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
+              {tBulkAdd.confirm(ready)}
+            </button>
+          </Form>
+        ) : (
+          <p className="notice">{tBulkAdd.nothingReady}</p>
+        )
+      ) : (
+        <>
+          {/* The page's own form holds the same list and choices: the list is not carried a second time. */}
+          <button className="btn" type="submit" form={BULK_FORM_ID} name="intent" value="preview" disabled={busy}>
+            {tBulkAdd.again}
+          </button>
+          <BulkFileResultDownload pairs={answer.pairs} />
+        </>
+      )}
+      <BulkRows
+        rows={answer.rows}
+        hidden={answer.hidden}
+        download={step === 'result'}
+        below={(i) => <BulkFileRowMarks row={fileRows?.[i]} />}
+      />
+    </section>
+  );
+}
