@@ -1,6 +1,6 @@
 // The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
 import { t } from '#domain/texts/common.ts';
@@ -77,28 +77,16 @@ function exportHref(format: 'csv' | 'xlsx', q: string) {
   return `/api/sim/export?${p}`;
 }
 
-type ListState = {
-  q: string;
-  page: number;
-  pages: number;
-  total: number;
-  /** false: more than `total` match (a search's count stops at its cap), and more than `pages` pages. */
-  exact: boolean;
-  sims: Array<ReturnType<typeof row>>;
-};
+/** The pause in typing before a live search asks (a newer search cancels the one on its way: the router's). */
+const SEARCH_DEBOUNCE_MS = 250;
 
 export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
-  // Live search (JS): the first page of results through the tRPC client, the URL kept in sync.
-  const [live, setLive] = useState<ListState | null>(null);
-  const [searching, setSearching] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  const latest = useRef(0);
-  useEffect(() => setLive(null), [loaded]);
-  const { q, page, pages, total, exact, sims } = live ?? loaded;
+  const { q, page, pages, total, exact, sims } = loaded;
+  const search = useLiveSearch(q);
   // The bulk selection (issue 15): ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
-  const initialPick = live ? null : loaded.selectAll;
+  const initialPick = loaded.selectAll;
   const [picked, setPicked] = useState<Set<number>>(() => new Set(initialPick ? sims.map((s) => s.id) : []));
   const [matching, setMatching] = useState(initialPick === 'matching');
   const [dialogFor, setDialogFor] = useState<BulkSelection | null>(null);
@@ -121,33 +109,6 @@ export default function Sims() {
     });
     if (!on) setMatching(false);
   };
-  const search = (text: string) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(async () => {
-      const ticket = ++latest.current;
-      setSearching(true);
-      try {
-        const { trpc } = await import('#app/utils/trpc.client.ts');
-        const r = await trpc.sim.page.query({ q: text, limit: PAGE_SIZE, offset: 0 });
-        if (ticket !== latest.current) return;
-        setLive({
-          q: text,
-          page: 1,
-          pages: Math.max(1, Math.ceil(r.total / PAGE_SIZE)),
-          total: r.total,
-          exact: r.exact,
-          sims: r.items.map(row),
-        });
-        const url = new URL(window.location.href);
-        url.search = text ? `?q=${encodeURIComponent(text)}` : '';
-        window.history.replaceState(window.history.state, '', url);
-      } catch {
-        // The form still works: a submit searches on the server.
-      } finally {
-        if (ticket === latest.current) setSearching(false);
-      }
-    }, 250);
-  };
   return (
     <>
       <h1>{t.pages.sims}</h1>
@@ -159,9 +120,8 @@ export default function Sims() {
           id="q"
           name="q"
           type="search"
-          key={loaded.q}
-          defaultValue={loaded.q}
-          onChange={(e) => search(e.currentTarget.value)}
+          value={search.text}
+          onChange={(e) => search.typed(e.currentTarget.value)}
           placeholder={t.sims.searchPlaceholder}
           {...loaded.query}
           autoComplete="off"
@@ -171,7 +131,7 @@ export default function Sims() {
         </button>
       </Form>
       <p className="muted" aria-live="polite">
-        {searching ? '…' : t.sims.count(total, exact)}
+        {search.searching ? '…' : t.sims.count(total, exact)}
       </p>
       {total > 0 ? (
         // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
@@ -344,4 +304,38 @@ export default function Sims() {
       ) : null}
     </>
   );
+}
+
+/**
+ * The live search (JS): after a short pause in typing the search box's text becomes the address (/sims?q=...)
+ * through the router, which loads the list (the same loader as without JS), replaces the history entry rather
+ * than adding one per keystroke, and cancels a search still on its way when a newer one starts.
+ */
+function useLiveSearch(loadedQ: string) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [text, setText] = useState(loadedQ);
+  const asked = useRef(loadedQ);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // An address from elsewhere (a link to /sims, back and forward) puts its search in the box; the answer to
+  // this box's own search leaves the box alone, as the user may have typed on meanwhile.
+  useEffect(() => {
+    if (loadedQ !== asked.current) {
+      clearTimeout(timer.current);
+      asked.current = loadedQ;
+      setText(loadedQ);
+    }
+  }, [loadedQ]);
+  const typed = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      asked.current = value;
+      submit(value ? { q: value } : {}, { method: 'get', action: '/sims', replace: true, preventScrollReset: true });
+    }, SEARCH_DEBOUNCE_MS);
+  };
+  const next = navigation.location;
+  const searching = next?.pathname === '/sims' && (new URLSearchParams(next.search).get('q') ?? '') !== loadedQ;
+  return { text, typed, searching };
 }

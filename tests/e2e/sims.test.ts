@@ -145,11 +145,18 @@ for (const js of [true, false]) {
         invoiceLineNote: '',
       });
       await page.goto('/sims');
-      // With JS the search is live, through the tRPC client (batched calls to /api/trpc).
-      const trpcCall = js ? page.waitForRequest((r) => r.url().includes('/api/trpc/sim.page')) : null;
+      // With JS the search is live: typing alone makes the router load the list for the new address (its data
+      // request, /sims.data?q=...), without a press of "Sök".
+      const liveCall = js
+        ? page.waitForRequest((r) => {
+            const url = new URL(r.url());
+            return url.pathname === '/sims.data' && url.searchParams.get('q') === `sökbar ${js}`;
+          })
+        : null;
+      if (js) await page.waitForFunction(() => '__remixRouter' in window);
       await page.getByLabel('Sök bland SIM-kort').fill(`sökbar ${js}`);
       if (!js) await page.getByRole('button', { name: 'Sök' }).click();
-      await trpcCall;
+      await liveCall;
       await page.waitForURL((u) => u.searchParams.get('q') === `sökbar ${js}`);
       await page.getByRole('row').filter({ hasText: iccid }).waitFor();
       expect(await page.locator('tbody tr').count()).toBe(1);
