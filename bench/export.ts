@@ -6,11 +6,16 @@
 //
 //   BENCH_SIMS=10000  BENCH_RUNS=3  BUILD_DIR=build  DATABASE_URL=postgres://...  (PGlite in a temp dir if unset)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
+//   BENCH_EXPORT_CSV=1 (BENCH_CSV_ROWS=200000) only compares, in this process, the /sims list's CSV writer (its fields
+//   encoded by hand) with csv-stringify making the same file (docs/decisions/023-files-plumbing.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { stringify as stringifyStream } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { createSession } from '#server/auth/sessions.ts';
 import { Company, RatePlan, User } from '#server/db/entities.ts';
@@ -27,6 +32,12 @@ import {
 } from '#domain/export/periods.ts';
 import { loadPlans, specificationRows } from '#server/export/invoice-specification.ts';
 import { formatDataAmount, SPEC_COLUMNS, SPEC_HEADER_ROW, SUMMARY_COLUMNS, yesNo } from '#server/export/workbook.ts';
+import { CSV_STRINGIFY_OPTIONS } from '#server/files/csv.ts';
+import { looksLikeFormula } from '#server/files/formula.ts';
+import { drained, writeOrWait } from '#server/files/streams.ts';
+import { stockholmText } from '#server/files/time.ts';
+import { LIST_COLUMNS, writeListCsv } from '#server/sims/list-file.ts';
+import type { SimView } from '#server/sims/rows.ts';
 import { freshDatabase } from '#tests/helpers/scratch-db.ts';
 import { freePort, mb, rssOf, runBenchmark } from './lib.ts';
 
@@ -343,4 +354,89 @@ async function main() {
   }
 }
 
-runBenchmark(main);
+/** A byte counter that hashes what it is given, so the writers can be checked to make the same file. */
+function hashingSink() {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const stream = new Writable({
+    highWaterMark: 64 * 1024,
+    write(chunk: Buffer, _e, cb) {
+      bytes += chunk.length;
+      hash.update(chunk);
+      cb();
+    },
+  });
+  const done = new Promise<void>((resolve) => stream.on('finish', resolve));
+  return { stream, done: async () => (await done, `${bytes} bytes, sha256 ${hash.digest('hex').slice(0, 12)}`) };
+}
+
+/** The /sims list's CSV three ways, rows a second (median of BENCH_RUNS, alternated): see the header. */
+async function csvWriters(): Promise<{ pass: boolean }> {
+  const rows = Number(process.env.BENCH_CSV_ROWS ?? 200_000);
+  const batch: SimView[] = Array.from({ length: 500 }, (_, i) => ({
+    id: i + 1,
+    iccid: `89460123456789${String(i).padStart(5, '0')}0`,
+    invoiceLineMark: i % 50 === 0 ? `=Fordon ${i}` : `Fordon ${i}`,
+    invoiceLineNote: i % 7 === 0 ? `Låda "${i}"; hylla 2` : `Kommentar ${i}`,
+    status: 'active',
+    activatedAt: new Date(Date.UTC(2026, 2, 1, 12, i % 60)).toISOString(),
+    ratePlan: {
+      ...{ id: 1, code: 'BAS500', description: 'Bas 500 MB & tal', dataLimit: 500 },
+      ...{ call: true, sms: true, roaming: i % 2 === 0, isLegacy: false },
+    },
+  }));
+  async function* batches() {
+    for (let n = 0; n < rows; n += batch.length) yield batch;
+  }
+  // The same fields as writeListCsv's, neutralised but not quoted: csv-stringify quotes them.
+  const safe = (v: string) => (looksLikeFormula(v) ? `'${v}` : v);
+  const record = (s: SimView) => {
+    const p = s.ratePlan;
+    return [
+      `\t${s.iccid}`,
+      safe(p.code),
+      safe(p.description),
+      formatDataAmount(p.dataLimit),
+      yesNo(p.call && p.sms),
+      yesNo(p.roaming),
+      safe(s.invoiceLineMark),
+      safe(s.invoiceLineNote),
+      stockholmText(s.activatedAt),
+    ];
+  };
+  const header = () => '\uFEFF' + stringify([LIST_COLUMNS.map((c) => c.header)], CSV_STRINGIFY_OPTIONS);
+  const writers: Record<string, (out: Writable) => Promise<unknown>> = {
+    'by hand (writeListCsv)': (out) => writeListCsv(out, batches()),
+    'csv-stringify/sync, a batch at a time': async (out) => {
+      await writeOrWait(out, header());
+      for await (const b of batches()) await writeOrWait(out, stringify(b.map(record), CSV_STRINGIFY_OPTIONS));
+      out.end();
+    },
+    'csv-stringify stream, a record at a time': async (out) => {
+      const csv = stringifyStream(CSV_STRINGIFY_OPTIONS);
+      csv.pipe(out);
+      out.write(header());
+      for await (const b of batches()) for (const s of b) if (!csv.write(record(s))) await drained(csv);
+      csv.end();
+    },
+  };
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(writers).map((k) => [k, []]));
+  const files = new Set<string>();
+  for (let run = 0; run < RUNS; run++) {
+    for (const [name, write] of Object.entries(writers)) {
+      const sink = hashingSink();
+      const t0 = performance.now();
+      await write(sink.stream);
+      files.add(await sink.done());
+      times[name]!.push(performance.now() - t0);
+    }
+  }
+  const result = Object.fromEntries(
+    Object.entries(times).map(([name, ms]) => [name, Math.round(rows / (median(ms) / 1000))]),
+  );
+  log(`the /sims list's CSV, ${rows} rows, median of ${RUNS} runs (rows/s):`, result, 'files:', [...files]);
+  // One file from all three, or the comparison means nothing.
+  return { pass: files.size === 1 };
+}
+
+runBenchmark(process.env.BENCH_EXPORT_CSV === '1' ? csvWriters : main);

@@ -27,6 +27,7 @@ type WorksheetWriterInternals = {
   };
 };
 
+// exceljs' typings declare none of these internals: these two casts are the only bridge to the types above.
 const workbookInternals = (workbook: ExcelJS.stream.xlsx.WorkbookWriter) =>
   workbook as unknown as WorkbookWriterInternals;
 const sheetInternals = (sheet: ExcelJS.Worksheet) => sheet as unknown as WorksheetWriterInternals;

@@ -133,10 +133,7 @@ function cellOf(value: ExcelJS.CellValue): Cell {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
     if ('richText' in value) return value.richText.map((r) => r.text).join('');
-    if ('formula' in value || 'sharedFormula' in value) {
-      const result = (value as ExcelJS.CellFormulaValue).result;
-      return result === undefined ? '' : cellOf(result as ExcelJS.CellValue);
-    }
+    if ('formula' in value || 'sharedFormula' in value) return value.result === undefined ? '' : cellOf(value.result);
     if ('text' in value && typeof value.text === 'string') return value.text;
     if ('error' in value) return String(value.error);
   }
@@ -157,7 +154,8 @@ export async function readXlsx(req: XlsxRequest): Promise<XlsxAnswer> {
   const rows: RawRow[] = [];
   let total = 0;
   sheet?.eachRow({ includeEmpty: false }, (row, line) => {
-    const values = row.values as ExcelJS.CellValue[]; // 1-based: values[0] is empty
+    // 1-based: values[0] is empty. Read from a file they are an array (the object form is for writing by key).
+    const values = Array.isArray(row.values) ? row.values : [];
     const cells = Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => cellOf(values[i + 1]));
     if (cells.some((c) => typeof c !== 'string' || c.trim() !== '') && ++total <= req.keptRows)
       rows.push({ line, cells });

@@ -45,7 +45,7 @@ async function workbook(
   sheet.addRow(columns.map((c) => c.header)).font = { bold: true };
   for (const row of rows) sheet.addRow(row.map((v) => safeText(v)));
   // A copy into a plain ArrayBuffer (exceljs answers a Node Buffer), as a fetch Response body takes it.
-  return new Uint8Array(await wb.xlsx.writeBuffer()) as Uint8Array<ArrayBuffer>;
+  return new Uint8Array(await wb.xlsx.writeBuffer());
 }
 
 export async function bulkTemplate(format: DownloadFormat): Promise<DownloadFile> {
