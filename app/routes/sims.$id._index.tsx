@@ -1,3 +1,4 @@
+// Over 250 lines by a few: the SIM's form and its history are one page; each history line is historyLines'.
 // Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
