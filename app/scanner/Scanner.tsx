@@ -1,21 +1,27 @@
+// Over 250 lines as one camera's lifecycle (open, close, a hidden tab, another camera, a photo) sharing its refs;
+// its rules are in machine.ts, rules.ts and live.ts, its panel in app/components/scanner/ScannerPanel.tsx.
 // The camera barcode scanner for the ICCID. Loaded only when the user opens it (add.tsx imports this
 // module on the button press, and this module fetches quagga2 at once), driven by the state machine
 // in machine.ts. Manual entry stays possible whatever happens here; no camera stays on after close,
 // navigation or a hidden tab.
 import type { QuaggaJSResultObject } from '@ericblade/quagga2';
-import { useCallback, useEffect, useRef, useState, type ChangeEvent, type CSSProperties } from 'react';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { ScannerPanel, type Size } from '#app/components/scanner/ScannerPanel.tsx';
 import { tScanner } from '#domain/texts/scanner.ts';
 import {
   cameraProblem,
   cameraSupport,
+  listCameras,
   constraintsFor,
   readMemory,
   safeLocalStorage,
   writeMemory,
+  type Camera,
   type CameraProblem,
 } from './camera.ts';
 import { closeCameraInTurn, openCamera, serial } from './live.ts';
 import { afterAccept, fileScan, freshRead, move, type LastRead, type ScanMode, type ScannerState } from './machine.ts';
+import { loadQuagga } from './load.ts';
 import { decodeImage, type QuaggaApi } from './quagga.ts';
 import { insideBox, judge, REJECTS_BEFORE_HINT, scanBox, type RejectReason } from './rules.ts';
 
@@ -29,21 +35,10 @@ export type ScannerProps = {
   mode?: ScanMode;
 };
 
-let quaggaModule: Promise<QuaggaApi> | null = null;
-function loadQuagga(): Promise<QuaggaApi> {
-  quaggaModule ??= import('@ericblade/quagga2').then(
-    (m) => (m as { default?: QuaggaApi }).default ?? (m as unknown as QuaggaApi),
-  );
-  // A failed download may be retried on the next attempt.
-  quaggaModule.catch(() => (quaggaModule = null));
-  return quaggaModule;
-}
 // Start the download together with this chunk rather than after the first render.
 if (typeof window !== 'undefined') void loadQuagga().catch(() => undefined);
 
 const HINT_MS = 4000;
-type Size = { width: number; height: number };
-type Camera = { id: string; label: string };
 
 function logProblem(message: string, detail?: unknown) {
   console.error(`[scanner] ${message}`, ...(detail === undefined ? [] : [detail]));
@@ -305,133 +300,27 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
         : state === 'paused'
           ? tScanner.paused
           : tScanner.stopped;
-  const live = state !== 'notStarted';
-  const box = videoSize && live ? boxStyle(videoSize) : null;
-
   return (
-    <section id="scanner" className="scanner" aria-label={tScanner.title} data-state={state}>
-      <div
-        className="scanner-view"
-        style={
-          videoSize && live
-            ? ({ '--scanner-ar': (videoSize.width / videoSize.height).toFixed(4) } as CSSProperties)
-            : undefined
-        }
-      >
-        <div ref={targetRef} className="scanner-video" hidden={!live}>
-          <video ref={videoRef} muted playsInline autoPlay />
-        </div>
-        {box ? <div className="scanner-box" style={box} aria-hidden="true" /> : null}
-        {/* The status line below says what is going on; the dark picture only shows a camera symbol. */}
-        {!live ? (
-          <div className="scanner-placeholder" aria-hidden="true">
-            <svg
-              viewBox="0 0 24 24"
-              width="48"
-              height="48"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
-              <path d="M3 8.5A1.5 1.5 0 0 1 4.5 7h2.6l1.4-2h7l1.4 2h2.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" />
-              <circle cx="12" cy="13" r="3.5" />
-            </svg>
-          </div>
-        ) : null}
-      </div>
-      <p className="scanner-status" role="status">
-        {status}
-      </p>
-      {hint && live ? <p className="scanner-hint">{tScanner.rejectedHint[hint]}</p> : null}
-      {problem ? (
-        <p className="notice error" role="alert">
-          {tScanner.problems[problem]}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice error" role="alert">
-          {notice}
-        </p>
-      ) : null}
-      {cameras.length > 1 ? (
-        <div className="field scanner-camera">
-          <label htmlFor="scanner-camera">{tScanner.camera}</label>
-          <select id="scanner-camera" value={cameraId ?? ''} onChange={chooseCamera} disabled={busy}>
-            {cameraId && !cameras.some((c) => c.id === cameraId) ? (
-              <option value={cameraId}>{tScanner.camera}</option>
-            ) : null}
-            {!cameraId ? <option value="">{tScanner.camera}</option> : null}
-            {cameras.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : null}
-      <div className="scanner-actions">
-        {state === 'scanning' ? (
-          <button type="button" className="btn" onClick={pause}>
-            {tScanner.pause}
-          </button>
-        ) : null}
-        {state === 'paused' ? (
-          <button type="button" className="btn" onClick={resume}>
-            {tScanner.resume}
-          </button>
-        ) : null}
-        {live ? (
-          <button type="button" className="btn" onClick={stop}>
-            {tScanner.stop}
-          </button>
-        ) : (
-          <button type="button" className="btn" onClick={() => void start(cameraId)} disabled={busy}>
-            {tScanner.start}
-          </button>
-        )}
-        <label className="btn scanner-file" aria-disabled={live || busy ? 'true' : undefined}>
-          {tScanner.fromFile}
-          <input
-            type="file"
-            accept="image/*"
-            capture
-            onChange={scanFile}
-            disabled={live || busy}
-            aria-describedby="scanner-file-hint"
-          />
-        </label>
-      </div>
-      <p id="scanner-file-hint" className="hint">
-        {tScanner.fromFileHint} {tScanner.manual}
-      </p>
-    </section>
+    <ScannerPanel
+      state={state}
+      busy={busy}
+      status={status}
+      targetRef={targetRef}
+      videoRef={videoRef}
+      videoSize={videoSize}
+      hint={hint}
+      problem={problem}
+      notice={notice}
+      cameras={cameras}
+      cameraId={cameraId}
+      onCamera={chooseCamera}
+      onPause={pause}
+      onResume={resume}
+      onStop={stop}
+      onStart={() => void start(cameraId)}
+      onFile={scanFile}
+    />
   );
 }
 
 export default Scanner;
-
-async function listCameras(): Promise<Camera[]> {
-  try {
-    const devices = await navigator.mediaDevices.enumerateDevices();
-    return devices
-      .filter((d) => d.kind === 'videoinput' && d.deviceId)
-      .map((d, i) => ({ id: d.deviceId, label: d.label || tScanner.cameraN(i + 1) }));
-  } catch (err) {
-    logProblem('enumerateDevices failed', err);
-    return [];
-  }
-}
-
-/** The scan box over the picture, in percent of the picture, so it scales with the layout. */
-function boxStyle({ width, height }: Size) {
-  const box = scanBox(width, height);
-  const pct = (v: number) => `${(v * 100).toFixed(3)}%`;
-  return {
-    left: pct(box.x / width),
-    top: pct(box.y / height),
-    width: pct(box.side / width),
-    height: pct(box.side / height),
-  };
-}

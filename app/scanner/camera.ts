@@ -1,6 +1,11 @@
 // The camera side of the scanner without quagga: can this page use a camera at all, what a failed
 // getUserMedia means, which constraints to ask for, and what localStorage remembers between visits.
 
+import { tScanner } from '#domain/texts/scanner.ts';
+
+/** A camera of the device, as the scanner's choice lists it. */
+export type Camera = { id: string; label: string };
+
 export type CameraProblem = 'unsupported' | 'insecure' | 'denied' | 'notFound' | 'inUse' | 'failed';
 
 /** Checked before asking for the camera. Browsers hide navigator.mediaDevices outside a secure context. */
@@ -77,4 +82,17 @@ export function safeLocalStorage(): Storage | null {
 /** Stops every track of a stream; the one way the camera light goes off. */
 export function stopStream(stream: MediaStream | null | undefined): void {
   stream?.getTracks().forEach((track) => track.stop());
+}
+
+/** The cameras of this device, named (labels are readable once permission was granted) or numbered. */
+export async function listCameras(): Promise<Camera[]> {
+  try {
+    const devices = await navigator.mediaDevices.enumerateDevices();
+    return devices
+      .filter((d) => d.kind === 'videoinput' && d.deviceId)
+      .map((d, i) => ({ id: d.deviceId, label: d.label || tScanner.cameraN(i + 1) }));
+  } catch (err) {
+    console.error('[scanner] enumerateDevices failed', err);
+    return [];
+  }
 }

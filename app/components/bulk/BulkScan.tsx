@@ -7,6 +7,13 @@ import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 
 export type ScanAnswer = 'added' | 'repeat';
 
+declare global {
+  interface Window {
+    /** Safari before 14.1 has the audio context only under this name. */
+    webkitAudioContext?: typeof AudioContext;
+  }
+}
+
 type Props = {
   /** Puts a code into the list: 'added', or 'repeat' when the list holds it already. */
   onCode: (iccid: string) => ScanAnswer;
@@ -84,8 +91,7 @@ export function BulkScan({ onCode, actions, notices }: Props) {
 
 function makeAudio(): AudioContext | null {
   try {
-    const Ctor =
-      window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    const Ctor = window.AudioContext ?? window.webkitAudioContext;
     return Ctor ? new Ctor() : null;
   } catch {
     return null;
