@@ -1,16 +1,17 @@
 // The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
+import { Form, Link, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
 import { t } from '#domain/texts/common.ts';
-import { tCompany } from '#domain/texts/company.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tListExport } from '#domain/texts/list-file.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { canWrite } from '#domain/companies/kinds.ts';
 import { fieldConstraint } from '#app/utils/constraints.ts';
-import { truncate } from '#app/utils/text.ts';
+import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
+import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
+import { exportHref, pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
 
@@ -62,23 +63,6 @@ function selectAllOf(all: string | null, morePages: boolean): Picked {
 function row(s: { id: number; iccid: string; invoiceLineMark: string; ratePlan: { isLegacy: boolean } }) {
   return { id: s.id, iccid: s.iccid, mark: s.invoiceLineMark, legacy: s.ratePlan.isLegacy };
 }
-
-function pageHref(q: string, page: number) {
-  const p = new URLSearchParams();
-  if (q) p.set('q', q);
-  if (page > 1) p.set('page', String(page));
-  const s = p.toString();
-  return s ? `/sims?${s}` : '/sims';
-}
-
-function exportHref(format: 'csv' | 'xlsx', q: string) {
-  const p = new URLSearchParams({ format });
-  if (q) p.set('q', q);
-  return `/api/sim/export?${p}`;
-}
-
-/** The pause in typing before a live search asks (a newer search cancels the one on its way: the router's). */
-const SEARCH_DEBOUNCE_MS = 250;
 
 export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
@@ -231,111 +215,11 @@ export default function Sims() {
               ) : null}
             </>
           ) : null}
-          <table className="sims">
-            <thead>
-              <tr>
-                {loaded.writable ? (
-                  <th scope="col" className="select">
-                    <span className="visually-hidden">{tBulkDeactivate.selectAll}</span>
-                  </th>
-                ) : null}
-                <th scope="col">{t.sims.iccid}</th>
-                <th scope="col">{t.sims.mark}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t.sims.edit}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sims.map((s) => (
-                <tr key={s.id}>
-                  {loaded.writable ? (
-                    <td className="select">
-                      <input
-                        type="checkbox"
-                        name="id"
-                        value={s.id}
-                        checked={picked.has(s.id)}
-                        onChange={(e) => toggle(s.id, e.currentTarget.checked)}
-                        aria-label={tBulkDeactivate.select(s.iccid)}
-                      />
-                    </td>
-                  ) : null}
-                  <td className="iccid" title={s.iccid}>
-                    <span className="hide-mobile">{s.iccid}</span>
-                    <span className="only-mobile" title={s.iccid}>
-                      {s.iccid.slice(-8)}
-                    </span>
-                  </td>
-                  <td title={s.mark}>{truncate(s.mark, 30)}</td>
-                  <td>
-                    <Link
-                      to={`/sims/${s.id}`}
-                      aria-label={loaded.writable ? t.sims.editLabel(s.iccid) : tCompany.viewLabel(s.iccid)}
-                    >
-                      {loaded.writable ? t.sims.edit : tCompany.view}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SimRows sims={sims} writable={loaded.writable} picked={picked} onToggle={toggle} />
         </Form>
       )}
       {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}
-      {pages > 1 || !exact ? (
-        <nav className="pager" aria-label={t.sims.page(page, pages, exact)}>
-          {page > 1 ? (
-            <Link to={pageHref(q, page - 1)} rel="prev">
-              {t.sims.previous}
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span>{t.sims.page(page, pages, exact)}</span>
-          {page < pages || (!exact && sims.length === PAGE_SIZE) ? (
-            <Link to={pageHref(q, page + 1)} rel="next">
-              {t.sims.next}
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <SimsPager q={q} page={page} pages={pages} exact={exact} full={sims.length === PAGE_SIZE} />
     </>
   );
-}
-
-/**
- * The live search (JS): after a short pause in typing the search box's text becomes the address (/sims?q=...)
- * through the router, which loads the list (the same loader as without JS), replaces the history entry rather
- * than adding one per keystroke, and cancels a search still on its way when a newer one starts.
- */
-function useLiveSearch(loadedQ: string) {
-  const submit = useSubmit();
-  const navigation = useNavigation();
-  const [text, setText] = useState(loadedQ);
-  const asked = useRef(loadedQ);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
-  // An address from elsewhere (a link to /sims, back and forward) puts its search in the box; the answer to
-  // this box's own search leaves the box alone, as the user may have typed on meanwhile.
-  useEffect(() => {
-    if (loadedQ !== asked.current) {
-      clearTimeout(timer.current);
-      asked.current = loadedQ;
-      setText(loadedQ);
-    }
-  }, [loadedQ]);
-  const typed = (value: string) => {
-    setText(value);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      asked.current = value;
-      submit(value ? { q: value } : {}, { method: 'get', action: '/sims', replace: true, preventScrollReset: true });
-    }, SEARCH_DEBOUNCE_MS);
-  };
-  const next = navigation.location;
-  const searching = next?.pathname === '/sims' && (new URLSearchParams(next.search).get('q') ?? '') !== loadedQ;
-  return { text, typed, searching };
 }
