@@ -38,13 +38,13 @@ export function styleId(workbook: ExcelJS.stream.xlsx.WorkbookWriter, numFmt: st
 }
 
 /**
- * Writes sheet XML into a streaming worksheet: after its header rows were committed (which opened <sheetData>) and
- * before sheet.commit() (which closes it).
+ * What writes sheet XML into a streaming worksheet: after its header rows were committed (which opened <sheetData>)
+ * and before sheet.commit() (which closes it). Its stream is looked up once, not per row.
  */
-export function writeSheetXml(sheet: ExcelJS.Worksheet, xml: string): void {
+export function sheetXmlStream(sheet: ExcelJS.Worksheet): (xml: string) => void {
   const stream = sheetInternals(sheet).stream;
   if (!stream) throw new Error('the worksheet has no XML stream: committed already, or not a streaming one');
-  stream.write(xml);
+  return (xml) => stream.write(xml);
 }
 
 /** Bytes of the worksheet's XML written but not yet taken by the zip's compressor. */

@@ -4,7 +4,7 @@
 // the /sims list export; the bulk templates and results are small and use exceljs' own workbook.
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { styleId, writeSheetXml, xmlEncode } from './exceljs-internals.ts';
+import { sheetXmlStream, styleId, xmlEncode } from './exceljs-internals.ts';
 import type { TextCell } from './formula.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -59,8 +59,5 @@ export function sheetXmlWriter(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   sheet: ExcelJS.Worksheet,
 ): { styleOf: (numFmt: string, type: ExcelJS.ValueType) => number; write: (xml: string) => void } {
-  return {
-    styleOf: (numFmt, type) => styleId(workbook, numFmt, type),
-    write: (xml) => writeSheetXml(sheet, xml),
-  };
+  return { styleOf: (numFmt, type) => styleId(workbook, numFmt, type), write: sheetXmlStream(sheet) };
 }
