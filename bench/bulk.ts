@@ -4,7 +4,7 @@
 // - activates N ICCIDs one by one (N sequential POST /api/sim over one keep-alive connection, as a client
 //   script would) and N other ICCIDs in one POST /api/sim/bulk, then the same bulk list again (the idempotent
 //   repeat: nothing left to activate): the ratio of the two;
-// - deactivates the bulk list's N SIMs in one POST /api/sim/bulk/deactivate (issue 25: N = 10,000 in < 5 s);
+// - deactivates the bulk list's N SIMs in one POST /api/sim/bulk/deactivate (N = 10,000 in < 5 s);
 // - the browser's run with JS (/add/bulk): the live preview of N (sim.bulkActivate with dryRun over /api/trpc),
 //   then the activation in chunks of CHUNK_SIZE (sim.bulkActivateChunk, one after another) and its summary;
 // - a file of N rows, CSV and XLSX, through /add/bulk as the page's form posts it without JS: the file to
@@ -36,7 +36,7 @@ import { hiddenValue } from '#tests/helpers/html.ts';
 const log = logger('bulk');
 const N = Number(process.env.BENCH_ICCIDS ?? (SMOKE ? 50 : 10_000));
 const SEEDED_SIMS = Number(process.env.BENCH_SEEDED ?? (SMOKE ? 100 : 100_000));
-/** speedupMin: the bulk path against N single calls; listMaxMs: one list of N (issue 25: 10,000 in under 5 s). */
+/** speedupMin: the bulk path against N single calls; listMaxMs: one list of N (10,000 in under 5 s). */
 const TARGET = { speedupMin: 5, listMaxMs: 5000 };
 
 const plan = { dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'Bänk', invoiceLineNote: '' };

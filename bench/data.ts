@@ -3,8 +3,8 @@
 // 10,000 companies of 100 SIMs beside it, one 'activated' event each. The built server (`node scripts/start.js`)
 // answers 20 concurrent users for each scenario (first pages, searches of every kind, deep pages) for a few
 // seconds each: p50 and p95 of /sims (the page, with its count) and of GET /api/sim/all. Beside it, in the same
-// run, today's SQL before issue 25 (four ILIKE, count(*), OFFSET; the queries the /sims page made: a page and its
-// count at once) and the new SQL (server/sims/service.ts), each straight on the database with 20 concurrent
+// run, the SQL as it was before the fleet-scale work (four ILIKE, count(*), OFFSET; the queries the /sims page made: a page and its
+// count at once) and the new SQL (server/sims/list.ts and search.ts), each straight on the database with 20 concurrent
 // clients, so the gain is a ratio. Targets: p95 < 100 ms and p50 < 30 ms for every scenario through HTTP.
 // Writes bench/results/data.json.
 //
@@ -46,7 +46,7 @@ const TARGET = { p50: 30, p95: 100 };
 /** A person's pause between two requests while searching and paging (BENCH_THINK_MS). */
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
 
-/** Today's SQL before issue 25 (commit daf7ea8, server/sims/service.ts listSql), verbatim. */
+/** The SQL as it was before the fleet-scale work (commit daf7ea8, server/sims/service.ts listSql), verbatim. */
 const LEGACY_WHERE = (search: boolean) =>
   `s.company_id = $1 and s.status = 'active'` +
   (search

@@ -13,7 +13,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     isSuperAdmin: session.isSuperAdmin,
     name: session.name,
     companyName: session.companyName,
-    // Issue 16: a viewer's menu has nothing that changes SIMs; an owner's has the company's own admin.
+    // A viewer's menu has nothing that changes SIMs; an owner's has the company's own admin.
     writable: WRITE_ROLES.includes(role),
     isOwner: role === 'owner',
   };

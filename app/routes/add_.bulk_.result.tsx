@@ -1,4 +1,4 @@
-// POST /add/bulk/result: a bulk activation's result as a file, "Ladda ner resultat" on /add/bulk (issue 15).
+// POST /add/bulk/result: a bulk activation's result as a file, "Ladda ner resultat" on /add/bulk.
 // Only formats: the result page posts its rows back ([ICCID, outcome] pairs, at most 10,000) and gets them as
 // CSV or XLSX, each row's message made again from its outcome. Nothing is read or changed in the database,
 // so the result can be downloaded as often as wanted; a POST rather than a GET because the rows are the

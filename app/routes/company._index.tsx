@@ -1,4 +1,4 @@
-// /company ("Mitt företag"), the owner's own admin (issue 16): the company's users, searched and paged on the
+// /company ("Mitt företag"), the owner's own admin: the company's users, searched and paged on the
 // server, a form to add one (no mail is sent), and the links to edit a user and to the activity trail.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';

@@ -1,4 +1,4 @@
-// /company/api-keys ("API-nycklar", issue 16): the company's keys (name, prefix, scope, created by, created,
+// /company/api-keys ("API-nycklar"): the company's keys (name, prefix, scope, created by, created,
 // last used, expires, status), a form to create one, and each live key's revoke link (a confirm page). The
 // new key is shown once, on the answer to the form's POST (never stored, never in a URL; the page is no-store).
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

@@ -1,5 +1,5 @@
 // Over 250 lines by a few: one list whose endpoints each carry four plain forms, told apart by their intent.
-// /company/webhooks (issue 16): the company's webhook endpoints with their last deliveries, a form to add one
+// /company/webhooks: the company's webhook endpoints with their last deliveries, a form to add one
 // (the signing secret is shown once, on the answer to that POST), and per endpoint: send a test event, turn
 // on or off, rotate the secret, delete (a confirm page). Plain forms with an intent: works without JS.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

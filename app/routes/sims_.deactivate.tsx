@@ -1,4 +1,4 @@
-// Deactivate many SIMs (issue 15): the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
+// Deactivate many SIMs: the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
 // as ?matching=1&q=…, which is resolved here by the selection's own procedure (sim.matching with that search, at most
 // BULK_SELECT_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
 // will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is

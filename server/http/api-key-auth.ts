@@ -1,4 +1,4 @@
-// The REST door's caller (issue 16): `Authorization: Bearer <key>` makes the request an API key's, looked up
+// The REST door's caller: `Authorization: Bearer <key>` makes the request an API key's, looked up
 // (with its rate limit) before any procedure runs; without that header the session cookie counts, as before.
 // Only the REST paths (and the list export) take keys: /api/trpc, the event stream and the pages never do.
 import type { Request } from 'express';

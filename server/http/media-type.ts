@@ -1,4 +1,4 @@
-// What a request body is, by its Content-Type: the one rule for every door (issue 24, finding 5). The body
+// What a request body is, by its Content-Type: the one rule for every door. The body
 // check (server/http/guards.ts), the REST door (server/http/rest.ts), the tRPC door (server/http/trpc.ts) and the form
 // posts of the pages (before Remix) all read the header through mediaTypeOf, so none of them can take a body
 // for JSON that another took for something else ("application/jsonx", "application/json ,", a list).

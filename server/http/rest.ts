@@ -96,7 +96,7 @@ function compressOnEnd(req: Request, res: Response): void {
 // input as trpc-to-openapi's handler did (query or JSON body, path parameters over both, a query's empty value
 // left out, a lone value of a list field made a list, strings coerced to the field's type) without that
 // handler's per-request work: a URL object, a fetch Request made only for an abort signal no procedure reads,
-// a procedure lookup through a proxy, the schema unwrapped again on every call (issue 17, bench:load).
+// a procedure lookup through a proxy, the schema unwrapped again on every call (bench:load).
 type RestRoute = {
   method: string;
   path: RegExp;
@@ -231,7 +231,7 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
 }
 
 /**
- * The scope an API key needs on a REST path (issue 16), as the procedures decide it: GET paths of the company
+ * The scope an API key needs on a REST path, as the procedures decide it: GET paths of the company
  * read, its SIM changes write; the company's own admin, the admin paths, feedback and login take no key.
  */
 export function requiredScope(method: string, path: string): 'read' | 'write' | null {

@@ -2,7 +2,7 @@
 // scripts (Remix's inline scripts carry a per-request nonce, handed to app/entry.server.tsx through the load
 // context), no framing, no sniffing, a referrer policy, HSTS behind https, and the camera for the portal only.
 // helmet decides the headers once, at start-up (they depend on the configuration only); each response gets that
-// list with its own nonce, so a request pays for a few setHeader calls, not for helmet's chain (issue 17).
+// list with its own nonce, so a request pays for a few setHeader calls, not for helmet's chain.
 import { randomBytes } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';

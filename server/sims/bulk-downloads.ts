@@ -1,4 +1,4 @@
-// The files of /add/bulk (issue 15): the templates a list is filled in (CSV and XLSX, the ICCID column as
+// The files of /add/bulk: the templates a list is filled in (CSV and XLSX, the ICCID column as
 // text) and a bulk activation's result (every row: ICCID, outcome in Swedish, message). Files of at most
 // 10,000 rows (BULK_MAX), made in memory, in the list export's formats: CSV in UTF-8 with BOM, semicolons and CRLF for
 // Swedish Excel, the ICCID behind a tab (docs/decisions/008); XLSX with text cells. Whatever came from a user

@@ -1,4 +1,4 @@
-// A list of SIMs to activate from a file (issue 15): CSV (comma, semicolon or tab, with or without a header)
+// A list of SIMs to activate from a file: CSV (comma, semicolon or tab, with or without a header)
 // or XLSX (the first worksheet, read with exceljs). Pure: bytes in, rows or Swedish messages out; the page
 // (app/routes/add_.bulk.tsx) hands the rows to sim.bulkActivate, which checks them again as typed input.
 //

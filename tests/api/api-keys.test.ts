@@ -1,4 +1,4 @@
-// API keys over REST (issue 16): created, listed and revoked by an owner under /api/company/apiKeys; a key of
+// API keys over REST: created, listed and revoked by an owner under /api/company/apiKeys; a key of
 // scope read on every GET path of its company, write on its SIM changes too; 401 for a wrong, revoked or
 // expired key; the rate limit (API_KEY_RATE_LIMIT, small here) with 429 and Retry-After; a cookie and a key
 // together refused; the key named as the actor in the SIM history and the trail; never /api/company/*, the

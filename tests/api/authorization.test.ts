@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
-// userA is a member of company A, ownerA its owner, viewerA a viewer (issue 16); superAdmin is a member of
+// userA is a member of company A, ownerA its owner, viewerA a viewer; superAdmin is a member of
 // another company; superAsA the same super admin acting as A (support: A's owner while acting).
-// keyReadA and keyWriteA are API keys of company A (scope read and write, issue 16): Authorization: Bearer,
+// keyReadA and keyWriteA are API keys of company A (scope read and write): Authorization: Bearer,
 // no cookie; the pages, /api/trpc and the Remix export download see nobody (anonymous).
 type Role = 'anon' | 'userA' | 'ownerA' | 'viewerA' | 'userB' | 'superAdmin' | 'superAsA' | 'keyReadA' | 'keyWriteA';
 const ROLES: Role[] = [
@@ -25,7 +25,7 @@ const portal = useScreens({ browser: false });
 const cookies: Partial<Record<Role, string>> = {};
 const keys: Partial<Record<Role, string>> = {};
 let ids: { companyA: number; userA: number; simA: number; iccidA: string };
-/** Super admins as the target of an owner's doors (issue 24): staff (seeded), of another company, inside A. */
+/** Super admins as the target of an owner's doors: staff (seeded), of another company, inside A. */
 const supers: Record<'staff' | 'elsewhere' | 'insideA', number> = { staff: 0, elsewhere: 0, insideA: 0 };
 
 beforeAll(async () => {
@@ -236,12 +236,12 @@ const matrix: Row[] = [
   // The invoice export is a Remix resource route, which takes no API key: the key is nobody there.
   { method: 'GET', path: () => `/api/export/getExcelV1?${month}`, expect: noKeys(all(401, 200), 401) },
   { method: 'POST', path: () => '/api/feedback', body: () => ({ message: '   ' }), expect: noKeys(all(401, 400)) },
-  // API keys (issue 16): the owner's, never a key's.
+  // API keys: the owner's, never a key's.
   { method: 'GET', path: () => '/company/api-keys', expect: owners(200, 302) },
   { method: 'GET', path: () => '/api/company/apiKeys', expect: owners(200) },
   { method: 'POST', path: () => '/api/company/apiKeys', body: () => ({}), expect: owners(400) },
   { method: 'POST', path: () => '/api/company/apiKeys/revoke/999999', body: () => ({}), expect: owners(404) },
-  // The company's own admin (issue 16).
+  // The company's own admin.
   { method: 'GET', path: () => '/company', expect: owners(200, 302) },
   { method: 'GET', path: () => `/company/users/${ids.userA}`, expect: owners(200, 302) },
   { method: 'GET', path: () => `/company/users/${ids.userA}/remove`, expect: owners(200, 302) },
@@ -251,7 +251,7 @@ const matrix: Row[] = [
   { method: 'POST', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
   { method: 'PUT', path: () => '/api/company/users', body: () => ({}), expect: owners(400) },
   { method: 'POST', path: () => '/api/company/users/remove/999999', body: () => ({}), expect: owners(404) },
-  // An owner acts on a super admin (issue 24): not there, whoever asks; support acting as A included.
+  // An owner acts on a super admin: not there, whoever asks; support acting as A included.
   ...(['staff', 'elsewhere', 'insideA'] as const).flatMap((who): Row[] => [
     {
       label: `/company/users/{super admin: ${who}}`,
@@ -282,7 +282,7 @@ const matrix: Row[] = [
   ]),
   { method: 'GET', path: () => '/api/company/audit', expect: owners(200) },
   { method: 'GET', path: () => '/api/company/audit?kind=nej', expect: owners(400) },
-  // Webhooks (issue 16).
+  // Webhooks.
   { method: 'GET', path: () => '/company/webhooks', expect: owners(200, 302) },
   { method: 'GET', path: () => '/company/webhooks/999999/delete', expect: owners(404, 302) },
   { method: 'GET', path: () => '/api/company/webhooks', expect: owners(200) },

@@ -1,4 +1,4 @@
-// Issue 24, finding 3: the tRPC batch bound counts calls as tRPC itself reads them, so encoded commas and a
+// The tRPC batch bound counts calls as tRPC itself reads them, so encoded commas and a
 // repeated `batch` parameter no longer pass 500 calls in one request; and every list answer is bounded by
 // LIST_PAGE_MAX whatever limit the caller asks, so even an allowed batch of 10 has a bounded answer.
 import { beforeAll, describe, expect, it } from 'vitest';

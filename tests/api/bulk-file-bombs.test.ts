@@ -1,4 +1,4 @@
-// XLSX bombs through the real door (issue 24, finding 2): a member posts a crafted workbook to /add/bulk as the
+// XLSX bombs through the real door: a member posts a crafted workbook to /add/bulk as the
 // page's own form does (no JS), and gets the page back with a Swedish message next to the file field; the
 // server keeps answering /livez meanwhile, its memory stays within bounds, and several bombs at once are each
 // read or told to try again, never queued without end. The bombs are built at test time

@@ -1,4 +1,4 @@
-// Issue 25: a 10,000-row CSV and XLSX through /add/bulk's real door, as the page's own form posts them without JS:
+// A 10,000-row CSV and XLSX through /add/bulk's real door, as the page's own form posts them without JS:
 // the file to "Förhandsgranska", then the preview's hidden list to "Aktivera N SIM-kort". Every row is activated
 // with its own mark, and the pages stay small: counts and problems first, not 10,000 table rows.
 import ExcelJS from 'exceljs';

@@ -169,7 +169,7 @@ describe('POST /api/sim/bulk', () => {
     expect(both.data.issues[0].path[0]).toBe('rows');
   });
 
-  // Issue 25: a list of 10,000 through the real door, activated and then deactivated, each row answered in order,
+  // A list of 10,000 through the real door, activated and then deactivated, each row answered in order,
   // each SIM with its event, and the company's daily counts (sim_daily_count, kept by statement triggers) exact.
   it('10,000 ICCIDs: previewed, activated and deactivated in one call each, every row answered', async () => {
     const em = () => portal.server.services.orm.em.fork();

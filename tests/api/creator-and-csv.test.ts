@@ -1,4 +1,4 @@
-// Issue 24, finding 11 (keys and CSV). An API key belongs to the company, not to the person who made it
+// Keys and CSV. An API key belongs to the company, not to the person who made it
 // (docs/decisions/018): it keeps working when its creator is demoted or removed, is listed with the creator
 // named as removed, and any owner can revoke it. And a CSV cell with spaces before =, +, - or @ is neutralised,
 // here in the bulk result file a browser posts back (/add/bulk/result).

@@ -1,4 +1,4 @@
-// Issue 25: GET /api/sim/all walks the whole fleet by cursor: each page's `Link: <…>; rel="next"` (RFC 8288) leads
+// GET /api/sim/all walks the whole fleet by cursor: each page's `Link: <…>; rel="next"` (RFC 8288) leads
 // to the next, the body stays the spec's plain array, a walk neither skips nor repeats a SIM while others are
 // activated, limit/offset still work, a bad cursor (or one with offset) is a 400 naming it, and another company's
 // SIM as a cursor finds nothing of either company.

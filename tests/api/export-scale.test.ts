@@ -1,4 +1,4 @@
-// Issue 25: downloads of a 1,000,000-SIM company abandoned by the browser stop their database work. On PostgreSQL
+// Downloads of a 1,000,000-SIM company abandoned by the browser stop their database work. On PostgreSQL
 // (PGlite would take minutes to hold such a fleet; bench:data measures the whole downloads' speed and memory), the
 // fleet is seeded with SQL (bench/fleet.ts); each file is read over HTTP for its first megabyte, then the client
 // goes away: the server says it was cancelled after a few of its batches (the list: 2,000 batches of 500; the

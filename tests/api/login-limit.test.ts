@@ -1,4 +1,4 @@
-// Issue 24, finding 9: one source can no longer use up an address's login links. Links to one address are counted
+// One source can no longer use up an address's login links. Links to one address are counted
 // per source (the client address, from X-Forwarded-For of a trusted proxy here) and, higher, for all sources
 // together; through the real door (POST /auth/login) with a real SMTP server as the peer.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 24, findings 5, 6 and 7, and the fuzz pass of its "done means": odd Content-Types (lists, parameters, a
+// Odd input and a fuzz pass: odd Content-Types (lists, parameters, a
 // type that only starts like JSON, upper case, empty, missing) with odd bodies (NUL, \xff, escaped NUL, empty) to
 // every door: each REST path of the OpenAPI document, /api/trpc, the form posts of every page, /auth/* and /theme.
 // None answers 500 or shows a stack or driver text; one rule (server/http/media-type.ts) decides what is JSON and what

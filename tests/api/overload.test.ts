@@ -1,4 +1,4 @@
-// Overload (issue 25; server/db/overload.ts), PostgreSQL only (PGlite is one in-process connection: no pool to
+// Overload (server/db/overload.ts), PostgreSQL only (PGlite is one in-process connection: no pool to
 // saturate, no other backend to cancel from). The list is held up by a lock on `sim` taken from outside, so every
 // request that reads it waits, as it would behind a database that cannot keep up:
 // - while the queue for a connection does not drain, new requests are refused at once (503, Retry-After, a Swedish

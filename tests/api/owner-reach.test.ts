@@ -1,4 +1,4 @@
-// Issue 24, findings 1 and 8: a company's owner never reaches a super admin (not listed, not read, not edited,
+// A company's owner never reaches a super admin (not listed, not read, not edited,
 // not demoted, not removed; by id or by e-mail; through the pages, REST and tRPC), and adding or editing a user
 // tells an owner nothing about other companies' users. Both the seeded super admin (in the staff company, as
 // the migration leaves every super admin) and one left inside the customer company (data written around the

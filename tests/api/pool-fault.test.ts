@@ -176,7 +176,7 @@ needs(describe, 'PostgreSQL')('database backends terminated under concurrent wri
     expect((await fetch(`${server.url}/api/sim/all`, { headers: { cookie } })).status).toBe(200);
   });
 
-  it('a page whose query loses its connection answers 503 with Retry-After, as the API does (issue 25)', async () => {
+  it('a page whose query loses its connection answers 503 with Retry-After, as the API does', async () => {
     const cookie = await server.sessionCookie('anna@demo.se');
     // The session is read; then the list's query waits on a lock, and its backend is terminated while it waits.
     const url = new URL((server.db as { url: string }).url);

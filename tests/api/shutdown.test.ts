@@ -1,4 +1,4 @@
-// Graceful shutdown (issue 17): close() (what SIGTERM runs) stops taking connections, lets the requests in flight
+// Graceful shutdown: close() (what SIGTERM runs) stops taking connections, lets the requests in flight
 // finish, and only then closes the database. A request whose client has already gone is still in flight: its
 // handler must not meet a closed ORM ("driver has already been destroyed").
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -163,7 +163,7 @@ describe('registering an endpoint', () => {
       'https://[::ffff:10.0.0.1]/hook',
       'https://100.64.1.1/hook',
       'ftp://127.0.0.1/hook',
-      // Issue 24, finding 10: plain http to a public address, and ranges that were missing.
+      // Plain http to a public address, and ranges that were missing.
       'http://8.8.8.8/hook',
       'http://[2606:4700::1111]/hook',
       'https://[64:ff9b:1::a00:1]/hook',
@@ -480,7 +480,7 @@ describe('the outbox', () => {
   });
 });
 
-describe('fair delivery (issue 24, finding 4)', () => {
+describe('fair delivery', () => {
   /** A receiver that never answers, counting the attempts it holds open at once. */
   async function hangingReceiver() {
     let open = 0;
@@ -572,7 +572,7 @@ describe('managing endpoints', () => {
     expect(rotated.data.secret).not.toBe(ep.secret);
     const until = Date.parse(rotated.data.previousSecretValidUntil);
     expect(Math.abs(until - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
-    // Within the overlap both secrets sign (issue 24, finding 11): the new one first.
+    // Within the overlap both secrets sign: the new one first.
     await call(portal.server.url, 'POST', `/api/company/webhooks/test/${ep.id}`, c.cookie);
     await expect.poll(() => rx.got.length, { timeout: 20_000 }).toBe(1);
     const sig = String(rx.got[0]!.headers['x-sim-portal-signature']);

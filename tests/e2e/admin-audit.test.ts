@@ -1,4 +1,4 @@
-// The super admin's audit log (/admin/audit, issue 25) and the SIM page's bounded history in a real Chromium, with
+// The super admin's audit log (/admin/audit) and the SIM page's bounded history in a real Chromium, with
 // JavaScript on and off: reached from /admin, newest first, paged by keyset, filtered by a customer number and a kind
 // (an unknown number is refused next to the field), at 1280 and 390 px; GET /api/admin/audit refuses an owner (403).
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// /company/api-keys ("API-nycklar", issue 16) in a real Chromium, JS on and off, desktop and 390 px: an owner
+// /company/api-keys ("API-nycklar") in a real Chromium, JS on and off, desktop and 390 px: an owner
 // creates a key (a bad name refused next to the field, values kept), sees it once with the warning (and the
 // copy button with JS), uses it over REST, finds only its prefix in the list afterwards, and revokes it on the
 // confirm page, after which the key gets 401.

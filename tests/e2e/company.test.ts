@@ -1,4 +1,4 @@
-// /company ("Mitt företag", issue 16) in a real Chromium, JS on and off, desktop and 390 px: an owner adds,
+// /company ("Mitt företag") in a real Chromium, JS on and off, desktop and 390 px: an owner adds,
 // searches, edits and removes users, is refused demoting the last owner (next to the role), and reads and
 // exports the activity; a viewer sees nothing that changes SIMs.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// /company/webhooks (issue 16) in a real Chromium, JS on and off, desktop and 390 px: an owner adds an endpoint
+// /company/webhooks in a real Chromium, JS on and off, desktop and 390 px: an owner adds an endpoint
 // (a receiver on 127.0.0.1), sees the secret once, sends a test event that arrives and is shown, rotates the
 // secret, turns it off, and deletes it on a confirm page; bad input is refused next to the field, values kept.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Crafted XLSX files for the bulk list's file upload (issue 24, finding 2), built at test time: a minimal workbook
+// Crafted XLSX files for the bulk list's file upload, built at test time: a minimal workbook
 // written part by part, so that a part may declare a size it does not have (the zip directory's "uncompressed
 // size", local and central alike) and unpack to hundreds of MB from a few hundred kB.
 import { crc32, createDeflateRaw } from 'node:zlib';

@@ -1,4 +1,4 @@
-// A long list activated in chunks by the browser (/add/bulk with JS, issue 15): the chunks send no toast,
+// A long list activated in chunks by the browser (/add/bulk with JS): the chunks send no toast,
 // and the run's one summary toast counts what the database says this user activated, never the claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';

@@ -1,4 +1,4 @@
-// History and trails at scale (issue 25), through createCaller: a SIM's history bounded to its newest events with
+// History and trails at scale, through createCaller: a SIM's history bounded to its newest events with
 // older ones paged by keyset (also through ties of time), and the super admin's audit (admin.audit): only super
 // admins, every company's rows newest first, keyset pages that neither skip nor repeat, filters by kind and company.
 // On PostgreSQL the plans are read too: each read is a walk of its index, never a sort of the whole history.

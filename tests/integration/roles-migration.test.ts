@@ -1,4 +1,4 @@
-// The roles migration (issue 16) on a database with data from before it: owners become owner, everyone else
+// The roles migration on a database with data from before it: owners become owner, everyone else
 // member, and the old audit rows land in their company's trail with a kind. Down and up again keep the owners.
 import { describe, expect, it } from 'vitest';
 import { useFreshOrm } from '#tests/helpers/orm.ts';

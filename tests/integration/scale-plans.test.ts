@@ -1,4 +1,4 @@
-// Issue 25: on PostgreSQL with 200,000 SIMs in one company (and 1,000 companies of 100 beside it), every statement
+// On PostgreSQL with 200,000 SIMs in one company (and 1,000 companies of 100 beside it), every statement
 // the SIM list makes (a search's page and count, the whole list's page and total, a deep page) reads indexes, never
 // the whole sim table: the plans are read with EXPLAIN, and each answer comes within a bound generous enough for
 // a loaded CI machine. Skipped on PGlite: the plans are PostgreSQL's, and bench:data measures the speed.

@@ -1,4 +1,4 @@
-// Issue 25: the list's search finds exactly what plain ILIKE found (any part of the ICCID, the mark, the comment or
+// The list's search finds exactly what plain ILIKE found (any part of the ICCID, the mark, the comment or
 // the plan description, case-insensitive, the user's % _ \ taken literally), now through trigram indexes and a
 // digits lookup; the counts (exact, or "more than" past the cap) and the deep pages (found through the daily
 // counts) equal counting and offset walking. On both databases (DATABASE_URL: PostgreSQL; else PGlite).
@@ -14,7 +14,7 @@ import { useFreshOrm } from '#tests/helpers/orm.ts';
 const db = useFreshOrm();
 const em = () => db.orm.em.fork();
 
-/** Today's search before issue 25, the oracle: four ILIKE, no index can serve them. */
+/** The search as it was before the fleet-scale indexes, the oracle: four ILIKE, no index can serve them. */
 const ORACLE = `select s.id from sim s join rate_plan r on r.id = s.rate_plan_id
   where s.company_id = ? and s.status = 'active'
     and (s.iccid ilike ? or s.invoice_line_mark ilike ? or s.invoice_line_note ilike ? or r.description ilike ?)

@@ -1,4 +1,4 @@
-// The staff-company migration (issue 24, docs/decisions/014) on a database with data from before it: every
+// The staff-company migration (docs/decisions/014) on a database with data from before it: every
 // super admin moves out of the customer company into the one staff company; everyone else stays. The entities
 // and the migrated schema agree.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 24, finding 11: a cell that starts with whitespace before =, +, - or @ is a formula to a spreadsheet
+// A cell that starts with whitespace before =, +, - or @ is a formula to a spreadsheet
 // that trims on import, and is neutralised like one, in every CSV (one rule: looksLikeFormula) and in XLSX.
 import { describe, expect, it } from 'vitest';
 import { looksLikeFormula, safeText } from '#server/files/formula.ts';

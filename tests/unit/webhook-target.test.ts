@@ -42,7 +42,7 @@ describe('addressProblem', () => {
     '::ffff:7f00:1',
     '224.0.0.1',
     '255.255.255.255',
-    // Issue 24, finding 10: IPv4-translated, local-use NAT64, site-local, Teredo, documentation ranges.
+    // IPv4-translated, local-use NAT64, site-local, Teredo, documentation ranges.
     '::ffff:0:a00:1',
     '::ffff:0:7f00:1',
     '64:ff9b:1::a00:1',
@@ -76,7 +76,7 @@ describe('urlProblem', () => {
     expect(urlProblem('http://localhost:9000/x', local)).toBeNull();
     expect(urlProblem('http://10.0.0.5/x', local)).toBe('scheme');
     expect(urlProblem('http://hooks.example.com/x', local)).toBe('scheme');
-    // Issue 24, finding 10: plain http to a public address, with the flag, is refused too.
+    // Plain http to a public address, with the flag, is refused too.
     expect(urlProblem('http://93.184.215.14/x', local)).toBe('scheme');
     expect(urlProblem('http://[2606:4700::1111]/x', local)).toBe('scheme');
     expect(urlProblem('http://8.8.8.8:8080/x', local)).toBe('scheme');
