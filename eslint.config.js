@@ -58,6 +58,31 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
+    // Type-aware rules: a promise is awaited, returned or explicitly let go (void), never handed to something that
+    // ignores it; no assertion that changes nothing; only errors (or Remix's Response) are thrown.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/no-base-to-string': 'error',
+      '@typescript-eslint/no-implied-eval': 'error',
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        {
+          allow: [
+            { from: 'lib', name: 'Response' },
+            { from: 'package', package: '@remix-run/server-runtime', name: 'TypedResponse' },
+          ],
+          allowThrowingUnknown: true,
+        },
+      ],
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+    },
+  },
+  {
     // The layers (docs/architecture.md): app/ (pages) -> server/ (procedures, services, HTTP) -> the database, and
     // domain/ (texts, schemas, limits, rules, domain errors) beside both, importing neither. Anything outside a
     // file's own folder is imported by its alias (package.json "imports"), so these patterns see every crossing.

@@ -313,7 +313,7 @@ export function onInterrupt(fn: () => Promise<void> | void): () => void {
     const handler = (signal: string) => {
       console.error(`[bench] ${signal}: cleaning up`);
       const fns = cleanups.splice(0).reverse();
-      (async () => {
+      void (async () => {
         for (const f of fns) await Promise.resolve(f()).catch(() => {});
       })().finally(() => process.exit(130));
     };

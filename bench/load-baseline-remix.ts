@@ -76,6 +76,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   });
   app.server.keepAliveTimeout = 65_000;
   const stop = () => app.close().then(() => pool.end().then(() => process.exit(0)));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }

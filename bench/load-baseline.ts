@@ -59,6 +59,6 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 
-const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+const stop = () => server.close(() => void pool.end().then(() => process.exit(0)));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -267,7 +267,7 @@ async function activationJourney(context: BrowserContext, base: string): Promise
   await page.goto(`${base}/add`, { waitUntil: 'load', timeout: 60_000 });
   // Hydrated: the plan rules lock tal & SMS until an amount is chosen (JS only).
   await page.waitForFunction(
-    () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+    () => document.querySelector<HTMLInputElement>('input[name=callAndSms]')?.disabled === true,
     undefined,
     { timeout: 30_000 },
   );
@@ -416,9 +416,9 @@ async function runLighthouse(
       const lhr = r.lhr;
       if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
       const score = (c: string) =>
-        lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c]!.score! * 100);
+        lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100);
       const metric = (id: string) =>
-        lhr.audits[id]?.numericValue == null ? null : Math.round(lhr.audits[id]!.numericValue!);
+        lhr.audits[id]?.numericValue == null ? null : Math.round(lhr.audits[id].numericValue);
       const a11yRefs = lhr.categories.accessibility?.auditRefs ?? [];
       const failedA11y = a11yRefs
         .filter((a) => a.weight > 0 && lhr.audits[a.id]?.score !== null && (lhr.audits[a.id]?.score ?? 1) < 1)
@@ -435,7 +435,7 @@ async function runLighthouse(
           cls1000:
             lhr.audits['cumulative-layout-shift']?.numericValue == null
               ? null
-              : Math.round(lhr.audits['cumulative-layout-shift']!.numericValue! * 1000),
+              : Math.round(lhr.audits['cumulative-layout-shift'].numericValue * 1000),
           siMs: metric('speed-index'),
           ttiMs: metric('interactive'),
           serverResponseMs: metric('server-response-time'),

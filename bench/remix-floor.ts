@@ -115,7 +115,8 @@ export async function serveRemixApp(
     express.static(path.join(dir, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }),
   );
   app.use(express.static(path.join(dir, 'build/client'), { maxAge: '1h', index: false }));
-  app.all('*', createRequestHandler({ build, mode: 'production', getLoadContext: opts.getLoadContext }));
+  const handle = createRequestHandler({ build, mode: 'production', getLoadContext: opts.getLoadContext });
+  app.all('*', (req, res, next) => void handle(req, res, next));
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(opts.port ?? 0, '127.0.0.1', () => resolve(s));
   });

@@ -95,7 +95,8 @@ async function runWorker(input: ClientsInput) {
     port.postMessage({ type: 'open', ms: performance.now() - t, error: String(err) } satisfies ClientsMessage);
   }
   // Asked to finish: wait until every stream has `toasts` toasts (at most `timeoutMs`), then report and close.
-  port.once('message', async ({ toasts, timeoutMs }: FinishRequest) => {
+  port.once('message', ({ toasts, timeoutMs }: FinishRequest) => void finish(toasts, timeoutMs));
+  async function finish(toasts: number, timeoutMs: number) {
     const until = performance.now() + timeoutMs;
     while (streams.some((s) => s.received.length < toasts) && performance.now() < until)
       await new Promise((r) => setTimeout(r, 100));
@@ -106,7 +107,7 @@ async function runWorker(input: ClientsInput) {
     };
     for (const s of streams) s.req.destroy();
     port.postMessage(result);
-  });
+  }
 }
 
 if (parentPort && workerData) void runWorker(workerData as ClientsInput);

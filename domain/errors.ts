@@ -72,7 +72,7 @@ export function issuesOf(err: unknown): Issue[] {
     if (Array.isArray(raw)) {
       return (raw as Array<{ path?: unknown[]; message?: unknown }>).map((i) => ({
         path: (i.path ?? []).map(String),
-        message: String(i.message ?? ''),
+        message: typeof i.message === 'string' ? i.message : '',
       }));
     }
   }

@@ -73,7 +73,7 @@ export function swedishMessage(issue: Issue): string | undefined {
 // alone is reported as a violation. Set before any schema is made, as zod decides when a schema is built.
 z.config({
   ...z.locales.sv(),
-  customError: (issue) => swedishMessage(issue as Issue),
+  customError: (issue) => swedishMessage(issue),
   jitless: typeof window !== 'undefined',
 });
 

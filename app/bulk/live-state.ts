@@ -146,7 +146,10 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
 
 /** The plan as the form holds it, and whether a file was chosen (the list itself is React state: BulkForm). */
 export function readPlan(data: FormData): { plan: Plan; fileChosen: boolean } {
-  const str = (name: string) => String(data.get(name) ?? '');
+  const str = (name: string) => {
+    const value = data.get(name);
+    return typeof value === 'string' ? value : '';
+  };
   return {
     plan: {
       // An empty choice is 0, which the schema refuses with its own message (shown as the preview's note).

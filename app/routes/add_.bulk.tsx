@@ -132,7 +132,7 @@ export default function BulkActivate() {
   // With JS the live preview (BulkLive) replaces this page's older preview or result once the user goes on.
   const [liveActive, setLiveActive] = useState(false);
   const [slot, setSlot] = useState<HTMLElement | null>(null);
-  const data = useActionData<typeof action>() as Answer | undefined;
+  const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const e: Record<string, string> = data?.step === 'form' ? data.errors : {};
   return (

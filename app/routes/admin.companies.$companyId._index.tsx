@@ -121,7 +121,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function CompanyEdit() {
   const { company, users, hasNext, q, page, notice, createdUserId, form } = useLoaderData<typeof loader>();
   const { company: companyConstraints, user: userConstraints } = form;
-  const data = useActionData<typeof action>() as ActionData | undefined;
+  const data = useActionData<typeof action>();
   const navigation = useNavigation();
   const pendingIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null;
   const companyData = data?.intent === 'updateCompany' ? data : null;

@@ -24,7 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
-  const token = String(form.get('token') ?? '');
+  const sent = form.get('token');
+  const token = typeof sent === 'string' ? sent : '';
   const result = await context.trpc.auth.consumeLink({ token: token.slice(0, 2000) });
   if (result.problem) return { problem: result.problem };
   return redirect(safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl), {

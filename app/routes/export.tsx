@@ -53,7 +53,7 @@ export default function ExportPage() {
     event.preventDefault();
     const form = event.currentTarget;
     const params = new URLSearchParams();
-    for (const [k, v] of new FormData(form)) params.append(k, String(v));
+    for (const [k, v] of new FormData(form)) if (typeof v === 'string') params.append(k, v);
     setStatus({ kind: 'busy' });
     try {
       const res = await fetch(`${DOWNLOAD_PATH}?${params}`, {
@@ -130,7 +130,7 @@ export default function ExportPage() {
         method="get"
         action={DOWNLOAD_PATH}
         className="card"
-        onSubmit={download}
+        onSubmit={(event) => void download(event)}
         data-enhanced={enhanced ? 'true' : undefined}
       >
         <fieldset className="export-period">

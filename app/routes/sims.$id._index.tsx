@@ -95,8 +95,10 @@ const CHANGES = ['ratePlan', 'invoiceLineMark', 'invoiceLineNote'] as const;
 
 /** An event in words: each change from what to what (plans by their description), else what happened. */
 function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[] {
-  const plan = (code: unknown) => planNames.get(String(code)) ?? String(code);
-  const text = (value: unknown) => (value ? t.sims.quoted(String(value)) : t.sims.emptyValue);
+  // The values of a change are what the SIM's columns hold: text, a number or a flag.
+  const shown = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  const plan = (code: unknown) => planNames.get(shown(code)) ?? shown(code);
+  const text = (value: unknown) => (value ? t.sims.quoted(shown(value)) : t.sims.emptyValue);
   if (h.kind === 'activated' && h.after?.ratePlan) return [t.sims.activatedWith(plan(h.after.ratePlan))];
   const lines = CHANGES.filter((key) => h.after && key in h.after).map((key) =>
     key === 'ratePlan'

@@ -313,12 +313,12 @@ export function Scanner({ onAccept, mode = 'single' }: ScannerProps) {
       notice={notice}
       cameras={cameras}
       cameraId={cameraId}
-      onCamera={chooseCamera}
+      onCamera={(e) => void chooseCamera(e)}
       onPause={pause}
       onResume={resume}
       onStop={stop}
       onStart={() => void start(cameraId)}
-      onFile={scanFile}
+      onFile={(e) => void scanFile(e)}
     />
   );
 }

@@ -20,7 +20,7 @@ export function cameraSupport(w: {
 
 /** Maps a getUserMedia/quagga failure to what we tell the user. */
 export function cameraProblem(err: unknown): CameraProblem {
-  const name = err && typeof err === 'object' && 'name' in err ? String((err as { name: unknown }).name) : '';
+  const name = err && typeof err === 'object' && 'name' in err ? String(err.name) : '';
   switch (name) {
     case 'NotAllowedError':
     case 'PermissionDeniedError':

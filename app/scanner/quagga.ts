@@ -49,11 +49,11 @@ function decodeOnce(quagga: QuaggaApi, src: string, size: number): Promise<strin
     quagga
       .decodeSingle(fileConfig(src, size), (result) => {
         clearTimeout(timer);
-        resolve(decodedTexts(result as QuaggaJSResultObject | QuaggaJSResultObject[]));
+        resolve(decodedTexts(result));
       })
       .catch((err: unknown) => {
         clearTimeout(timer);
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
       });
   });
 }

@@ -11,7 +11,8 @@ export type ProcedureProblem = { code: string; message: string; issues: Issue[];
 
 export function procedureProblem(err: unknown): ProcedureProblem | null {
   if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
-  const code = String((err as { code?: unknown }).code ?? '');
+  const raw = (err as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
   const issues = issuesOf(err);
   const fields: Record<string, string> = {};
   for (const issue of issues) {

@@ -104,10 +104,11 @@ export function requestLoginLink(
       loginLinks.inc({ outcome: 'refused', reason: 'address' });
       return;
     }
-    let sent: Promise<void> | null = null;
+    // The mail's sending, started by the strategy's callback and awaited below.
+    const mail: { sent?: Promise<void> } = {};
     const authenticator = authenticatorFor(services, em, (to, link, user) => {
       if (!user) return; // unknown address: no token, no mail
-      sent = (async () => {
+      mail.sent = (async () => {
         const token = new URL(link).searchParams.get('token')!;
         em.create(LoginToken, {
           tokenHash: hashToken(token),
@@ -142,7 +143,7 @@ export function requestLoginLink(
     } catch (thrown) {
       if (!(thrown instanceof Response)) throw thrown; // the strategy answers with a redirect
     }
-    await sent;
+    await mail.sent;
   });
 }
 

@@ -17,7 +17,8 @@ function refusal(e: unknown, words: Record<string, string>): never {
   const issues = (
     Array.isArray(err?.issues) ? err.issues : Array.isArray(err?.cause?.issues) ? err.cause.issues : []
   ) as Array<{ path?: unknown[] }>;
-  const field = String(issues[0]?.path?.[0] ?? '');
+  const first = issues[0]?.path?.[0];
+  const field = typeof first === 'string' ? first : '';
   if (field in words) throw new CliError(`${words[field]} (${String(err?.message)})`);
   throw e;
 }

@@ -112,7 +112,7 @@ export async function initOrm(target: DbTarget): Promise<Orm> {
 
 /** The pg pool behind MikroORM, or null on PGlite (one in-process connection). */
 export async function pgPoolOf(orm: Orm): Promise<pg.Pool | null> {
-  const native = (await orm.em.getConnection().getNativeClient()) as unknown;
+  const native = await orm.em.getConnection().getNativeClient();
   return native && typeof native === 'object' && 'totalCount' in native ? (native as pg.Pool) : null;
 }
 

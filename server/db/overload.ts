@@ -99,7 +99,7 @@ const controls = new WeakMap<pg.Pool, Promise<pg.Client>>();
 function controlClient(pool: pg.Pool): Promise<pg.Client> {
   let client = controls.get(pool);
   if (!client) {
-    const c = new pg.Client({ ...pool.options, application_name: 'sim-portal control' } as pg.ClientConfig);
+    const c = new pg.Client({ ...pool.options, application_name: 'sim-portal control' });
     // A lost control connection is made anew at the next cancel.
     c.on('error', () => controls.delete(pool));
     c.on('end', () => controls.delete(pool));
@@ -122,7 +122,7 @@ type WithConnection = { getConnection(): { getNativeClient(): unknown } };
 
 /** The pg pool behind an entity manager (PostgreSQL), or null (PGlite). */
 async function poolOf(em: WithConnection): Promise<pg.Pool | null> {
-  const native = (await em.getConnection().getNativeClient()) as unknown;
+  const native = await em.getConnection().getNativeClient();
   return native && typeof native === 'object' && 'totalCount' in native ? (native as pg.Pool) : null;
 }
 

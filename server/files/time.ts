@@ -15,7 +15,7 @@ export const EXPORT_MINUTE = new Intl.DateTimeFormat('sv-SE', {
 /** The wall-clock time in Stockholm, as the parts of a UTC date (how a spreadsheet date cell carries no zone). */
 export function stockholmWallClock(iso: string): Date {
   const parts = Object.fromEntries(EXPORT_MINUTE.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
-  return new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!));
+  return new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute));
 }
 
 /** "2026-03-01 14:05", Stockholm time. */

@@ -5,6 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Services } from '#server/services.ts';
 import { drained } from '#server/files/streams.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from './answer.ts';
+import { asyncHandler } from './async-handler.ts';
 import { bytesOf, validHost } from './clean-text.ts';
 import { loadContextFor, requestSignal } from './request-context.ts';
 
@@ -101,33 +102,29 @@ export function remixHandler(
   mode: 'production' | 'development',
 ): RequestHandler {
   const handle = createRequestHandler('dev' in build ? build.dev.loadBuild : build.build, mode);
-  return async (req, res, next) => {
-    try {
-      const request = remixRequest(req, res);
-      const context = await loadContextFor(services, req, res);
-      const response = await handle(request, context);
-      if (response.statusText) res.statusMessage = response.statusText;
-      res.status(response.status);
-      for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
-      // A page whose database was out of reach (pageCaller): when to try again, as the API says it.
-      if (response.status === 503 && !response.headers.has('retry-after'))
-        res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length) res.setHeader('Set-Cookie', cookies);
-      // Remix's route manifest (/__manifest?version=<build hash>&p=<paths>, lazy route discovery) holds no user
-      // data and is content-addressed: it keeps Remix's own year-long public, immutable cache.
-      const manifest = req.path === '/__manifest' && response.status === 200 && !cookies.length;
-      if (
-        !manifest &&
-        (context.session || cookies.length) &&
-        !String(res.getHeader('Cache-Control') ?? '').includes('no-store')
-      ) {
-        res.setHeader('Cache-Control', 'no-store');
-      }
-      if (response.body) await writeBody(response.body, res);
-      else res.end();
-    } catch (err) {
-      next(err);
+  return asyncHandler(async (req, res) => {
+    const request = remixRequest(req, res);
+    const context = await loadContextFor(services, req, res);
+    const response = await handle(request, context);
+    if (response.statusText) res.statusMessage = response.statusText;
+    res.status(response.status);
+    for (const [key, value] of response.headers) if (key !== 'set-cookie') res.setHeader(key, value);
+    // A page whose database was out of reach (pageCaller): when to try again, as the API says it.
+    if (response.status === 503 && !response.headers.has('retry-after'))
+      res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length) res.setHeader('Set-Cookie', cookies);
+    // Remix's route manifest (/__manifest?version=<build hash>&p=<paths>, lazy route discovery) holds no user
+    // data and is content-addressed: it keeps Remix's own year-long public, immutable cache.
+    const manifest = req.path === '/__manifest' && response.status === 200 && !cookies.length;
+    if (
+      !manifest &&
+      (context.session || cookies.length) &&
+      !String(res.getHeader('Cache-Control') ?? '').includes('no-store')
+    ) {
+      res.setHeader('Cache-Control', 'no-store');
     }
-  };
+    if (response.body) await writeBody(response.body, res);
+    else res.end();
+  });
 }

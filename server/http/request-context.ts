@@ -60,7 +60,7 @@ function pageCaller<T extends object>(caller: T): T {
       get: (target, key) => {
         const v = Reflect.get(target, key) as unknown;
         return (typeof v === 'function' || (typeof v === 'object' && v !== null)) && typeof key === 'string'
-          ? wrap(v as object)
+          ? wrap(v)
           : v;
       },
       apply: (target, self, args) =>

@@ -120,7 +120,7 @@ forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedu
   const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
   const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
-  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser as never, true);
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
   const object = instanceofZodTypeObject(schema) ? schema : null;
   const listFields = object
     ? Object.entries(object.shape as Record<string, unknown>)

@@ -77,7 +77,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
   const results: ActivateResult[] = [];
   // Each row's mark and comment: its own when it has them (a file's columns), else the list's.
   const marks: Array<{ mark: string; note: string }> = [];
-  const rows = input.rows ?? (input.iccids ?? []).map((iccid) => ({ iccid }) as BulkRow);
+  const rows = input.rows ?? (input.iccids ?? []).map((iccid): BulkRow => ({ iccid }));
   const seen = new Set<string>();
   for (const row of rows) {
     marks.push({

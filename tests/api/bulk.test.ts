@@ -33,7 +33,7 @@ async function post(path: string, cookie: string | null, json: unknown) {
   const text = await res.text();
   // Never a stack trace, a path or SQL in an answer.
   expect(text).not.toMatch(/\n\s+at |node_modules|select .* from|insert into|deadlock/i);
-  return { status: res.status, data: JSON.parse(text) as any };
+  return { status: res.status, data: JSON.parse(text) };
 }
 
 const plan = { dataLimit: 1000, callAndSms: true, roaming: false, invoiceLineMark: 'Låda', invoiceLineNote: '' };

@@ -46,7 +46,7 @@ beforeAll(async () => {
 
 async function get(url: string) {
   const res = await fetch(url.startsWith('http') ? url : portal.server.url + url, { headers: { cookie } });
-  return { status: res.status, link: res.headers.get('link'), data: (await res.json()) as any };
+  return { status: res.status, link: res.headers.get('link'), data: await res.json() };
 }
 const nextOf = (link: string | null) => (link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null);
 
@@ -121,7 +121,7 @@ describe('GET /api/sim/all by cursor', () => {
   });
 
   it('describes the cursor and the Link header in the OpenAPI document', async () => {
-    const doc = (await (await fetch(`${portal.server.url}/api/openapi.json`)).json()) as any;
+    const doc = await (await fetch(`${portal.server.url}/api/openapi.json`)).json();
     const op = doc.paths['/sim/all'].get;
     expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['q', 'limit', 'offset', 'cursor']),

@@ -104,7 +104,7 @@ needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches can
           res.on('end', () =>
             resolve({
               status: res.statusCode!,
-              retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+              retryAfter: res.headers['retry-after'] ?? null,
               type: res.headers['content-type'] ?? '',
               body,
             }),

@@ -40,7 +40,7 @@ async function seed(mark: string, n: number): Promise<{ current: Seeded[]; legac
   const em = portal.server.services.orm.em.fork();
   const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
   const ratePlan = await em.findOneOrFail(RatePlan, { isLegacy: true }, { orderBy: { id: 'asc' } });
-  const legacy = em.create(Sim, { iccid: newIccid(), company: anna.company!, ratePlan, invoiceLineMark: mark });
+  const legacy = em.create(Sim, { iccid: newIccid(), company: anna.company, ratePlan, invoiceLineMark: mark });
   await em.flush();
   return { current, legacy: { id: legacy.id, iccid: legacy.iccid } };
 }

@@ -14,7 +14,7 @@ const newIccid = iccidFactory('8946555');
 async function threeSims(mark: string) {
   const em = portal.server.services.orm.em.fork();
   const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] });
-  const company = await em.findOneOrFail(Company, { id: anna.company!.id });
+  const company = await em.findOneOrFail(Company, { id: anna.company.id });
   const current = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
   const legacy = await em.findOneOrFail(RatePlan, { isLegacy: true }, { orderBy: { id: 'asc' } });
   const make = (ratePlan: RatePlan) => em.create(Sim, { iccid: newIccid(), company, ratePlan, invoiceLineMark: mark });
@@ -218,14 +218,14 @@ it("another company's SIM ticked by a crafted address is not listed, and a craft
       document.body.append(form);
       form.submit();
     },
-    [mine!.id, other.id],
+    [mine.id, other.id],
   );
   await forger.getByRole('heading', { name: 'Resultat av avaktiveringen' }).waitFor();
   expect(await forger.locator('tr[data-outcome]').count()).toBe(2);
-  expect(await forger.locator('tr[data-outcome="deactivated"]').innerText()).toContain(mine!.iccid);
+  expect(await forger.locator('tr[data-outcome="deactivated"]').innerText()).toContain(mine.iccid);
   expect(await forger.locator('tr[data-outcome="notFound"]').innerText()).toContain(`Okänt SIM-kort (${other.id})`);
   expect(await forger.content()).not.toContain(other.iccid);
   expect(await stateOf(other.id)).toEqual({ status: 'active', events: 0 });
-  expect(await stateOf(mine!.id)).toEqual({ status: 'deactivated', events: 1 });
+  expect(await stateOf(mine.id)).toEqual({ status: 'deactivated', events: 1 });
   await forger.context().close();
 });

@@ -96,7 +96,7 @@ for (const js of [true, false]) {
         page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'CSV' }),
       );
       expect(csvFile.suggestedFilename()).toMatch(/^aktivera-flera-resultat_\d{4}-\d\d-\d\d\.csv$/);
-      const text = await readFile((await csvFile.path())!, 'utf8');
+      const text = await readFile(await csvFile.path(), 'utf8');
       expect(text.charCodeAt(0)).toBe(0xfeff);
       expect(text.slice(1).split('\r\n')).toEqual([
         'ICCID;Utfall;Meddelande',
@@ -110,7 +110,7 @@ for (const js of [true, false]) {
         page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'Excel' }),
       );
       const wb = new ExcelJS.Workbook();
-      await wb.xlsx.readFile((await xlsxFile.path())!);
+      await wb.xlsx.readFile(await xlsxFile.path());
       const sheet = wb.worksheets[0]!;
       expect(sheet.getRow(1).values).toEqual([undefined, 'ICCID', 'Utfall', 'Meddelande']);
       expect([2, 3, 4].map((r) => [sheet.getCell(r, 1).value, sheet.getCell(r, 2).value])).toEqual([
@@ -173,7 +173,7 @@ for (const js of [true, false]) {
         page,
         page.getByRole('group', { name: 'Ladda ner resultat' }).getByRole('button', { name: 'CSV' }),
       );
-      const lines = (await readFile((await csv.path())!, 'utf8')).split('\r\n');
+      const lines = (await readFile(await csv.path(), 'utf8')).split('\r\n');
       expect(lines).toHaveLength(1002); // the header, 1,000 rows and the last line's end
       expect(lines.slice(1, -1).every((l) => l.endsWith(';Aktiverat;'))).toBe(true);
       await page.context().close();
@@ -262,7 +262,7 @@ for (const js of [true, false]) {
       const page = await open(js, MOBILE.width);
       const csv = await download(page, page.getByRole('link', { name: 'CSV-mall' }));
       expect(csv.suggestedFilename()).toBe('aktivera-flera-mall.csv');
-      const csvBytes = await readFile((await csv.path())!);
+      const csvBytes = await readFile(await csv.path());
       expect(csvBytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
       expect(csvBytes.toString('utf8').slice(1).split('\r\n')[0]).toBe('iccid;fakturamärkning;fakturakommentar');
       const example = {
@@ -274,7 +274,7 @@ for (const js of [true, false]) {
 
       const xlsx = await download(page, page.getByRole('link', { name: 'Excel-mall' }));
       expect(xlsx.suggestedFilename()).toBe('aktivera-flera-mall.xlsx');
-      const xlsxBytes = await readFile((await xlsx.path())!);
+      const xlsxBytes = await readFile(await xlsx.path());
       expect(await parseBulkFile(xlsxBytes)).toEqual({ ok: true, format: 'xlsx', header: true, rows: [example] });
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(xlsxBytes as never);

@@ -290,7 +290,7 @@ describe('the queue and the page form', () => {
     const ctx = await annaContext();
     const page = await ctx.newPage();
     await gotoBulk(page);
-    await page.evaluate(([key, list]) => localStorage.setItem(key!, JSON.stringify({ v: 1, codes: list })), [
+    await page.evaluate(([key, list]) => localStorage.setItem(key, JSON.stringify({ v: 1, codes: list })), [
       `${QUEUE_PREFIX}${anna.id}.${anna.company.id}`,
       codes,
     ] as const);

@@ -57,7 +57,7 @@ describe('Exportera listan on /sims', () => {
 
       const csv = await download(page, csvName);
       expect(csv.suggestedFilename()).toBe(`SIM-kort_${today}.csv`);
-      const text = await readFile((await csv.path())!, 'utf8');
+      const text = await readFile(await csv.path(), 'utf8');
       expect(text.charCodeAt(0)).toBe(0xfeff);
       const lines = text.slice(1).split('\r\n');
       expect(lines.at(-1)).toBe('');
@@ -70,7 +70,7 @@ describe('Exportera listan on /sims', () => {
       const xlsx = await download(page, `Exportera SIM-kort som matchar ”${tag.toLowerCase()}” som Excel (XLSX)`);
       expect(xlsx.suggestedFilename()).toBe(`SIM-kort_${today}.xlsx`);
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.readFile((await xlsx.path())!);
+      await workbook.xlsx.readFile(await xlsx.path());
       const sheet = workbook.getWorksheet('SIM-kort')!;
       expect([2, 3].map((r) => sheet.getCell(r, 1).value)).toEqual([...wanted].reverse());
       expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.String);

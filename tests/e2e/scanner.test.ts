@@ -197,8 +197,7 @@ describe('scanner with a camera that films an ICCID barcode', () => {
       expect(
         await page.evaluate(
           () =>
-            document.activeElement ===
-            (document.querySelector('label[for=invoiceLineMark]') as HTMLLabelElement | null)?.control,
+            document.activeElement === document.querySelector<HTMLLabelElement>('label[for=invoiceLineMark]')?.control,
         ),
       ).toBe(true);
       expect(await page.getByText(`ICCID ${ICCID} är inläst från streckkoden.`).isVisible()).toBe(true);

@@ -22,7 +22,7 @@ for (const js of [true, false]) {
       if (js) {
         // With JS the rules apply live (after hydration): nothing but the amount before an amount is chosen.
         await page.waitForFunction(
-          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+          () => document.querySelector<HTMLInputElement>('input[name=callAndSms]')?.disabled === true,
         );
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
         expect(await page.getByLabel('Aktivera roaming').isDisabled()).toBe(true);
@@ -62,7 +62,7 @@ for (const js of [true, false]) {
       await page.getByLabel('ICCID').fill(newIccid());
       if (js)
         await page.waitForFunction(
-          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+          () => document.querySelector<HTMLInputElement>('input[name=callAndSms]')?.disabled === true,
         );
       await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
       if (js) {
@@ -87,7 +87,7 @@ for (const js of [true, false]) {
       const roaming = page.getByLabel('Aktivera roaming');
       if (js) {
         await page.waitForFunction(
-          () => (document.querySelector('input[name=callAndSms]') as HTMLInputElement | null)?.disabled === true,
+          () => document.querySelector<HTMLInputElement>('input[name=callAndSms]')?.disabled === true,
         );
         // 50 GB exists without options or with both: roaming follows tal & SMS, locked.
         await page.getByLabel('Datamängd').selectOption({ label: '50 GB' });

@@ -22,7 +22,8 @@ beforeAll(async () => {
   process.on('warning', onWarning);
   const app = express();
   app.use(compression({ filter: () => true }));
-  app.get('/stream', async (_req, res) => {
+  app.get('/stream', (_req, res) => void stream(res));
+  async function stream(res: express.Response) {
     res.setHeader('Content-Type', 'application/octet-stream');
     let n = 0;
     for (let i = 0; i < CHUNKS && !res.destroyed; i++) {
@@ -34,7 +35,7 @@ beforeAll(async () => {
     }
     waits.push(n);
     res.end();
-  });
+  }
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;

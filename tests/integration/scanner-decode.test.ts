@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage, fileConfig, type QuaggaApi } from '#app/scanner/quagga.ts';
+import { decodeImage, fileConfig } from '#app/scanner/quagga.ts';
 import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { barcodePng } from '#tests/helpers/barcode.ts';
 import { code128Checksum, iccidWithFnc1Checksum } from '#tests/helpers/iccid.ts';
 
-const quagga = Quagga as unknown as QuaggaApi;
+const quagga = Quagga;
 const ICCID = withCheckDigit('8946071234567890123');
 let dir: string;
 

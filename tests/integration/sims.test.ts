@@ -100,7 +100,7 @@ describe('activate', () => {
     const iccid = newIccid();
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => anna.sim.activate(activation(iccid))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(19);
     for (const r of refused) expect(r.reason).toMatchObject({ code: 'CONFLICT' });
     expect(await services.orm.em.fork().count(Sim, { iccid, status: 'active' })).toBe(1);
@@ -122,9 +122,7 @@ describe('parallel edits', () => {
     // Each edit is its own request (its own context), as ten browser tabs would send them.
     const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.se')));
     const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e)));
-    expect(
-      results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
-    ).toEqual([]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
     const events = await services.orm.em
       .fork()
       .find(SimEvent, { sim: id }, { orderBy: { id: 'asc' }, populate: ['ratePlan'] });

@@ -31,7 +31,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
   useEffect(() => {
     if (selection.kind !== 'matching') return;
     let current = true;
-    (async () => {
+    void (async () => {
       try {
         const { trpc } = await import('#app/utils/trpc.client.ts');
         const r = await trpc.sim.matching.query({ q: selection.q });

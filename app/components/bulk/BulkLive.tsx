@@ -58,7 +58,12 @@ export function BulkLive({ live, slot }: Props) {
       />
       {slot && shown
         ? createPortal(
-            <LiveView view={shown} updating={updating} onActivate={live.activate} onAgain={live.again} />,
+            <LiveView
+              view={shown}
+              updating={updating}
+              onActivate={(rows, plan) => void live.activate(rows, plan)}
+              onAgain={live.again}
+            />,
             slot,
           )
         : null}

@@ -55,7 +55,7 @@ export function useBulkLive({ owner, formRef, fieldRef, initialList }: Options) 
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const tickets = useRef(0);
   const submitting = useNavigation().state !== 'idle';
-  const actionData = useActionData() as { step?: string; values?: { iccids?: string } } | undefined;
+  const actionData = useActionData<{ step?: string; values?: { iccids?: string } }>();
   const answeredAtMount = useRef(actionData !== undefined);
 
   const setList = useCallback((text: string) => {
