@@ -1,4 +1,5 @@
-// Every Swedish text the user sees, in one place. Server code may import it too (it is plain data).
+// The Swedish texts every page or answer may show (the parts of one area are in the files beside it). Long because it
+// is a dictionary: one entry per text, grouped by screen; splitting it further would scatter the shared words.
 /** A count as Swedish writes it: 1 000 000 (no-break spaces between the groups). */
 export const grouped = (n: number) => n.toLocaleString('sv-SE');
 

@@ -12,6 +12,7 @@ import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import { HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 
 let orm: Orm;
 let unprepared: Orm | null = null;
@@ -65,7 +66,7 @@ describe('prepared reads', () => {
     expect(await readRow(orm.em.fork(), ONE_SQL, [-1, companyId])).toBeUndefined();
   });
 
-  it.skipIf(!usingPostgres)('are named prepared statements on PostgreSQL, and not with prepare: false', async () => {
+  needs(it, 'PostgreSQL')('are named prepared statements on PostgreSQL, and not with prepare: false', async () => {
     await readRows(orm.em.fork(), ONE_SQL, [simId, companyId]);
     // pg-pool hands out the connection released last: the one that just ran the read.
     expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
@@ -91,34 +92,31 @@ describe('prepared reads', () => {
       });
   });
 
-  it.skipIf(!usingPostgres)(
-    'are prepared again on a new connection after the database killed the old ones',
-    async () => {
-      const em = orm.em.fork();
-      expect(await readRow(em, ONE_SQL, [simId, companyId])).toBeDefined();
-      // Every other backend of this database (the pool's) is terminated by a connection of its own.
-      const killer = unprepared!;
-      await killer.em
-        .getConnection()
-        .execute(
-          'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-        );
-      // A read on a killed connection fails as "database unavailable" (503), never as a bug; the next succeeds.
-      let failures = 0;
-      for (let i = 0; i < 12; i++) {
-        try {
-          const row = await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
-          expect(row?.id).toBe(simId);
-        } catch (err) {
-          expect(isDatabaseUnavailable(err)).toBe(true);
-          failures++;
-        }
+  needs(it, 'PostgreSQL')('are prepared again on a new connection after the database killed the old ones', async () => {
+    const em = orm.em.fork();
+    expect(await readRow(em, ONE_SQL, [simId, companyId])).toBeDefined();
+    // Every other backend of this database (the pool's) is terminated by a connection of its own.
+    const killer = unprepared!;
+    await killer.em
+      .getConnection()
+      .execute(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+    // A read on a killed connection fails as "database unavailable" (503), never as a bug; the next succeeds.
+    let failures = 0;
+    for (let i = 0; i < 12; i++) {
+      try {
+        const row = await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
+        expect(row?.id).toBe(simId);
+      } catch (err) {
+        expect(isDatabaseUnavailable(err)).toBe(true);
+        failures++;
       }
-      expect(failures).toBeLessThan(12);
-      expect(await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId])).toMatchObject({ id: simId });
-      expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
-    },
-  );
+    }
+    expect(failures).toBeLessThan(12);
+    expect(await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId])).toMatchObject({ id: simId });
+    expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
+  });
 });
 
 class RollBack extends Error {}

@@ -8,7 +8,7 @@ import type { Orm } from '#server/db/orm.ts';
 import { DAY_OF_OFFSET_SQL, listSims, PAGE_FROM_DAY_SQL } from '#server/sims/list.ts';
 import { listFilter, listSql, PLANNER, searchForm, searchPageAndCount, WHOLE_LIST } from '#server/sims/search.ts';
 import { SPEC_BATCH_SQL } from '#server/export/invoice-specification.ts';
-import { usingPostgres } from '#tests/helpers/db.ts';
+import { needs } from '#tests/helpers/needs.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
 
 const SIMS = 200_000;
@@ -53,7 +53,7 @@ const wideScans = (plan: PlanNode[]) =>
     }))
     .filter((x) => x.rows > SIMS / 10);
 
-describe.skipIf(!usingPostgres)('the SIM list at 200,000 SIMs reads indexes (PostgreSQL)', () => {
+needs(describe, 'PostgreSQL')('the SIM list at 200,000 SIMs reads indexes (PostgreSQL)', () => {
   const db = useDemoOrm();
   beforeAll(async () => {
     orm = db.orm;
