@@ -1,5 +1,5 @@
 // What /add/bulk's plain forms carry from step to step (app/routes/add_.bulk.tsx): the list and choices, and a
-// list from a file (issue 15) as JSON in a hidden field, checked again on each post (the route's rowsOf) as the
+// list from a file as JSON in a hidden field, checked again on each post (the route's rowsOf) as the
 // procedure checks typed input; the file's name only labels it. Each row is packed as an array
 // [iccid, mark, note] (null: the list's own; left off at the end): 10,000 rows with key names and their quotes,
 // escaped in the page, made its forms megabytes larger. No zod here: this module reaches the browser.

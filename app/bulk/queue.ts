@@ -1,4 +1,4 @@
-// The offline queue of /add/bulk (issue 15): scanned ICCIDs kept in this browser's localStorage from the
+// The offline queue of /add/bulk: scanned ICCIDs kept in this browser's localStorage from the
 // moment they are scanned, so a reload, a closed tab or a lost network loses none. The key names the user
 // and the company they act for (a value the loader gives), so another user on the same device never sees
 // them. Pure apart from the Storage passed in: unit tests give a Map-backed one.

@@ -1,4 +1,4 @@
-// A bulk activation run in the browser (/add/bulk with JS, issue 15): the list is sent in chunks, one after
+// A bulk activation run in the browser (/add/bulk with JS): the list is sent in chunks, one after
 // another, so the page can show progress, and a run cut off by the network keeps what is done and sends only
 // the rest on "Försök igen". A repeat of an ICCID in the list is told here, before any chunk: the server sees
 // one chunk at a time and could not see a repeat across chunks. Pure: the unit tests drive it.
@@ -8,7 +8,7 @@ import { tBulk } from '#domain/texts/bulk.ts';
 
 /**
  * ICCIDs per sim.bulkActivateChunk call: 10,000 are 20 calls of about a tenth of a second each on PostgreSQL, so
- * the bar moves several times a second and a cut-off run loses at most one call's answer (issue 25).
+ * the bar moves several times a second and a cut-off run loses at most one call's answer.
  */
 export const CHUNK_SIZE = 500;
 

@@ -1,4 +1,4 @@
-// The role of a company user (issue 16): a select of owner, member and viewer, with what each may do.
+// The role of a company user: a select of owner, member and viewer, with what each may do.
 import { tCompany } from '#domain/texts/company.ts';
 import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import { Field } from './Field.tsx';

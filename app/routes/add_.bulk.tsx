@@ -1,4 +1,4 @@
-// Activate a pasted list of SIMs on one plan (issue 15). Plain forms in three steps, so it all works without
+// Activate a pasted list of SIMs on one plan. Plain forms in three steps, so it all works without
 // JS: "Förhandsgranska" asks sim.bulkActivate with dryRun (nothing changes), the preview carries the same
 // list and choices in hidden fields to "Aktivera N SIM-kort", and the result lists every row. A repeat of
 // the list activates only what is left: the procedure decides that, this page only shows it.

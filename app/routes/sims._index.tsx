@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked,
     // "Markera alla N som matchar" with all=matching (the confirm page then resolves the search itself).
     selectAll: selectAllOf(url.searchParams.get('all'), total > items.length),
-    // A viewer (issue 16) gets the list without the boxes and the bulk buttons.
+    // A viewer gets the list without the boxes and the bulk buttons.
     writable: canWrite(session),
   };
 }
@@ -68,7 +68,7 @@ export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
   const { q, page, pages, total, exact, sims } = loaded;
   const search = useLiveSearch(q);
-  // The bulk selection (issue 15): ticked ids of this page, or every SIM matching the search. Without JS the
+  // The bulk selection: ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
   const initialPick = loaded.selectAll;
   const [picked, setPicked] = useState<Set<number>>(() => new Set(initialPick ? sims.map((s) => s.id) : []));

@@ -41,7 +41,7 @@ export function fileScan(state: ScannerState): FileScanCheck {
 
 export const canScanFile = (state: ScannerState): boolean => fileScan(state).ok;
 
-// Continuous scanning (issue 15, /add/bulk): the scanner stays open, and each accepted code goes into a list.
+// Continuous scanning (/add/bulk): the scanner stays open, and each accepted code goes into a list.
 // A single scan closes the scanner after one code; a continuous one keeps scanning.
 export type ScanMode = 'single' | 'continuous';
 

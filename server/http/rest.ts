@@ -125,12 +125,10 @@ forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedu
   const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
   const object = instanceofZodTypeObject(schema) ? schema : null;
   const listFields = object
-    ? Object.entries(object.shape as Record<string, unknown>)
+    ? Object.entries(object.shape)
         .filter(
           ([, field]) =>
-            field instanceof ZodArray ||
-            (instanceofZodTypeOptional(field as never) &&
-              (field as { unwrap: () => unknown }).unwrap() instanceof ZodArray),
+            field instanceof ZodArray || (instanceofZodTypeOptional(field) && field.unwrap() instanceof ZodArray),
         )
         .map(([key]) => key)
     : [];

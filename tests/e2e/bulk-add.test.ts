@@ -185,7 +185,7 @@ for (const js of [true, false]) {
   });
 }
 
-// Issue 25: 10,000 pasted ICCIDs with JS. The live preview of the whole list comes back, the run shows its progress
+// 10,000 pasted ICCIDs with JS. The live preview of the whole list comes back, the run shows its progress
 // (500 a chunk) and ends with the counts, the page listing no row it has nothing to say about; without JS the
 // plain form posts the same list and its result page comes when it is done.
 for (const js of [true, false]) {

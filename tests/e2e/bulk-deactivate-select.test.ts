@@ -1,4 +1,4 @@
-// Deactivate many from /sims (issue 15), the selection: "Markera alla N som matchar sökningen" over more than one
+// Deactivate many from /sims, the selection: "Markera alla N som matchar sökningen" over more than one
 // page (resolved by the server's own list search, at most 1,000), the confirm dialog with JS (count, ICCIDs,
 // legacy SIMs refused, Esc and Tab) and its no-JS twin, the confirm page; JS on and off, desktop and 390 px.
 // The SIMs are activated through the bulk procedure itself (the caller helper), legacy ones stored directly.

@@ -1,4 +1,4 @@
-// Deactivate many from /sims (issue 15) in a real Chromium, JS on and off, at desktop and 390 px: tick rows,
+// Deactivate many from /sims in a real Chromium, JS on and off, at desktop and 390 px: tick rows,
 // the confirm dialog (JS) or page (no JS) lists them (legacy ones as refused), the POST deactivates, the result
 // page lists each row. Selecting all matching a search and the dialog's keyboard: bulk-deactivate-select.test.ts.
 import { describe, expect, it } from 'vitest';

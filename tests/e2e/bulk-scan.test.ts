@@ -1,4 +1,4 @@
-// /add/bulk with JavaScript in a real Chromium (issue 15): continuous scanning with Chromium's fake camera
+// /add/bulk with JavaScript in a real Chromium: continuous scanning with Chromium's fake camera
 // filming three different ICCID barcodes in a row (the video loops, so the first comes back: a repeat), the
 // offline queue with the network switched off and on (a reload and a closed tab keep it; another user never
 // sees it), the live preview while typing, and a 1,000-row activation in chunks with progress, a chunk lost on

@@ -1,4 +1,4 @@
-// Deactivate many (issue 15), with JS: the confirm dialog of /sims. It states the count and lists the ICCIDs
+// Deactivate many, with JS: the confirm dialog of /sims. It states the count and lists the ICCIDs
 // (the last 8 digits on phones), legacy SIMs as refused; its form POSTs the ids to /sims/deactivate, whose action
 // answers with the same per-row result page as without JS. "All matching the search" is resolved by the server's
 // own procedure (sim.matching: the search's first BULK_SELECT_MAX), never by counts the page holds.

@@ -1,4 +1,4 @@
-// The file choice of /add/bulk (issue 15): "or upload a file", next to the pasted list, in the same
+// The file choice of /add/bulk: "or upload a file", next to the pasted list, in the same
 // multipart form, so it works without JS. Says the limits before the upload and links the templates. A list
 // that came from a file rides along to the next step in one hidden field (the server checks it again, as
 // typed input). With JS a file over the size limit, or a CSV with clearly too many lines, is refused here

@@ -1,4 +1,4 @@
-// /add/bulk with JavaScript (issue 15): what the live view shows. The state and its effects are
+// /add/bulk with JavaScript: what the live view shows. The state and its effects are
 // useBulkLive's (the offline queue, the live preview, the activation in chunks); this component is the row of
 // scan buttons and notices inside the form, and the preview, progress or result in the page's slot below it.
 // Without JS it renders nothing and the page is the plain three-step form.

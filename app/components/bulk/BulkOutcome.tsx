@@ -1,4 +1,4 @@
-// The rows and counts of a bulk activation (issue 15): the page's server-rendered preview and result in
+// The rows and counts of a bulk activation: the page's server-rendered preview and result in
 // app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces.
 import type { ReactNode } from 'react';
 import { t } from '#domain/texts/common.ts';

@@ -1,4 +1,4 @@
-// Continuous camera scanning into the bulk list (/add/bulk with JS, issue 15): "Skanna med kameran" loads
+// Continuous camera scanning into the bulk list (/add/bulk with JS): "Skanna med kameran" loads
 // the scanner (quagga2 included) only when pressed, as on /add; the scanner stays open, each new code goes
 // to the list with a short beep and vibration, a repeat is only hinted, and "Klar" closes it.
 import { useEffect, useRef, useState, type ReactNode } from 'react';

@@ -11,7 +11,7 @@ export type SimRow = { id: number; iccid: string; mark: string; legacy: boolean 
 
 type RowsProps = {
   sims: SimRow[];
-  /** A viewer (issue 16) gets the list without the boxes. */
+  /** A viewer gets the list without the boxes. */
   writable: boolean;
   picked: ReadonlySet<number>;
   onToggle: (id: number, on: boolean) => void;
