@@ -13,6 +13,19 @@ import { activateBulk, countActivatedBy, deactivateBulk } from '#server/sims/bul
 import { actorOf } from '#server/sims/changes.ts';
 import { auditBulk } from '#server/audit/activity.ts';
 import { companyWriteProcedure } from '#server/trpc/trpc.ts';
+import type { Context } from '#server/trpc/context.ts';
+
+/** A bulk run's one trail row and one toast: how many of how many rows were done. */
+async function reportBulk(
+  ctx: Parameters<typeof actorOf>[0] & Pick<Context, 'em' | 'notify'>,
+  kind: 'bulkActivate' | 'bulkDeactivate',
+  done: number,
+  total: number,
+): Promise<void> {
+  await auditBulk(ctx.em, actorOf(ctx), kind, done, total);
+  const title = kind === 'bulkActivate' ? tBulk.activatedTitle(done) : tBulk.deactivatedTitle(done);
+  await ctx.notify(done > 0 ? 'info' : 'error', title, tBulk.summary(done, total - done));
+}
 
 /** The procedures, spread into the sim router: their paths are sim.bulkActivate and so on. */
 export const simsBulkProcedures = {
@@ -32,15 +45,7 @@ export const simsBulkProcedures = {
     .output(bulkActivateOutput)
     .mutation(async ({ ctx, input }) => {
       const answer = await activateBulk(ctx.em, actorOf(ctx), input);
-      if (!input.dryRun) {
-        await auditBulk(ctx.em, actorOf(ctx), 'bulkActivate', answer.counts.activated, answer.results.length);
-        const done = answer.counts.activated;
-        await ctx.notify(
-          done > 0 ? 'info' : 'error',
-          tBulk.activatedTitle(done),
-          tBulk.summary(done, answer.results.length - done),
-        );
-      }
+      if (!input.dryRun) await reportBulk(ctx, 'bulkActivate', answer.counts.activated, answer.results.length);
       return answer;
     }),
   /**
@@ -58,12 +63,7 @@ export const simsBulkProcedures = {
     .mutation(async ({ ctx, input }) => {
       const done = Math.min(await countActivatedBy(ctx.em, actorOf(ctx), input.simIds), input.total);
       // A chunked run is one bulk run in the company's trail too, as bulkActivate is.
-      await auditBulk(ctx.em, actorOf(ctx), 'bulkActivate', done, input.total);
-      await ctx.notify(
-        done > 0 ? 'info' : 'error',
-        tBulk.activatedTitle(done),
-        tBulk.summary(done, input.total - done),
-      );
+      await reportBulk(ctx, 'bulkActivate', done, input.total);
       return { activated: done };
     }),
   bulkDeactivate: companyWriteProcedure
@@ -81,13 +81,7 @@ export const simsBulkProcedures = {
     .output(bulkDeactivateOutput)
     .mutation(async ({ ctx, input }) => {
       const answer = await deactivateBulk(ctx.em, actorOf(ctx), input);
-      await auditBulk(ctx.em, actorOf(ctx), 'bulkDeactivate', answer.counts.deactivated, answer.results.length);
-      const done = answer.counts.deactivated;
-      await ctx.notify(
-        done > 0 ? 'info' : 'error',
-        tBulk.deactivatedTitle(done),
-        tBulk.summary(done, answer.results.length - done),
-      );
+      await reportBulk(ctx, 'bulkDeactivate', answer.counts.deactivated, answer.results.length);
       return answer;
     }),
 };
