@@ -16,7 +16,7 @@ import pg from 'pg';
 import { Company, RatePlan } from '#server/db/entities.ts';
 import { initOrm, migrate } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
-import { createSession } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { listSims } from '#server/sims/list.ts';
 import { listFilter } from '#server/sims/search.ts';
 import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.ts';
@@ -96,9 +96,9 @@ async function main(): Promise<{ pass: boolean }> {
     log(`seeded and indexed in ${seedMs} ms`);
 
     const admin = await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.se'`);
-    const cookie = `sim_session=${await createSession(em, admin[0]!.id, { actingCompanyId: companyId })}`;
+    const cookie = `sim_session=${await signedInSession(em, admin[0]!.id, { actingCompanyId: companyId })}`;
     // The super admin as staff (not acting as a company): the /admin lists.
-    const staff = `sim_session=${await createSession(em, admin[0]!.id)}`;
+    const staff = `sim_session=${await signedInSession(em, admin[0]!.id)}`;
     const smallId = (
       await em.execute<{ id: number }[]>(
         `select id from company where customer_number = 'SMA-' || least(4321, ${COMPANIES})`,

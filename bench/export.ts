@@ -17,7 +17,7 @@ import { Writable } from 'node:stream';
 import { stringify as stringifyStream } from 'csv-stringify';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { createSession } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { Company, RatePlan, User } from '#server/db/entities.ts';
 import { initOrm, migrate, type DbTarget, type Em } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
@@ -235,8 +235,8 @@ async function main() {
   await seedSims(em, big.id, SIMS, '8948', period);
   await seedSims(em, small.id, SMALL, '8949', period);
   await em.execute('analyze');
-  const cookieBig = `sim_session=${await createSession(em, bigUser.id)}`;
-  const cookieSmall = `sim_session=${await createSession(em, smallUser.id)}`;
+  const cookieBig = `sim_session=${await signedInSession(em, bigUser.id)}`;
+  const cookieSmall = `sim_session=${await signedInSession(em, smallUser.id)}`;
   log(`seeded in ${Math.round(performance.now() - t)} ms`);
 
   t = performance.now();

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createSession } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { scratchPostgres } from '#tests/helpers/scratch-db.ts';
 import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
 import { initOrm, migrate, type DbTarget, type Em, type Orm } from '#server/db/orm.ts';
@@ -125,7 +125,7 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
   const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
   await seedSims(em, demo.id, sims);
   await em.execute('analyze');
-  const adminCookie = `sim_session=${await createSession(em, admin.id, { actingCompanyId: demo.id })}`;
+  const adminCookie = `sim_session=${await signedInSession(em, admin.id, { actingCompanyId: demo.id })}`;
   return { orm, demoCompanyId: demo.id, adminId: admin.id, adminCookie };
 }
 

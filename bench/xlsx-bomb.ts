@@ -5,7 +5,7 @@
 //
 //   BENCH_BOMB_MB=300  BENCH_SMOKE=1 (50 MB)  BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
-import { createSession } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { User } from '#server/db/entities.ts';
 import { lyingSizeBomb } from '#tests/helpers/xlsx-bombs.ts';
 import {
@@ -73,7 +73,7 @@ async function main() {
     const seeded = await seedDatabase(pg.target, 0);
     const em = seeded.orm.em.fork();
     const member = await em.findOneOrFail(User, { email: 'anna@demo.se' });
-    const cookie = `sim_session=${await createSession(em, member.id)}`;
+    const cookie = `sim_session=${await signedInSession(em, member.id)}`;
     await seeded.orm.close(true);
     app = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
     const pid = app.child.pid!;

@@ -47,6 +47,11 @@ export class Forbidden extends DomainError {
   readonly kind = 'forbidden';
 }
 
+/** A sensitive change without a recent passkey use (step-up) of the session. */
+export class StepUpRequired extends Forbidden {
+  readonly stepUp = true;
+}
+
 /** No one is logged in. */
 export class Unauthenticated extends DomainError {
   readonly kind = 'unauthenticated';

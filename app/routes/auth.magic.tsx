@@ -28,7 +28,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = typeof sent === 'string' ? sent : '';
   const result = await context.trpc.auth.consumeLink({ token: token.slice(0, 2000) });
   if (result.problem) return { problem: result.problem };
-  return redirect(safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl), {
+  const target = safeRedirectTarget(result.redirectTo, '/', context.services.config.appUrl);
+  // A passkey to use, or to add first: the passkey page comes before anything else.
+  const next =
+    result.stage === 'full'
+      ? target
+      : `/login/passkey${target === '/' ? '' : `?redirectTo=${encodeURIComponent(target)}`}`;
+  return redirect(next, {
     headers: procedureHeaders(context, { 'Referrer-Policy': 'no-referrer' }),
   });
 }

@@ -11,6 +11,7 @@ export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appN
 
 export async function loader({ context }: LoaderFunctionArgs) {
   if (context.session) throw redirect('/');
+  if (context.pending) throw redirect('/login/passkey');
   return { destination: loginConstraint() };
 }
 

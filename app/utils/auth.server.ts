@@ -5,6 +5,8 @@ import { callerRole, canWrite } from '#domain/companies/kinds.ts';
 export function requireUser(request: Request, context: AppLoadContext) {
   const session = context.session;
   if (!session) {
+    // Still signing in (a passkey to use or add): nothing else before that.
+    if (context.pending) throw redirect('/login/passkey');
     const url = new URL(request.url);
     const target = url.pathname + url.search;
     throw redirect(target === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(target)}`);

@@ -23,7 +23,7 @@ export const canWrite = (session: { actingCompanyId: number | null; role: UserRo
 /**
  * What an audit row is about, the filter of /company/activity. `apiKey` and `webhook` are the changes of
  * integrations (later work); `support` is "logga in som detta företag" by a super admin; `company` a super
- * admin's change to the company itself.
+ * admin's change to the company itself; `security` sign-ins, passkeys, recovery codes, single sign-on and ended sessions.
  */
 export const AUDIT_KINDS = [
   'simActivated',
@@ -35,5 +35,6 @@ export const AUDIT_KINDS = [
   'webhook',
   'support',
   'company',
+  'security',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];

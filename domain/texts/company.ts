@@ -60,6 +60,7 @@ export const tCompany = {
     webhook: 'Webhook',
     support: 'Support',
     company: 'Företagsuppgifter',
+    security: 'Inloggning och säkerhet',
   },
   actor: {
     cli: 'Systemet (kommandoraden)',

@@ -2,6 +2,7 @@
 // (before = the last id seen), filtered by kind; described in words for the page, the API and the CSV file.
 import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { tSecurity } from '#domain/texts/security.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { recordAudit } from './trail.ts';
 import type { Em } from '#server/db/orm.ts';
@@ -71,7 +72,33 @@ function who(row: Row, after: Record<string, unknown>): string {
   return after.by === 'cli' ? c.actor.cli : c.actor.unknown;
 }
 
+function securityWhat(action: string, after: Record<string, unknown>): string {
+  const a = tSecurity.audit;
+  switch (action) {
+    case 'signIn':
+      return a.signIn(tSecurity.methods[str(after.method)] ?? str(after.method));
+    case 'passkeyAdded':
+    case 'passkeyRemoved':
+      return a[action](str(after.name));
+    case 'passkeysReset':
+    case 'sessionEnded':
+      return a[action](str(after.userName));
+    case 'ssoConfigured':
+      return a.ssoConfigured(str(after.issuer));
+    case 'stepUpFailed':
+    case 'recoveryCodeUsed':
+    case 'recoveryCodesCreated':
+    case 'ssoRemoved':
+    case 'passkeysRequired':
+    case 'passkeysNotRequired':
+      return a[action];
+    default:
+      return c.actions.other(action);
+  }
+}
+
 function what(row: Row, before: Record<string, unknown>, after: Record<string, unknown>): string {
+  if (row.kind === 'security') return securityWhat(row.action, after);
   const a = c.actions;
   const person = (v: Record<string, unknown>) => `${str(v.name)} (${str(v.email)})`;
   switch (row.action) {

@@ -6,7 +6,8 @@ import { LockMode } from '@mikro-orm/core';
 import { createCookieSessionStorage } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { EmailLinkStrategy } from 'remix-auth-email-link';
-import { LoginToken, User } from '#server/db/entities.ts';
+import { LoginToken, Passkey, User, type SessionStage } from '#server/db/entities.ts';
+import { recordSecurityEvent } from './security-audit.ts';
 import type { Em } from '#server/db/orm.ts';
 import { escapeHtml } from '#server/mail/mailer.ts';
 import type { Services } from '#server/services.ts';
@@ -157,11 +158,18 @@ export async function checkLoginLink(em: Em, token: string, now = new Date()): P
   return null;
 }
 
-/** Uses a link: marks it used and creates the session in one transaction. */
+/**
+ * Uses a link: marks it used and creates the session in one transaction. A user with a passkey gets a session
+ * that still asks for it (stage passkey); one who must have a passkey and has none must add one first (stage
+ * register); both expire in 10 minutes and reach nothing else. Everyone else is signed in.
+ */
 export async function consumeLoginLink(
   services: Services,
   token: string,
-): Promise<{ ok: true; sessionId: string; redirectTo: string | null } | { ok: false; problem: LinkProblem }> {
+  browser: { ip: string; userAgent: string } = { ip: '', userAgent: '' },
+): Promise<
+  { ok: true; sessionId: string; redirectTo: string | null; stage: SessionStage } | { ok: false; problem: LinkProblem }
+> {
   return services.orm.em.fork().transactional(async (tx) => {
     const now = new Date();
     if (!token) return { ok: false, problem: 'invalid' as const };
@@ -195,7 +203,20 @@ export async function consumeLoginLink(
     await tx.flush();
     // The user's other unused links stop working: a mail read later, or by someone else, no longer logs in.
     await tx.nativeDelete(LoginToken, { email: row.email, usedAt: null, id: { $ne: row.id } });
-    const sessionId = await createSession(tx, verified.user.id, { now });
-    return { ok: true as const, sessionId, redirectTo: verified.redirectTo };
+    const user = verified.user;
+    const stage: SessionStage = (await tx.count(Passkey, { user: user.id }))
+      ? 'passkey'
+      : user.isSuperAdmin || user.company.requirePasskeys
+        ? 'register'
+        : 'full';
+    if (stage === 'full')
+      recordSecurityEvent(tx, {
+        action: 'signIn',
+        by: null,
+        about: { userId: user.id, companyId: user.company.id },
+        details: { method: 'link', ip: browser.ip },
+      });
+    const sessionId = await createSession(tx, user.id, { now, stage, method: 'link', ...browser });
+    return { ok: true as const, sessionId, redirectTo: verified.redirectTo, stage };
   });
 }

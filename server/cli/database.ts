@@ -48,7 +48,7 @@ export async function migrationCreate(name: string | undefined): Promise<string>
     const className = path.basename(r.fileName).replace(/\.ts$/, '');
     const index = path.join(migrationsPath, 'index.ts');
     const text = readFileSync(index, 'utf8')
-      .replace(/(\nexport const migrationsList)/, `import { ${className} } from './${className}.js';\n$1`)
+      .replace(/(\nexport const migrationsList)/, `import { ${className} } from './${className}.ts';\n$1`)
       .replace(/\n\];\s*$/, `\n  { name: '${className}', class: ${className} },\n];\n`);
     writeFileSync(index, text);
     return `wrote ${r.fileName}`;

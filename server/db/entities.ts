@@ -11,6 +11,14 @@ import {
 } from './entities/core.ts';
 import { LoginTokenSchema, RateLimitCounterSchema, SessionSchema } from './entities/auth.ts';
 import { AuditEventSchema, FeedbackSchema } from './entities/audit.ts';
+import {
+  PasskeySchema,
+  RecoveryCodeSchema,
+  SsoConfigSchema,
+  SsoDomainSchema,
+  SsoLoginSchema,
+  WebauthnChallengeSchema,
+} from './entities/security.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema, WebhookEventSchema } from './entities/webhooks.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
@@ -28,7 +36,8 @@ export {
   SIM_STATUSES,
   type SimEventKind,
 } from './entities/core.ts';
-export { LoginToken, RateLimitCounter, Session } from './entities/auth.ts';
+export { LoginToken, RateLimitCounter, Session, SESSION_STAGES, type SessionStage } from './entities/auth.ts';
+export { Passkey, RecoveryCode, SsoConfig, SsoDomain, SsoLogin, WebauthnChallenge } from './entities/security.ts';
 export { AuditEvent, Feedback } from './entities/audit.ts';
 export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './entities/webhooks.ts';
 
@@ -48,4 +57,10 @@ export const entities = [
   WebhookEventSchema,
   WebhookDeliverySchema,
   ApiKeySchema,
+  PasskeySchema,
+  RecoveryCodeSchema,
+  WebauthnChallengeSchema,
+  SsoConfigSchema,
+  SsoDomainSchema,
+  SsoLoginSchema,
 ];

@@ -9,7 +9,15 @@ import { ZodError } from 'zod';
 import { t } from '#domain/texts/common.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import { DEFAULT_BODY_LIMIT } from './bodies.ts';
-import { DomainError, errorBody, Invalid, issuesOf, type DomainErrorKind, type Issue } from '#domain/errors.ts';
+import {
+  DomainError,
+  errorBody,
+  Invalid,
+  issuesOf,
+  StepUpRequired,
+  type DomainErrorKind,
+  type Issue,
+} from '#domain/errors.ts';
 
 export { errorBody, type Issue };
 
@@ -76,7 +84,14 @@ export function httpError(err: unknown, requestId?: string): HttpError {
   const domain = domainErrorIn(err);
   if (domain) {
     const code = codeOf[domain.kind];
-    return { status: statusOf(code), body: errorBody(domain.message, domain.issues), headers: {}, unexpected: false };
+    // A missing step-up says so in the body, so a page or client can ask for the passkey and try again.
+    const extra = domain instanceof StepUpRequired ? { stepUp: true } : {};
+    return {
+      status: statusOf(code),
+      body: errorBody(domain.message, domain.issues, extra),
+      headers: {},
+      unexpected: false,
+    };
   }
   const zod =
     err instanceof ZodError

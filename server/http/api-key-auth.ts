@@ -35,6 +35,7 @@ export async function restContext(services: Services, req: Request): Promise<Con
       cookie: req.headers.cookie ?? null,
       requestId: req.id,
       ip: req.ip ?? '',
+      userAgent: req.headers['user-agent'] ?? '',
     });
   }
   // Two callers in one request: which one acts would be a guess, so neither does.

@@ -35,6 +35,7 @@ export async function loadContextFor(services: Services, req: Request, res: Resp
     cookie: req.headers.cookie ?? null,
     requestId: req.id,
     ip: req.ip ?? '',
+    userAgent: req.headers['user-agent'] ?? '',
     toastMode: 'held',
     signal: requestSignal(req, res),
   });
@@ -43,6 +44,8 @@ export async function loadContextFor(services: Services, req: Request, res: Resp
     ctx,
     trpc: pageCaller(createCaller(ctx)),
     session: ctx.session,
+    /** A session still signing in (a passkey to use or add): only the passkey and logout pages read it. */
+    pending: ctx.pending,
     requestId: req.id,
     /** The nonce of this response's Content-Security-Policy, for Remix's inline scripts (app/entry.server.tsx). */
     cspNonce: String(res.locals.cspNonce ?? ''),
@@ -80,6 +83,7 @@ export function apiContext(services: Services, req: Request): Promise<Context> {
     cookie: req.headers.cookie ?? null,
     requestId: req.id,
     ip: req.ip ?? '',
+    userAgent: req.headers['user-agent'] ?? '',
     signal: req.res ? requestSignal(req, req.res) : undefined,
   });
 }

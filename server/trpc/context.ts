@@ -9,11 +9,19 @@ import type { Services } from '#server/services.ts';
 export type Context = {
   services: Services;
   em: Em;
+  /** A signed-in session (stage full); anything else is no session to the procedures. */
   session: SessionInfo | null;
+  /**
+   * A session still signing in (the passkey after the link, or a passkey to add first): only the passkey and
+   * logout procedures read it; to every other procedure and page the caller is signed out.
+   */
+  pending: SessionInfo | null;
   /** A REST request made with `Authorization: Bearer <key>` (set by the REST door only; never with a session). */
   apiKey: ApiKeyCaller | null;
   requestId: string;
   ip: string;
+  /** The request's User-Agent ('' when none): a new session records it for the security page. */
+  userAgent: string;
   /** Aborted when the HTTP client has gone away (a search still running for it is cancelled in the database). */
   signal?: AbortSignal;
   /** Headers to add to the HTTP answer (Set-Cookie after login, logout, switching company). */
@@ -40,6 +48,7 @@ export function createContextInner(opts: {
   session?: SessionInfo | null;
   apiKey?: ApiKeyCaller | null;
   requestId?: string;
+  userAgent?: string;
   ip?: string;
   toastMode?: Context['toastMode'];
   signal?: AbortSignal;
@@ -47,10 +56,12 @@ export function createContextInner(opts: {
   const ctx: Context = {
     services: opts.services,
     em: opts.services.orm.em.fork(),
-    session: opts.session ?? null,
+    session: null,
+    pending: null,
     apiKey: opts.apiKey ?? null,
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
+    userAgent: opts.userAgent ?? '',
     signal: opts.signal,
     resHeaders: new Headers(),
     toastMode: opts.toastMode ?? 'live',
@@ -70,6 +81,7 @@ export function createContextInner(opts: {
       for (const toast of toasts) await publish(toast);
     },
   };
+  setSession(ctx, opts.session ?? null);
   // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
   const publish = (toast: Toast) =>
     ctx.session
@@ -88,12 +100,19 @@ export async function createContext(opts: {
   headers?: Headers;
   requestId: string;
   ip: string;
+  userAgent?: string;
   toastMode?: Context['toastMode'];
   signal?: AbortSignal;
 }): Promise<Context> {
   const ctx = createContextInner(opts);
   const cookie = opts.cookie !== undefined ? opts.cookie : (opts.headers?.get('cookie') ?? null);
   const raw = readSessionCookie(cookie, opts.services.config.secureCookies);
-  if (raw) ctx.session = await findSession(ctx.em, raw);
+  if (raw) setSession(ctx, await findSession(ctx.em, raw));
   return ctx;
+}
+
+/** A full session is the caller's session; one still signing in is only `pending`. */
+function setSession(ctx: Context, session: SessionInfo | null): void {
+  ctx.session = session?.stage === 'full' ? session : null;
+  ctx.pending = session && session.stage !== 'full' ? session : null;
 }

@@ -11,6 +11,9 @@ import { feedbackRouter } from './routers/feedback.ts';
 import { plansRouter } from './routers/plans.ts';
 import { simsRouter } from './routers/sims.ts';
 import { webhooksRouter } from './routers/webhooks.ts';
+import { passkeysRouter } from './routers/passkeys.ts';
+import { ssoRouter } from './routers/sso.ts';
+import { sessionsRouter } from './routers/sessions.ts';
 
 export const appRouter = router({
   health: publicProcedure
@@ -28,6 +31,9 @@ export const appRouter = router({
   company: companyRouter,
   webhooks: webhooksRouter,
   apiKeys: apiKeysRouter,
+  passkeys: passkeysRouter,
+  sso: ssoRouter,
+  sessions: sessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,8 @@
 // initTRPC once. Exports the router builder and the procedures with their role checks:
 // publicProcedure, authedProcedure (401), companyProcedure (the session's company, any role),
 // companyWriteProcedure (owner or member: changes SIMs), ownerProcedure (the company's own admin),
-// superAdminProcedure (403).
+// superAdminProcedure (403), and the sensitive changes of the last two that need a recent passkey use (step-up):
+// ownerChangeProcedure and superAdminChangeProcedure (403 with `stepUp: true`).
 // Every procedure starts with the one error translator (server/http/answer.ts), so a caller in a loader
 // and every HTTP door see the same tRPC code and the same issues.
 import { initTRPC } from '@trpc/server';
@@ -10,7 +11,9 @@ import { t as texts } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { httpError, toTRPCError } from '#server/http/answer.ts';
-import { Forbidden, Unauthenticated } from '#domain/errors.ts';
+import { Forbidden, StepUpRequired, Unauthenticated } from '#domain/errors.ts';
+import { tSecurity } from '#domain/texts/security.ts';
+import { isSteppedUp, type SessionInfo } from '#server/auth/sessions.ts';
 import { callerRole, WRITE_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import type { Context } from './context.ts';
 
@@ -73,5 +76,22 @@ export const ownerProcedure = companyUserProcedure.use(({ ctx, next }) => {
 
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.session.isSuperAdmin) throw new Forbidden(texts.errors.forbidden);
+  return next();
+});
+
+/** Refuses a sensitive change of a session without a passkey use in the last 10 minutes. */
+export function requireStepUp(session: Pick<SessionInfo, 'steppedUpAt'>): void {
+  if (!isSteppedUp(session)) throw new StepUpRequired(tSecurity.stepUp.required);
+}
+
+/** An owner's sensitive change (API keys, webhooks, roles, the company's sign-in settings): owner + step-up. */
+export const ownerChangeProcedure = ownerProcedure.use(({ ctx, next }) => {
+  requireStepUp(ctx.session);
+  return next();
+});
+
+/** Every change by a super admin (and acting as a company): super admin + step-up. */
+export const superAdminChangeProcedure = superAdminProcedure.use(({ ctx, next }) => {
+  requireStepUp(ctx.session);
   return next();
 });

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSession, findSession } from '#server/auth/sessions.ts';
+import { findSession } from '#server/auth/sessions.ts';
+import { signedInSession, type SignInOptions } from './signed-in.ts';
 import { loadConfig } from '#server/config.ts';
 import { User } from '#server/db/entities.ts';
 import { seedDemo } from '#server/db/seed.ts';
@@ -28,11 +29,16 @@ export async function startServices(opts: { seed?: boolean; env?: Record<string,
 }
 
 /** A caller acting as the user with this e-mail (optionally acting as another company); null: anonymous. */
-export async function callerFor(services: Services, email: string | null, actingCompanyId?: number) {
+export async function callerFor(
+  services: Services,
+  email: string | null,
+  actingCompanyId?: number,
+  opts: SignInOptions = {},
+) {
   if (!email) return createCaller(createContextInner({ services }));
   const em = services.orm.em.fork();
   const user = await em.findOneOrFail(User, { email });
-  const raw = await createSession(em, user.id, { actingCompanyId: actingCompanyId ?? null });
+  const raw = await signedInSession(em, user.id, { actingCompanyId: actingCompanyId ?? null, ...opts });
   const session = await findSession(services.orm.em.fork(), raw);
   return createCaller(createContextInner({ services, session }));
 }

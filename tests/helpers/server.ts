@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '#server/config.ts';
-import { cookieName, createSession } from '#server/auth/sessions.ts';
+import { cookieName } from '#server/auth/sessions.ts';
+import { signedInSession, type SignInOptions } from './signed-in.ts';
 import { User } from '#server/db/entities.ts';
 import { startServer, type RunningServer } from '#server/index.ts';
 import { createServices } from '#server/services.ts';
@@ -20,8 +21,11 @@ export type TestServer = RunningServer & {
   logs: Array<{ level: number; msg: string } & Record<string, unknown>>;
   /** The session cookie's name as this server sets it (with `__Host-` under an https APP_URL). */
   cookieName: string;
-  /** A cookie header value for a new session of the user with this e-mail (a super admin may act as a company). */
-  sessionCookie: (email: string, opts?: { actingCompanyId?: number }) => Promise<string>;
+  /**
+   * A cookie header value for a new session of the user with this e-mail, as right after a passkey sign-in
+   * (tests/helpers/signed-in.ts; a super admin may act as a company, `steppedUp: false` for an older session).
+   */
+  sessionCookie: (email: string, opts?: SignInOptions) => Promise<string>;
   stop: () => Promise<void>;
 };
 
@@ -56,7 +60,7 @@ export async function startTestServer(
     async sessionCookie(email, opts = {}) {
       const em = services.orm.em.fork();
       const user = await em.findOneOrFail(User, { email });
-      const raw = await createSession(em, user.id, { actingCompanyId: opts.actingCompanyId ?? null });
+      const raw = await signedInSession(em, user.id, opts);
       return `${cookieName(config.secureCookies)}=${raw}`;
     },
     async stop() {

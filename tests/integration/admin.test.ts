@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieName, createSession } from '#server/auth/sessions.ts';
+import { cookieName } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { loadConfig } from '#server/config.ts';
 import { AuditEvent, Company, User } from '#server/db/entities.ts';
 import { seedDemo } from '#server/db/seed.ts';
@@ -51,7 +52,7 @@ async function as(email: string | null) {
   if (email) {
     const em = services.orm.em.fork();
     const user = await em.findOneOrFail(User, { email });
-    cookie = `${cookieName(services.config.secureCookies)}=${await createSession(em, user.id)}`;
+    cookie = `${cookieName(services.config.secureCookies)}=${await signedInSession(em, user.id)}`;
   }
   const ctx = await createContext({
     services,
@@ -567,7 +568,7 @@ describe('users', () => {
 
   it('records the acting company of a super admin who acts as another company', async () => {
     const em = services.orm.em.fork();
-    const raw = await createSession(em, admin.id, { actingCompanyId: other.id });
+    const raw = await signedInSession(em, admin.id, { actingCompanyId: other.id });
     const caller = createCaller(
       await createContext({
         services,

@@ -3,7 +3,8 @@
 // prepared again on a new connection after the old one was killed. On PGlite the reads go through MikroORM
 // (checked too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, hashSessionId, SESSION_SQL } from '#server/auth/sessions.ts';
+import { hashSessionId, SESSION_SQL } from '#server/auth/sessions.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { initOrm, migrate, pgPoolOf, type Orm } from '#server/db/orm.ts';
 import { readRow, readRows } from '#server/db/prepared.ts';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   companyId = demo.id;
   simId = (await em.findOneOrFail(Sim, { company: demo.id, status: 'active' }, { orderBy: { id: 'asc' } })).id;
   const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
-  sessionHash = hashSessionId(await createSession(em, admin.id));
+  sessionHash = hashSessionId(await signedInSession(em, admin.id));
   if (db.target.kind === 'postgres') unprepared = await initOrm({ ...db.target, prepare: false });
 });
 afterAll(async () => {

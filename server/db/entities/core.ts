@@ -25,6 +25,8 @@ export const CompanySchema = defineEntity({
     invoiceInterval: p.enum(INVOICE_INTERVALS).default('monthly'),
     // The portal's own staff (docs/decisions/014): the one company whose users may be super admins.
     isStaff: p.boolean().default(false),
+    // Set by the owner: every user of the company must sign in with a passkey (added at the next sign-in).
+    requirePasskeys: p.boolean().default(false),
     createdAt: p.datetime().onCreate(now),
     updatedAt: p.datetime().onCreate(now).onUpdate(now),
     users: () => p.oneToMany(User).mappedBy('company'),

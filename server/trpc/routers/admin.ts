@@ -10,7 +10,7 @@ import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from
 import { createUserInput, updateUserInput, userOutput } from '#domain/companies/user-schemas.ts';
 import { createUser, getUser, updateUser } from '#server/companies/users.ts';
 import type { SessionInfo } from '#server/auth/sessions.ts';
-import { router, superAdminProcedure } from '#server/trpc/trpc.ts';
+import { router, superAdminChangeProcedure, superAdminProcedure } from '#server/trpc/trpc.ts';
 import { setSessionCookie, success } from './auth.ts';
 
 const actor = (session: SessionInfo): Actor => ({ userId: session.userId, actingCompanyId: session.actingCompanyId });
@@ -32,7 +32,7 @@ export const adminRouter = router({
     .output(z.array(companyOutput))
     .query(({ ctx, input }) => listCompanies(ctx.em, input)),
 
-  createCompany: superAdminProcedure
+  createCompany: superAdminChangeProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/createCompany', tags } })
     .input(createCompanyInput)
     .output(z.object({ newCompany: companyOutput }))
@@ -55,7 +55,7 @@ export const adminRouter = router({
     .output(companyOutput.extend({ users: z.array(userOutput) }))
     .query(({ ctx, input }) => getCompany(ctx.em, input.id, input)),
 
-  updateCompany: superAdminProcedure
+  updateCompany: superAdminChangeProcedure
     .meta({ openapi: { method: 'PUT', path: '/admin/updateCompany', tags } })
     .input(updateCompanyInput)
     .output(z.object({ success: z.boolean(), company: companyOutput }))
@@ -65,7 +65,7 @@ export const adminRouter = router({
       return { success: true, company };
     }),
 
-  loginAsCompany: superAdminProcedure
+  loginAsCompany: superAdminChangeProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags } })
     .input(z.object({ companyId: rowId() }))
     .output(success)
@@ -75,7 +75,7 @@ export const adminRouter = router({
       return { success: true };
     }),
 
-  createUser: superAdminProcedure
+  createUser: superAdminChangeProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/createUser', tags } })
     .input(createUserInput)
     .output(z.object({ newUser: userOutput }))
@@ -112,7 +112,7 @@ export const adminRouter = router({
     .output(auditTrailPageOutput)
     .query(({ ctx, input }) => listAuditTrail(ctx.em, input)),
 
-  updateUser: superAdminProcedure
+  updateUser: superAdminChangeProcedure
     .meta({ openapi: { method: 'PUT', path: '/admin/updateUser', tags } })
     .input(updateUserInput)
     .output(z.object({ success: z.boolean(), user: userOutput }))

@@ -4,7 +4,7 @@ import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '#server/api-keys/keys.ts';
 import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '#domain/api-keys/schemas.ts';
 import { z } from '#domain/zod.ts';
-import { ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
 
 const tags = ['company'];
 const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) => ({
@@ -32,7 +32,7 @@ export const apiKeysRouter = router({
     .output(apiKeyOutput)
     .query(({ ctx, input }) => getApiKey(ctx.em, ctx.companyId, input.id)),
 
-  create: ownerProcedure
+  create: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',

@@ -11,6 +11,7 @@ import {
   setFlash,
 } from '#server/auth/sessions.ts';
 import type { Context } from '#server/trpc/context.ts';
+import { SESSION_STAGES } from '#server/db/entities.ts';
 import { authedProcedure, publicProcedure, router } from '#server/trpc/trpc.ts';
 
 export const success = z.object({ success: z.boolean() });
@@ -39,20 +40,29 @@ export const authRouter = router({
   /** Uses a login link once: marks it used and starts a session (Set-Cookie on the answer). */
   consumeLink: publicProcedure
     .input(z.object({ token: z.string().max(2000) }))
-    .output(z.object({ problem: z.enum(['invalid', 'expired', 'used']).nullable(), redirectTo: z.string().nullable() }))
+    .output(
+      z.object({
+        problem: z.enum(['invalid', 'expired', 'used']).nullable(),
+        redirectTo: z.string().nullable(),
+        /** full: signed in; passkey or register: the passkey page comes first. */
+        stage: z.enum(SESSION_STAGES).nullable(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const result = await consumeLoginLink(ctx.services, input.token);
-      if (!result.ok) return { problem: result.problem, redirectTo: null };
+      const result = await consumeLoginLink(ctx.services, input.token, { ip: ctx.ip, userAgent: ctx.userAgent });
+      if (!result.ok) return { problem: result.problem, redirectTo: null, stage: null };
       setSessionCookie(ctx, result.sessionId);
-      return { problem: null, redirectTo: result.redirectTo };
+      return { problem: null, redirectTo: result.redirectTo, stage: result.stage };
     }),
   logout: publicProcedure
     .input(z.void())
     .output(success)
     .mutation(async ({ ctx }) => {
-      if (ctx.session) {
-        await deleteSession(ctx.em, ctx.session.id);
-        await announceSessionEnded(ctx.services, ctx.session.id);
+      // A session still signing in may log out too (and so end its half-made sign-in at once).
+      const session = ctx.session ?? ctx.pending;
+      if (session) {
+        await deleteSession(ctx.em, session.id);
+        await announceSessionEnded(ctx.services, session.id);
       }
       ctx.resHeaders.append('Set-Cookie', clearSessionCookie(ctx.services.config.secureCookies));
       return { success: true };

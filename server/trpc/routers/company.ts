@@ -22,7 +22,7 @@ import {
 } from '#server/companies/owner-admin.ts';
 import { userOutput } from '#domain/companies/user-schemas.ts';
 import { z } from '#domain/zod.ts';
-import { ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
 import { success } from './auth.ts';
 
 const tags = ['company'];
@@ -52,7 +52,7 @@ export const companyRouter = router({
     .output(userOutput)
     .query(({ ctx, input }) => getCompanyUser(ctx.em, ctx.companyId, input.id)),
 
-  createUser: ownerProcedure
+  createUser: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -69,7 +69,7 @@ export const companyRouter = router({
       return { newUser };
     }),
 
-  updateUser: ownerProcedure
+  updateUser: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'PUT',

@@ -21,7 +21,7 @@ import {
 } from '#domain/webhooks/schemas.ts';
 import type { Services } from '#server/services.ts';
 import { z } from '#domain/zod.ts';
-import { ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
 import { success } from './auth.ts';
 
 const tags = ['company'];
@@ -52,7 +52,7 @@ export const webhooksRouter = router({
     .output(z.array(endpointOutput))
     .query(({ ctx }) => listEndpoints(ctx.em, ctx.companyId, ctx.services.config.webhooks.retryForMs)),
 
-  create: ownerProcedure
+  create: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -70,7 +70,7 @@ export const webhooksRouter = router({
       return r;
     }),
 
-  update: ownerProcedure
+  update: ownerChangeProcedure
     .meta({
       openapi: { method: 'PUT', path: '/company/webhooks', tags, summary: "Change an endpoint's URL, events, on/off" },
     })
@@ -82,7 +82,7 @@ export const webhooksRouter = router({
       return { success: true };
     }),
 
-  delete: ownerProcedure
+  delete: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -116,7 +116,7 @@ export const webhooksRouter = router({
       return r;
     }),
 
-  rotate: ownerProcedure
+  rotate: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',

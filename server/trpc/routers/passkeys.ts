@@ -1,0 +1,4 @@
+// The passkeys procedures (filled in by their feature).
+import { router } from '#server/trpc/trpc.ts';
+
+export const passkeysRouter = router({});

@@ -1,0 +1,4 @@
+// The sso procedures (filled in by their feature).
+import { router } from '#server/trpc/trpc.ts';
+
+export const ssoRouter = router({});
