@@ -1,5 +1,5 @@
 // Environment, validated once at start. A bad or missing value stops the server with one line naming the variable.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -67,7 +67,30 @@ const schema = z.object({
     .max(7 * 86_400_000)
     .default(86_400_000),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  // The key of the companies' single sign-on client secrets (AES-256-GCM): 32 bytes as base64 or hex.
+  SSO_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .transform((v, c) => parseSsoKey(v, c))
+      .optional(),
+  ),
+  // How long a request to a company's identity provider (discovery, keys, token) may take.
+  SSO_DISCOVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 });
+
+/** 32 bytes, written as 64 hex digits or as base64 / base64url (43 or 44 characters). */
+function parseSsoKey(value: string, c: z.RefinementCtx): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(value)
+      ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+      : null;
+  if (!key || key.length !== 32) {
+    c.addIssue({ code: 'custom', message: 'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)' });
+    return z.NEVER;
+  }
+  return key;
+}
 
 /** Express's `trust proxy` value: false (trust none), a number of hops, or names, addresses and CIDRs. */
 export type TrustProxy = false | number | string[];
@@ -131,6 +154,12 @@ export type Config = {
   sessionSecretGenerated: boolean;
   /** Webhook delivery (server/webhooks/deliver.ts). */
   webhooks: { allowPrivateTargets: boolean; timeoutMs: number; backoffMs: number; retryForMs: number; pollMs: number };
+  /**
+   * Single sign-on: the key of the client secrets (SSO_SECRET_KEY; outside production, when unset, one derived from
+   * the session secret; null in production without it: no company's sign-on can be saved or used) and the time
+   * limit of a request to a provider (SSO_DISCOVERY_TIMEOUT_MS).
+   */
+  sso: { secretKey: Buffer | null; secretKeyDerived: boolean; timeoutMs: number };
 };
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the variable. */
@@ -172,6 +201,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       backoffMs: e.WEBHOOK_BACKOFF_MS,
       retryForMs: e.WEBHOOK_RETRY_FOR_MS,
       pollMs: e.WEBHOOK_POLL_MS,
+    },
+    sso: {
+      secretKey:
+        e.SSO_SECRET_KEY ??
+        (e.NODE_ENV === 'production'
+          ? null
+          : createHash('sha256').update('sim-portal sso development key\0').update(sessionSecret).digest()),
+      secretKeyDerived: !e.SSO_SECRET_KEY && e.NODE_ENV !== 'production',
+      timeoutMs: e.SSO_DISCOVERY_TIMEOUT_MS,
     },
   };
 }

@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { tSecurity } from '#domain/texts/security.ts';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
 import { TextField } from '#app/components/TextField.tsx';
@@ -239,6 +240,9 @@ export default function CompanyEdit() {
         <Link to={`/admin/audit?company=${encodeURIComponent(company.customerNumber)}`}>
           {tAdmin.audit.openCompanyAudit}
         </Link>
+      </p>
+      <p>
+        <Link to={`/admin/companies/${company.id}/sign-in`}>{tSecurity.sso.link}</Link>
       </p>
 
       <section aria-labelledby="users-title">

@@ -3,7 +3,9 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { errorBody } from '#domain/errors.ts';
 import { t } from '#domain/texts/common.ts';
-import { isFetchRequest } from '#app/utils/http.server.ts';
+import { isFetchRequest, procedureHeaders } from '#app/utils/http.server.ts';
+import { ssoBinding } from '#app/utils/sso.server.ts';
+import { tSecurity } from '#domain/texts/security.ts';
 import { readLoginInput } from '#app/utils/login-input.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 
@@ -17,6 +19,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
   const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '', context.services.config.appUrl) || null;
+  // An address of a company with its own identity provider signs in there: a script gets the URL to go to.
+  const sso = await context.trpc.sso.start({
+    destination: parsed.data.destination,
+    redirectTo,
+    binding: ssoBinding(request, context),
+  });
+  if (sso.redirect) {
+    const headers = procedureHeaders(context);
+    if (!fetchRequest) return redirect(sso.redirect, { headers });
+    return Response.json({ redirect: sso.redirect }, { headers });
+  }
+  if (sso.problem) {
+    const message = tSecurity.sso.problems[sso.problem] ?? t.login.emailInvalid;
+    if (!fetchRequest) return redirect(`/auth/sso/callback?problem=${sso.problem}`);
+    return Response.json(errorBody(message), { status: 503, headers: { 'Retry-After': '30' } });
+  }
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo });
   if (!fetchRequest) return redirect('/login?sent=1');
   return Response.json({ success: true, message: t.login.sent });

@@ -13,6 +13,7 @@ import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
+import { tSecurity } from '#domain/texts/security.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
 import { FORM_ERROR } from '#app/utils/forms.ts';
@@ -76,6 +77,7 @@ export default function CompanyUsers() {
         <Link to="/company/activity">{c.activityLink}</Link>
         <Link to="/company/webhooks">{tWebhooks.link}</Link>
         <Link to="/company/api-keys">{tApiKeys.homeLink}</Link>
+        <Link to="/company/sign-in">{tSecurity.sso.link}</Link>
       </nav>
       {notice && !data ? (
         <p className="notice success" role="status">

@@ -6,6 +6,9 @@ import { t } from '#domain/texts/common.ts';
 import type { FieldConstraint } from '#app/utils/constraints.ts';
 import { loginConstraint, readLoginInput } from '#app/utils/login-input.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { ssoBinding } from '#app/utils/sso.server.ts';
+import { tSecurity } from '#domain/texts/security.ts';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 
@@ -19,6 +22,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { parsed, value } = await readLoginInput(request);
   if (!parsed.success) return { error: t.login.emailInvalid, value };
   const redirectTo = safeRedirectTarget(parsed.data.redirectTo, '', context.services.config.appUrl);
+  // An address of a company with its own identity provider signs in there.
+  const sso = await context.trpc.sso.start({
+    destination: parsed.data.destination,
+    redirectTo: redirectTo || null,
+    binding: ssoBinding(request, context),
+  });
+  if (sso.redirect) return redirect(sso.redirect, { headers: procedureHeaders(context) });
+  if (sso.problem) return { error: tSecurity.sso.problems[sso.problem] ?? t.login.emailInvalid, value };
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo: redirectTo || null });
   return redirect('/login?sent=1');
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { actAsCompany } from '#server/auth/acting.ts';
 import { requestLinkInput } from '#domain/auth/schemas.ts';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '#server/auth/login.ts';
+import { ssoForEmail } from '#server/auth/sso.ts';
 import {
   announceSessionEnded,
   clearSessionCookie,
@@ -29,8 +30,11 @@ export const authRouter = router({
   requestLink: publicProcedure
     .input(requestLinkInput)
     .output(success)
-    .mutation(({ ctx, input }) => {
-      requestLoginLink(ctx.services, { email: input.destination, ip: ctx.ip, redirectTo: input.redirectTo ?? null });
+    .mutation(async ({ ctx, input }) => {
+      // A company that signs its domains in only through its identity provider gets no login links for them.
+      const sso = await ssoForEmail(ctx.em, input.destination);
+      if (!sso || sso.allowEmailLink)
+        requestLoginLink(ctx.services, { email: input.destination, ip: ctx.ip, redirectTo: input.redirectTo ?? null });
       return { success: true };
     }),
   checkLink: publicProcedure
