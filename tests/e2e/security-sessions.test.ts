@@ -1,0 +1,104 @@
+// /security/sessions ("Inloggningar") in a real Chromium, JS on and off, desktop and 390 px: a user signed in on two
+// browsers sees both (this one marked), ends the other (signed out at once: its event stream closes, its next page is
+// the login), then ends all others, and last logs out this device (on to /login).
+import { describe, expect, it } from 'vitest';
+import { Company, User } from '#server/db/entities.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { look, ready, screenVariants as variants } from '#tests/helpers/company.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+import { openStream } from '#tests/helpers/sse.ts';
+
+const portal = useScreens();
+
+const FIREFOX_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+async function newUser(tag: string): Promise<string> {
+  const em = portal.server.services.orm.em.fork();
+  const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  const email = `inloggad.${tag.toLowerCase()}@demo.se`;
+  em.create(User, { name: `Inloggad ${tag}`, email, company: demo, role: 'member' });
+  await em.flush();
+  return email;
+}
+
+const signedIn = async (cookie: string) =>
+  (await fetch(`${portal.server.url}/api/sessions`, { headers: { cookie } })).status === 200;
+
+describe('/security/sessions', () => {
+  for (const v of variants) {
+    it(`lists the user's sessions, ends the other one at once, then all others, then this one (${v.tag})`, async () => {
+      const email = await newUser(v.tag);
+      const viewport = v.width ? { width: v.width, height: 844 } : undefined;
+      const mine = await portal.server.sessionCookie(email, { ip: '198.51.100.7' });
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: v.js, viewport, cookie: mine });
+      const page = await ctx.newPage();
+      // The other browser: signed in elsewhere, with its event stream open.
+      const other = await portal.server.sessionCookie(email, { userAgent: FIREFOX_WIN, ip: '203.0.113.9' });
+      const tab = await openStream(portal.server.url, other);
+      await tab.waitFor(/connected/);
+
+      await page.goto('/security/sessions');
+      await ready(page, v.js);
+      await page.getByRole('heading', { name: 'Inloggningar', level: 2 }).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Säkerhet' }).getByRole('link').allTextContents()).toEqual([
+        'Nycklar',
+        'Inloggningar',
+      ]);
+      const rows = page.locator('.sessions-table tbody tr');
+      expect(await rows.count()).toBe(2);
+      const here = page.locator('tr[aria-current="true"]');
+      expect(await here.getByText('Den här enheten').count()).toBe(1);
+      const firefox = rows.filter({ hasText: 'Firefox 133 på Windows 10' });
+      expect(await firefox.count()).toBe(1);
+      // The address and how it signed in are shown (on a phone under the browser's name).
+      expect(await firefox.innerText()).toMatch(/203\.0\.113\.9[\s\S]*med nyckel/);
+      // Usable at 390 px: nothing wider than the screen.
+      if (v.width === 390)
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await look(page, `security-sessions-${v.tag}`, v);
+
+      await firefox.getByRole('button', { name: 'Logga ut Firefox 133 på Windows 10' }).click();
+      await page.getByRole('status').filter({ hasText: 'Inloggningen är utloggad.' }).waitFor();
+      await ready(page, v.js);
+      // Signed out at once: its stream closed, its cookie is no session any more.
+      await expect.poll(() => tab.closed(), { timeout: 5000, message: 'stream not closed' }).toBe(true);
+      expect(await signedIn(other)).toBe(false);
+      expect(await rows.count()).toBe(1);
+      expect(await page.getByText('Inga andra inloggningar.').count()).toBe(1);
+      const otherCtx = await newContext(portal.browser, { baseURL: portal.server.url, js: v.js, cookie: other });
+      const otherPage = await otherCtx.newPage();
+      await otherPage.goto('/security/sessions');
+      expect(new URL(otherPage.url()).pathname).toBe('/login');
+      await otherCtx.close();
+
+      // Two more elsewhere: "Logga ut alla andra" ends both and keeps this one.
+      const more = [
+        await portal.server.sessionCookie(email, { userAgent: SAFARI_IPHONE }),
+        await portal.server.sessionCookie(email, { userAgent: FIREFOX_WIN }),
+      ];
+      await page.reload();
+      await ready(page, v.js);
+      expect(await rows.count()).toBe(3);
+      await page.getByRole('button', { name: 'Logga ut alla andra' }).click();
+      await page.getByRole('status').filter({ hasText: '2 inloggningar är utloggade.' }).waitFor();
+      await ready(page, v.js);
+      expect(await rows.count()).toBe(1);
+      for (const c of more) expect(await signedIn(c)).toBe(false);
+      expect(await signedIn(mine)).toBe(true);
+
+      // This device: logged out, on to the login page.
+      await here.getByRole('button', { name: /^Logga ut/ }).click();
+      await page.waitForURL((u) => u.pathname === '/login');
+      expect(await signedIn(mine)).toBe(false);
+      await ctx.close();
+    });
+  }
+
+  it('sends a signed-out visitor to the login page and back here after', async () => {
+    const res = await fetch(`${portal.server.url}/security/sessions`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fsecurity%2Fsessions');
+  });
+});
