@@ -1,17 +1,23 @@
-// /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, role, super admin).
-// The role is the same select as the owner's /company pages; isCompanyOwner is posted as `role = owner`.
+// /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, role, super admin), see where
+// they are signed in and end a session ("Inloggningar"), and reset their passkeys ("Återställ nycklar", confirmed on
+// the page itself: ?confirm=reset, so it works without JS). The role is the same select as the owner's /company
+// pages; isCompanyOwner is posted as `role = owner`. A change without a recent passkey use shows the step-up message.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { SessionTable } from '#app/components/SessionTable.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
+import { tSecurity } from '#domain/texts/security.ts';
 import { FORM_ERROR, formFlag } from '#app/utils/forms.ts';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
+import { attempt, formText, idParam, procedureProblem } from '#app/utils/forms.server.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
 import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import { updateUserInput } from '#domain/companies/user-schemas.ts';
 
@@ -28,11 +34,43 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // The company in the URL must be the user's: another company's user is "not found" here.
   const found = await attempt(() => context.trpc.admin.getUser({ id, companyId }));
   if (!found.ok) throw new Response('Not Found', { status: 404 });
+  const signedIn = await context.trpc.sessions.forUser({ userId: id });
+  const query = new URL(request.url).searchParams;
+  const notice = query.get('notice');
   return {
     user: found.value,
-    updated: new URL(request.url).searchParams.get('notice') === 'updated',
+    updated: notice === 'updated',
+    notice: sessionNotice(notice, query),
+    confirmReset: query.get('confirm') === 'reset',
     fields: constraints(updateUserInput),
+    passkeys: signedIn.passkeys,
+    more: signedIn.more,
+    sessions: signedIn.sessions.map((row) => ({
+      ...row,
+      method: tSecurity.methods[row.method] ?? row.method,
+      created: formatDateTime(row.createdAt),
+      lastSeen: formatDateTime(row.lastSeenAt),
+    })),
   };
+}
+
+/** The notice after ending a session or resetting the passkeys (the redirect's query). */
+function sessionNotice(notice: string | null, params: URLSearchParams): string | null {
+  if (notice === 'ended') return tSecurity.sessions.ended;
+  const count = (name: string) => Math.min(Number(/^\d{1,6}$/.exec(params.get(name) ?? '')?.[0] ?? 0), 999_999);
+  if (notice === 'reset') return tSecurity.sessions.resetDone(count('passkeys'), count('sessions'));
+  return null;
+}
+
+/**
+ * A refusal of the sessions' changes as the page's error: a missing step-up or a session already gone says so on the
+ * page; anything else is the error page.
+ */
+function sessionRefusal(err: unknown) {
+  const problem = procedureProblem(err);
+  if (problem && (problem.stepUp || problem.code === 'NOT_FOUND' || problem.code === 'BAD_REQUEST'))
+    return { values: null, errors: { [FORM_ERROR]: problem.stepUp ? problem.message : tSecurity.sessions.notFound } };
+  throw err;
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -40,6 +78,26 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const companyId = idParam(params.companyId);
   const id = idParam(params.userId);
   const form = await request.formData();
+  const intent = formText(form, 'intent');
+  if (intent === 'endSession' || intent === 'resetPasskeys') {
+    try {
+      const back = `/admin/companies/${companyId}/${id}`;
+      if (intent === 'endSession') {
+        const { current } = await context.trpc.sessions.endForUser({
+          userId: id,
+          id: formText(form, 'id').slice(0, 100),
+        });
+        // The super admin ended their own session here: signed out.
+        if (current) return redirect('/login', { headers: procedureHeaders(context) });
+        return redirect(`${back}?notice=ended`);
+      }
+      const reset = await context.trpc.sessions.resetPasskeys({ userId: id });
+      if (reset.current) return redirect('/login', { headers: procedureHeaders(context) });
+      return redirect(`${back}?notice=reset&passkeys=${reset.passkeys}&sessions=${reset.ended}`);
+    } catch (err) {
+      return sessionRefusal(err);
+    }
+  }
   const values = {
     name: formText(form, 'name'),
     email: formText(form, 'email'),
@@ -56,7 +114,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function UserEdit() {
-  const { user, updated, fields } = useLoaderData<typeof loader>();
+  const { user, updated, fields, notice, confirmReset, passkeys, sessions, more } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const v = data?.values ?? user;
@@ -69,6 +127,11 @@ export default function UserEdit() {
       {updated && !data ? (
         <p className="notice success" role="status">
           {tAdmin.user.updated}
+        </p>
+      ) : null}
+      {notice && !data ? (
+        <p className="notice success" role="status">
+          {notice}
         </p>
       ) : null}
       {data ? (
@@ -110,7 +173,73 @@ export default function UserEdit() {
           {tAdmin.save}
         </button>
       </Form>
+      <UserSessions
+        userName={user.name}
+        sessions={sessions}
+        more={more}
+        passkeys={passkeys}
+        confirmReset={confirmReset}
+        busy={busy}
+      />
     </div>
+  );
+}
+
+/** "Inloggningar" (the user's sessions, each with an end form) and "Återställ nycklar" with its confirm step. */
+function UserSessions({
+  userName,
+  sessions,
+  more,
+  passkeys,
+  confirmReset,
+  busy,
+}: {
+  userName: string;
+  sessions: Parameters<typeof SessionTable>[0]['sessions'];
+  more: boolean;
+  passkeys: number;
+  confirmReset: boolean;
+  busy: boolean;
+}) {
+  const s = tSecurity.sessions;
+  return (
+    <>
+      <section aria-labelledby="user-sessions-title">
+        <h2 id="user-sessions-title">{s.adminHeading}</h2>
+        {sessions.length ? (
+          <SessionTable sessions={sessions} busy={busy} hidden={{ intent: 'endSession' }} />
+        ) : (
+          <p className="muted">{s.noneForUser}</p>
+        )}
+        {more ? <p className="muted">{s.more(sessions.length)}</p> : null}
+      </section>
+      <section className="card" aria-labelledby="user-reset-title" id="reset">
+        <h2 id="user-reset-title">{s.resetHeading}</h2>
+        <p>{s.passkeyCount(passkeys)}</p>
+        <p className="muted">{s.resetExplain}</p>
+        {confirmReset ? (
+          <Form method="post" className="actions" role="group" aria-labelledby="user-reset-confirm">
+            <p id="user-reset-confirm">
+              <strong>{s.resetConfirm(userName)}</strong>
+            </p>
+            <input type="hidden" name="intent" value="resetPasskeys" />
+            <button className="btn btn-destructive" type="submit" disabled={busy}>
+              {s.resetYes}
+            </button>
+            <Link className="btn" to="?" preventScrollReset>
+              {s.cancel}
+            </Link>
+          </Form>
+        ) : (
+          <Form method="get" action="#reset">
+            <input type="hidden" name="confirm" value="reset" />
+            <button className="btn btn-destructive" type="submit">
+              {s.reset}
+            </button>
+          </Form>
+        )}
+      </section>
+    </>
   );
 }
 

@@ -7,7 +7,14 @@ export { FORM_ERROR };
 // Turning a procedure's refusal into what a form shows: a message per field from its issues (the one
 // encoding of field errors, domain/errors.ts) and whether it was a refusal at all. Read by shape:
 // the procedures run outside this bundle, so instanceof against their classes would fail.
-export type ProcedureProblem = { code: string; message: string; issues: Issue[]; fields: Record<string, string> };
+export type ProcedureProblem = {
+  code: string;
+  message: string;
+  issues: Issue[];
+  fields: Record<string, string>;
+  /** A sensitive change refused for want of a recent passkey use: the form says so (the message) and can be sent again. */
+  stepUp: boolean;
+};
 
 export function procedureProblem(err: unknown): ProcedureProblem | null {
   if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
@@ -19,10 +26,14 @@ export function procedureProblem(err: unknown): ProcedureProblem | null {
     const key = issue.path[0];
     if (key && issue.message && !fields[key]) fields[key] = issue.message;
   }
-  return { code, message: err.message, issues, fields };
+  const stepUp = code === 'FORBIDDEN' && (err as { cause?: { stepUp?: unknown } }).cause?.stepUp === true;
+  return { code, message: err.message, issues, fields, stepUp };
 }
 
-/** Calls a procedure; a refusal for bad input (400, 409) comes back as field messages, anything else is thrown. */
+/**
+ * Calls a procedure; a refusal for bad input (400, 409) comes back as field messages, and so does a missing step-up
+ * (under FORM_ERROR: the form shows why and keeps what was typed); anything else is thrown.
+ */
 export async function attempt<T>(
   call: () => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string> }> {
@@ -30,7 +41,7 @@ export async function attempt<T>(
     return { ok: true, value: await call() };
   } catch (err) {
     const problem = procedureProblem(err);
-    if (problem && (problem.code === 'BAD_REQUEST' || problem.code === 'CONFLICT')) {
+    if (problem && (problem.code === 'BAD_REQUEST' || problem.code === 'CONFLICT' || problem.stepUp)) {
       // A refusal that names no field (e.g. a legacy SIM) is shown for the whole form under FORM_ERROR.
       const fields = Object.keys(problem.fields).length ? problem.fields : { [FORM_ERROR]: problem.message };
       return { ok: false, fields };

@@ -45,7 +45,7 @@ export const tSecurity = {
     resetYes: 'Ja, återställ nycklarna',
     cancel: 'Avbryt',
     resetDone: (passkeys: number, sessions: number) =>
-      `Nycklarna är återställda: ${passkeys} ${passkeys === 1 ? 'nyckel' : 'nycklar'} borttagna, ${sessions} ${sessions === 1 ? 'inloggning' : 'inloggningar'} utloggade.`,
+      `Nycklarna är återställda: ${passkeys} ${passkeys === 1 ? 'nyckel borttagen' : 'nycklar borttagna'}, ${sessions} ${sessions === 1 ? 'inloggning utloggad' : 'inloggningar utloggade'}.`,
   },
   stepUp: {
     required:

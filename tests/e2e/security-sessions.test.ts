@@ -2,7 +2,7 @@
 // browsers sees both (this one marked), ends the other (signed out at once: its event stream closes, its next page is
 // the login), then ends all others, and last logs out this device (on to /login).
 import { describe, expect, it } from 'vitest';
-import { Company, User } from '#server/db/entities.ts';
+import { Company, Passkey, User } from '#server/db/entities.ts';
 import { newContext } from '#tests/helpers/browser.ts';
 import { look, ready, screenVariants as variants } from '#tests/helpers/company.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
@@ -101,4 +101,72 @@ describe('/security/sessions', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/login?redirectTo=%2Fsecurity%2Fsessions');
   });
+});
+
+describe("a super admin on a user's page: Inloggningar and Återställ nycklar", () => {
+  for (const js of [true, false]) {
+    it(`ends a session (the step-up asked first) and resets the passkeys after a confirm (${js ? 'JS' : 'no JS'})`, async () => {
+      const tag = js ? 'AdminJS' : 'AdminNoJS';
+      const email = await newUser(tag);
+      const em = portal.server.services.orm.em.fork();
+      const user = await em.findOneOrFail(User, { email });
+      em.create(Passkey, {
+        user,
+        credentialId: `cred-${tag}`,
+        publicKey: 'pk',
+        counter: 0,
+        transports: [],
+        deviceType: 'multiDevice',
+        backedUp: true,
+        name: 'Telefon',
+      });
+      await em.flush();
+      const theirs = await portal.server.sessionCookie(email, { userAgent: FIREFOX_WIN });
+      const path = `/admin/companies/${user.company.id}/${user.id}`;
+
+      // Not stepped up: the end is refused with the step-up message, the session stays.
+      const stale = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
+      const staleCtx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie: stale });
+      const stalePage = await staleCtx.newPage();
+      await stalePage.goto(path);
+      await ready(stalePage, js);
+      const section = stalePage.getByRole('region', { name: 'Inloggningar' });
+      await section.getByRole('button', { name: 'Logga ut Firefox 133 på Windows 10' }).click();
+      await stalePage.getByRole('alert').filter({ hasText: 'Bekräfta att det är du med din nyckel' }).waitFor();
+      expect(await signedIn(theirs)).toBe(true);
+      await staleCtx.close();
+
+      const admin = await portal.server.sessionCookie('admin@demo.se');
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie: admin });
+      const page = await ctx.newPage();
+      await page.goto(path);
+      await ready(page, js);
+      const sessions = page.getByRole('region', { name: 'Inloggningar' });
+      expect(await sessions.locator('tbody tr').count()).toBe(1);
+      await sessions.getByRole('button', { name: 'Logga ut Firefox 133 på Windows 10' }).click();
+      await page.getByRole('status').filter({ hasText: 'Inloggningen är utloggad.' }).waitFor();
+      await ready(page, js);
+      expect(await signedIn(theirs)).toBe(false);
+      expect(await sessions.getByText('Användaren är inte inloggad någonstans.').count()).toBe(1);
+
+      // Återställ nycklar: a confirm step first, then the passkeys and every session are gone.
+      const again = await portal.server.sessionCookie(email);
+      const reset = page.getByRole('region', { name: 'Återställ nycklar' });
+      expect(await reset.getByText('Användaren har 1 nyckel.').count()).toBe(1);
+      await reset.getByRole('button', { name: 'Återställ nycklar' }).click();
+      await reset.getByText(`Vill du återställa nycklarna för Inloggad ${tag}?`).waitFor();
+      await ready(page, js);
+      expect(await portal.server.services.orm.em.fork().count(Passkey, { user: user.id })).toBe(1);
+      await reset.getByRole('button', { name: 'Ja, återställ nycklarna' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Nycklarna är återställda: 1 nyckel borttagen, 1 inloggning utloggad.' })
+        .waitFor();
+      await ready(page, js);
+      expect(await portal.server.services.orm.em.fork().count(Passkey, { user: user.id })).toBe(0);
+      expect(await signedIn(again)).toBe(false);
+      expect(await reset.getByText('Användaren har 0 nycklar.').count()).toBe(1);
+      await ctx.close();
+    });
+  }
 });
