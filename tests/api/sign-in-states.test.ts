@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tSecurity } from '#domain/texts/security.ts';
 import { hashSessionId } from '#server/auth/sessions.ts';
 import { Company, Session, User } from '#server/db/entities.ts';
 import { appRouter } from '#server/trpc/router.ts';
@@ -123,8 +124,14 @@ describe('a session still signing in (stage passkey or register)', () => {
           const label = `${stage}: ${method} ${path} (${got.status} ${got.location ?? ''})`;
           expect(got.status, label).toBeLessThan(500);
           if (flexible) {
-            // The passkey page and the login: never on into the portal.
-            if (got.location) expect(got.location, label).toMatch(/^\/login/);
+            // The passkey page, the login and the provider's pages lead only among themselves, never into the portal.
+            if (got.location) {
+              const to = new URL(got.location, portal.server.url).pathname;
+              expect(
+                PENDING_PAGES.some((re) => re.test(to)),
+                label,
+              ).toBe(true);
+            }
           } else expectSignedOut(label, anon, got, api);
         }
       }
@@ -215,4 +222,275 @@ describe('a session still signing in (stage passkey or register)', () => {
       expect(await em().count(Session, { id: hashSessionId(old.split('=')[1]!) })).toBe(0);
     }
   });
+});
+
+/**
+ * What a change leaves in the database: the audit trail's length (every change writes a row) and the rows that the
+ * sensitive changes touch, hashed, with the number of sessions and passkeys.
+ */
+async function fingerprint(): Promise<string> {
+  const rows = await em().execute<Array<Record<string, unknown>>>(
+    `select (select count(*) from audit_event) as audit,
+      (select md5(coalesce(string_agg(c::text, ',' order by c.id), '')) from company c) as companies,
+      (select md5(coalesce(string_agg(u::text, ',' order by u.id), '')) from app_user u) as users,
+      (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from api_key k) as keys,
+      (select md5(coalesce(string_agg(w::text, ',' order by w.id), '')) from webhook_endpoint w) as webhooks,
+      (select count(*) from app_session) as sessions, (select count(*) from passkey) as passkeys`,
+  );
+  return JSON.stringify(rows[0]);
+}
+
+type Who = 'superAdmin' | 'owner';
+const EMAILS: Record<Who, string> = { superAdmin: 'admin@demo.se', owner: 'ella@demo.se' };
+const cookieOf = (who: Who, steppedUp: boolean) => portal.server.sessionCookie(EMAILS[who], { steppedUp });
+let seq = 0;
+const next = () => ++seq;
+
+/** A webhook endpoint of Demo AB, made by a stepped-up owner. */
+async function webhook(): Promise<number> {
+  const r = await fetch(`${portal.server.url}/api/company/webhooks`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf('owner', true), 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `http://127.0.0.1:9/hook/${next()}`, events: ['sim.activated'] }),
+  });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as { id: number }).id;
+}
+
+/** Another session of Anna's, as the super admin ends it. */
+async function annasSession(): Promise<string> {
+  return hashSessionId((await portal.server.sessionCookie('anna@demo.se')).split('=')[1]!);
+}
+
+type Change = {
+  label: string;
+  who: Who;
+  /** The REST door's request. */
+  rest: () => Promise<{ method: string; path: string; body: unknown }>;
+  /** The page's form post, as a browser without JS sends it. */
+  page: () => Promise<{ path: string; form: Record<string, string | string[]> }>;
+};
+
+const user = (n: number) => ({ name: `Steg ${n}`, email: `steg.${n}@demo.se` });
+
+const changes: Change[] = [
+  {
+    label: 'admin: create a company',
+    who: 'superAdmin',
+    rest: async () => {
+      const n = next();
+      return {
+        method: 'POST',
+        path: '/api/admin/createCompany',
+        body: { name: `Steg ${n} AB`, customerNumber: `STEG-${n}` },
+      };
+    },
+    page: async () => {
+      const n = next();
+      return {
+        path: '/admin/companies',
+        form: { intent: 'createCompany', name: `Steg ${n} AB`, customerNumber: `STEG-${n}`, invoiceNote: '' },
+      };
+    },
+  },
+  {
+    label: 'admin: update a company',
+    who: 'superAdmin',
+    rest: async () => ({
+      method: 'PUT',
+      path: '/api/admin/updateCompany',
+      body: {
+        id: ids.companyA,
+        name: `Demo AB ${next()}`,
+        customerNumber: '100001',
+        invoiceNote: '',
+        invoiceInterval: 'monthly',
+      },
+    }),
+    page: async () => ({
+      path: `/admin/companies/${ids.companyA}`,
+      form: {
+        intent: 'updateCompany',
+        name: `Demo AB ${next()}`,
+        customerNumber: '100001',
+        invoiceNote: '',
+        invoiceInterval: 'monthly',
+      },
+    }),
+  },
+  {
+    label: 'admin: create a user',
+    who: 'superAdmin',
+    rest: async () => ({
+      method: 'POST',
+      path: '/api/admin/createUser',
+      body: { ...user(next()), companyId: ids.companyA },
+    }),
+    page: async () => ({
+      path: `/admin/companies/${ids.companyA}`,
+      form: { intent: 'createUser', ...user(next()), role: 'member' },
+    }),
+  },
+  {
+    label: 'admin: update a user',
+    who: 'superAdmin',
+    rest: async () => ({
+      method: 'PUT',
+      path: '/api/admin/updateUser',
+      body: {
+        id: ids.anna,
+        name: `Anna ${next()}`,
+        email: 'anna@demo.se',
+        isCompanyOwner: false,
+        isSuperAdmin: false,
+        role: 'member',
+      },
+    }),
+    page: async () => ({
+      path: `/admin/companies/${ids.companyA}/${ids.anna}`,
+      form: { intent: 'updateUser', name: `Anna ${next()}`, email: 'anna@demo.se', role: 'member' },
+    }),
+  },
+  {
+    label: 'admin: act as a company (loginAsCompany)',
+    who: 'superAdmin',
+    rest: async () => ({ method: 'POST', path: '/api/admin/loginAsCompany', body: { companyId: ids.companyA } }),
+    page: async () => ({ path: `/admin/companies/${ids.companyA}`, form: { intent: 'loginAs' } }),
+  },
+  {
+    label: "admin: end a user's session",
+    who: 'superAdmin',
+    rest: async () => ({
+      method: 'POST',
+      path: '/api/admin/sessions/end',
+      body: { userId: ids.anna, id: await annasSession() },
+    }),
+    page: async () => ({
+      path: `/admin/companies/${ids.companyA}/${ids.anna}`,
+      form: { intent: 'endSession', id: await annasSession() },
+    }),
+  },
+  {
+    label: "admin: reset a user's passkeys",
+    who: 'superAdmin',
+    rest: async () => {
+      await annasSession();
+      return { method: 'POST', path: `/api/admin/resetPasskeys/${ids.anna}`, body: {} };
+    },
+    page: async () => {
+      await annasSession();
+      return { path: `/admin/companies/${ids.companyA}/${ids.anna}`, form: { intent: 'resetPasskeys' } };
+    },
+  },
+  {
+    label: 'owner: create an API key',
+    who: 'owner',
+    rest: async () => ({
+      method: 'POST',
+      path: '/api/company/apiKeys',
+      body: { name: `Steg ${next()}`, scope: 'read' },
+    }),
+    page: async () => ({ path: '/company/api-keys', form: { name: `Steg ${next()}`, scope: 'read', expiresAt: '' } }),
+  },
+  {
+    label: 'owner: create a webhook',
+    who: 'owner',
+    rest: async () => ({
+      method: 'POST',
+      path: '/api/company/webhooks',
+      body: { url: `http://127.0.0.1:9/steg/${next()}`, events: ['sim.activated'] },
+    }),
+    page: async () => ({
+      path: '/company/webhooks',
+      form: { intent: 'create', url: `http://127.0.0.1:9/steg/${next()}`, events: ['sim.activated'] },
+    }),
+  },
+  {
+    label: 'owner: update a webhook',
+    who: 'owner',
+    rest: async () => ({
+      method: 'PUT',
+      path: '/api/company/webhooks',
+      body: {
+        id: await webhook(),
+        url: `http://127.0.0.1:9/andrad/${next()}`,
+        events: ['sim.updated'],
+        enabled: false,
+      },
+    }),
+    page: async () => ({ path: '/company/webhooks', form: { intent: 'disable', id: String(await webhook()) } }),
+  },
+  {
+    label: "owner: rotate a webhook's secret",
+    who: 'owner',
+    rest: async () => ({ method: 'POST', path: `/api/company/webhooks/rotate/${await webhook()}`, body: {} }),
+    page: async () => ({ path: '/company/webhooks', form: { intent: 'rotate', id: String(await webhook()) } }),
+  },
+  {
+    label: 'owner: delete a webhook',
+    who: 'owner',
+    rest: async () => ({ method: 'POST', path: `/api/company/webhooks/delete/${await webhook()}`, body: {} }),
+    page: async () => ({ path: `/company/webhooks/${await webhook()}/delete`, form: {} }),
+  },
+  {
+    label: 'owner: add a user',
+    who: 'owner',
+    rest: async () => ({ method: 'POST', path: '/api/company/users', body: { ...user(next()), role: 'viewer' } }),
+    page: async () => ({ path: '/company', form: { ...user(next()), role: 'viewer' } }),
+  },
+  {
+    label: "owner: change a user's role",
+    who: 'owner',
+    rest: async () => ({
+      method: 'PUT',
+      path: '/api/company/users',
+      body: { id: ids.anna, name: 'Anna Andersson', email: 'anna@demo.se', role: next() % 2 ? 'viewer' : 'member' },
+    }),
+    page: async () => ({
+      path: `/company/users/${ids.anna}`,
+      form: { name: 'Anna Andersson', email: 'anna@demo.se', role: next() % 2 ? 'viewer' : 'member' },
+    }),
+  },
+];
+
+function formBody(form: Record<string, string | string[]>): string {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+  return body.toString();
+}
+
+describe('a full session without a recent passkey use (step-up)', () => {
+  for (const change of changes) {
+    it(`${change.label}: REST 403 stepUp and nothing changed; stepped up it goes through`, async () => {
+      const req = await change.rest();
+      // Both sessions made first: a new session row is no change of the request's.
+      const cookies = { false: await cookieOf(change.who, false), true: await cookieOf(change.who, true) };
+      const send = (steppedUp: boolean) =>
+        hit(req.method, req.path, cookies[`${steppedUp}`], JSON.stringify(req.body), 'application/json');
+      const before = await fingerprint();
+      const refused = await send(false);
+      expect(refused.status, refused.text).toBe(403);
+      expect(JSON.parse(refused.text)).toEqual({ error: tSecurity.stepUp.required, issues: [], stepUp: true });
+      expect(await fingerprint()).toBe(before);
+      const done = await send(true);
+      expect(done.status, done.text).toBe(200);
+      expect(await fingerprint()).not.toBe(before);
+    });
+
+    it(`${change.label}: the page's form post shows the step-up message and changes nothing; stepped up it goes through`, async () => {
+      const { path, form } = await change.page();
+      const cookies = { false: await cookieOf(change.who, false), true: await cookieOf(change.who, true) };
+      const send = (steppedUp: boolean) =>
+        hit('POST', path, cookies[`${steppedUp}`], formBody(form), 'application/x-www-form-urlencoded');
+      const before = await fingerprint();
+      const refused = await send(false);
+      expect(refused.status, `${path}: ${refused.status} ${refused.location}`).toBe(200);
+      expect(refused.text).toContain(tSecurity.stepUp.required);
+      expect(await fingerprint()).toBe(before);
+      const done = await send(true);
+      expect(done.status).toBeLessThan(400);
+      expect(done.text).not.toContain(tSecurity.stepUp.required);
+      expect(await fingerprint()).not.toBe(before);
+    });
+  }
 });
