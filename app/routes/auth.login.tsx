@@ -27,7 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (sso.redirect) {
     const headers = procedureHeaders(context);
-    if (!fetchRequest) return redirect(sso.redirect, { headers });
+    // Through a page of ours: a form's own redirect to the provider would break the pages' CSP form-action.
+    if (!fetchRequest) return redirect(`/auth/sso/continue?to=${encodeURIComponent(sso.redirect)}`, { headers });
     return Response.json({ redirect: sso.redirect }, { headers });
   }
   if (sso.problem) {

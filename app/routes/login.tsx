@@ -28,7 +28,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     redirectTo: redirectTo || null,
     binding: ssoBinding(request, context),
   });
-  if (sso.redirect) return redirect(sso.redirect, { headers: procedureHeaders(context) });
+  // Through a page of ours: the form's own redirect to the provider would break the pages' CSP form-action.
+  if (sso.redirect)
+    return redirect(`/auth/sso/continue?to=${encodeURIComponent(sso.redirect)}`, {
+      headers: procedureHeaders(context),
+    });
   if (sso.problem) return { error: tSecurity.sso.problems[sso.problem] ?? t.login.emailInvalid, value };
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo: redirectTo || null });
   return redirect('/login?sent=1');

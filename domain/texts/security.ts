@@ -198,6 +198,8 @@ export const tSecurity = {
       noAccount:
         'Det finns inget konto för din adress hos det här företaget. Be företagets administratör att lägga till dig.',
     } as Record<string, string>,
+    continueTitle: 'Till företagets inloggning',
+    continueLink: 'Fortsätt till företagets inloggning',
     problemTitle: 'Inloggningen misslyckades',
     backToLogin: 'Till inloggningen',
   },

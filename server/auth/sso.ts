@@ -341,6 +341,42 @@ export async function startSso(
   return { url: url.toString() };
 }
 
+/**
+ * Whether `url` is the authorization request of a login this browser has in flight: the company's provider's
+ * authorization endpoint, our client and callback, and the state of a live login bound to `binding`. The page
+ * that hands a browser without JavaScript on to its provider checks it, so it sends nobody anywhere else.
+ */
+export async function isOwnAuthorizationUrl(
+  services: Services,
+  em: Em,
+  url: string,
+  binding: string | null,
+): Promise<boolean> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  const state = target.searchParams.get('state');
+  if (!state || !binding) return false;
+  const login = await em.findOne(SsoLogin, { stateHash: sha256(state) });
+  if (!login || login.binding !== sha256(binding) || login.expiresAt.getTime() <= Date.now()) return false;
+  const sso = await em.findOne(SsoConfig, { company: login.company.id });
+  if (!sso) return false;
+  const callback = new URL(SSO_CALLBACK_PATH, services.config.appUrl + '/').toString();
+  if (target.searchParams.get('client_id') !== sso.clientId || target.searchParams.get('redirect_uri') !== callback)
+    return false;
+  try {
+    const endpoint = (await providerConfig(services, sso)).serverMetadata().authorization_endpoint;
+    if (!endpoint) return false;
+    const expected = new URL(endpoint);
+    return target.origin === expected.origin && target.pathname === expected.pathname;
+  } catch {
+    return false;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The callback
 

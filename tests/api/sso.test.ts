@@ -66,14 +66,39 @@ async function postLogin(browser: CookieBrowser, email: string) {
   });
 }
 
+/**
+ * The page that hands a browser without JavaScript on to its provider (a same-origin redirect from the login form,
+ * then a refresh): the provider URL it refreshes to, or null when the answer is not that page.
+ */
+function refreshTarget(html: string): string | null {
+  const m = /<meta http-equiv="refresh" content="0;url=([^"]+)"/.exec(html);
+  return m ? decodeHtml(m[1]!) : null;
+}
+
 /** The whole round trip without JavaScript: the login form, the provider, the callback, where it ends. */
 async function signIn(email: string, opts: { browser?: CookieBrowser; hop?: (url: URL) => URL | void } = {}) {
   const browser = opts.browser ?? new CookieBrowser();
   const res = await postLogin(browser, email);
-  const { res: last, visited } = await browser.follow(res, `${server.url}/login`, opts.hop);
+  const toContinue = await browser.follow(res, `${server.url}/login`, opts.hop);
+  const continueHtml = await toContinue.res.text();
+  const target = refreshTarget(continueHtml);
+  if (!target)
+    return {
+      browser,
+      first: res,
+      authUrl: null,
+      last: toContinue.res,
+      visited: toContinue.visited,
+      html: decodeHtml(continueHtml),
+      session: browser.cookie(server.url, server.cookieName) ?? null,
+    };
+  let authUrl = new URL(target);
+  authUrl = opts.hop?.(authUrl) ?? authUrl;
+  const atProvider = await browser.request(authUrl.toString());
+  const { res: last, visited } = await browser.follow(atProvider, authUrl.toString(), opts.hop);
   const html = last.headers.get('content-type')?.includes('text/html') ? decodeHtml(await last.text()) : '';
   const session = browser.cookie(server.url, server.cookieName) ?? null;
-  return { browser, first: res, last, visited, html, session };
+  return { browser, first: res, authUrl, last, visited, html, session };
 }
 
 async function sessionRow(raw: string | null) {
@@ -110,7 +135,8 @@ describe('single sign-on through the company identity provider', () => {
     const before = await server.services.orm.em.fork().count(AuditEvent, { action: 'signIn' });
     const r = await signIn(`maja@${DOMAIN}`);
     expect(r.first.status).toBe(302);
-    const auth = new URL(r.first.headers.get('location')!);
+    expect(new URL(r.first.headers.get('location')!, server.url).pathname).toBe('/auth/sso/continue');
+    const auth = r.authUrl!;
     expect(auth.origin).toBe(idp.issuer);
     expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
     expect(auth.searchParams.get('scope')).toBe('openid email profile');
@@ -140,7 +166,8 @@ describe('single sign-on through the company identity provider', () => {
     // The login form sends the browser to the provider ...
     const browser = new CookieBrowser();
     const res = await postLogin(browser, `olle@${ONLY_SSO_DOMAIN}`);
-    expect(new URL(res.headers.get('location')!).origin).toBe(idp.issuer);
+    const to = new URL(res.headers.get('location')!, server.url).searchParams.get('to')!;
+    expect(new URL(to).origin).toBe(idp.issuer);
     // ... and the API door of the link answers as always, without a mail.
     const api = await fetch(`${server.url}/api/trpc/auth.requestLink`, {
       method: 'POST',
@@ -157,6 +184,30 @@ describe('single sign-on through the company identity provider', () => {
     await expect.poll(() => smtp.to('ella@demo.se').length, { timeout: 10_000 }).toBe(1);
     expect(smtp.to(`olle@${ONLY_SSO_DOMAIN}`)).toEqual([]);
     expect(smtp.mails.length).toBe(sent + 1);
+  });
+
+  it("the hand-on page follows only the authorization URL of this browser's own login (no open redirect)", async () => {
+    const browser = new CookieBrowser();
+    const res = await postLogin(browser, `maja@${DOMAIN}`);
+    const location = new URL(res.headers.get('location')!, server.url).toString();
+    const to = new URL(location).searchParams.get('to')!;
+    const open = async (b: CookieBrowser, target: string) => {
+      const r = await b.request(`${server.url}/auth/sso/continue?to=${encodeURIComponent(target)}`);
+      return { status: r.status, location: r.headers.get('location'), html: await r.text() };
+    };
+    expect(refreshTarget((await open(browser, to)).html)).toBe(to);
+    // Anywhere else, or the same URL in another browser: back to a problem page of ours.
+    const evil = new URL(to);
+    evil.host = 'evil.example';
+    for (const [b, target] of [
+      [browser, evil.toString()],
+      [browser, 'https://evil.example/'],
+      [new CookieBrowser(), to],
+    ] as const) {
+      const r = await open(b, target);
+      expect(r.status).toBe(302);
+      expect(r.location).toBe('/auth/sso/callback?problem=invalid');
+    }
   });
 
   it('a fetch caller of /auth/login gets the provider URL as JSON', async () => {
@@ -452,8 +503,9 @@ describe('a provider that does not answer', () => {
     const count = await sessionCount();
     const browser = new CookieBrowser();
     const res = await postLogin(browser, 'bert@borta-sso.se');
+    const to = new URL(res.headers.get('location')!, server.url).searchParams.get('to')!;
     let callback = '';
-    await browser.follow(res, `${server.url}/login`, (url) => {
+    await browser.follow(await browser.request(to), to, (url) => {
       if (url.pathname === '/auth/sso/callback' && url.searchParams.has('code')) {
         callback = url.toString();
         return new URL('/', server.url);

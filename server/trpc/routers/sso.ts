@@ -15,6 +15,7 @@ import { SESSION_STAGES } from '#server/db/entities.ts';
 import {
   bindingCookie,
   finishSso,
+  isOwnAuthorizationUrl,
   newBinding,
   removeSso,
   saveSso,
@@ -84,6 +85,13 @@ export const ssoRouter = router({
         ? { redirect: started.url, problem: null, emailLink: found.allowEmailLink }
         : { redirect: null, problem: started.problem, emailLink: found.allowEmailLink };
     }),
+  /** The provider URL a browser without JavaScript is handed on to, if it is this browser's own login's. */
+  continueTo: publicProcedure
+    .input(z.object({ url: z.string().max(8000), binding }))
+    .output(z.object({ url: z.string().nullable() }))
+    .query(async ({ ctx, input }) => ({
+      url: (await isOwnAuthorizationUrl(ctx.services, ctx.em, input.url, input.binding ?? null)) ? input.url : null,
+    })),
   /** The provider's redirect back (GET /auth/sso/callback): its query and the browser's binding cookie. */
   finish: publicProcedure
     .input(z.object({ search: z.string().max(8000), binding }))

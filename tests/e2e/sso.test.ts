@@ -1,0 +1,67 @@
+// Single sign-on in a real Chromium, with and without JavaScript: the login form sends an address of a company
+// with its own identity provider there (through the portal's hand-on page: the pages' CSP form-action 'self'
+// would block a form post redirected to another origin), the provider (oidc-provider on loopback) signs the
+// user in, and the callback lands on the page asked for, signed in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveSso } from '#server/auth/sso.ts';
+import { Company, User } from '#server/db/entities.ts';
+import { newContext } from '#tests/helpers/browser.ts';
+import { needs } from '#tests/helpers/needs.ts';
+import { startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+
+const portal = useScreens();
+let idp: TestProvider;
+
+beforeAll(async () => {
+  const server = portal.server;
+  idp = await startOidcProvider({ redirectUri: `${server.url}/auth/sso/callback` });
+  const em = server.services.orm.em.fork();
+  const company = em.create(Company, { name: 'Webbläsare SSO AB', customerNumber: 'SSO-E2E', invoiceNote: '' });
+  em.create(User, { email: 'vera@webb-sso.se', name: 'Vera Webb', company, role: 'member' });
+  await em.flush();
+  await saveSso(server.services, em.fork(), { userId: 1, actingCompanyId: null }, company.id, {
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    clientSecret: idp.clientSecret,
+    domains: ['webb-sso.se'],
+    allowEmailLink: false,
+    createUsers: false,
+    mfaClaim: null,
+  });
+  idp.accounts.set('vera', { email: 'vera@webb-sso.se', email_verified: true, name: 'Vera Webb' });
+  idp.next = { accountId: 'vera' };
+});
+
+afterAll(async () => {
+  await idp?.close();
+});
+
+needs(describe, 'chromium')('single sign-on in the browser', () => {
+  for (const js of [true, false]) {
+    it(`signs in through the company's provider and lands on the page asked for (JS ${js ? 'on' : 'off'})`, async () => {
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js });
+      try {
+        const page = await ctx.newPage();
+        const blocked: string[] = [];
+        page.on('console', (m) => {
+          if (/Content Security Policy|Refused/i.test(m.text())) blocked.push(m.text());
+        });
+        await page.goto('/sims');
+        expect(page.url()).toContain('/login?redirectTo=%2Fsims');
+        await page.getByLabel('E-postadress').fill('vera@webb-sso.se');
+        await page.getByLabel('E-postadress').press('Enter');
+        await page.waitForURL((url) => url.pathname === '/sims', { timeout: 20_000 });
+        expect(blocked).toEqual([]);
+        // Signed in: the session cookie is there, and the page is the SIM list, not the login.
+        const cookies = await ctx.cookies(portal.server.url);
+        expect(cookies.find((c) => c.name === portal.server.cookieName)).toBeDefined();
+        expect(cookies.find((c) => c.name === 'sim_sso')).toBeUndefined();
+        await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.not.toContain('Logga in');
+        expect(idp.authorizations.at(-1)?.get('login_hint')).toBe('vera@webb-sso.se');
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+});
