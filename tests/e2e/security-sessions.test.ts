@@ -143,6 +143,7 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
       await ready(page, js);
       const sessions = page.getByRole('region', { name: 'Inloggningar' });
       expect(await sessions.locator('tbody tr').count()).toBe(1);
+      await look(page, `admin-user-sessions-${js ? 'JS' : 'noJS'}`, { js });
       await sessions.getByRole('button', { name: 'Logga ut Firefox 133 på Windows 10' }).click();
       await page.getByRole('status').filter({ hasText: 'Inloggningen är utloggad.' }).waitFor();
       await ready(page, js);
@@ -156,6 +157,7 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
       await reset.getByRole('button', { name: 'Återställ nycklar' }).click();
       await reset.getByText(`Vill du återställa nycklarna för Inloggad ${tag}?`).waitFor();
       await ready(page, js);
+      await look(page, `admin-user-reset-${js ? 'JS' : 'noJS'}`, { js });
       expect(await portal.server.services.orm.em.fork().count(Passkey, { user: user.id })).toBe(1);
       await reset.getByRole('button', { name: 'Ja, återställ nycklarna' }).click();
       await page
