@@ -8,15 +8,20 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { BackLink } from './components/BackLink.tsx';
 import { RouteError } from './components/RouteError.tsx';
+import { StepUpPrompt } from './components/security/StepUpPrompt.tsx';
 import { Toaster } from './components/Toaster.tsx';
 import stylesHref from '#app/styles/app.css?url';
 import { t } from '#domain/texts/common.ts';
+import { tSecurity } from '#domain/texts/security.ts';
+import { needsStepUpHere } from '#app/utils/step-up.ts';
+import { stepUpWanted } from '#app/utils/step-up.server.ts';
 import { submissionFailed } from './utils/forms.ts';
 import { useNonce } from './utils/nonce.ts';
 import { readTheme } from './utils/theme.ts';
@@ -36,7 +41,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     flash,
     theme: readTheme(request.headers.get('cookie')),
     user: s
-      ? { name: s.name, isSuperAdmin: s.isSuperAdmin, actingCompanyName: s.actingCompanyId ? s.companyName : null }
+      ? {
+          name: s.name,
+          isSuperAdmin: s.isSuperAdmin,
+          actingCompanyName: s.actingCompanyId ? s.companyName : null,
+          // Changes on the step-up paths will be refused until the session uses a passkey.
+          stepUpWanted: stepUpWanted(s),
+        }
       : null,
   };
 }
@@ -48,6 +59,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const theme = data?.theme ?? 'dark';
   const nonce = useNonce();
+  const { pathname } = useLocation();
+  const askStepUp = !!data?.user?.stepUpWanted && needsStepUpHere(pathname);
   return (
     <html lang="sv" data-theme={theme}>
       <head>
@@ -65,6 +78,11 @@ export function Layout({ children }: { children: ReactNode }) {
           <Link className="brand" to="/">
             {t.appName}
           </Link>
+          {data?.user ? (
+            <Link className="btn btn-link header-security" to="/security">
+              {tSecurity.menuLink}
+            </Link>
+          ) : null}
           <form method="post" action="/theme">
             <input type="hidden" name="theme" value={theme === 'light' ? 'dark' : 'light'} />
             <button className="btn btn-link" type="submit">
@@ -84,6 +102,7 @@ export function Layout({ children }: { children: ReactNode }) {
         ) : null}
         <main id="main" className="main">
           <BackLink />
+          {askStepUp ? <StepUpPrompt /> : null}
           {children}
         </main>
         <Toaster flash={data?.flash ?? null} loggedIn={!!data?.user} />

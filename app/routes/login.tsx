@@ -6,6 +6,7 @@ import { t } from '#domain/texts/common.ts';
 import type { FieldConstraint } from '#app/utils/constraints.ts';
 import { loginConstraint, readLoginInput } from '#app/utils/login-input.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { PasskeySignIn } from '#app/components/security/PasskeySignIn.tsx';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { ssoBinding } from '#app/utils/sso.server.ts';
 import { tSecurity } from '#domain/texts/security.ts';
@@ -60,6 +61,7 @@ export default function Login() {
         </p>
       ) : null}
       <LoginForm constraint={destination} redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="muted">{t.login.register}</p>
     </>
   );

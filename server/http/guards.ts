@@ -18,8 +18,11 @@ export function guardUrls(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
-/** Pages whose actions read a JSON body as well as a form: the login forms (app/utils/login-input.server.ts). */
-const JSON_PAGES = /^\/(?:auth\/)?login(?:\.data)?\/?$/i;
+/**
+ * Pages whose actions read a JSON body: the login forms (as well as a form: app/utils/login-input.server.ts) and
+ * the passkey ceremonies' doors (JSON only: app/utils/passkeys.server.ts).
+ */
+const JSON_PAGES = /^\/(?:(?:auth\/)?login|auth\/passkey\/(?:options|verify))(?:\.data)?\/?$/i;
 /** Pages whose actions read no body at all (a confirmation's button, logout): whatever is sent is ignored. */
 const BODYLESS_PAGES =
   /^\/(?:auth\/(?:logout|own-company)|sims\/\d+\/deactivate|company\/(?:api-keys\/\d+\/revoke|users\/\d+\/remove|webhooks\/\d+\/delete))(?:\.data)?\/?$/i;
