@@ -451,6 +451,8 @@ export async function finishSso(
         expectedState: state,
         expectedNonce: login.nonce,
         idTokenExpected: true,
+        // A step-up asked for a fresh authentication (max_age=0): the ID token's auth_time must say so.
+        ...(login.stepUpSession ? { maxAge: 0 } : {}),
       },
       { redirect_uri: callbackUrl.toString() },
     );

@@ -362,6 +362,55 @@ describe('single sign-on through the company identity provider', () => {
     await configure(alfaId, [DOMAIN], { clientSecret: '' });
   });
 
+  it('steps up through the provider (prompt=login, max_age=0) when its MFA is named, never without it', async () => {
+    await configure(alfaId, [DOMAIN], { mfaClaim: 'mfa', clientSecret: '' });
+    providerSays({ email: `maja@${DOMAIN}`, email_verified: true }, ['pwd', 'mfa']);
+    const signedIn = await signIn(`maja@${DOMAIN}`);
+    const em = server.services.orm.em.fork();
+    const id = hashSessionId(signedIn.session!);
+    const stepUp = async (amr: string[], email = `maja@${DOMAIN}`) => {
+      await em.nativeUpdate(Session, { id }, { steppedUpAt: null });
+      providerSays({ email, email_verified: true }, amr);
+      const b = signedIn.browser;
+      // A fresh sign-in at the provider (its own session would else be another account's to switch from).
+      b.forget(idp.issuer);
+      const res = await b.request(`${server.url}/auth/sso/step-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ redirectTo: '/company' }),
+      });
+      const toContinue = await b.follow(res, `${server.url}/auth/sso/step-up`);
+      const target = refreshTarget(await toContinue.res.text());
+      expect(target).not.toBeNull();
+      const auth = new URL(target!);
+      expect(auth.searchParams.get('prompt')).toBe('login');
+      expect(auth.searchParams.get('max_age')).toBe('0');
+      const { visited, res: last } = await b.follow(await b.request(target!), target!);
+      await last.body?.cancel();
+      return { visited, row: await em.fork().findOneOrFail(Session, { id }) };
+    };
+    const ok = await stepUp(['pwd', 'mfa']);
+    expect(ok.row.steppedUpAt).not.toBeNull();
+    expect(new URL(ok.visited.at(-1)!).pathname).toBe('/company');
+    // The provider did not do its MFA: no step-up.
+    const weak = await stepUp(['pwd']);
+    expect(weak.row.steppedUpAt).toBeNull();
+    expect(weak.visited.at(-1)).toContain('/auth/sso/callback?problem=invalid');
+    // The provider signed in someone else: no step-up for this session.
+    await user(`annan@${DOMAIN}`, alfaId);
+    const other = await stepUp(['pwd', 'mfa'], `annan@${DOMAIN}`);
+    expect(other.row.steppedUpAt).toBeNull();
+    // A session signed in by a link (not by the provider) cannot step up there.
+    const linkSession = await server.sessionCookie(`maja@${DOMAIN}`, { steppedUp: false, method: 'link' });
+    const refused = await fetch(`${server.url}/api/trpc/sso.stepUp`, {
+      method: 'POST',
+      headers: { cookie: linkSession, 'content-type': 'application/json' },
+      body: JSON.stringify({ redirectTo: '/' }),
+    });
+    expect(refused.status).toBe(403);
+    await configure(alfaId, [DOMAIN], { clientSecret: '' });
+  });
+
   it('createUsers: a verified new address of the domain becomes a member, never more; a removed user never', async () => {
     await configure(alfaId, [DOMAIN], { createUsers: true, clientSecret: '' });
     providerSays({ email: `nyanstalld@${DOMAIN}`, email_verified: true, name: 'Ny Anställd' });

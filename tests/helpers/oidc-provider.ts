@@ -142,6 +142,11 @@ export class CookieBrowser {
     else jar.set(name, value);
   }
 
+  /** Drops every cookie of the origin of `url` (signed out of a provider, say). */
+  forget(url: string): void {
+    this.jars.delete(new URL(url).host);
+  }
+
   /** One request; its Set-Cookie headers kept (a Max-Age=0 or empty value clears). */
   async request(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
