@@ -15,11 +15,13 @@ import {
 } from '@simplewebauthn/server';
 import { LockMode } from '@mikro-orm/core';
 import { Forbidden, Invalid, NotFound, StepUpRequired } from '#domain/errors.ts';
+import { t as common } from '#domain/texts/common.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { Passkey, User, WebauthnChallenge } from '#server/db/entities.ts';
 import type { Em } from '#server/db/orm.ts';
 import type { Config } from '#server/config.ts';
 import { recoveryTryAllowed, replaceRecoveryCodes, unusedRecoveryCodes, useRecoveryCode } from './recovery-codes.ts';
+import { hit, type Limit } from './rate-limit.ts';
 import { recordSecurityEvent } from './security-audit.ts';
 import {
   createSession,
@@ -34,6 +36,8 @@ export type CeremonyPurpose = 'register' | 'signIn' | 'secondFactor' | 'stepUp';
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const RP_NAME = 'SIM-portalen';
 export const BINDING_COOKIE = 'sim_webauthn';
+/** Signed-out sign-in ceremonies begun per client address (each stores a challenge row). */
+export const SIGN_IN_OPTIONS_LIMIT: Limit = { max: 60, windowMs: 15 * 60 * 1000 };
 const t = tSecurity.passkeys;
 
 /** The relying party: APP_URL's host name and origin (the browser checks both against the page). */
@@ -92,8 +96,9 @@ async function saveChallenge(
   userId: number | null,
   now = new Date(),
 ): Promise<void> {
-  // A browser that starts again and again leaves rows for the purge; its own expired ones go now.
-  await em.nativeDelete(WebauthnChallenge, { binding, expiresAt: { $lte: now } });
+  // Ceremonies begun and never finished leave their rows: every new one sweeps the expired (an index on expiresAt),
+  // so the table holds at most the last 5 minutes' challenges.
+  await em.nativeDelete(WebauthnChallenge, { expiresAt: { $lte: now } });
   em.create(WebauthnChallenge, {
     challenge,
     purpose,
@@ -258,6 +263,18 @@ export async function authenticationOptions(
   });
   await saveChallenge(em, options.challenge, purpose, binding, userId);
   return options;
+}
+
+/** signIn's options for a signed-out browser, bound to its new binding (hash); limited per client address. */
+export async function signInOptions(
+  config: Config,
+  em: Em,
+  bindingHash: string,
+  ip: string,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  if (!(await hit(em, `passkey:sign-in:${ip}`, SIGN_IN_OPTIONS_LIMIT)))
+    throw new Invalid(common.errors.byCode.TOO_MANY_REQUESTS!);
+  return authenticationOptions(config, em, 'signIn', bindingHash, null);
 }
 
 /**

@@ -245,6 +245,30 @@ describe('using a passkey', () => {
     await services.orm.em.fork().nativeUpdate(User, { email: 'ella@demo.se' }, { removedAt: null });
   });
 
+  it('signed-out ceremonies are limited per address; expired challenges are swept by the next one', async () => {
+    const em = services.orm.em.fork();
+    em.create(WebauthnChallenge, {
+      challenge: 'old-challenge',
+      purpose: 'signIn',
+      binding: 'b'.repeat(64),
+      user: null,
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    await em.flush();
+    let refused: unknown = null;
+    for (let i = 0; i < 61 && !refused; i++) {
+      refused = await (await as(null, { ip: '10.9.9.9' })).trpc.passkeys.signInOptions().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (i === 0)
+        expect(await services.orm.em.fork().count(WebauthnChallenge, { challenge: 'old-challenge' })).toBe(0);
+    }
+    expect(String(refused)).toMatch(/För många/);
+    // Another address is not affected.
+    await (await as(null, { ip: '10.9.9.10' })).trpc.passkeys.signInOptions();
+  });
+
   it('recovery codes: each works once, wrong ones are limited, new ones replace the old', async () => {
     const raw = await fullSession('ella@demo.se');
     const renewed = await (await as(raw)).trpc.passkeys.renewRecoveryCodes();

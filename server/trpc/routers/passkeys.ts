@@ -21,6 +21,7 @@ import {
   removePasskey,
   renewRecoveryCodes,
   securityOverview,
+  signInOptions,
   signInWithPasskey,
   signInWithRecoveryCode,
   stepUpWithPasskey,
@@ -102,7 +103,7 @@ export const passkeysRouter = router({
       if (ctx.apiKey) throw new Forbidden(tSecurity.passkeys.notSignedIn);
       const binding = newBrowserBinding();
       ctx.resHeaders.append('Set-Cookie', bindingCookie(binding.raw, ctx.services.config.secureCookies));
-      return authenticationOptions(ctx.services.config, ctx.em, 'signIn', binding.hash, null);
+      return signInOptions(ctx.services.config, ctx.em, binding.hash, ctx.ip);
     }),
 
   /** `binding`: the browser's binding cookie, as the door read it from the request. */
