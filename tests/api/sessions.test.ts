@@ -171,6 +171,32 @@ describe("a user's own sessions", () => {
   });
 });
 
+describe('an API key', () => {
+  it('is no person: every sessions path refuses it with 403', async () => {
+    const owner = await portal.server.sessionCookie('ella@demo.se');
+    const made = await call('POST', '/api/company/apiKeys', owner, { name: 'Inloggningar', scope: 'write' });
+    expect(made.status).toBe(200);
+    const bearer = { authorization: `Bearer ${made.data.key as string}` };
+    const anna = await portal.server.sessionCookie('anna@demo.se');
+    for (const [method, path, body] of [
+      ['GET', '/api/sessions', undefined],
+      ['POST', '/api/sessions/end', { id: idOf(anna) }],
+      ['POST', '/api/sessions/endOthers', {}],
+      ['GET', `/api/admin/sessions/${await userId('anna@demo.se')}`, undefined],
+      ['POST', '/api/admin/sessions/end', { userId: await userId('anna@demo.se'), id: idOf(anna) }],
+      ['POST', `/api/admin/resetPasskeys/${await userId('anna@demo.se')}`, {}],
+    ] as const) {
+      const res = await fetch(portal.server.url + path, {
+        method,
+        headers: { ...bearer, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+    expect(await alive(anna)).toBe(true);
+  });
+});
+
 describe("a super admin and a user's sessions", () => {
   it('lists any user’s sessions with their passkey count; a company user may not', async () => {
     const admin = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
