@@ -200,6 +200,13 @@ describe('using a passkey', () => {
     await caller.trpc.passkeys.stepUp({ response: auth.assert(options) });
     const steppedUp = await as(raw);
     expect(isSteppedUp(steppedUp.session!)).toBe(true);
+    // One answer sent twice at once: only one is accepted (the challenge row is deleted by exactly one).
+    const twice = auth.assert(await caller.trpc.passkeys.stepUpOptions());
+    const both = await Promise.allSettled([
+      (await as(raw)).trpc.passkeys.stepUp({ response: twice }),
+      (await as(raw)).trpc.passkeys.stepUp({ response: twice }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     // anna need not use passkeys: she may remove even her last.
     for (const p of list.passkeys) await steppedUp.trpc.passkeys.remove({ id: p.id });
     expect((await steppedUp.trpc.passkeys.overview()).passkeys).toEqual([]);
