@@ -34,12 +34,15 @@ export function SignInSettings({
   data,
   form,
   stepUpHref,
+  ssoStepUp,
 }: {
   settings: SsoSettings;
   data: SignInSettingsData;
   form: { issuer: Constraint; clientId: Constraint; clientSecret: Constraint; mfaClaim: Constraint };
   /** Where the user confirms with a passkey (and comes back). */
   stepUpHref: string;
+  /** The session was signed in by the company's provider, which does MFA: it may confirm there too. */
+  ssoStepUp?: { redirectTo: string } | null;
 }) {
   const busy = useNavigation().state === 'submitting';
   const sso = settings.sso;
@@ -63,6 +66,14 @@ export function SignInSettings({
             <p>
               <a href={stepUpHref}>{s.stepUpLink}</a>
             </p>
+          ) : null}
+          {stepUp && ssoStepUp ? (
+            <form method="post" action="/auth/sso/step-up">
+              <input type="hidden" name="redirectTo" value={ssoStepUp.redirectTo} />
+              <button className="btn" type="submit">
+                {s.stepUpSso}
+              </button>
+            </form>
           ) : null}
         </div>
       ) : null}

@@ -34,7 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (sso.problem) {
     const message = tSecurity.sso.problems[sso.problem] ?? t.login.emailInvalid;
     if (!fetchRequest) return redirect(`/auth/sso/callback?problem=${sso.problem}`);
-    return Response.json(errorBody(message), { status: 503, headers: { 'Retry-After': '30' } });
+    const status = sso.problem === 'tooMany' ? 429 : 503;
+    return Response.json(errorBody(message), { status, headers: { 'Retry-After': status === 429 ? '900' : '30' } });
   }
   await context.trpc.auth.requestLink({ destination: parsed.data.destination, redirectTo });
   if (!fetchRequest) return redirect('/login?sent=1');

@@ -16,8 +16,14 @@ export const ErrorBoundary = routeErrorBoundary(s.title);
 export const meta: MetaFunction = () => [{ title: `${s.title} – ${t.appName}` }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireOwner(request, context);
-  return { settings: await context.trpc.sso.settings(), form: signInConstraints() };
+  const session = requireOwner(request, context);
+  const settings = await context.trpc.sso.settings();
+  // Signed in by the company's own provider, which does MFA: the provider may confirm a change too.
+  const ssoStepUp =
+    session.method === 'sso' && session.actingCompanyId === null && !!settings.sso?.mfaClaim
+      ? { redirectTo: '/company/sign-in' }
+      : null;
+  return { settings, form: signInConstraints(), ssoStepUp };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -30,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CompanySignIn() {
-  const { settings, form } = useLoaderData<typeof loader>();
+  const { settings, form, ssoStepUp } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   return (
     <div className="admin company-admin sign-in-settings">
@@ -41,6 +47,7 @@ export default function CompanySignIn() {
         data={data}
         form={form}
         stepUpHref={`/security/confirm?redirectTo=${encodeURIComponent('/company/sign-in')}`}
+        ssoStepUp={ssoStepUp}
       />
     </div>
   );

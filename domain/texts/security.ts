@@ -179,6 +179,7 @@ export const tSecurity = {
     savePasskeys: 'Spara',
     passkeysSaved: 'Inställningen för nycklar är sparad.',
     stepUpLink: 'Bekräfta med nyckel',
+    stepUpSso: 'Bekräfta via företagets inloggning',
     errors: {
       issuer: 'Ange utfärdarens URL med https:// (http:// bara för den egna datorn).',
       clientId: 'Ange klient-id (högst 300 tecken).',
@@ -197,6 +198,7 @@ export const tSecurity = {
       unverified: 'Identitetsleverantören har inte bekräftat din e-postadress. Kontakta företagets IT-avdelning.',
       noAccount:
         'Det finns inget konto för din adress hos det här företaget. Be företagets administratör att lägga till dig.',
+      tooMany: 'För många inloggningsförsök härifrån. Vänta en stund och försök igen.',
     } as Record<string, string>,
     continueTitle: 'Till företagets inloggning',
     continueLink: 'Fortsätt till företagets inloggning',

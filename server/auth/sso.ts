@@ -31,8 +31,10 @@ export const SSO_LOGIN_TTL_MS = 10 * 60 * 1000;
 /** The provider's discovery document (and its keys) are reused this long per issuer. */
 const METADATA_TTL_MS = 5 * 60 * 1000;
 
-export type SsoProblem = 'unavailable' | 'invalid' | 'denied' | 'unverified' | 'noAccount';
-export const SSO_PROBLEMS = ['unavailable', 'invalid', 'denied', 'unverified', 'noAccount'] as const;
+export type SsoProblem = 'unavailable' | 'invalid' | 'denied' | 'unverified' | 'noAccount' | 'tooMany';
+export const SSO_PROBLEMS = ['unavailable', 'invalid', 'denied', 'unverified', 'noAccount', 'tooMany'] as const;
+/** Sign-ins started from one client address (each stores a login in flight for 10 minutes). */
+export const SSO_START_LIMIT = { max: 100, windowMs: 15 * 60 * 1000 };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 

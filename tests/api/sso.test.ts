@@ -569,3 +569,26 @@ describe('a provider that does not answer', () => {
     expect(await sessionCount()).toBe(count);
   });
 });
+
+describe('bounds', () => {
+  // Last in the file: it uses up this client address's sign-in starts.
+  it('sign-ins started from one address are bounded (each keeps a login in flight): 429 beyond', async () => {
+    const start = () =>
+      fetch(`${server.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'sec-fetch-mode': 'cors' },
+        body: JSON.stringify({ destination: `maja@${DOMAIN}` }),
+      });
+    let status = 200;
+    for (let i = 0; i < 120 && status === 200; i++) {
+      const res = await start();
+      status = res.status;
+      await res.body?.cancel();
+    }
+    expect(status).toBe(429);
+    const res = await start();
+    expect(((await res.json()) as { error: string }).error).toBe(p.tooMany);
+    // Logins in flight stay bounded too.
+    expect(await server.services.orm.em.fork().count(SsoLogin, {})).toBeLessThanOrEqual(100);
+  });
+});

@@ -23,10 +23,12 @@ import {
   ssoForEmail,
   ssoSettings,
   SSO_PROBLEMS,
+  SSO_START_LIMIT,
   startSso,
   type SsoActor,
 } from '#server/auth/sso.ts';
 import { SsoConfig } from '#server/db/entities.ts';
+import { hit } from '#server/auth/rate-limit.ts';
 import { Forbidden } from '#domain/errors.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import type { Context } from '#server/trpc/context.ts';
@@ -75,6 +77,8 @@ export const ssoRouter = router({
     .mutation(async ({ ctx, input }) => {
       const found = await ssoForEmail(ctx.em, input.destination);
       if (!found) return { redirect: null, problem: null, emailLink: true };
+      if (!(await hit(ctx.em, `sso:start:${ctx.ip}`, SSO_START_LIMIT)))
+        return { redirect: null, problem: 'tooMany' as const, emailLink: found.allowEmailLink };
       const started = await startSso(ctx.services, ctx.em, {
         companyId: found.companyId,
         binding: browserBinding(ctx, input.binding),
