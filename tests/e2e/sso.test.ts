@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveSso } from '#server/auth/sso.ts';
 import { Company, User } from '#server/db/entities.ts';
-import { newContext } from '#tests/helpers/browser.ts';
+import { axeViolations, newContext } from '#tests/helpers/browser.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
@@ -19,6 +19,7 @@ beforeAll(async () => {
   const em = server.services.orm.em.fork();
   const company = em.create(Company, { name: 'Webbläsare SSO AB', customerNumber: 'SSO-E2E', invoiceNote: '' });
   em.create(User, { email: 'vera@webb-sso.se', name: 'Vera Webb', company, role: 'member' });
+  em.create(User, { email: 'agda@webb-sso.se', name: 'Agda Ägare', company, role: 'owner' });
   await em.flush();
   await saveSso(server.services, em.fork(), { userId: 1, actingCompanyId: null }, company.id, {
     issuer: idp.issuer,
@@ -61,6 +62,33 @@ needs(describe, 'chromium')('single sign-on in the browser', () => {
         expect(idp.authorizations.at(-1)?.get('login_hint')).toBe('vera@webb-sso.se');
       } finally {
         await ctx.close();
+      }
+    });
+  }
+
+  for (const js of [true, false]) {
+    it(`the owner's sign-in settings: saved from the form, errors next to the fields (JS ${js ? 'on' : 'off'})`, async () => {
+      const page = await portal.loggedInPage('agda@webb-sso.se', { js });
+      try {
+        await page.goto('/company');
+        await page.getByRole('link', { name: 'Inloggning och identitetsleverantör' }).click();
+        await page.waitForURL((u) => u.pathname === '/company/sign-in');
+        await page.getByRole('heading', { level: 1, name: 'Inloggning' }).waitFor();
+        if (js) await page.waitForFunction(() => '__remixRouter' in window);
+        expect(await page.getByLabel('Klienthemlighet').inputValue()).toBe('');
+        await page.getByLabel('Utfärdarens URL (issuer)').fill('http://inte-loopback.example');
+        await page.getByRole('button', { name: 'Spara inloggning' }).click();
+        await page.locator('#issuer-error').waitFor();
+        // What was typed is still there, the secret never comes back.
+        expect(await page.getByLabel('Utfärdarens URL (issuer)').inputValue()).toBe('http://inte-loopback.example');
+        await page.getByLabel('Utfärdarens URL (issuer)').fill(idp.issuer);
+        await page.getByLabel('Domäner', { exact: true }).fill('webb-sso.se');
+        await page.getByRole('button', { name: 'Spara inloggning' }).click();
+        await page.getByText('Inloggningen via identitetsleverantören är sparad.').waitFor();
+        if (js) expect(await axeViolations(page)).toEqual([]);
+        expect(await page.content()).not.toContain(idp.clientSecret);
+      } finally {
+        await page.context().close();
       }
     });
   }
