@@ -42,6 +42,6 @@ describe('login rate limits', () => {
     await services.settled();
     expect(smtp.to('anna@demo.se')).toHaveLength(1);
     const token = new URL(linkIn(smtp.to('anna@demo.se')[0]!.raw)).searchParams.get('token')!;
-    expect(await victim.auth.consumeLink({ token })).toEqual({ problem: null, redirectTo: null });
+    expect(await victim.auth.consumeLink({ token })).toEqual({ problem: null, redirectTo: null, stage: 'full' });
   });
 });
