@@ -35,7 +35,7 @@ export const authenticationResponse = z.object({
   response: z.object({
     clientDataJSON: b64url(4000),
     authenticatorData: b64url(4000),
-    signature: b64url(2000),
+    signature: b64url(8000),
     userHandle: b64url(200).optional(),
   }),
 });

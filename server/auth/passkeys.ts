@@ -35,6 +35,8 @@ import {
 export type CeremonyPurpose = 'register' | 'signIn' | 'secondFactor' | 'stepUp';
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const RP_NAME = 'SIM-portalen';
+/** COSE algorithms offered and accepted: EdDSA, ES256, RS256. */
+export const SUPPORTED_ALGORITHMS = [-8, -7, -257];
 export const BINDING_COOKIE = 'sim_webauthn';
 /** Signed-out sign-in ceremonies begun per client address (each stores a challenge row). */
 export const SIGN_IN_OPTIONS_LIMIT: Limit = { max: 60, windowMs: 15 * 60 * 1000 };
@@ -160,6 +162,9 @@ export async function registrationOptions(
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+    // The established algorithms only: the library would put ML-DSA-44 first where Node offers it (still
+    // experimental there), and an authenticator taking it answers with signatures of 2.4 kB.
+    supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
   });
   await saveChallenge(em, options.challenge, 'register', session.id, session.userId);
   return options;
@@ -195,6 +200,7 @@ export async function finishRegistration(
         expectedOrigin: origin,
         expectedRPID: rpID,
         requireUserVerification: true,
+        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
       }).catch(() => null);
       if (!verification?.verified) return { failed: true as const };
       const info = verification.registrationInfo;
