@@ -1,9 +1,10 @@
 // Rows that no longer do anything are deleted regularly: login links long expired, rate-limit counters
 // whose window is over, sessions past their absolute or idle timeout. Otherwise these tables only grow
-// (every login request adds counters and a link; an abandoned session is never looked up again).
+// (every login request adds counters and a link; an abandoned session is never looked up again), and the
+// ceremonies never finished: passkey challenges and single sign-on logins past their expiry.
 // Every server instance runs it: the deletes are plain and idempotent, so two instances purging at once
 // only share the work (a row deleted by one is skipped by the other).
-import { LoginToken, RateLimitCounter, Session } from '#server/db/entities.ts';
+import { LoginToken, RateLimitCounter, Session, SsoLogin, WebauthnChallenge } from '#server/db/entities.ts';
 import type { Em, Orm } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
 import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from '#server/auth/login-limits.ts';
@@ -15,7 +16,7 @@ export const EXPIRED_LINK_KEPT_MS = 24 * 60 * 60 * 1000;
 // A counter whose window started longer ago than this is reset by its next hit anyway: deleting it is the same.
 const LONGEST_WINDOW_MS = Math.max(ADDRESS_LIMIT.windowMs, ADDRESS_SOURCE_LIMIT.windowMs, IP_LIMIT.windowMs);
 
-export type Purged = { loginTokens: number; rateLimitCounters: number; sessions: number };
+export type Purged = { loginTokens: number; rateLimitCounters: number; sessions: number; ceremonies: number };
 
 export async function purgeExpired(em: Em, now = new Date()): Promise<Purged> {
   const loginTokens = await em.nativeDelete(LoginToken, {
@@ -28,7 +29,11 @@ export async function purgeExpired(em: Em, now = new Date()): Promise<Purged> {
   const sessions = await em.nativeDelete(Session, {
     $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lt: new Date(now.getTime() - IDLE_TIMEOUT_MS) } }],
   });
-  return { loginTokens, rateLimitCounters, sessions };
+  // An expired challenge or sign-in in flight is refused when used; deleting it is the same.
+  const ceremonies =
+    (await em.nativeDelete(WebauthnChallenge, { expiresAt: { $lte: now } })) +
+    (await em.nativeDelete(SsoLogin, { expiresAt: { $lte: now } }));
+  return { loginTokens, rateLimitCounters, sessions, ceremonies };
 }
 
 export type Purger = {
@@ -43,7 +48,7 @@ export function startPurging(orm: Orm, log: Logger, intervalMs = PURGE_INTERVAL_
     running = purgeExpired(orm.em.fork())
       .then(
         (purged) => {
-          if (purged.loginTokens || purged.rateLimitCounters || purged.sessions)
+          if (purged.loginTokens || purged.rateLimitCounters || purged.sessions || purged.ceremonies)
             log.info({ purged }, 'expired rows purged');
         },
         // A database blip is no reason to stop: the next interval tries again.

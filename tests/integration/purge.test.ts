@@ -1,9 +1,10 @@
-// The regular purge of expired login links, finished rate-limit windows and expired or idle sessions.
+// The regular purge of expired login links, finished rate-limit windows, expired or idle sessions and unfinished
+// passkey and single sign-on ceremonies.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hit } from '#server/auth/rate-limit.ts';
 import { createSession, findSession, IDLE_TIMEOUT_MS } from '#server/auth/sessions.ts';
-import { LoginToken, RateLimitCounter, Session, User } from '#server/db/entities.ts';
+import { LoginToken, RateLimitCounter, Session, SsoLogin, User, WebauthnChallenge } from '#server/db/entities.ts';
 import { EXPIRED_LINK_KEPT_MS, purgeExpired, startPurging } from '#server/maintenance/purge.ts';
 import type { Services } from '#server/services.ts';
 import { startServices } from '#tests/helpers/caller.ts';
@@ -11,10 +12,13 @@ import { startServices } from '#tests/helpers/caller.ts';
 let services: Services;
 let stop: () => Promise<void>;
 let annaId: number;
+let companyId: number;
 
 beforeAll(async () => {
   ({ services, stop } = await startServices());
-  annaId = (await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' })).id;
+  const anna = await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' });
+  annaId = anna.id;
+  companyId = anna.company.id;
 });
 afterAll(() => stop?.());
 
@@ -46,6 +50,28 @@ async function rowsOfEveryKind(tag: string) {
   await createSession(em, annaId, { now: new Date(now - 31 * DAY) });
   await createSession(em, annaId, { now: new Date(now - IDLE_TIMEOUT_MS - MINUTE) });
   const live = [await createSession(em, annaId), await createSession(em, annaId, { now: new Date(now - 6 * DAY) })];
+  // Ceremonies never finished: a passkey challenge and a single sign-on login, one expired and one live each.
+  const binding = (name: string) => `${tag}-${name}`.padEnd(64, '0');
+  for (const [name, expiresAt] of [
+    ['dead', now - MINUTE],
+    ['live', now + 4 * MINUTE],
+  ] as const) {
+    em.create(WebauthnChallenge, {
+      challenge: randomBytes(32).toString('base64url'),
+      purpose: 'signIn',
+      binding: binding(name),
+      expiresAt: new Date(expiresAt),
+    });
+    em.create(SsoLogin, {
+      stateHash: randomBytes(32).toString('hex'),
+      company: companyId,
+      binding: binding(name),
+      codeVerifier: 'v'.repeat(43),
+      nonce: 'n'.repeat(43),
+      expiresAt: new Date(expiresAt),
+    });
+  }
+  await em.flush();
   return live;
 }
 
@@ -59,6 +85,14 @@ async function counts(tag: string) {
       await em.find(RateLimitCounter, { key: { $like: `${tag}:%` } }, { orderBy: { key: 'asc' } })
     ).map((c) => c.key.slice(tag.length + 1)),
     sessions: await em.count(Session, { user: annaId }),
+    ceremonies: [
+      ...(await em.find(WebauthnChallenge, { binding: { $like: `${tag}-%` } })).map(
+        (c) => `challenge ${c.binding.split('-')[1]!.replace(/0+$/, '')}`,
+      ),
+      ...(await em.find(SsoLogin, { binding: { $like: `${tag}-%` } })).map(
+        (c) => `sso ${c.binding.split('-')[1]!.replace(/0+$/, '')}`,
+      ),
+    ].sort(),
   };
 }
 
@@ -76,16 +110,28 @@ describe('purge of expired rows', () => {
       ],
       rateLimitCounters: ['dead', 'live', 'long-dead'],
       sessions: 4,
+      ceremonies: ['challenge dead', 'challenge live', 'sso dead', 'sso live'],
     });
-    expect(await purgeExpired(services.orm.em.fork())).toEqual({ loginTokens: 2, rateLimitCounters: 2, sessions: 2 });
+    expect(await purgeExpired(services.orm.em.fork())).toEqual({
+      loginTokens: 2,
+      rateLimitCounters: 2,
+      sessions: 2,
+      ceremonies: 2,
+    });
     expect(await counts('one')).toEqual({
       loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
       rateLimitCounters: ['live'],
       sessions: 2,
+      ceremonies: ['challenge live', 'sso live'],
     });
     for (const raw of live) expect(await findSession(services.orm.em.fork(), raw)).toMatchObject({ userId: annaId });
     // Nothing more to do the second time.
-    expect(await purgeExpired(services.orm.em.fork())).toEqual({ loginTokens: 0, rateLimitCounters: 0, sessions: 0 });
+    expect(await purgeExpired(services.orm.em.fork())).toEqual({
+      loginTokens: 0,
+      rateLimitCounters: 0,
+      sessions: 0,
+      ceremonies: 0,
+    });
   });
 
   it('is safe when two instances purge at once: the work is shared, nothing fails, the result is the same', async () => {
@@ -95,6 +141,7 @@ describe('purge of expired rows', () => {
     expect(a.loginTokens + b.loginTokens).toBe(2);
     expect(a.rateLimitCounters + b.rateLimitCounters).toBe(2);
     expect(a.sessions + b.sessions).toBe(2);
+    expect(a.ceremonies + b.ceremonies).toBe(2);
     expect(await counts('two')).toMatchObject({ rateLimitCounters: ['live'], sessions: 2 });
   });
 
