@@ -41,6 +41,7 @@ export const tSecurity = {
     resetExplain:
       'Tar bort användarens alla nycklar och återställningskoder och loggar ut alla användarens inloggningar. Användaren lägger till en ny nyckel vid nästa inloggning.',
     reset: 'Återställ nycklar',
+    resetOwn: 'Dina egna nycklar hanterar du på sidan Säkerhet.',
     resetConfirm: (name: string) => `Vill du återställa nycklarna för ${name}?`,
     resetYes: 'Ja, återställ nycklarna',
     cancel: 'Avbryt',

@@ -2,7 +2,7 @@
 // ones, end one, end all but this one, reset a user's passkeys. Every end deletes the rows, writes `sessionEnded`
 // to the audit trail in the same transaction, and then closes the ended sessions' event streams on every instance.
 import { UAParser } from 'ua-parser-js';
-import { NotFound } from '#domain/errors.ts';
+import { Forbidden, NotFound } from '#domain/errors.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { MAX_SESSIONS_LISTED, SIGN_IN_METHODS, type SessionItem, type SessionList } from '#domain/auth/sessions.ts';
 import { Passkey, RecoveryCode, Session, User } from '#server/db/entities.ts';
@@ -148,6 +148,9 @@ export async function resetPasskeys(
   by: Caller,
   userId: number,
 ): Promise<{ passkeys: number; recoveryCodes: number; ended: number; current: boolean }> {
+  // A reset is how support restores another user's access; one's own passkeys are managed on "Säkerhet" (a
+  // super admin resetting their own would sign themselves out and leave their account without its factor).
+  if (userId === by.userId) throw new Forbidden(tSecurity.sessions.resetOwn);
   const result = await em.transactional(async (tx) => {
     const user = await targetUser(tx, userId);
     const passkeys = await tx.nativeDelete(Passkey, { user: userId });

@@ -307,6 +307,11 @@ describe("a super admin and a user's sessions", () => {
     expect(row.who!.email).toBe('admin@demo.se');
     expect(row.after).toMatchObject({ userName: erik.name, passkeys: 2, recoveryCodes: 1 });
     expect((await call('POST', '/api/admin/resetPasskeys/999999', admin, {})).status).toBe(404);
+    // Not one's own: that would sign the super admin out and leave the account without its passkey.
+    const own = await call('POST', `/api/admin/resetPasskeys/${await userId('admin@demo.se')}`, admin, {});
+    expect(own.status).toBe(403);
+    expect(own.data.error).toBe('Dina egna nycklar hanterar du på sidan Säkerhet.');
+    expect(await alive(admin)).toBe(true);
   });
 
   needs(it, 'PostgreSQL')(
