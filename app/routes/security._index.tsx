@@ -102,7 +102,9 @@ export default function SecurityPasskeys() {
                 <th scope="col">{k.name}</th>
                 <th scope="col">{k.created}</th>
                 <th scope="col">{k.lastUsed}</th>
-                <th scope="col">{k.storage}</th>
+                <th scope="col" className="passkeys-storage">
+                  {k.storage}
+                </th>
                 <th scope="col">
                   <span className="visually-hidden">{k.remove}</span>
                 </th>
@@ -114,7 +116,7 @@ export default function SecurityPasskeys() {
                   <td className="passkeys-name">{p.name}</td>
                   <td className="passkeys-when">{p.created}</td>
                   <td className="passkeys-when">{p.lastUsed ?? k.never}</td>
-                  <td>{p.backedUp ? k.synced : k.device}</td>
+                  <td className="passkeys-storage">{p.backedUp ? k.synced : k.device}</td>
                   <td>
                     {passkeyRequired && passkeys.length === 1 ? null : (
                       <Form method="post">

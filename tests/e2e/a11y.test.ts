@@ -7,7 +7,8 @@ import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/brows
 import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
-let screens: Array<{ path: string; as: 'anon' | 'user' | 'admin' }>;
+type As = 'anon' | 'pending' | 'user' | 'owner' | 'admin';
+let screens: Array<{ path: string; as: As }>;
 
 beforeAll(async () => {
   const em = portal.server.services.orm.em.fork();
@@ -35,16 +36,24 @@ beforeAll(async () => {
     { path: '/admin/companies', as: 'admin' },
     { path: `/admin/companies/${company.id}`, as: 'admin' },
     { path: `/admin/companies/${company.id}/${anna.id}`, as: 'admin' },
+    { path: `/admin/companies/${company.id}/sign-in`, as: 'admin' },
+    { path: '/security', as: 'admin' },
+    // Sign-in and security: the passkey page of a half-signed-in session, the user's own pages, the owner's settings.
+    { path: '/login/passkey', as: 'pending' },
+    { path: '/security', as: 'user' },
+    { path: '/security/sessions', as: 'user' },
+    { path: '/security/confirm?redirectTo=%2Fcompany', as: 'owner' },
+    { path: '/company/sign-in', as: 'owner' },
   ];
 });
 
-async function contextFor(
-  as: 'anon' | 'user' | 'admin',
-  viewport: typeof DESKTOP,
-  js: boolean,
-): Promise<BrowserContext> {
+const emailOf = { user: 'anna@demo.se', owner: 'ella@demo.se', admin: 'admin@demo.se', pending: 'anna@demo.se' };
+
+async function contextFor(as: As, viewport: typeof DESKTOP, js: boolean): Promise<BrowserContext> {
   const cookie =
-    as === 'anon' ? undefined : await portal.server.sessionCookie(as === 'user' ? 'anna@demo.se' : 'admin@demo.se');
+    as === 'anon'
+      ? undefined
+      : await portal.server.sessionCookie(emailOf[as], as === 'pending' ? { stage: 'passkey' } : {});
   const ctx = await newContext(portal.browser, { baseURL: portal.server.url, viewport, cookie });
   if (!js) await ctx.route('**/*.js', (route) => route.abort());
   return ctx;
@@ -54,7 +63,7 @@ for (const viewport of [DESKTOP, MOBILE]) {
   for (const js of [true, false]) {
     it(`every screen has no WCAG 2.1 AA violations at ${viewport.width} px, JS ${js ? 'on' : 'off'}`, async () => {
       const problems: string[] = [];
-      for (const as of ['anon', 'user', 'admin'] as const) {
+      for (const as of ['anon', 'pending', 'user', 'owner', 'admin'] as const) {
         const ctx = await contextFor(as, viewport, js);
         const page = await ctx.newPage();
         for (const screen of screens.filter((s) => s.as === as)) {
