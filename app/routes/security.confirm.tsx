@@ -19,14 +19,20 @@ export const ErrorBoundary = routeErrorBoundary(p.title);
 export const meta: MetaFunction = () => [{ title: `${p.title} – ${t.appName}` }];
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
-export function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
   const redirectTo = safeRedirectTarget(
     new URL(request.url).searchParams.get('redirectTo'),
     '/security',
     context.services.config.appUrl,
   );
-  return { redirectTo, hasPasskey: session.hasPasskey };
+  // An owner signed in by the company's own provider, which does MFA, may confirm through the provider too.
+  const ssoStepUp =
+    session.method === 'sso' &&
+    session.actingCompanyId === null &&
+    session.role === 'owner' &&
+    !!(await context.trpc.sso.settings()).sso?.mfaClaim;
+  return { redirectTo, hasPasskey: session.hasPasskey, ssoStepUp };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -38,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SecurityConfirm() {
-  const { redirectTo, hasPasskey } = useLoaderData<typeof loader>();
+  const { redirectTo, hasPasskey, ssoStepUp } = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const navigate = useNavigate();
   return (
@@ -52,6 +58,14 @@ export default function SecurityConfirm() {
       ) : (
         <p className="notice">{tSecurity.passkeys.none}</p>
       )}
+      {ssoStepUp ? (
+        <form method="post" action="/auth/sso/step-up" className="card">
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <button className="btn" type="submit">
+            {tSecurity.sso.stepUpSso}
+          </button>
+        </form>
+      ) : null}
       <RecoveryCodeForm error={acted?.error} redirectTo={redirectTo} />
     </div>
   );

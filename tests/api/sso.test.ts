@@ -389,6 +389,15 @@ describe('single sign-on through the company identity provider', () => {
       await last.body?.cancel();
       return { visited, row: await em.fork().findOneOrFail(Session, { id }) };
     };
+    // The step-up page offers the provider to an owner signed in through it (and only then).
+    const confirmPage = async () => {
+      const res = await signedIn.browser.request(`${server.url}/security/confirm?redirectTo=%2Fcompany`);
+      return res.text();
+    };
+    expect(await confirmPage()).not.toContain('action="/auth/sso/step-up"');
+    await em.nativeUpdate(User, { email: `maja@${DOMAIN}` }, { role: 'owner' });
+    expect(await confirmPage()).toContain('action="/auth/sso/step-up"');
+    await em.nativeUpdate(User, { email: `maja@${DOMAIN}` }, { role: 'member' });
     const ok = await stepUp(['pwd', 'mfa']);
     expect(ok.row.steppedUpAt).not.toBeNull();
     expect(new URL(ok.visited.at(-1)!).pathname).toBe('/company');
