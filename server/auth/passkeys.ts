@@ -2,6 +2,8 @@
 // passkey after the e-mail link (secondFactor) and confirming a sensitive change (stepUp). Every ceremony's
 // challenge is a row bound to the session (or a signed-out browser's binding cookie) and its purpose; it lives
 // 5 minutes and is deleted in the transaction that verifies the answer, so an answer is never accepted twice.
+// Long on purpose: the four ceremonies share the challenge store, the verification and the session changes, and
+// reading them side by side is how a reviewer checks that none of them skips a step.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   generateAuthenticationOptions,

@@ -3,6 +3,7 @@
 // authorization code flow with PKCE (S256), state and nonce, the login in flight stored server-side and bound to
 // the browser by a cookie, consumed once by the callback. openid-client checks the ID token (issuer, audience,
 // nonce, signature, times); the rules after it are ours: a verified address, a user of THIS company, the stage.
+// Long on purpose: settings, start and callback share the login in flight and its checks, read in one place.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { tSecurity } from '#domain/texts/security.ts';
