@@ -24,6 +24,7 @@ export const adminRouter = router({
         method: 'GET',
         path: '/admin/getCompanies',
         tags,
+        summary: 'List companies',
         description:
           'Companies by name; q searches name, customer number and invoice mark; limit (default and at most 50) and offset page.',
       },
@@ -33,7 +34,16 @@ export const adminRouter = router({
     .query(({ ctx, input }) => listCompanies(ctx.em, input)),
 
   createCompany: superAdminChangeProcedure
-    .meta({ openapi: { method: 'POST', path: '/admin/createCompany', tags } })
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/admin/createCompany',
+        tags,
+        summary: 'Create a company',
+        description:
+          'A new company with its name, customer number, invoice note and invoice interval; a customer number already taken is a 409 on customerNumber.',
+      },
+    })
     .input(createCompanyInput)
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -48,6 +58,7 @@ export const adminRouter = router({
         method: 'GET',
         path: '/admin/getCompany/{id}',
         tags,
+        summary: 'One company with its users',
         description: 'A company with its users; q searches the users by name or e-mail, limit and offset page them.',
       },
     })
@@ -56,7 +67,16 @@ export const adminRouter = router({
     .query(({ ctx, input }) => getCompany(ctx.em, input.id, input)),
 
   updateCompany: superAdminChangeProcedure
-    .meta({ openapi: { method: 'PUT', path: '/admin/updateCompany', tags } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/admin/updateCompany',
+        tags,
+        summary: 'Edit a company',
+        description:
+          "Change a company's name, customer number, invoice note and invoice interval; a customer number already taken is a 409 on customerNumber.",
+      },
+    })
     .input(updateCompanyInput)
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -66,7 +86,16 @@ export const adminRouter = router({
     }),
 
   loginAsCompany: superAdminChangeProcedure
-    .meta({ openapi: { method: 'POST', path: '/admin/loginAsCompany', tags } })
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/admin/loginAsCompany',
+        tags,
+        summary: 'Act as a company',
+        description:
+          "The session acts as the company's owner (support) until it stops acting; the new session cookie is set in the answer.",
+      },
+    })
     .input(z.object({ companyId: rowId() }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
@@ -76,7 +105,16 @@ export const adminRouter = router({
     }),
 
   createUser: superAdminChangeProcedure
-    .meta({ openapi: { method: 'POST', path: '/admin/createUser', tags } })
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/admin/createUser',
+        tags,
+        summary: 'Create a user',
+        description:
+          'A new user of a company (name, email, role: member when left out); an e-mail already taken is a 409 on email. No mail is sent.',
+      },
+    })
     .input(createUserInput)
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -91,6 +129,7 @@ export const adminRouter = router({
         method: 'GET',
         path: '/admin/getUser/{id}',
         tags,
+        summary: 'One user',
         description: 'A user; with companyId, only if the user belongs to that company.',
       },
     })
@@ -104,6 +143,7 @@ export const adminRouter = router({
         method: 'GET',
         path: '/admin/audit',
         tags,
+        summary: 'The audit trail of every company',
         description:
           "Every company's audit rows and the staff's own, newest first: companyId or customerNumber and kind filter; before (the previous page's nextBefore) and limit (default and at most 50) page.",
       },
@@ -113,7 +153,16 @@ export const adminRouter = router({
     .query(({ ctx, input }) => listAuditTrail(ctx.em, input)),
 
   updateUser: superAdminChangeProcedure
-    .meta({ openapi: { method: 'PUT', path: '/admin/updateUser', tags } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/admin/updateUser',
+        tags,
+        summary: 'Edit a user',
+        description:
+          "Change a user's name, e-mail and role (or super admin); an e-mail already taken is a 409 on email.",
+      },
+    })
     .input(updateUserInput)
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {

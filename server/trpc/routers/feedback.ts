@@ -7,7 +7,16 @@ import { companyUserProcedure, router } from '#server/trpc/trpc.ts';
 
 export const feedbackRouter = router({
   send: companyUserProcedure
-    .meta({ openapi: { method: 'POST', path: '/feedback', tags: ['feedback'] } })
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/feedback',
+        tags: ['feedback'],
+        summary: 'Send feedback to support',
+        description:
+          "A message to support, stored with the user and company and mailed on; the answer is the feedback's id.",
+      },
+    })
     .input(feedbackInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
