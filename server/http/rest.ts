@@ -33,6 +33,7 @@ import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { appRouter } from '#server/trpc/router.ts';
 import { isJson } from './media-type.ts';
+import { exactDocument } from './openapi-document.ts';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
@@ -284,6 +285,8 @@ export function openApi(services: Services) {
         schema: { type: 'string' },
       },
     };
+  // The real error answers and statuses, and examples (server/http/openapi-document.ts).
+  exactDocument(doc);
   openApiDocument = doc;
   return openApiDocument;
 }

@@ -1,0 +1,325 @@
+// The generated OpenAPI document made exact, in one place (run once by openApi in rest.ts): trpc-to-openapi
+// describes errors with its own shape ({ message, code, issues }) and only some statuses, while every door
+// answers { error, issues } (server/http/answer.ts, domain/errors.ts errorBody) with the statuses below. Here
+// every operation gets the statuses its door can really send, each a reference to one shared response and
+// the one Error schema, and an example of its request and answer made from its own schemas (so an example
+// always fits the document: tests/api/openapi-contract.test.ts checks both against real answers).
+import { t } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { tSecurity } from '#domain/texts/security.ts';
+import { luhnCheckDigit } from '#domain/sims/iccid.ts';
+import { DEFAULT_BODY_LIMIT } from './bodies.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from './answer.ts';
+
+type Json = Record<string, unknown>;
+type Schema = Json & {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+type Operation = Json & {
+  parameters?: Array<Json & { name: string; in: string; schema?: Schema }>;
+  requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }> };
+  responses?: Record<string, Json & { content?: Record<string, { schema?: Schema; example?: unknown }> }>;
+};
+type Document = Json & { paths?: Record<string, unknown>; components?: Json & { schemas?: Record<string, unknown> } };
+
+const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const errorRef = { $ref: '#/components/schemas/Error' };
+
+/** The one error body of every door. */
+export const errorSchema = {
+  type: 'object',
+  description:
+    'Every refusal and failure, at every door: a Swedish message for the user and the refused fields (issues, [] when the refusal is about the whole request).',
+  properties: {
+    error: { type: 'string', description: 'A Swedish message that can be shown as it is.' },
+    issues: {
+      type: 'array',
+      description: 'The refused fields: the path of each in the input and its message.',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'array', items: { type: 'string' }, description: 'e.g. ["iccid"] or ["rows", "3", "iccid"]' },
+          message: { type: 'string' },
+        },
+        required: ['path', 'message'],
+        additionalProperties: false,
+      },
+    },
+    requestId: {
+      type: 'string',
+      description:
+        'On 500 and 503: the request id of the server log (also the X-Request-Id header), to quote to support.',
+    },
+    stepUp: {
+      type: 'boolean',
+      const: true,
+      description:
+        'On a 403 of a change that needs a recent passkey use of the session: confirm with the passkey and try again.',
+    },
+  },
+  required: ['error', 'issues'],
+  additionalProperties: false,
+};
+
+const retryAfter = {
+  description: 'Seconds to wait before trying again.',
+  schema: { type: 'integer', minimum: 0 },
+};
+
+function errorResponse(description: string, example: Json, headers?: Json) {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: errorRef, example } },
+  };
+}
+
+const requestIdExample = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c';
+
+/** The shared error answers, by the name an operation refers to them with, and the status it is under. */
+export const errorResponses = {
+  BadRequest: [
+    400,
+    errorResponse(
+      'Refused input: a field breaks a rule (issues name each), malformed JSON, a missing or wrong Content-Type (the REST paths answer 400, not 415), a session cookie and an API key in one request, or a malformed Host or text (NUL, bad UTF-8) in the URL or body.',
+      {
+        error: t.errors.fields.iccid.checkDigit,
+        issues: [{ path: ['iccid'], message: t.errors.fields.iccid.checkDigit }],
+      },
+    ),
+  ],
+  Unauthorized: [
+    401,
+    errorResponse(
+      'No session and no API key, or a missing, malformed, wrong, revoked or expired key. Answered before the body is read.',
+      { error: t.errors.unauthenticated, issues: [] },
+    ),
+  ],
+  Forbidden: [
+    403,
+    errorResponse(
+      'The caller may not do this: the role (a viewer, a member on an owner path), the key scope (a read key on a change), an API key on a session-only path, a cross-site request, or a change that needs a recent passkey use (then stepUp: true).',
+      { error: tSecurity.stepUp.required, issues: [], stepUp: true },
+    ),
+  ],
+  NotFound: [
+    404,
+    errorResponse('The thing does not exist, or not for this caller (the two are not told apart).', {
+      error: t.errors.byCode.NOT_FOUND,
+      issues: [],
+    }),
+  ],
+  Conflict: [
+    409,
+    errorResponse(
+      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint.',
+      { error: t.errors.simAlreadyActive, issues: [{ path: ['iccid'], message: t.errors.simAlreadyActive }] },
+    ),
+  ],
+  PayloadTooLarge: [
+    413,
+    errorResponse(
+      `The body is larger than the path takes (${DEFAULT_BODY_LIMIT / 1024} kB; POST /sim/bulk 6 MB, POST /sim/bulk/deactivate 256 kB).`,
+      { error: t.refused.tooLarge(DEFAULT_BODY_LIMIT / 1024), issues: [] },
+    ),
+  ],
+  TooManyRequests: [
+    429,
+    errorResponse(
+      "The API key's requests per minute are spent (API_KEY_RATE_LIMIT); Retry-After says when its minute ends.",
+      { error: tApiKeys.errors.rateLimited(12), issues: [] },
+      { 'Retry-After': retryAfter },
+    ),
+  ],
+  InternalServerError: [
+    500,
+    errorResponse('A fault of the server: the body carries the request id to quote.', {
+      error: t.errors.byCode.INTERNAL_SERVER_ERROR,
+      issues: [],
+      requestId: requestIdExample,
+    }),
+  ],
+  ServiceUnavailable: [
+    503,
+    errorResponse(
+      `The database cannot be reached just now: try again after Retry-After (${DATABASE_RETRY_AFTER_SECONDS} s).`,
+      { error: t.errors.databaseDown, issues: [], requestId: requestIdExample },
+      { 'Retry-After': retryAfter },
+    ),
+  ],
+} as const;
+type ErrorResponseName = keyof typeof errorResponses;
+
+/** Every operation, whoever calls it: the door's checks before and around the procedure. */
+const EVERY_OPERATION: ErrorResponseName[] = [
+  'BadRequest',
+  'Unauthorized',
+  'Forbidden',
+  'PayloadTooLarge',
+  'TooManyRequests',
+  'InternalServerError',
+  'ServiceUnavailable',
+];
+
+/** The operations whose service may refuse with a conflict (a Conflict of domain/errors.ts). */
+const CONFLICTS = new Set([
+  'post /sim',
+  'put /sim/edit',
+  'post /sim/deactivate/{id}',
+  'post /admin/createCompany',
+  'put /admin/updateCompany',
+  'post /admin/createUser',
+  'put /admin/updateUser',
+  'post /company/users',
+  'put /company/users',
+  'post /company/users/remove/{id}',
+  'post /company/webhooks',
+  'post /company/webhooks/test/{id}',
+]);
+
+/** A thing named by the request (a path parameter, an id in the query or body) may not exist, or not for this caller. */
+function mayBeNotFound(path: string, op: Operation): boolean {
+  const isId = (name: string) => name === 'id' || name.endsWith('Id');
+  if (path.includes('{') || (op.parameters ?? []).some((p) => isId(p.name))) return true;
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  return !!body?.properties && Object.keys(body.properties).some(isId);
+}
+
+const ICCID_PAYLOAD = '8946071234567890123'; // 19 digits and the Luhn check digit: a valid ICCID
+const EXAMPLE_ICCID = ICCID_PAYLOAD + String(luhnCheckDigit(ICCID_PAYLOAD));
+
+/** A value for a field by its name, where its schema alone would give a poor one. */
+const STRING_HINTS: Array<[RegExp, string]> = [
+  [/^iccids?$/i, EXAMPLE_ICCID],
+  [/email/i, 'anna.andersson@example.se'],
+  [/^url$/i, 'https://hooks.example.se/sim-portal'],
+  [/(^at$|At$|Until$)/, '2026-03-01T09:30:00.000Z'],
+  [/^name$/i, 'Anna Andersson'],
+  [/companyName/i, 'Exempelbolaget AB'],
+  [/customerNumber/i, 'K-10042'],
+  [/invoiceLineMark/i, 'Lastbil 12'],
+  [/invoiceLineNote/i, 'Förare: Erik'],
+  [/^q$/, 'Lastbil'],
+  [/message/i, 'Tack för en bra portal!'],
+  [/prefix/i, 'sp_3kQ9xZ1'],
+  [/^key$/i, 'sp_3kQ9xZ1aB4cD5eF6gH7iJ8kL9mN0oP1qR2sT3uV4wX'],
+  [/secret/i, 'whsec_4f9a1c0b7e2d4a8c9b3e5f6a7d8c9e0f'],
+];
+
+function hinted(name: string): string | undefined {
+  return STRING_HINTS.find(([re]) => re.test(name))?.[1];
+}
+
+/**
+ * An example value that fits the schema: its own example, const, default or first enum value, else one made
+ * from its type, bounds and the field's name. A request names its required fields only (with the optional
+ * ones a person would send); an answer names every field.
+ */
+export function exampleOf(schema: Schema | undefined, name = '', forRequest = false): unknown {
+  if (!schema || typeof schema !== 'object') return null;
+  if ('example' in schema) return schema.example;
+  if ('const' in schema) return schema.const;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) {
+    const first = alternatives.find((a) => a.type !== 'null') ?? alternatives[0];
+    return exampleOf(first, name, forRequest);
+  }
+  const type = Array.isArray(schema.type) ? (schema.type.find((x) => x !== 'null') ?? 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Json = {};
+      const required = new Set(schema.required ?? []);
+      for (const [key, field] of Object.entries(schema.properties ?? {})) {
+        if (forRequest && !required.has(key) && !(key === 'iccids' || hinted(key))) continue;
+        if (forRequest && key === 'rows' && 'iccids' in (schema.properties ?? {})) continue;
+        out[key] = exampleOf(field, key, forRequest);
+      }
+      return out;
+    }
+    case 'array': {
+      const count = Math.max(1, Number(schema.minItems ?? 1));
+      return Array.from({ length: count }, () => exampleOf(schema.items, name.replace(/s$/, ''), forRequest));
+    }
+    case 'integer':
+    case 'number': {
+      const min =
+        typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === 'number'
+            ? schema.exclusiveMinimum + 1
+            : undefined;
+      const wanted = /(^id$|Id$)/.test(name) ? 42 : /dataLimit/i.test(name) ? 5000 : /count|total/i.test(name) ? 3 : 1;
+      const max = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+      return Math.min(Math.max(wanted, min ?? -Infinity), max);
+    }
+    case 'boolean':
+      return !/^is[A-Z]/.test(name); // isLegacy, isSuperAdmin: the usual false
+    case 'null':
+      return null;
+    case 'string': {
+      if (typeof schema.pattern === 'string' && /\[0-9a-f\]\{64\}/.test(schema.pattern))
+        return '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+      let text = hinted(name) ?? 'text';
+      const minLength = Number(schema.minLength ?? 0);
+      if (text.length < minLength) text = text.padEnd(minLength, 'x');
+      if (typeof schema.maxLength === 'number') text = text.slice(0, schema.maxLength);
+      return text;
+    }
+    default:
+      return {};
+  }
+}
+
+const METHODS = /^(get|post|put|patch|delete)$/;
+
+/**
+ * Makes the generated document exact: the Error schema and the shared error answers in components, every
+ * operation's error statuses as references to them, and an example of each request and answer.
+ */
+export function exactDocument(generated: object): void {
+  const doc = generated as Document;
+  const components = (doc.components ??= {});
+  const schemas = (components.schemas ??= {});
+  // The generator's own error schemas ({ message, code, issues }) describe no answer of ours.
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.Error = errorSchema;
+  components.responses = Object.fromEntries(Object.entries(errorResponses).map(([name, [, r]]) => [name, r]));
+
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      if (!METHODS.test(method) || typeof op !== 'object' || op === null) continue;
+      const names = [...EVERY_OPERATION];
+      if (mayBeNotFound(path, op)) names.push('NotFound');
+      if (CONFLICTS.has(`${method} ${path}`)) names.push('Conflict');
+      const responses: Operation['responses'] = {};
+      for (const [status, answer] of Object.entries(op.responses ?? {}))
+        if (/^2/.test(status)) responses[status] = answer;
+      for (const name of names.sort((a, b) => errorResponses[a][0] - errorResponses[b][0]))
+        responses[String(errorResponses[name][0])] = ref(name);
+      op.responses = responses;
+
+      // A parameter a request names: the required ones and those a person would send (a search, a limit, a kind).
+      for (const parameter of op.parameters ?? [])
+        if (
+          parameter.schema &&
+          !('example' in parameter) &&
+          (parameter.required ||
+            hinted(parameter.name) ||
+            parameter.schema.default !== undefined ||
+            parameter.schema.enum)
+        )
+          parameter.example = exampleOf(parameter.schema, parameter.name, true);
+      const body = op.requestBody?.content?.['application/json'];
+      if (body?.schema && !('example' in body)) body.example = exampleOf(body.schema, '', true);
+      const answer = op.responses['200']?.content?.['application/json'];
+      if (answer?.schema && !('example' in answer)) answer.example = exampleOf(answer.schema);
+    }
+  }
+}
