@@ -1,0 +1,295 @@
+// The OpenAPI document tells the truth: it is valid OpenAPI 3.1, a standard linter (Redocly's recommended rules)
+// finds no error in it, every operation has a summary, a description, tags and examples, every error answer
+// refers to the one Error schema, and real error answers of the REST door fit the document's schema for their
+// status (server/http/openapi-document.ts makes it so).
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Company, User } from '#server/db/entities.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The warnings of Redocly's recommended rules that the document keeps, each with why. */
+const KEPT_WARNINGS: Record<string, string> = {
+  'info-license': 'the API of a commercial product is offered under no licence to name',
+  'no-server-example.com':
+    "the server URL is the instance's APP_URL: http://localhost:<port> on a test server, the real host in production",
+  'no-ambiguous-paths':
+    'GET /sim/{id}/history and POST /sim/deactivate/{id} (and the webhooks pair) differ by method, which the rule does not read: the REST door matches method and path, so no request is ambiguous',
+};
+
+const RATE_LIMIT = 3;
+let server: TestServer;
+let doc: Json;
+let member: string;
+let viewer: string;
+let ownerNotSteppedUp: string;
+let owner: string;
+const newIccid = iccidFactory('8946933');
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { API_KEY_RATE_LIMIT: String(RATE_LIMIT) } });
+  const em = server.services.orm.em.fork();
+  const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+  em.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: demo, role: 'viewer' });
+  await em.flush();
+  member = await server.sessionCookie('anna@demo.se');
+  viewer = await server.sessionCookie('vera@demo.se');
+  owner = await server.sessionCookie('ella@demo.se');
+  ownerNotSteppedUp = await server.sessionCookie('ella@demo.se', { steppedUp: false });
+  doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Json;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function operations(): Array<{ method: string; path: string; op: Json }> {
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ method, path, op: op as Json })),
+  );
+}
+
+/** A local reference of the document (#/components/...). */
+function resolve(node: Json): Json {
+  if (typeof node?.$ref !== 'string') return node;
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((at: Json, key) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+/** Validates a value against a schema of the document (its references resolved against the document). */
+function fits(schema: Json, value: unknown): string | null {
+  const validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
+  return validate(value) ? null : ajv.errorsText(validate.errors);
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 (@readme/openapi-parser)', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const { validate, compileErrors } = await import('@readme/openapi-parser');
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it("has no error under Redocly's recommended rules, and only the warnings kept on purpose", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const say = (p: (typeof problems)[number]) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`;
+    expect(problems.filter((p) => p.severity === 'error').map(say)).toEqual([]);
+    expect(problems.filter((p) => !(p.ruleId in KEPT_WARNINGS)).map(say)).toEqual([]);
+  });
+
+  it('gives every operation a summary, a description, tags, its key scope and security', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(30);
+    for (const { method, path, op } of ops) {
+      const at = `${method.toUpperCase()} ${path}`;
+      expect(op.summary, at).toEqual(expect.stringMatching(/\S/));
+      expect(op.description, at).toEqual(expect.stringMatching(/\S/));
+      expect(op.tags, at).toEqual([expect.stringMatching(/\S/)]);
+      expect(op, at).toHaveProperty('x-required-scope');
+      expect(op.security, at).toEqual(expect.arrayContaining([{ session: [] }]));
+    }
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+  });
+
+  it('describes every error answer with the one Error schema, and no status a door never sends', () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(['Error']);
+    for (const { method, path, op } of operations()) {
+      const at = `${method.toUpperCase()} ${path}`;
+      const statuses = Object.keys(op.responses);
+      for (const status of ['200', '400', '401', '403', '413', '429', '500', '503'])
+        expect(statuses, at).toContain(status);
+      expect(statuses, at).not.toContain('415'); // a wrong content type is a 400 on the REST paths
+      for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+        if (status.startsWith('2')) continue;
+        expect(answer.$ref, `${at} ${status}`).toMatch(/^#\/components\/responses\//);
+        const shared = resolve(answer);
+        expect(shared.content['application/json'].schema, `${at} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
+        if (status === '429' || status === '503')
+          expect(shared.headers?.['Retry-After'], `${at} ${status}`).toBeTruthy();
+      }
+    }
+    // A path parameter names a thing that may not exist; a conflict where the service may refuse with one.
+    expect(doc.paths['/sim/{id}'].get.responses['404']).toBeTruthy();
+    expect(doc.paths['/sim'].post.responses['409']).toBeTruthy();
+    expect(doc.paths['/rate_plans'].get.responses['404']).toBeUndefined();
+  });
+
+  it('has an example of each request and answer, and each fits its schema', () => {
+    for (const { method, path, op } of operations()) {
+      const at = `${method.toUpperCase()} ${path}`;
+      const body = op.requestBody?.content?.['application/json'];
+      if (body) {
+        expect(body.example, `${at} request`).toBeDefined();
+        expect(fits(body.schema, body.example), `${at} request`).toBeNull();
+      }
+      for (const parameter of op.parameters ?? [])
+        if (parameter.example !== undefined)
+          expect(fits(parameter.schema, parameter.example), `${at} ${parameter.name}`).toBeNull();
+      if (!body && !op.parameters?.some((p: Json) => p.example !== undefined) && op.parameters?.length)
+        expect.fail(`${at}: no example of its request`);
+      const answer = op.responses['200'].content?.['application/json'];
+      if (answer) {
+        expect(answer.example, `${at} answer`).toBeDefined();
+        expect(fits(answer.schema, answer.example), `${at} answer`).toBeNull();
+      }
+    }
+    for (const [name, response] of Object.entries(doc.components.responses as Record<string, Json>)) {
+      const content = response.content['application/json'];
+      expect(fits(content.schema, content.example), name).toBeNull();
+    }
+  });
+});
+
+describe('real answers fit the document', () => {
+  async function call(
+    method: string,
+    url: string,
+    opts: { cookie?: string; key?: string; json?: unknown; body?: string; type?: string | null } = {},
+  ) {
+    const headers: Record<string, string> = {};
+    if (opts.cookie) headers.cookie = opts.cookie;
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
+    if (body !== undefined && opts.type !== null) headers['content-type'] = opts.type ?? 'application/json';
+    const res = await fetch(server.url + url, { method, headers, body });
+    return { status: res.status, headers: res.headers, data: JSON.parse(await res.text()) as Json };
+  }
+
+  /** The answer's status is one the operation lists, and its body fits that status's schema. */
+  function expectDocumented(method: string, path: string, answer: { status: number; data: Json }) {
+    const op = doc.paths[path]?.[method.toLowerCase()];
+    expect(op, `${method} ${path} in the document`).toBeTruthy();
+    const response = op.responses[String(answer.status)];
+    expect(response, `${method} ${path} lists ${answer.status}`).toBeTruthy();
+    const schema = resolve(response).content['application/json'].schema;
+    expect(fits(schema, answer.data), `${method} ${path} ${answer.status}: ${JSON.stringify(answer.data)}`).toBeNull();
+  }
+
+  async function newKey(scope: 'read' | 'write') {
+    const r = await call('POST', '/api/company/apiKeys', {
+      cookie: owner,
+      json: { name: `kontrakt-${scope}-${Math.random().toString(36).slice(2, 8)}`, scope },
+    });
+    expect(r.status).toBe(200);
+    expectDocumented('POST', '/company/apiKeys', r);
+    return r.data.key as string;
+  }
+
+  const activation = (iccid: string) => ({
+    iccid,
+    dataLimit: 1000,
+    callAndSms: true,
+    roaming: false,
+    invoiceLineMark: 'Kontrakt',
+    invoiceLineNote: '',
+  });
+
+  it('200: an activation, a SIM and the list', async () => {
+    const created = await call('POST', '/api/sim', { cookie: member, json: activation(newIccid()) });
+    expect(created.status).toBe(200);
+    expectDocumented('POST', '/sim', created);
+    const one = await call('GET', `/api/sim/${created.data.id}`, { cookie: member });
+    expectDocumented('GET', '/sim/{id}', one);
+    expectDocumented('GET', '/sim/all', await call('GET', '/api/sim/all?limit=5', { cookie: member }));
+  });
+
+  it('400: a refused field, malformed JSON, a wrong or missing content type (400 here, never 415)', async () => {
+    const field = await call('POST', '/api/sim', { cookie: member, json: activation('123') });
+    expect(field.status).toBe(400);
+    expect(field.data.issues[0].path).toEqual(['iccid']);
+    expectDocumented('POST', '/sim', field);
+    const malformed = await call('POST', '/api/sim', { cookie: member, body: '{"iccid": ' });
+    expect(malformed.status).toBe(400);
+    expectDocumented('POST', '/sim', malformed);
+    const wrongType = await call('POST', '/api/sim', { cookie: member, body: 'iccid=1', type: 'text/plain' });
+    expect(wrongType.status).toBe(400);
+    expectDocumented('POST', '/sim', wrongType);
+    const noType = await call('POST', '/api/sim', {
+      cookie: member,
+      body: JSON.stringify(activation(newIccid())),
+      type: null,
+    });
+    expect(noType.status).toBe(400);
+    expectDocumented('POST', '/sim', noType);
+    const both = await call('GET', '/api/sim/all', { cookie: member, key: 'sp_x' });
+    expect(both.status).toBe(400);
+    expectDocumented('GET', '/sim/all', both);
+  });
+
+  it('401: no session, and a wrong key (before the body is read)', async () => {
+    const none = await call('GET', '/api/sim/all');
+    expect(none.status).toBe(401);
+    expectDocumented('GET', '/sim/all', none);
+    const wrongKey = await call('POST', '/api/sim', { key: 'sp_wrong', body: '{"not json' });
+    expect(wrongKey.status).toBe(401);
+    expectDocumented('POST', '/sim', wrongKey);
+  });
+
+  it('403: a viewer, a read key, a key on a session-only path, a change without a recent passkey (stepUp)', async () => {
+    const byViewer = await call('POST', '/api/sim', { cookie: viewer, json: activation(newIccid()) });
+    expect(byViewer.status).toBe(403);
+    expectDocumented('POST', '/sim', byViewer);
+    const readKey = await newKey('read');
+    const byReadKey = await call('POST', '/api/sim', { key: readKey, json: activation(newIccid()) });
+    expect(byReadKey.status).toBe(403);
+    expectDocumented('POST', '/sim', byReadKey);
+    const keyOnFeedback = await call('POST', '/api/feedback', { key: readKey, json: { message: 'Hej' } });
+    expect(keyOnFeedback.status).toBe(403);
+    expectDocumented('POST', '/feedback', keyOnFeedback);
+    const notSteppedUp = await call('POST', '/api/company/apiKeys', {
+      cookie: ownerNotSteppedUp,
+      json: { name: 'utan-nyckel', scope: 'read' },
+    });
+    expect(notSteppedUp.status).toBe(403);
+    expect(notSteppedUp.data.stepUp).toBe(true);
+    expectDocumented('POST', '/company/apiKeys', notSteppedUp);
+  });
+
+  it('404 and 409: a SIM that is not there, an ICCID already active', async () => {
+    const missing = await call('GET', '/api/sim/2147483000', { cookie: member });
+    expect(missing.status).toBe(404);
+    expectDocumented('GET', '/sim/{id}', missing);
+    const gone = await call('POST', '/api/sim/deactivate/2147483000', { cookie: member });
+    expect(gone.status).toBe(404);
+    expectDocumented('POST', '/sim/deactivate/{id}', gone);
+    const iccid = newIccid();
+    expect((await call('POST', '/api/sim', { cookie: member, json: activation(iccid) })).status).toBe(200);
+    const again = await call('POST', '/api/sim', { cookie: member, json: activation(iccid) });
+    expect(again.status).toBe(409);
+    expectDocumented('POST', '/sim', again);
+  });
+
+  it('413: a body past the bound', async () => {
+    const huge = await call('POST', '/api/sim', {
+      cookie: member,
+      json: { ...activation(newIccid()), invoiceLineNote: 'x'.repeat(150_000) },
+    });
+    expect(huge.status).toBe(413);
+    expectDocumented('POST', '/sim', huge);
+  });
+
+  it('429 with Retry-After: a key past its requests per minute', async () => {
+    const key = await newKey('read');
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    // The limit counts per minute: within 3 * RATE_LIMIT calls one minute holds more than the limit.
+    for (let i = 0; i < 3 * RATE_LIMIT + 1 && !limited; i++) {
+      const r = await call('GET', '/api/rate_plans', { key });
+      if (r.status === 429) limited = r;
+      else expectDocumented('GET', '/rate_plans', r);
+    }
+    expect(limited?.status).toBe(429);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expectDocumented('GET', '/rate_plans', limited!);
+  });
+});
