@@ -6,6 +6,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, User } from '#server/db/entities.ts';
+import { httpError } from '#server/http/answer.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
@@ -254,6 +255,28 @@ describe('real answers fit the document', () => {
     expect(notSteppedUp.status).toBe(403);
     expect(notSteppedUp.data.stepUp).toBe(true);
     expectDocumented('POST', '/company/apiKeys', notSteppedUp);
+  });
+
+  it('403 of a cross-site change', async () => {
+    const res = await fetch(`${server.url}/api/sim`, {
+      method: 'POST',
+      headers: { cookie: member, 'content-type': 'application/json', origin: 'https://elsewhere.example' },
+      body: JSON.stringify(activation(newIccid())),
+    });
+    const answer = { status: res.status, data: (await res.json()) as Json };
+    expect(answer.status).toBe(403);
+    expectDocumented('POST', '/sim', answer);
+  });
+
+  it('500 and 503: the one translation the REST door sends (an outage is tried for real in fault.test.ts)', () => {
+    const fault = httpError(new Error('a bug'), 'req-1');
+    expect(fault.status).toBe(500);
+    expectDocumented('POST', '/sim', { status: fault.status, data: fault.body });
+    const outage = httpError(Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' }), 'req-2');
+    expect(outage.status).toBe(503);
+    expect(outage.headers['Retry-After']).toBeTruthy();
+    expectDocumented('POST', '/sim', { status: outage.status, data: outage.body });
+    expect(resolve(doc.paths['/sim'].post.responses['503']).headers['Retry-After']).toBeTruthy();
   });
 
   it('404 and 409: a SIM that is not there, an ICCID already active', async () => {
