@@ -279,6 +279,15 @@ export function exampleOf(schema: Schema | undefined, name = '', forRequest = fa
 
 const METHODS = /^(get|post|put|patch|delete)$/;
 
+/** Who may call a path, as its base procedure decides (server/trpc/trpc.ts), said in its description. */
+const CALLERS: Array<[RegExp, string]> = [
+  [/^\/admin\//, 'Super admins only.'],
+  [/^\/company\//, "The company's owners (and support acting as the company)."],
+  [/^\/sessions(\/|$)/, 'Any signed-in user, about their own sessions.'],
+  [/^\/feedback$/, 'Company users (a session).'],
+  [/^\/(sim|rate_plans)(\/|$)/, 'Company users: any role reads; a change needs a member or owner, or a write key.'],
+];
+
 /**
  * Makes the generated document exact: the Error schema and the shared error answers in components, every
  * operation's error statuses as references to them, and an example of each request and answer.
@@ -295,6 +304,9 @@ export function exactDocument(generated: object): void {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       if (!METHODS.test(method) || typeof op !== 'object' || op === null) continue;
+      const callers = CALLERS.find(([re]) => re.test(path))?.[1];
+      if (callers && typeof op.description === 'string' && !op.description.includes(callers))
+        op.description = `${op.description} ${callers}`;
       const names = [...EVERY_OPERATION];
       if (mayBeNotFound(path, op)) names.push('NotFound');
       if (CONFLICTS.has(`${method} ${path}`)) names.push('Conflict');

@@ -233,10 +233,11 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
 
 /**
  * The scope an API key needs on a REST path, as the procedures decide it: GET paths of the company
- * read, its SIM changes write; the company's own admin, the admin paths, feedback and login take no key.
+ * read, its SIM changes write; the company's own admin, the admin paths, feedback, login and a person's own
+ * sessions take no key.
  */
 export function requiredScope(method: string, path: string): 'read' | 'write' | null {
-  if (/^\/(admin|company|auth|feedback)(\/|$)/.test(path)) return null;
+  if (/^\/(admin|company|auth|feedback|sessions)(\/|$)/.test(path)) return null;
   return method.toLowerCase() === 'get' ? 'read' : 'write';
 }
 

@@ -248,6 +248,12 @@ describe('real answers fit the document', () => {
     const keyOnFeedback = await call('POST', '/api/feedback', { key: readKey, json: { message: 'Hej' } });
     expect(keyOnFeedback.status).toBe(403);
     expectDocumented('POST', '/feedback', keyOnFeedback);
+    // A person's own sessions take no key: the document says so (x-required-scope null, no apiKey security).
+    expect(doc.paths['/sessions'].get['x-required-scope']).toBeNull();
+    expect(doc.paths['/sessions'].get.security).toEqual([{ session: [] }]);
+    const keyOnSessions = await call('GET', '/api/sessions', { key: await newKey('read') });
+    expect(keyOnSessions.status).toBe(403);
+    expectDocumented('GET', '/sessions', keyOnSessions);
     const notSteppedUp = await call('POST', '/api/company/apiKeys', {
       cookie: ownerNotSteppedUp,
       json: { name: 'utan-nyckel', scope: 'read' },
