@@ -167,7 +167,7 @@ const EVERY_OPERATION: ErrorResponseName[] = [
 ];
 
 /** The operations whose service may refuse with a conflict (a Conflict of domain/errors.ts). */
-const CONFLICTS = new Set([
+export const CONFLICTS = new Set([
   'post /sim',
   'put /sim/edit',
   'post /sim/deactivate/{id}',
@@ -206,9 +206,9 @@ const STRING_HINTS: Array<[RegExp, string]> = [
   [/invoiceLineNote/i, 'Förare: Erik'],
   [/^q$/, 'Lastbil'],
   [/message/i, 'Tack för en bra portal!'],
-  [/prefix/i, 'sp_3kQ9xZ1'],
-  [/^key$/i, 'sp_3kQ9xZ1aB4cD5eF6gH7iJ8kL9mN0oP1qR2sT3uV4wX'],
-  [/secret/i, 'whsec_4f9a1c0b7e2d4a8c9b3e5f6a7d8c9e0f'],
+  [/prefix/i, 'sp_3kQ9xZ1a'], // a key's first 11 characters
+  [/^key$/i, 'sp_3kQ9xZ1aB4cD5eF6gH7iJ8kL9mN0oP1qR2sT3uV4wXy'],
+  [/secret/i, 'whsec_4f9a1c0b7e2d4a8c9b3e5f6a7d8c9e0f1a2b3c4d5e6'],
 ];
 
 function hinted(name: string): string | undefined {

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, User } from '#server/db/entities.ts';
 import { httpError } from '#server/http/answer.ts';
+import { CONFLICTS } from '#server/http/openapi-document.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
@@ -120,6 +121,9 @@ describe('the OpenAPI document', () => {
           expect(shared.headers?.['Retry-After'], `${at} ${status}`).toBeTruthy();
       }
     }
+    // The operations said to conflict are all in the document (a renamed path would drop its 409 silently).
+    const named = new Set(operations().map(({ method, path }) => `${method} ${path}`));
+    expect([...CONFLICTS].filter((op) => !named.has(op))).toEqual([]);
     // A path parameter names a thing that may not exist; a conflict where the service may refuse with one.
     expect(doc.paths['/sim/{id}'].get.responses['404']).toBeTruthy();
     expect(doc.paths['/sim'].post.responses['409']).toBeTruthy();
