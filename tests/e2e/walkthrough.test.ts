@@ -1,8 +1,11 @@
 // A whole working day in Chromium with JavaScript disabled: log in by the mailed link, activate a SIM,
-// search, edit, deactivate, export a file, send feedback; then, as super admin, create a company and a user.
+// search, edit, deactivate, export a file, send feedback; then, as super admin, create a company and a user
+// (a super admin must have a passkey, which needs JavaScript: without it the link is followed by a recovery code).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { replaceRecoveryCodes } from '#server/auth/recovery-codes.ts';
 import { Company, Feedback, Sim, User } from '#server/db/entities.ts';
+import { ensureFixturePasskey } from '#tests/helpers/signed-in.ts';
 import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { newContext } from '#tests/helpers/browser.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
@@ -10,7 +13,7 @@ import { linkIn } from '#tests/helpers/smtp.ts';
 
 const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 
-async function logIn(page: Page, email: string) {
+async function logIn(page: Page, email: string, recoveryCode?: string) {
   await page.goto('/');
   await page.getByLabel('E-postadress').fill(email);
   await page.getByRole('button', { name: 'Skicka inloggningslänk' }).click();
@@ -18,6 +21,11 @@ async function logIn(page: Page, email: string) {
   await portal.server.services.settled();
   await page.goto(linkIn(portal.smtp.to(email).at(-1)!.raw));
   await page.getByRole('button', { name: 'Logga in' }).click();
+  if (recoveryCode) {
+    // The passkey after the link: without JavaScript, one of the recovery codes.
+    await page.getByLabel('Återställningskod').fill(recoveryCode);
+    await page.getByRole('button', { name: 'Använd koden' }).click();
+  }
   await page.getByRole('navigation', { name: 'Meny' }).waitFor();
 }
 
@@ -70,9 +78,14 @@ describe('no-JS walk-through', () => {
   });
 
   it('a super admin creates a company and a user without JavaScript', async () => {
+    // The super admin added a passkey (and got recovery codes) earlier, with JavaScript.
+    const em = portal.server.services.orm.em.fork();
+    const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+    await ensureFixturePasskey(em, admin.id);
+    const [code] = await em.transactional((tx) => replaceRecoveryCodes(tx, admin.id));
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
-    await logIn(page, 'admin@demo.se');
+    await logIn(page, 'admin@demo.se', code);
     await page.getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('link', { name: 'Hantera företag' }).click();
     await page.getByLabel('Företagsnamn').fill('Genomgång AB');
