@@ -23,6 +23,7 @@ import { sample } from '#tests/helpers/metrics.ts';
 import { linkIn, startSmtp } from '#tests/helpers/smtp.ts';
 import { openStream as openSse } from '#tests/helpers/sse.ts';
 import { poster, webhookReceiver } from '#tests/helpers/webhooks.ts';
+import { SoftAuthenticator } from '#tests/helpers/webauthn.ts';
 
 const NGINX = findNginx();
 const skipReason = !usingPostgres
@@ -217,6 +218,8 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
         [email, companyId],
       );
       const cookie = await sessionCookieVia(base, smtp, email);
+      // Adding a webhook needs a recent passkey use: the owner adds one and confirms with it, through nginx.
+      await stepUpVia(base, cookie);
       const delivered = async () =>
         Promise.all(
           instances.map(async (i) => sample(await metricsOf(i), 'sim_portal_webhook_deliveries_delivered_total')),
@@ -405,6 +408,28 @@ async function sessionCookieVia(base: string, smtp: Awaited<ReturnType<typeof st
   });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/**
+ * The owner adds a passkey (a software authenticator answering the real ceremonies) and confirms with it: the
+ * step-up that sensitive changes such as adding a webhook need. Each call may land on another instance.
+ */
+async function stepUpVia(base: string, cookie: string) {
+  const call = async <T>(procedure: string, input?: unknown): Promise<T> => {
+    const res = await fetch(`${base}/api/trpc/${procedure}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: input === undefined ? undefined : JSON.stringify(input),
+    });
+    expect(res.status, procedure).toBe(200);
+    return ((await res.json()) as { result: { data: T } }).result.data;
+  };
+  const auth = new SoftAuthenticator(base);
+  type Options = { challenge: string; rp: { id?: string }; user: { id: string }; rpId?: string };
+  const creation = await call<Options>('passkeys.registrationOptions');
+  await call('passkeys.register', { response: auth.register(creation), name: 'Testnyckel' });
+  const request = await call<Options>('passkeys.stepUpOptions');
+  await call('passkeys.stepUp', { response: auth.assert(request) });
 }
 
 /** An event stream, its text so far (open: 200). */
