@@ -319,9 +319,10 @@ describe('live preview and activation in chunks', () => {
     const list = page.getByLabel('ICCID-nummer');
     await list.pressSequentially(`${a}\n`);
     await page.locator('#bulk-live').getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
-    await expect.poll(() => count(page, 'ready')).toBe('1');
+    // A preview waits for a pause in typing and a round trip: more than poll's default second on a loaded machine.
+    await expect.poll(() => count(page, 'ready'), { timeout: 15_000 }).toBe('1');
     await list.pressSequentially(`${b}\n${a}\n123`);
-    await expect.poll(() => page.locator('#bulk-live .bulk-rows tbody tr').count()).toBe(4);
+    await expect.poll(() => page.locator('#bulk-live .bulk-rows tbody tr').count(), { timeout: 15_000 }).toBe(4);
     expect(await count(page, 'ready')).toBe('2');
     expect(await count(page, 'duplicateInList')).toBe('1');
     expect(await count(page, 'invalid')).toBe('1');
