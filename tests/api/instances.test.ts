@@ -302,6 +302,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
     const failures: string[] = [];
     const acknowledged: string[] = [];
     let gets = 0;
+    let refused = 0;
     let stop = false;
     const reader = async () => {
       while (!stop) {
@@ -309,6 +310,9 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
           const res = await fetch(`${base}/api/sim/all`, { headers: { cookie } });
           await res.arrayBuffer();
           if (res.status === 200) gets++;
+          // The one instance left refusing at once when its pool cannot keep up (a loaded machine): an answer
+          // that says when to try again, not a lost request. nginx passes it through (deploy/: no retry of 503).
+          else if (res.status === 503 && res.headers.get('retry-after')) refused++;
           else failures.push(`GET ${res.status}`);
         } catch (e) {
           failures.push(`GET ${(e as Error).message}`);
@@ -357,6 +361,8 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
 
     expect(failures).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(0);
+    if (refused)
+      console.info(`instances: ${refused} reads refused with 503 and Retry-After while one instance was left`);
 
     // The streams of the two that went are closed; reopened through nginx (as the browser's EventSource
     // does), they and the one that stayed receive the next toast.
