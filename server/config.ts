@@ -49,6 +49,8 @@ const schema = z.object({
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // Requests per minute per API key, shared by every instance; tests set a small one.
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // Requests per minute per signed-in user on the REST paths (cookie callers); tests and benchmarks raise it.
+  API_SESSION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000_000).default(600),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -150,6 +152,8 @@ export type Config = {
   searchTimeoutMs: number;
   /** API_KEY_RATE_LIMIT: requests per minute per API key (default 600). */
   apiKeyRateLimit: number;
+  /** API_SESSION_RATE_LIMIT: requests per minute per signed-in user on the REST paths (default 600). */
+  apiSessionRateLimit: number;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
   sessionSecretGenerated: boolean;
   /** Webhook delivery (server/webhooks/deliver.ts). */
@@ -190,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: appUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY ?? false,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    apiSessionRateLimit: e.API_SESSION_RATE_LIMIT,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
     sessionSecretGenerated: !e.SESSION_SECRET,

@@ -73,6 +73,8 @@ export const t = {
     databaseDownTitle: 'Tillfälligt otillgänglig',
     retry: 'Försök igen',
     usePost: 'Använd POST.',
+    // A signed-in user over the REST paths' requests per minute (an API key has its own text).
+    rateLimited: (seconds: number) => `För många anrop till API:t. Försök igen om ${seconds} sekunder.`,
     companyNotFound: 'Företaget finns inte.',
     userNotFound: 'Användaren finns inte.',
     userNotInCompany: 'Användaren finns inte i det här företaget.',

@@ -1,6 +1,6 @@
 // A company's API keys: created by an owner (the key is answered once; only its SHA-256 and a short
 // prefix are stored, like sessions and login links), listed, revoked at once; and the lookup of a bearer key
-// on every REST request, which also counts the key's rate limit and notes its last use, in one statement.
+// on every REST request, which also asks the key's rate limit (server/http/rate-limits.ts) and notes its last use.
 import { createHash, randomBytes } from 'node:crypto';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { recordAudit, type Actor } from '#server/audit/trail.ts';
@@ -18,7 +18,6 @@ export const KEY_PREFIX = 'sp_';
 const VISIBLE_CHARS = KEY_PREFIX.length + 8;
 // Writing last_used_at on every request costs a write; once a minute tells an owner enough.
 const TOUCH_AFTER_MS = 60 * 1000;
-export const RATE_WINDOW_MS = 60 * 1000;
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -27,81 +26,32 @@ export const wellFormedKey = (key: string) => /^sp_[A-Za-z0-9_-]{43}$/.test(key)
 
 type KeyRow = { id: number; company_id: number; scope: ApiKeyScope; name: string; last_used_at: Date | string | null };
 
-export type KeyLookup =
-  { kind: 'ok'; caller: ApiKeyCaller } | { kind: 'unknown' } | { kind: 'limited'; retryAfterSeconds: number };
+export type KeyLookup = { kind: 'ok'; caller: ApiKeyCaller } | { kind: 'unknown' } | { kind: 'limited' };
 
 const KEY_SQL = `select id, company_id, scope, name, last_used_at from api_key
   where hash = ? and revoked_at is null and (expires_at is null or expires_at > ?)`;
 
 /**
  * The live key (not revoked, not expired) with this value: one read per request, as a session is (so a revoked
- * key is refused at once, on every instance); its hit counted by the limiter; its last use noted at most once
- * a minute.
+ * key is refused at once, on every instance); `admit` then counts its hit against the key's budget (false: over
+ * it); its last use noted at most once a minute, and not for a refused hit.
  */
 export async function lookUpApiKey(
   em: Em,
   key: string,
-  maxPerMinute: number,
-  limiter: ApiKeyLimiter,
+  admit: (keyId: number) => Promise<boolean>,
   now = new Date(),
 ): Promise<KeyLookup> {
   if (!wellFormedKey(key)) return { kind: 'unknown' };
   const row = await readRow<KeyRow>(em, KEY_SQL, [hashApiKey(key), now]);
   if (!row) return { kind: 'unknown' };
-  const limited = await limiter.hit(em, row.id, maxPerMinute, now);
-  if (limited !== null) return { kind: 'limited', retryAfterSeconds: limited };
+  if (!(await admit(row.id))) return { kind: 'limited' };
   if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > TOUCH_AFTER_MS)
     await em.nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: now });
   return {
     kind: 'ok',
     caller: { kind: 'apiKey', id: row.id, companyId: row.company_id, scope: row.scope, name: row.name },
   };
-}
-
-/**
- * The requests per minute of each key, shared by every instance through one counter row per key
- * (rate_limit_counter, key `apiKey:<id>`) in fixed windows aligned to the minute, so all instances agree on
- * the window without asking. A write per request would cost more than the request (the bench's target is
- * 0.9x the cookie path), so each instance adds its hits to the row in chunks: at the latest every
- * `max / 20` hits (every hit when the limit is 20 or less) or after a second, reading back the sum of all
- * instances. Between two syncs an instance may let through at most a chunk more than the limit.
- */
-export class ApiKeyLimiter {
-  private readonly keys = new Map<number, { window: number; shared: number; pending: number; syncedAt: number }>();
-
-  /** Counts a hit; null when within the limit, else the seconds until the window ends. */
-  async hit(em: Em, keyId: number, max: number, now = new Date()): Promise<number | null> {
-    const t = now.getTime();
-    const window = Math.floor(t / RATE_WINDOW_MS) * RATE_WINDOW_MS;
-    let e = this.keys.get(keyId);
-    if (!e || e.window !== window) {
-      if (this.keys.size > 10_000) for (const [id, x] of this.keys) if (x.window !== window) this.keys.delete(id);
-      e = { window, shared: 0, pending: 0, syncedAt: 0 };
-      this.keys.set(keyId, e);
-    }
-    const retryAfter = Math.max(1, Math.ceil((window + RATE_WINDOW_MS - t) / 1000));
-    if (e.shared + e.pending >= max) return retryAfter;
-    e.pending++;
-    const chunk = Math.max(1, Math.floor(max / 20));
-    if (e.pending >= chunk || t - e.syncedAt >= 1000) {
-      const delta = e.pending;
-      e.pending = 0;
-      e.syncedAt = t;
-      const rows = await em.getConnection().execute<{ count: number | string }[]>(
-        `insert into rate_limit_counter (key, count, window_start) values (?, ?, ?)
-         on conflict (key) do update set
-           count = case when rate_limit_counter.window_start < excluded.window_start then excluded.count
-             else rate_limit_counter.count + excluded.count end,
-           window_start = greatest(rate_limit_counter.window_start, excluded.window_start)
-         returning count`,
-        [`apiKey:${keyId}`, delta, new Date(window)],
-      );
-      // Another instance's hits count too; this one's own hits since are still pending.
-      if (e.window === window) e.shared = Math.max(e.shared, Number(rows[0]!.count));
-      if (e.shared > max) return retryAfter;
-    }
-    return null;
-  }
 }
 
 type ListRow = {

@@ -1,5 +1,6 @@
-// The REST door's caller: `Authorization: Bearer <key>` makes the request an API key's, looked up
-// (with its rate limit) before any procedure runs; without that header the session cookie counts, as before.
+// The REST door's caller: `Authorization: Bearer <key>` makes the request an API key's, looked up before any
+// procedure runs; without that header the session cookie counts, as before. Either caller's request is then
+// counted against its budget (server/http/rate-limits.ts), with the RateLimit-* headers set on the answer.
 // Only the REST paths (and the list export) take keys: /api/trpc, the event stream and the pages never do.
 import type { Request } from 'express';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
@@ -7,16 +8,30 @@ import { cookieName } from '#server/auth/sessions.ts';
 import { Invalid, Unauthenticated } from '#domain/errors.ts';
 import type { Services } from '#server/services.ts';
 import { createContext, createContextInner, type Context } from '#server/trpc/context.ts';
-import { ApiKeyLimiter, lookUpApiKey } from '#server/api-keys/keys.ts';
+import { t } from '#domain/texts/common.ts';
+import { lookUpApiKey } from '#server/api-keys/keys.ts';
+import { RateLimiter, requestWeight, setRateLimitHeaders, type RateLimitState } from './rate-limits.ts';
 
-// One per server instance: the per-key counts it has not yet added to the shared row.
-const limiter = new ApiKeyLimiter();
+// One per server instance: the budgets' counts it has not yet added to the shared rows.
+const limiter = new RateLimiter();
 
-/** A key over its requests per minute: 429 with Retry-After (the seconds left of its window). */
-export class ApiKeyRateLimited extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(tApiKeys.errors.rateLimited(retryAfterSeconds));
+/** A caller over its budget: 429 with Retry-After (the seconds left of its window) and the RateLimit-* headers. */
+export class RateLimited extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
   }
+}
+/** The name the REST door's error answer (server/http/rest.ts) knows it by. */
+export { RateLimited as ApiKeyRateLimited };
+
+/** Counts the request against the budget `key` and puts where it stands on the answer. */
+async function spend(em: Context['em'], req: Request, key: string, max: number): Promise<RateLimitState> {
+  const state = await limiter.hit(em, key, max, requestWeight(req));
+  setRateLimitHeaders(req.res, state);
+  return state;
 }
 
 /** The request carries our session cookie (whatever its value). */
@@ -30,22 +45,34 @@ function hasSessionCookie(services: Services, cookie: string | undefined): boole
 export async function restContext(services: Services, req: Request): Promise<Context> {
   const auth = req.headers.authorization;
   if (auth === undefined) {
-    return createContext({
+    const ctx = await createContext({
       services,
       cookie: req.headers.cookie ?? null,
       requestId: req.id,
       ip: req.ip ?? '',
       userAgent: req.headers['user-agent'] ?? '',
     });
+    // Anonymous: no budget; the door answers 401.
+    if (!ctx.session) return ctx;
+    const s = await spend(ctx.em, req, `user:${ctx.session.userId}`, services.config.apiSessionRateLimit);
+    if (!s.allowed) throw new RateLimited(s.resetSeconds, t.errors.rateLimited(s.resetSeconds));
+    return ctx;
   }
   // Two callers in one request: which one acts would be a guess, so neither does.
   if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
   const m = /^Bearer +(\S+) *$/i.exec(auth);
   if (!m) throw new Unauthenticated(tApiKeys.errors.missing);
   const ctx = createContextInner({ services, requestId: req.id, ip: req.ip ?? '' });
-  const found = await lookUpApiKey(ctx.em, m[1]!, services.config.apiKeyRateLimit, limiter);
+  const spent: { state?: RateLimitState } = {};
+  const found = await lookUpApiKey(ctx.em, m[1]!, async (id) => {
+    spent.state = await spend(ctx.em, req, `apiKey:${id}`, services.config.apiKeyRateLimit);
+    return spent.state.allowed;
+  });
   if (found.kind === 'unknown') throw new Unauthenticated(tApiKeys.errors.missing);
-  if (found.kind === 'limited') throw new ApiKeyRateLimited(found.retryAfterSeconds);
+  if (found.kind === 'limited') {
+    const seconds = spent.state?.resetSeconds ?? 1;
+    throw new RateLimited(seconds, tApiKeys.errors.rateLimited(seconds));
+  }
   ctx.apiKey = found.caller;
   return ctx;
 }

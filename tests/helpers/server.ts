@@ -40,6 +40,8 @@ export async function startTestServer(
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tests loop over the REST paths with one cookie: only tests/api/rate-limits.test.ts meets the session budget.
+    API_SESSION_RATE_LIMIT: '100000000',
     ...opts.env,
   });
   const logs: TestServer['logs'] = [];
