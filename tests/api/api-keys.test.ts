@@ -1,7 +1,7 @@
 // API keys over REST: created, listed and revoked by an owner under /api/company/apiKeys; a key of
 // scope read on every GET path of its company, write on its SIM changes too; 401 for a wrong, revoked or
-// expired key; the rate limit (API_KEY_RATE_LIMIT, small here) with 429 and Retry-After; a cookie and a key
-// together refused; the key named as the actor in the SIM history and the trail; never /api/company/*, the
+// expired key; the rate limit (API_KEY_RATE_LIMIT, small here) with 429, Retry-After and RateLimit-*; a cookie and
+// a key together refused; the key named as the actor in the SIM history and the trail; never /api/company/*, the
 // admin paths or /api/trpc.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey, Company, User } from '#server/db/entities.ts';
@@ -261,6 +261,10 @@ describe('a bearer key on the REST paths', () => {
     expect(retry).toBeLessThanOrEqual(60);
     expect(over.data.error).toMatch(/^För många anrop med API-nyckeln/);
     expect(over.data.issues).toEqual([]);
+    // The budget's fields too (tests/api/rate-limits.test.ts has the rest).
+    expect(over.headers.get('ratelimit-limit')).toBe(String(LIMIT));
+    expect(over.headers.get('ratelimit-remaining')).toBe('0');
+    expect(over.headers.get('ratelimit-reset')).toBe(String(retry));
     expect((await call('GET', '/api/rate_plans', { key: other.key })).status).toBe(200);
   });
 
