@@ -12,6 +12,7 @@ import { Migration20261125190000_webhook_fairness } from './Migration20261125190
 import { Migration20261125200000_fleet_scale } from './Migration20261125200000_fleet_scale.ts';
 import { Migration20261126110000_history_scale } from './Migration20261126110000_history_scale.ts';
 import { Migration20261126120000_sign_in } from './Migration20261126120000_sign_in.ts';
+import { Migration20261126140000_idempotency } from './Migration20261126140000_idempotency.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125200000_fleet_scale', class: Migration20261125200000_fleet_scale },
   { name: 'Migration20261126110000_history_scale', class: Migration20261126110000_history_scale },
   { name: 'Migration20261126120000_sign_in', class: Migration20261126120000_sign_in },
+  { name: 'Migration20261126140000_idempotency', class: Migration20261126140000_idempotency },
 ];

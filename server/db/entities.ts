@@ -20,6 +20,7 @@ import {
   WebauthnChallengeSchema,
 } from './entities/security.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema, WebhookEventSchema } from './entities/webhooks.ts';
+import { IdempotencyKeySchema } from './entities/idempotency.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -40,6 +41,7 @@ export { LoginToken, RateLimitCounter, Session, SESSION_STAGES, type SessionStag
 export { Passkey, RecoveryCode, SsoConfig, SsoDomain, SsoLogin, WebauthnChallenge } from './entities/security.ts';
 export { AuditEvent, Feedback } from './entities/audit.ts';
 export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './entities/webhooks.ts';
+export { IdempotencyKey } from './entities/idempotency.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -63,4 +65,5 @@ export const entities = [
   SsoConfigSchema,
   SsoDomainSchema,
   SsoLoginSchema,
+  IdempotencyKeySchema,
 ];

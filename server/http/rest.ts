@@ -1,8 +1,8 @@
 // The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
 // handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
 // that takes no body, HEAD as GET, the body that server/http/bodies.ts already read, Swedish { error, issues }
-// answers (server/http/answer.ts httpError, the one translation), and compression in one go with the answer's length.
-// Kept in one file (about 290 lines): the route table, the input taken as the library takes it and the answer are
+// answers (server/http/answer.ts httpError, the one translation), compression in one go with the answer's length,
+// and the writes' Idempotency-Key (server/http/idempotency.ts). Kept in one file (about 310 lines): the route table, the input taken as the library takes it and the answer are
 // one mechanism that reads top to bottom.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
@@ -32,6 +32,7 @@ import type { Context } from '#server/trpc/context.ts';
 import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { appRouter } from '#server/trpc/router.ts';
+import { idempotencyKeyOf, runIdempotent, scopeOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
 import { exactDocument } from './openapi-document.ts';
 
@@ -200,6 +201,17 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
 }
 
 /**
+ * A procedure's refusal kept as the answer of its Idempotency-Key: one the same request would get again (400,
+ * 404, 409, 422 ...). Never one a retry may cure: 401, 403 (a role, a step-up), 408, 429, a client gone, 5xx.
+ */
+function storedRefusal(err: unknown, req: Request): { status: number; body: string; link: null } | null {
+  if (err instanceof ApiKeyRateLimited || req.socket.destroyed) return null;
+  const answer = httpError(err, req.id);
+  if (answer.status < 400 || answer.status >= 500 || [401, 403, 408, 429].includes(answer.status)) return null;
+  return { status: answer.status, body: JSON.stringify(answer.body), link: null };
+}
+
+/**
  * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
  * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
  * Any other /api path goes on (next).
@@ -214,19 +226,30 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
     void (async () => {
       const ctx = await context;
       if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
+      const key = idempotencyKeyOf(req);
       const input = restInput(req, route, params);
       let call: unknown = createCaller(ctx);
       for (const segment of route.procedure) call = (call as Record<string, unknown>)[segment];
-      const data = await (call as (input: unknown) => Promise<unknown>)(input);
-      res.statusCode = 200;
+      const run = async () => ({
+        status: 200,
+        body: JSON.stringify(await (call as (input: unknown) => Promise<unknown>)(input)) ?? '',
+        // A list's next page (GET /api/sim/all, RFC 8288).
+        link: ctx.resHeaders.get('link'),
+      });
+      const scope = key ? scopeOf(ctx) : null;
+      const answer =
+        key && scope
+          ? await runIdempotent(ctx, req, key, scope, run, (err) => storedRefusal(err, req))
+          : { ...(await run()), headers: {}, replayed: false };
+      res.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Cache-Control', 'no-store');
       const cookie = ctx.resHeaders.get('set-cookie');
-      if (cookie) res.setHeader('Set-Cookie', cookie);
-      // A list's next page (GET /api/sim/all, RFC 8288).
-      const link = ctx.resHeaders.get('link');
-      if (link) res.setHeader('Link', link);
-      res.end(JSON.stringify(data));
+      if (cookie && !answer.replayed) res.setHeader('Set-Cookie', cookie);
+      if (answer.link) res.setHeader('Link', answer.link);
+      if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.end(answer.body);
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));
   };
 }

@@ -117,6 +117,7 @@ describe('purge of expired rows', () => {
       rateLimitCounters: 2,
       sessions: 2,
       ceremonies: 2,
+      idempotencyKeys: 0,
     });
     expect(await counts('one')).toEqual({
       loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
@@ -131,6 +132,7 @@ describe('purge of expired rows', () => {
       rateLimitCounters: 0,
       sessions: 0,
       ceremonies: 0,
+      idempotencyKeys: 0,
     });
   });
 
