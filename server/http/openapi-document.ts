@@ -3,13 +3,16 @@
 // answers { error, issues } (server/http/answer.ts, domain/errors.ts errorBody) with the statuses below. Here
 // every operation gets the statuses its door can really send, each a reference to one shared response and
 // the one Error schema, and an example of its request and answer made from its own schemas (so an example
-// always fits the document: tests/api/openapi-contract.test.ts checks both against real answers).
+// always fits the document: tests/api/openapi-contract.test.ts checks both against real answers). Besides:
+// the rate-limit and idempotency headers, the limits in the info description, and the webhooks
+// (openapi-webhooks.ts). One file (over 250 lines) as one pass over the generated document.
 import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { luhnCheckDigit } from '#domain/sims/iccid.ts';
 import { DEFAULT_BODY_LIMIT } from './bodies.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from './answer.ts';
+import { addWebhooks } from './openapi-webhooks.ts';
 
 type Json = Record<string, unknown>;
 type Schema = Json & {
@@ -66,15 +69,62 @@ export const errorSchema = {
   additionalProperties: false,
 };
 
-const retryAfter = {
-  description: 'Seconds to wait before trying again.',
-  schema: { type: 'integer', minimum: 0 },
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The answers' headers, in components.headers. The rate-limit headers are on every answer of the REST paths but
+ * the 401 of an anonymous caller (who has no budget); `required: false` as an answer may come before the
+ * budget is counted (a refusal of the body reader, a server fault).
+ */
+export const HEADERS = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Limit': {
+    description:
+      "The caller's budget of requests in the current window (a minute): API_KEY_RATE_LIMIT for an API key, API_SESSION_RATE_LIMIT for a signed-in user.",
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description:
+      'What is left of the budget in this window (a bulk call spends one per ICCID or id of its list); 0: the next request gets 429.',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window ends and the budget is whole again.',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Idempotent-Replayed': {
+    description:
+      'On a POST, PUT or PATCH with an Idempotency-Key seen before with the same body (within 24 h): this answer is the first one replayed, nothing was done again.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+} as const;
+
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+const rateLimitHeaders = () => Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]));
+const retryAfter = headerRef('Retry-After');
+
+/** The optional request header of every POST, PUT and PATCH (components.parameters). */
+export const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same body within 24 h is not done again but answered with the first answer (and `Idempotent-Replayed: true`). The same key with another body is 422; while the first request with the key is still running, a second one waits, and gets 409 with Retry-After if it waited too long. Use a new random key (e.g. a UUID) per change, and the same key for its retries.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  example: '5f0c8a8e-7c1b-4d6e-9f2a-3b4c5d6e7f80',
 };
 
 function errorResponse(description: string, example: Json, headers?: Json) {
   return {
     description,
-    ...(headers ? { headers } : {}),
+    headers: { ...headers, ...rateLimitHeaders() },
     content: { 'application/json': { schema: errorRef, example } },
   };
 }
@@ -117,9 +167,25 @@ export const errorResponses = {
   Conflict: [
     409,
     errorResponse(
-      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint.',
+      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint. Or, with Retry-After: a request with the same Idempotency-Key is still running and this one waited too long for it.',
       { error: t.errors.simAlreadyActive, issues: [{ path: ['iccid'], message: t.errors.simAlreadyActive }] },
+      { 'Retry-After': retryAfter },
     ),
+  ],
+  IdempotencyInProgress: [
+    409,
+    errorResponse(
+      'A request with the same Idempotency-Key is still running and this one waited too long for it: try again after Retry-After (then the first answer is replayed).',
+      { error: t.errors.byCode.CONFLICT, issues: [] },
+      { 'Retry-After': retryAfter },
+    ),
+  ],
+  IdempotencyKeyReused: [
+    422,
+    errorResponse('The Idempotency-Key was used within 24 h with another body: use a new key for another change.', {
+      error: 'Idempotency-Key har redan använts för en annan förfrågan.',
+      issues: [],
+    }),
   ],
   PayloadTooLarge: [
     413,
@@ -131,9 +197,9 @@ export const errorResponses = {
   TooManyRequests: [
     429,
     errorResponse(
-      "The API key's requests per minute are spent (API_KEY_RATE_LIMIT); Retry-After says when its minute ends.",
+      "The caller's budget for this minute is spent: an API key's (API_KEY_RATE_LIMIT) or a signed-in user's (API_SESSION_RATE_LIMIT); a bulk call weighs as many requests as its list has ICCIDs or ids. Retry-After says when the window ends.",
       { error: tApiKeys.errors.rateLimited(12), issues: [] },
-      { 'Retry-After': retryAfter },
+      { 'Retry-After': { ...HEADERS['Retry-After'], required: true } },
     ),
   ],
   InternalServerError: [
@@ -288,6 +354,17 @@ const CALLERS: Array<[RegExp, string]> = [
   [/^\/(sim|rate_plans)(\/|$)/, 'Company users: any role reads; a change needs a member or owner, or a write key.'],
 ];
 
+/** The methods that change something: they take an Idempotency-Key. */
+const CHANGES = /^(post|put|patch)$/;
+
+/** The info description's paragraphs after the generated one: limits, retries, walking the list. */
+const INFO_PARAGRAPHS = [
+  `**Limits.** Every caller has a budget of requests per minute: an API key API_KEY_RATE_LIMIT (default 600), a signed-in user API_SESSION_RATE_LIMIT, each shared by all server instances. POST /sim/bulk and POST /sim/bulk/deactivate weigh as many requests as their list has ICCIDs or ids (up to 10,000 a call). Every answer (but the 401 of a caller with neither session nor key) tells where the budget stands: \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends). Past it the answer is 429 with \`Retry-After\` (seconds). Bodies are bounded too (413): ${DEFAULT_BODY_LIMIT / 1024} kB, POST /sim/bulk 6 MB, POST /sim/bulk/deactivate 256 kB.`,
+  '**Retries.** 429 and 503 carry `Retry-After`: wait that long, then try again. A POST, PUT or PATCH may be retried safely with the same `Idempotency-Key` header (1 to 255 visible ASCII characters, e.g. a UUID per change): the same key with the same body within 24 h is answered with the first answer and `Idempotent-Replayed: true`, nothing done twice; the same key with another body is 422; a retry while the first is still running waits for it, or gets 409 with `Retry-After`. Without a key a retried change may be done twice (an activation then answers 409: the ICCID is already active). 500 carries a `requestId` to quote to support.',
+  '**Walking the whole fleet.** GET /sim/all answers a page (`limit` 1 to 50, default 50), newest first; when there is a next page its answer has `Link: <…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288, with `q` kept). Follow that URL as it is until an answer has no `Link`: the cursor is opaque (up to 100 characters), and stays right while SIMs are activated meanwhile. A cursor and `offset` are not taken together (400).',
+  "**Webhooks.** The events the portal POSTs to a company's endpoints are under `webhooks`: each payload, the `X-Sim-Portal-Signature` header and how to verify it, the answer expected and the retries.",
+];
+
 /**
  * Makes the generated document exact: the Error schema and the shared error answers in components, every
  * operation's error statuses as references to them, and an example of each request and answer.
@@ -300,6 +377,10 @@ export function exactDocument(generated: object): void {
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   schemas.Error = errorSchema;
   components.responses = Object.fromEntries(Object.entries(errorResponses).map(([name, [, r]]) => [name, r]));
+  components.headers = HEADERS;
+  components.parameters = { IdempotencyKey: idempotencyKeyParameter };
+  const info = (doc.info ??= {}) as Json;
+  info.description = [info.description, ...INFO_PARAGRAPHS].filter(Boolean).join('\n\n');
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
@@ -309,10 +390,21 @@ export function exactDocument(generated: object): void {
         op.description = `${op.description} ${callers}`;
       const names = [...EVERY_OPERATION];
       if (mayBeNotFound(path, op)) names.push('NotFound');
+      const change = CHANGES.test(method);
       if (CONFLICTS.has(`${method} ${path}`)) names.push('Conflict');
+      else if (change) names.push('IdempotencyInProgress');
+      if (change) names.push('IdempotencyKeyReused');
       const responses: Operation['responses'] = {};
       for (const [status, answer] of Object.entries(op.responses ?? {}))
-        if (/^2/.test(status)) responses[status] = answer;
+        if (/^2/.test(status))
+          responses[status] = {
+            ...answer,
+            headers: {
+              ...(answer.headers as Json | undefined),
+              ...rateLimitHeaders(),
+              ...(change ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+            },
+          };
       for (const name of names.sort((a, b) => errorResponses[a][0] - errorResponses[b][0]))
         responses[String(errorResponses[name][0])] = ref(name);
       op.responses = responses;
@@ -328,10 +420,12 @@ export function exactDocument(generated: object): void {
             parameter.schema.enum)
         )
           parameter.example = exampleOf(parameter.schema, parameter.name, true);
+      if (change) (op.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' } as never);
       const body = op.requestBody?.content?.['application/json'];
       if (body?.schema && !('example' in body)) body.example = exampleOf(body.schema, '', true);
       const answer = op.responses['200']?.content?.['application/json'];
       if (answer?.schema && !('example' in answer)) answer.example = exampleOf(answer.schema);
     }
   }
+  addWebhooks(doc);
 }

@@ -48,7 +48,8 @@ export function openApiValidator(doc: Json = publishedDocument()): OpenApiValida
     // The most literal first: /sim/all before /sim/{id}.
     .sort((a, b) => b.literal - a.literal);
 
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   const compiled = new WeakMap<object, ValidateFunction>();
   const validatorOf = (schema: Json) => {
     let v = compiled.get(schema);
