@@ -8,6 +8,7 @@ import type { Request } from 'express';
 import { errorBody, Invalid } from '#domain/errors.ts';
 import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { IDEMPOTENCY_KEPT_MS } from '#server/db/entities/idempotency.ts';
+import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import type { Em } from '#server/db/orm.ts';
 import type { Context } from '#server/trpc/context.ts';
 
@@ -15,7 +16,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** 1 to 255 visible ASCII characters (a UUID is the usual choice). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-/** How often a request whose key is busy looks again, and for how long before it gives up with 409. */
+/** How often (on average) a request whose key is busy looks again, and for how long before it gives up with 409. */
 export const POLL_MS = 150;
 export const WAIT_MS = 30_000;
 /**
@@ -90,6 +91,8 @@ function forksInside(em: Em): Em {
   return em;
 }
 
+const LOCK_SQL = 'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked';
+
 type StoredAnswer = Omit<Answer, 'headers' | 'replayed'>;
 type Stored = { request_hash: string; status: number; body: string; link: string | null };
 
@@ -105,10 +108,11 @@ const refusal = (status: number, message: string, headers: Record<string, string
  * Runs `work` once per (caller, key): in one transaction that takes the key's advisory lock, looks for a stored
  * answer, runs the procedure with `ctx.em` inside it (its own transactions become savepoints) and stores the
  * answer before the commit. When `work` throws, `keep` says which refusal is stored as the answer (the procedure's
- * 4xx); any other (401, 403, 429, 5xx) rolls everything back and is thrown, so a retry can do the work later. A request whose key is locked by another polls every POLL_MS
- * with a short transaction of its own, for at most WAIT_MS (then 409 with Retry-After). On PGlite the lock does
- * not exclude (one session) but need not: its one connection runs one transaction at a time, so the second
- * request's transaction starts after the first committed and finds its answer.
+ * 4xx); any other (401, 403, 429, 5xx) rolls everything back and is thrown, so a retry can do the work later.
+ * A request whose key is locked by another waits: it looks again every 100 to 200 ms with one statement (no
+ * connection held in between) and tries once the lock is free, for at most WAIT_MS (then 409 with Retry-After).
+ * On PGlite the lock does not exclude (one session) but need not: its one connection runs one transaction at a
+ * time, so the second request's transaction starts after the first committed and finds its answer.
  */
 export async function runIdempotent(
   ctx: Context,
@@ -124,17 +128,30 @@ export async function runIdempotent(
   const lockName = lockNameOf(scope, key);
   const em = ctx.em;
   const deadline = Date.now() + WAIT_MS;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) {
+      // Spread over 100 to 200 ms, so that many waiting requests do not knock at once.
+      await sleep(POLL_MS / 2 + Math.random() * POLL_MS);
+      if (Date.now() >= deadline || ctx.signal?.aborted)
+        return refusal(409, tIdempotency.stillRunning, { 'Retry-After': '1' });
+      // One statement outside a transaction (the lock is taken and let go at once) tells whether it is free; a
+      // refusal of a busy pool only means looking again later: this request is waiting anyway.
+      let free = false;
+      try {
+        const [row] = await em.execute<{ locked: boolean }[]>(LOCK_SQL, [lockName]);
+        free = !!row?.locked;
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) throw err;
+      }
+      if (!free) continue;
+    }
     const toastMode = ctx.toastMode;
     let answer: Answer | 'busy';
     try {
       // Toasts wait for the commit: a rolled-back request told the user nothing.
       ctx.toastMode = 'held';
       answer = await em.transactional(async (tx) => {
-        const [lock] = await tx.execute<{ locked: boolean }[]>(
-          'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
-          [lockName],
-        );
+        const [lock] = await tx.execute<{ locked: boolean }[]>(LOCK_SQL, [lockName]);
         if (!lock?.locked) return 'busy';
         const [stored] = await tx.execute<Stored[]>(
           'select request_hash, status, body, link from idempotency_key where scope = ? and key_hash = ? and created_at > ?',
@@ -184,8 +201,5 @@ export async function runIdempotent(
       else await ctx.showToasts({ flash: false });
       return answer;
     }
-    if (Date.now() >= deadline || ctx.signal?.aborted)
-      return refusal(409, tIdempotency.stillRunning, { 'Retry-After': '1' });
-    await sleep(POLL_MS);
   }
 }
