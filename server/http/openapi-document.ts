@@ -10,6 +10,7 @@ import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { luhnCheckDigit } from '#domain/sims/iccid.ts';
+import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { DEFAULT_BODY_LIMIT } from './bodies.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from './answer.ts';
 import { addWebhooks } from './openapi-webhooks.ts';
@@ -73,7 +74,7 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /**
  * The answers' headers, in components.headers. The rate-limit headers are on every answer of the REST paths but
- * the 401 of an anonymous caller (who has no budget); `required: false` as an answer may come before the
+ * a 401 (a caller without a session or a valid key has no budget); `required: false` as an answer may come before the
  * budget is counted (a refusal of the body reader, a server fault).
  */
 export const HEADERS = {
@@ -100,7 +101,7 @@ export const HEADERS = {
   },
   'Idempotent-Replayed': {
     description:
-      'On a POST, PUT or PATCH with an Idempotency-Key seen before with the same body (within 24 h): this answer is the first one replayed, nothing was done again.',
+      'On a POST, PUT or PATCH with an Idempotency-Key seen before with the same request (within 24 h): this answer (a 2xx, or a 400, 404, 409 or 422 of the procedure) is the first one replayed, nothing was done again.',
     required: false,
     schema: { type: 'string', enum: ['true'] },
   },
@@ -121,6 +122,9 @@ export const idempotencyKeyParameter = {
   example: '5f0c8a8e-7c1b-4d6e-9f2a-3b4c5d6e7f80',
 };
 
+/** The refusals an Idempotency-Key's first request may have had, and so its replay. */
+const replayed = { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };
+
 function errorResponse(description: string, example: Json, headers?: Json) {
   return {
     description,
@@ -136,11 +140,12 @@ export const errorResponses = {
   BadRequest: [
     400,
     errorResponse(
-      'Refused input: a field breaks a rule (issues name each), malformed JSON, a missing or wrong Content-Type (the REST paths answer 400, not 415), a session cookie and an API key in one request, or a malformed Host or text (NUL, bad UTF-8) in the URL or body.',
+      'Refused input: a field breaks a rule (issues name each), malformed JSON, a missing or wrong Content-Type (the REST paths answer 400, not 415), a session cookie and an API key in one request, a malformed Idempotency-Key, or a malformed Host or text (NUL, bad UTF-8) in the URL or body.',
       {
         error: t.errors.fields.iccid.checkDigit,
         issues: [{ path: ['iccid'], message: t.errors.fields.iccid.checkDigit }],
       },
+      replayed,
     ),
   ],
   Unauthorized: [
@@ -159,33 +164,35 @@ export const errorResponses = {
   ],
   NotFound: [
     404,
-    errorResponse('The thing does not exist, or not for this caller (the two are not told apart).', {
-      error: t.errors.byCode.NOT_FOUND,
-      issues: [],
-    }),
+    errorResponse(
+      'The thing does not exist, or not for this caller (the two are not told apart).',
+      { error: t.errors.byCode.NOT_FOUND, issues: [] },
+      replayed,
+    ),
   ],
   Conflict: [
     409,
     errorResponse(
-      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint. Or, with Retry-After: a request with the same Idempotency-Key is still running and this one waited too long for it.',
+      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint. Or, with Retry-After: a request with the same Idempotency-Key is still running and this one waited for it for 30 s.',
       { error: t.errors.simAlreadyActive, issues: [{ path: ['iccid'], message: t.errors.simAlreadyActive }] },
-      { 'Retry-After': retryAfter },
+      { 'Retry-After': retryAfter, ...replayed },
     ),
   ],
   IdempotencyInProgress: [
     409,
     errorResponse(
-      'A request with the same Idempotency-Key is still running and this one waited too long for it: try again after Retry-After (then the first answer is replayed).',
-      { error: t.errors.byCode.CONFLICT, issues: [] },
+      'A request with the same Idempotency-Key is still running and this one waited for it for 30 s: try again after Retry-After (the first answer is then replayed).',
+      { error: tIdempotency.stillRunning, issues: [] },
       { 'Retry-After': retryAfter },
     ),
   ],
   IdempotencyKeyReused: [
     422,
-    errorResponse('The Idempotency-Key was used within 24 h with another body: use a new key for another change.', {
-      error: 'Idempotency-Key har redan använts för en annan förfrågan.',
-      issues: [],
-    }),
+    errorResponse(
+      'The Idempotency-Key was used within 24 h for another request (another method, path or body): use a new key for a new request. Also the replay of a first request that was itself a 422.',
+      { error: tIdempotency.otherRequest, issues: [] },
+      replayed,
+    ),
   ],
   PayloadTooLarge: [
     413,
@@ -359,8 +366,8 @@ const CHANGES = /^(post|put|patch)$/;
 
 /** The info description's paragraphs after the generated one: limits, retries, walking the list. */
 const INFO_PARAGRAPHS = [
-  `**Limits.** Every caller has a budget of requests per minute: an API key API_KEY_RATE_LIMIT (default 600), a signed-in user API_SESSION_RATE_LIMIT, each shared by all server instances. POST /sim/bulk and POST /sim/bulk/deactivate weigh as many requests as their list has ICCIDs or ids (up to 10,000 a call). Every answer (but the 401 of a caller with neither session nor key) tells where the budget stands: \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends). Past it the answer is 429 with \`Retry-After\` (seconds). Bodies are bounded too (413): ${DEFAULT_BODY_LIMIT / 1024} kB, POST /sim/bulk 6 MB, POST /sim/bulk/deactivate 256 kB.`,
-  '**Retries.** 429 and 503 carry `Retry-After`: wait that long, then try again. A POST, PUT or PATCH may be retried safely with the same `Idempotency-Key` header (1 to 255 visible ASCII characters, e.g. a UUID per change): the same key with the same body within 24 h is answered with the first answer and `Idempotent-Replayed: true`, nothing done twice; the same key with another body is 422; a retry while the first is still running waits for it, or gets 409 with `Retry-After`. Without a key a retried change may be done twice (an activation then answers 409: the ICCID is already active). 500 carries a `requestId` to quote to support.',
+  `**Limits.** Every caller has a budget of requests per minute on the REST paths: an API key API_KEY_RATE_LIMIT (default 600), a signed-in user API_SESSION_RATE_LIMIT (default 600), each shared by all server instances. POST /sim/bulk and POST /sim/bulk/deactivate weigh as many requests as their list has ICCIDs or ids (a list longer than the whole budget costs the whole budget: it goes through only at the start of a window). Every answer (but a 401: a caller without a session or a valid key has no budget) tells where the budget stands: \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends). Past it the answer is 429 with \`Retry-After\` (seconds). Bodies are bounded too (413): ${DEFAULT_BODY_LIMIT / 1024} kB, POST /sim/bulk 6 MB, POST /sim/bulk/deactivate 256 kB.`,
+  '**Retries.** 429 and 503 carry `Retry-After`: wait that long, then try again. A POST, PUT or PATCH may be retried safely with the same `Idempotency-Key` header (1 to 255 visible ASCII characters, e.g. a UUID per change): the same key with the same body within 24 h is answered with the first answer and `Idempotent-Replayed: true`, nothing done twice; the same key with another method, path or body is 422; a retry while the first is still running waits for it, and after 30 s gets 409 with `Retry-After`. A key belongs to its caller (the API key, or the user in the company they act for). Replayed are the answers of requests whose procedure ran (2xx, and 400, 404, 409, 422); a 401, 403, 429 or 5xx is not stored, so its retry is done anew. Without a key a retried change may be done twice (an activation then answers 409: the ICCID is already active). 500 carries a `requestId` to quote to support.',
   '**Walking the whole fleet.** GET /sim/all answers a page (`limit` 1 to 50, default 50), newest first; when there is a next page its answer has `Link: <…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288, with `q` kept). Follow that URL as it is until an answer has no `Link`: the cursor is opaque (up to 100 characters), and stays right while SIMs are activated meanwhile. A cursor and `offset` are not taken together (400).',
   "**Webhooks.** The events the portal POSTs to a company's endpoints are under `webhooks`: each payload, the `X-Sim-Portal-Signature` header and how to verify it, the answer expected and the retries.",
 ];
