@@ -2,7 +2,7 @@
 // doing the work again, another request with the key is 422, a malformed key 400, keys belong to one caller,
 // twenty parallel bulk calls with one key do the work once and answer alike, a server killed mid-request leaves
 // nothing (the retry does the work), and the purge deletes the answers after a day.
-// Long (about 330 lines): each case needs the same callers and the same few helpers.
+// Long (about 380 lines): each case needs the same callers and the same few helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,7 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tIdempotency } from '#domain/texts/idempotency.ts';
-import { AuditEvent, Company, IdempotencyKey, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { ApiKey, AuditEvent, Company, IdempotencyKey, Sim, SimEvent, User } from '#server/db/entities.ts';
+import { newToast, type HubEvent } from '#server/events/hub.ts';
 import { initOrm, type Orm } from '#server/db/orm.ts';
 import { lockNameOf } from '#server/http/idempotency.ts';
 import { purgeExpired } from '#server/maintenance/purge.ts';
@@ -126,6 +127,50 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
       made.text,
     ]);
     expect(await activeCount([iccid])).toBe(1);
+  });
+
+  it('tells the user once: the first answer sends its toast after the commit, a replay none', async () => {
+    const annaId = (await em().findOneOrFail(User, { email: 'anna@demo.se' })).id;
+    const events: HubEvent[] = [];
+    const unsubscribe = server.services.hub.subscribe((e) => events.push(e));
+    try {
+      /** The toast titles for Anna until a marker published now arrives (events arrive in order). */
+      const toastsSoFar = async () => {
+        const marker = newToast('info', `marker-${Math.random()}`, '');
+        await server.services.hub.publish({ kind: 'toast', userId: annaId, toast: marker });
+        const titles = () => events.flatMap((e) => (e.kind === 'toast' && e.userId === annaId ? [e.toast.title] : []));
+        await expect.poll(() => titles().includes(marker.title), { timeout: 10_000 }).toBe(true);
+        const seen = titles().filter((x) => x !== marker.title);
+        events.length = 0;
+        return seen;
+      };
+      await toastsSoFar();
+      const [iccid, key] = [newIccid(), uniqueKey()];
+      expect((await post('/api/sim', { cookie: member }, activation(iccid), key)).status).toBe(200);
+      expect(await toastsSoFar()).toEqual(['SIM-kortet är aktiverat']);
+      expect((await post('/api/sim', { cookie: member }, activation(iccid), key)).status).toBe(200);
+      expect(await toastsSoFar()).toEqual([]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('never stores a 403 (a step-up may come), and keeps a secret answer unreadable in the database', async () => {
+    const key = uniqueKey();
+    const body = { name: `retry-secret-${Date.now()}`, scope: 'read' };
+    const before = await server.sessionCookie('ella@demo.se', { steppedUp: false });
+    const refused = await post('/api/company/apiKeys', { cookie: before }, body, key);
+    expect([refused.status, refused.data.stepUp]).toEqual([403, true]);
+    // The same user, now stepped up in another session: the key is theirs, and the 403 was not kept.
+    const made = await post('/api/company/apiKeys', { cookie: owner }, body, key);
+    expect([made.status, made.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    const again = await post('/api/company/apiKeys', { cookie: owner }, body, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([200, 'true', made.text]);
+    expect(await em().count(ApiKey, { name: body.name })).toBe(1);
+    // Stored are the key's hash and the answer sealed with a key derived from the Idempotency-Key.
+    const rows = await em().execute<{ key_hash: string; body: string }[]>('select key_hash, body from idempotency_key');
+    expect(rows.some((r) => r.key_hash === key || r.body.includes(made.data.key))).toBe(false);
+    expect(rows.map((r) => r.body).join('')).not.toContain(made.data.key.slice(3, 20));
   });
 
   it('refuses the key with another method, path or body: 422, and nothing is done', async () => {
