@@ -243,8 +243,14 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
     // Stored answers as the clock sees them a day and a minute later.
     const later = new Date(Date.now() + 24 * 60 * 60 * 1000 + 60_000);
     const live = await em().count(IdempotencyKey, { createdAt: { $gte: new Date(Date.now() - 60 * 60 * 1000) } });
+    // More than a batch (IDEMPOTENCY_KEYS_PER_BATCH) of old answers too: every one is deleted in the one run.
+    await em().execute(
+      `insert into idempotency_key (scope, key_hash, request_hash, status, body, link, created_at)
+       select 'apiKey:0', md5(n::text) || md5(n::text), '', 200, '', null, now() - interval '2 days'
+       from generate_series(1, 1234) as n`,
+    );
     const purged = await purgeExpired(em(), later);
-    expect(purged.idempotencyKeys).toBeGreaterThanOrEqual(live);
+    expect(purged.idempotencyKeys).toBeGreaterThanOrEqual(live + 1234);
     expect(await em().count(IdempotencyKey, {})).toBe(0);
     expect((await purgeExpired(em(), later)).idempotencyKeys).toBe(0);
     // Nothing stored: the key stands for a new request now.
