@@ -77,6 +77,10 @@ export default function ApiKeys() {
       <h1>{k.title}</h1>
       <p className="muted subtitle">{companyName}</p>
       <p>{k.intro}</p>
+      <p>
+        {/* A plain link: /api/docs is the server's own page, not a route of the app. */}
+        <a href="/api/docs">{k.docsLink}</a>: {k.docsHint}
+      </p>
       {notice && !data ? (
         <p className="notice success" role="status">
           {k.revokedNotice}

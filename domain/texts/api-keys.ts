@@ -6,6 +6,8 @@ export const tApiKeys = {
   homeHint: 'Nycklar för era egna system att anropa REST-API:t',
   intro:
     'En API-nyckel låter era egna system anropa REST-API:t som företaget, med Authorization: Bearer <nyckel>. Läs får alla GET-anrop; Skriv får även aktivera, ändra och avaktivera.',
+  docsLink: 'API-referens',
+  docsHint: 'alla anrop, med exempel; prova dem med er nyckel',
   listTitle: 'Företagets nycklar',
   scopes: { read: 'Läs', write: 'Skriv' },
   scopeHints: {

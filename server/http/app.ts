@@ -5,6 +5,7 @@ import path from 'node:path';
 import express from 'express';
 import type { Services } from '#server/services.ts';
 import { eventStream, restContextOf } from './api.ts';
+import { mountApiDocs } from './api-docs.ts';
 import { mountStaticFiles } from './assets.ts';
 import { guardBodies } from './bodies.ts';
 import { compress } from './compress.ts';
@@ -64,6 +65,8 @@ export function createHttpApp(
   app.get('/api/openapi.json', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(openApi(services));
   });
+  // Its interactive reference, with the page's own policy (server/http/api-docs.ts).
+  mountApiDocs(app, services.config);
 
   if (dev) app.use(source.dev.middlewares);
   else mountStaticFiles(app, clientDir);
