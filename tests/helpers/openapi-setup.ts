@@ -14,18 +14,20 @@ function methodOf(input: Parameters<typeof fetch>[0], init?: RequestInit): strin
   return (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
 }
 
-async function checkAnswer(method: string, url: URL, res: Response): Promise<void> {
+/** Checks one answer; `res` is a clone of it when its body is JSON, else null (a file is not read twice). */
+async function checkAnswer(method: string, url: URL, answer: Response, res: Response | null): Promise<void> {
   // The validator (and the document, with the router behind it) is loaded at the first /api answer only.
   validator ??= import('./openapi-validate.ts').then((m) => m.openApiValidator());
   const v = await validator;
   if (!v.operationOf(method, url.pathname)) return;
   let body = '';
   try {
-    body = await res.text();
+    body = res ? await res.text() : '';
   } catch {
     return; // the test aborted the call or stopped the server mid-answer: nothing to check
   }
-  mismatches.push(...v.check({ method, path: url.pathname, status: res.status, headers: res.headers, body }));
+  const { status, headers } = answer;
+  mismatches.push(...v.check({ method, path: url.pathname, status, headers, body }));
 }
 
 globalThis.fetch = async function checkedFetch(input, init) {
@@ -38,7 +40,8 @@ globalThis.fetch = async function checkedFetch(input, init) {
   }
   if (url?.pathname.startsWith('/api/') && !res.redirected) {
     const method = methodOf(input, init);
-    const check = checkAnswer(method, url, res.clone()).finally(() => pending.delete(check));
+    const json = /^application\/json\b/i.test(res.headers.get('content-type') ?? '');
+    const check = checkAnswer(method, url, res, json ? res.clone() : null).finally(() => pending.delete(check));
     pending.add(check);
   }
   return res;
