@@ -1,7 +1,6 @@
 // The document: language, theme, header and the back link around every page.
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import {
-  Link,
   Links,
   Meta,
   Outlet,
@@ -9,17 +8,20 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useMatches,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { AppHeader, type Section } from './components/AppHeader.tsx';
 import { BackLink } from './components/BackLink.tsx';
+import { pageWidth } from './components/page-width.ts';
 import { RouteError } from './components/RouteError.tsx';
 import { StepUpPrompt } from './components/security/StepUpPrompt.tsx';
 import { Toaster } from './components/Toaster.tsx';
 import stylesHref from '#app/styles/app.css?url';
 import { t } from '#domain/texts/common.ts';
-import { tSecurity } from '#domain/texts/security.ts';
+import { callerRole, WRITE_ROLES } from '#domain/companies/kinds.ts';
 import { needsStepUpHere } from '#app/utils/step-up.ts';
 import { stepUpWanted } from '#app/utils/step-up.server.ts';
 import { submissionFailed } from './utils/forms.ts';
@@ -36,6 +38,16 @@ export const meta: MetaFunction = () => [{ title: t.appName }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const s = context.session;
+  const role = s ? callerRole(s) : null;
+  // The header's sections: what the caller's role may open (the home page's menu shows the same).
+  const sections: Section[] = [];
+  if (s && role) {
+    sections.push('sims');
+    if (WRITE_ROLES.includes(role)) sections.push('add');
+    sections.push('export');
+    if (role === 'owner') sections.push('company');
+    if (s.isSuperAdmin) sections.push('admin');
+  }
   const flash = s?.flash ? await context.trpc.auth.takeFlash() : null;
   return {
     flash,
@@ -43,6 +55,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: s
       ? {
           name: s.name,
+          companyName: s.companyName,
+          sections,
           isSuperAdmin: s.isSuperAdmin,
           actingCompanyName: s.actingCompanyId ? s.companyName : null,
           // Changes on the step-up paths will be refused until the session uses a passkey.
@@ -61,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
   const askStepUp = !!data?.user?.stepUpWanted && needsStepUpHere(pathname);
+  const width = pageWidth(useMatches());
   return (
     <html lang="sv" data-theme={theme}>
       <head>
@@ -74,33 +89,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip" href="#main">
           Hoppa till innehållet
         </a>
-        <header className="header">
-          <Link className="brand" to="/">
-            {t.appName}
-          </Link>
-          {data?.user ? (
-            <Link className="btn btn-link header-security" to="/security">
-              {tSecurity.menuLink}
-            </Link>
-          ) : null}
-          <form method="post" action="/theme">
-            <input type="hidden" name="theme" value={theme === 'light' ? 'dark' : 'light'} />
-            <button className="btn btn-link" type="submit">
-              {theme === 'light' ? t.theme.dark : t.theme.light} tema
-            </button>
-          </form>
-        </header>
-        {data?.user?.actingCompanyName ? (
-          <div className="banner" role="status">
-            <span>{t.acting.banner(data.user.actingCompanyName)}</span>
-            <form method="post" action="/auth/own-company">
-              <button className="btn" type="submit">
-                {t.acting.back}
-              </button>
-            </form>
-          </div>
-        ) : null}
-        <main id="main" className="main">
+        <AppHeader user={data?.user ?? null} theme={theme} />
+        <main id="main" className={`main width-${width}`}>
           <BackLink />
           {askStepUp ? <StepUpPrompt /> : null}
           {children}

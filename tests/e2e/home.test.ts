@@ -77,7 +77,7 @@ describe('home page', () => {
     const page = await portal.loggedInPage('admin@demo.se');
     const ctx = page.context();
     await page.goto('/');
-    const admin = page.getByRole('link', { name: 'Admin' });
+    const admin = page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' });
     expect(await admin.getAttribute('class')).toContain('btn-destructive');
     await ctx.close();
   });

@@ -133,7 +133,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Bekräfta med din nyckel' }).click();
     await page.waitForURL((u) => u.pathname === '/');
-    await page.getByRole('link', { name: 'Säkerhet' }).waitFor();
+    await page.locator('header .usermenu').waitFor();
     expect(await latestSession('anna@demo.se')).toMatchObject({ stage: 'full', method: 'link' });
 
     // Signed out, the passkey alone from /login.

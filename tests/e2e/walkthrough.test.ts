@@ -86,7 +86,7 @@ describe('no-JS walk-through', () => {
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
     await logIn(page, 'admin@demo.se', code);
-    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('link', { name: 'Hantera företag' }).click();
     await page.getByLabel('Företagsnamn').fill('Genomgång AB');
     await page.getByLabel('Kundnummer').fill('GG-1');

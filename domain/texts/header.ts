@@ -1,0 +1,19 @@
+// The Swedish texts of the lasting header every signed-in page shows (domain/texts/common.ts has the rest).
+export const tHeader = {
+  /** The landmark of the portal's sections (not "Meny": that is the home page's own menu). */
+  sectionsLabel: 'Huvudnavigering',
+  /** The phone's folded sections. */
+  menu: 'Meny',
+  sections: {
+    sims: 'SIM-kort',
+    add: 'Lägg till',
+    export: 'Export',
+    company: 'Företag',
+    admin: 'Admin',
+  },
+  /** After the user's name on the user menu's button, for screen readers. */
+  userMenuSuffix: ', användarmeny',
+  security: 'Säkerhet',
+  logout: 'Logga ut',
+  company: 'Företag',
+};
