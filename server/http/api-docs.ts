@@ -61,6 +61,9 @@ const PAGE = `<!doctype html>
 /* The portal's own fonts (outside Scalar's layers, so they win over its theme's Inter and JetBrains Mono). */
 :root{--scalar-font:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;
 --scalar-font-code:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace}
+/* Scalar's dark theme draws its faint text (search placeholder, client tabs) below WCAG AA contrast: the portal's
+   muted grey instead. */
+.dark-mode{--scalar-color-3:#a3aab8}
 body{margin:0;background:#0f1115;color:#e8eaef;font-family:var(--scalar-font)}
 /* A phone's header names the operation in view on one line: a long summary is cut, not scrolled sideways. */
 #reference header>span.whitespace-nowrap{min-width:0;overflow:hidden;text-overflow:ellipsis}
