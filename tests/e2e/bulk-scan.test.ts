@@ -357,7 +357,7 @@ describe('live preview and activation in chunks', () => {
     await list.fill(a);
     await firstSeen;
     await list.fill(`${a}\n${b}`);
-    await expect.poll(() => page.locator('#bulk-live .bulk-rows tbody tr').count()).toBe(2);
+    await expect.poll(() => page.locator('#bulk-live .bulk-rows tbody tr').count(), { timeout: 15_000 }).toBe(2);
     const late = page.waitForResponse((r) => r.url().includes('sim.bulkActivate?'));
     release();
     await (await late).finished();
