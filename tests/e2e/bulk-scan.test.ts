@@ -200,7 +200,7 @@ describe('continuous scanning into the bulk list', () => {
       // Nothing activated by scanning: the live preview says they are ready once a plan is chosen.
       await choosePlan(page);
       await page.locator('#bulk-live').getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
-      await expect.poll(() => count(page, 'ready')).toBe('3');
+      await expect.poll(() => count(page, 'ready'), { timeout: 15_000 }).toBe('3');
       expect(await activeCount(CODES)).toBe(0);
 
       // "Töm listan" empties the list and the queue.
@@ -265,7 +265,7 @@ describe('continuous scanning into the bulk list', () => {
       await choosePlan(page);
       await back.click();
       await page.locator('#bulk-live').getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
-      await expect.poll(() => count(page, 'ready')).toBe('3');
+      await expect.poll(() => count(page, 'ready'), { timeout: 15_000 }).toBe('3');
       expect(await activeCount(CODES)).toBe(0);
       await page.getByRole('button', { name: 'Aktivera 3 SIM-kort' }).click();
       await page.locator('#bulk-live').getByRole('heading', { name: 'Resultat' }).waitFor();
@@ -303,7 +303,7 @@ describe('the queue and the page form', () => {
     await page.getByRole('button', { name: 'Aktivera 2 SIM-kort' }).click();
     await page.getByRole('heading', { name: 'Resultat' }).waitFor();
     expect(await activeCount(codes)).toBe(2);
-    await expect.poll(() => queued(page)).toEqual([]);
+    await expect.poll(() => queued(page), { timeout: 15_000 }).toEqual([]);
     expect(await page.getByText('väntar').count()).toBe(0);
     await ctx.close();
   });
