@@ -6,6 +6,9 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits up to 10 s, not vitest's default second: a screen or a server on this loaded, shared machine
+    // may take a few seconds to get there; a poll that must be quicker says so itself.
+    expect: { poll: { timeout: 10_000 } },
     // In CI (a shared, loaded machine) a failed test gets one more run. One that passes only then counts as passed
     // and as flaky: the summary reporter names it, and .ci/run fails when there are more than it allows.
     retry: process.env.CI ? 1 : 0,
