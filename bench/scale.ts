@@ -176,7 +176,14 @@ async function main() {
     /** Both routes against `base` (a warm-up each first); CPU measured over the timed runs. */
     const measure = async (name: string, n: number, base: string, nginxMaster: number | null) => {
       for (const r of routes) {
-        const res = await fetch(base + r.path, { headers: { cookie } });
+        // A 503 with Retry-After (the pool refusing while the machine is busy, e.g. right after seeding) is
+        // tried again as a client would, a few times; anything else is a failure at once.
+        let res = await fetch(base + r.path, { headers: { cookie } });
+        for (let tries = 1; res.status === 503 && tries < 5; tries++) {
+          await res.arrayBuffer();
+          await new Promise((done) => setTimeout(done, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+          res = await fetch(base + r.path, { headers: { cookie } });
+        }
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${name}: ${r.path} answered ${res.status}`);
         await route(base + r.path, cookie, WARMUP);
