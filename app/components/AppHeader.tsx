@@ -1,8 +1,7 @@
 // The lasting header: the portal's name, the company (or whom a super admin acts as), the sections the caller's role
 // may open, the user's menu and the theme switch. Without JavaScript the phone's menu and the user's menu are
-// <details>; with it they close again after a navigation (the header stays while the page below changes).
+// <details>; with it they fold again after a navigation.
 import { Form, Link, useLocation } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
 import { t } from '#domain/texts/common.ts';
 import { tHeader } from '#domain/texts/header.ts';
 import type { Theme } from '#app/utils/theme.ts';
@@ -51,13 +50,8 @@ function Sections({ sections, pathname }: { sections: Section[]; pathname: strin
 
 export function AppHeader({ user, theme }: { user: HeaderUser | null; theme: Theme }) {
   const { pathname } = useLocation();
-  const header = useRef<HTMLElement>(null);
-  // A client-side navigation keeps the header: fold its open menus as a new page would.
-  useEffect(() => {
-    header.current?.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
-  }, [pathname]);
   return (
-    <header className="header" ref={header}>
+    <header className="header">
       <div className="header-bar">
         <div className="header-id">
           <Link className="brand" to="/">
@@ -75,13 +69,14 @@ export function AppHeader({ user, theme }: { user: HeaderUser | null; theme: The
             <nav className="appnav appnav-wide" aria-label={tHeader.sectionsLabel}>
               <Sections sections={user.sections} pathname={pathname} />
             </nav>
-            <details className="header-menu appnav-narrow">
+            {/* Keyed by the path: a client-side navigation keeps the header, and folds its menus as a new page would. */}
+            <details className="header-menu appnav-narrow" key={`m${pathname}`}>
               <summary>{tHeader.menu}</summary>
               <nav className="header-panel appnav" aria-label={tHeader.sectionsLabel}>
                 <Sections sections={user.sections} pathname={pathname} />
               </nav>
             </details>
-            <details className="header-menu usermenu">
+            <details className="header-menu usermenu" key={`u${pathname}`}>
               {/* The name is the button's text (its initials on a phone, the name then read but not shown). */}
               <summary title={user.name}>
                 <span className="usermenu-initials" aria-hidden="true">
@@ -91,10 +86,6 @@ export function AppHeader({ user, theme }: { user: HeaderUser | null; theme: The
                 <span className="visually-hidden">{tHeader.userMenuSuffix}</span>
               </summary>
               <div className="header-panel usermenu-panel">
-                <p className="usermenu-who">
-                  <strong>{user.name}</strong>
-                  <span>{user.actingCompanyName ?? user.companyName}</span>
-                </p>
                 <Link to="/security" aria-current={isUnder('/security', pathname) ? 'page' : undefined}>
                   {tHeader.security}
                 </Link>

@@ -25,7 +25,7 @@ describe('the header', () => {
     await page.goto(`/sims/${sim.id}`);
     const current = page.getByRole('navigation', { name: 'Huvudnavigering' }).locator('[aria-current="page"]');
     expect(await current.allInnerTexts()).toEqual(['SIM-kort']);
-    // The user's menu holds the name, the company, Säkerhet and Logga ut, folded until opened.
+    // The user's menu holds Säkerhet and Logga ut, folded until opened.
     const logout = page.locator('header').getByRole('button', { name: 'Logga ut' });
     expect(await logout.isVisible()).toBe(false);
     await page.locator('header .usermenu summary').click();
