@@ -217,14 +217,6 @@ export const errorResponses = {
       requestId: requestIdExample,
     }),
   ],
-  BadGateway: [
-    502,
-    {
-      description:
-        "Not the portal's own answer: the reverse proxy in front of the instances (deploy/nginx) when no instance could answer (all down or restarting at once). Its body is the proxy's own HTML page. Try again; a change with the same Idempotency-Key is then done at most once.",
-      content: { 'text/html': { schema: { type: 'string' } } },
-    },
-  ],
   ServiceUnavailable: [
     503,
     errorResponse(
@@ -244,7 +236,6 @@ const EVERY_OPERATION: ErrorResponseName[] = [
   'PayloadTooLarge',
   'TooManyRequests',
   'InternalServerError',
-  'BadGateway',
   'ServiceUnavailable',
 ];
 
