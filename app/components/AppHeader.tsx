@@ -1,7 +1,8 @@
 // The lasting header: the portal's name, the company (or whom a super admin acts as), the sections the caller's role
 // may open, the user's menu and the theme switch. Without JavaScript the phone's menu and the user's menu are
 // <details>; with it they fold again after a navigation.
-import { Form, Link, useLocation } from '@remix-run/react';
+import { Link, useLocation } from '@remix-run/react';
+import { LogoutForm } from './LogoutForm.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tHeader } from '#domain/texts/header.ts';
 import type { Theme } from '#app/utils/theme.ts';
@@ -89,12 +90,7 @@ export function AppHeader({ user, theme }: { user: HeaderUser | null; theme: The
                 <Link to="/security" aria-current={isUnder('/security', pathname) ? 'page' : undefined}>
                   {tHeader.security}
                 </Link>
-                {/* A whole-document post, also with JS: the answer is a redirect to /login. */}
-                <Form method="post" action="/auth/logout" reloadDocument>
-                  <button className="btn btn-link" type="submit">
-                    {tHeader.logout}
-                  </button>
-                </Form>
+                <LogoutForm className="btn btn-link">{tHeader.logout}</LogoutForm>
               </div>
             </details>
           </>

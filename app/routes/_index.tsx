@@ -1,6 +1,7 @@
 // Home: the menu of the spec.
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
+import { LogoutForm } from '#app/components/LogoutForm.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
@@ -57,13 +58,7 @@ export default function Home() {
             {t.home.admin}
           </Link>
         ) : null}
-        {/* A whole-document post, also with JS: the answer is a redirect to /login, and the page's data held in
-            the browser's memory goes with the old document. */}
-        <Form method="post" action="/auth/logout" reloadDocument>
-          <button className="btn" type="submit">
-            {t.home.logout}
-          </button>
-        </Form>
+        <LogoutForm>{t.home.logout}</LogoutForm>
       </nav>
     </>
   );

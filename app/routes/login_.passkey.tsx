@@ -3,7 +3,8 @@
 // user has none): add one, see the recovery codes once, continue. Anyone else goes to /login or on.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { LogoutForm } from '#app/components/LogoutForm.tsx';
 import { useRef, useState } from 'react';
 import { PasskeyButton, RecoveryCodes } from '#app/components/security/PasskeyButton.tsx';
 import { RecoveryCodeForm } from '#app/components/security/RecoveryCodeForm.tsx';
@@ -98,13 +99,7 @@ export default function LoginPasskey() {
           <RecoveryCodeForm error={acted?.error} redirectTo={redirectTo === '/' ? null : redirectTo} />
         </>
       )}
-      {codes ? null : (
-        <Form method="post" action="/auth/logout" reloadDocument>
-          <button className="btn btn-link" type="submit">
-            {s.logout}
-          </button>
-        </Form>
-      )}
+      {codes ? null : <LogoutForm className="btn btn-link">{s.logout}</LogoutForm>}
     </div>
   );
 }
