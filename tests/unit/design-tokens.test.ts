@@ -1,10 +1,10 @@
-// The colour tokens of app/styles/app.css, read from the stylesheet itself for both themes, keep WCAG 2.1 AA:
+// The colour tokens of app/styles/tokens.css, read from the stylesheet itself for both themes, keep WCAG 2.1 AA:
 // text 4.5:1 on every background it is shown on (1.4.3), the boundaries of controls and the focus ring 3:1 against
 // what is next to them (1.4.11), and each status colour's text 4.5:1 on its own background.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const css = readFileSync(new URL('../../app/styles/app.css', import.meta.url), 'utf8');
+const css = readFileSync(new URL('../../app/styles/tokens.css', import.meta.url), 'utf8');
 
 type Tokens = Record<string, string>;
 
