@@ -7,6 +7,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { tSecurity } from '#domain/texts/security.ts';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
+import { RoleCell, roleColumn } from '#app/components/ui/RoleCell.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -302,11 +303,12 @@ export default function CompanyEdit() {
         <AdminTable
           caption={tAdmin.company.usersTitle}
           empty={q ? tAdmin.company.noUsersFor(q) : tAdmin.company.noUsers}
-          columns={[{ header: tAdmin.user.name }, { header: tAdmin.user.email }]}
+          columns={[{ header: tAdmin.user.name }, { header: tAdmin.user.email }, roleColumn]}
           rows={users}
           cells={(u) => [
             <Truncated key="name" text={u.name} max={20} />,
             <Truncated key="email" text={u.email} max={20} />,
+            <RoleCell key="role" role={u.role} isSuperAdmin={u.isSuperAdmin} />,
           ]}
           edit={(u) => ({ to: `/admin/companies/${company.id}/${u.id}`, label: tAdmin.editLabel(u.name) })}
         />

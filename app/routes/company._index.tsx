@@ -5,6 +5,7 @@ import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
+import { RoleCell, roleColumn } from '#app/components/ui/RoleCell.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
@@ -91,7 +92,7 @@ export default function CompanyUsers() {
         <AdminTable
           caption={c.usersTitle}
           empty={q ? c.noneFor(q) : c.none}
-          columns={[{ header: c.name }, { header: c.email, wide: true }, { header: c.role }]}
+          columns={[{ header: c.name }, { header: c.email, wide: true }, roleColumn]}
           rows={users}
           cells={(u) => [
             <span key="name">
@@ -102,7 +103,7 @@ export default function CompanyUsers() {
               </span>
             </span>,
             <Truncated key="email" text={u.email} max={30} />,
-            c.roles[u.role],
+            <RoleCell key="role" role={u.role} />,
           ]}
           edit={(u) => ({ to: `/company/users/${u.id}`, label: tAdmin.editLabel(u.name) })}
         />

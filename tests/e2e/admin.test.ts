@@ -321,6 +321,30 @@ describe('companies and users', () => {
   });
 });
 
+describe('the role in the company page’s user table', () => {
+  for (const js of [true, false]) {
+    it(`shows each user's role, as /company does, and a super admin's flag (JS ${js ? 'on' : 'off'})`, async () => {
+      const { ctx, page } = await adminPage(js);
+      const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
+      await page.goto(`/admin/companies/${demo.id}`);
+      await ready(page, js);
+      const table = page.getByRole('table', { name: 'Användare' });
+      const headers = await table.getByRole('columnheader').allInnerTexts();
+      expect(headers.slice(0, 3)).toEqual(['Namn', 'E-postadress', 'Roll']);
+      const roleOf = async (name: string) =>
+        (await table.getByRole('row').filter({ hasText: name }).getByRole('cell').nth(2).innerText()).trim();
+      expect(await roleOf('Ella Ägare')).toBe('Ägare');
+      expect(await roleOf('Anna Andersson')).toBe('Medarbetare');
+      // The staff company's super admin: the role and the flag.
+      const admin = await em().findOneOrFail(User, { email: 'admin@demo.se' }, { populate: ['company'] });
+      await page.goto(`/admin/companies/${admin.company.id}`);
+      await ready(page, js);
+      expect(await roleOf('Admin Demo')).toBe('Medarbetare\nSuperadministratör');
+      await ctx.close();
+    });
+  }
+});
+
 describe('the role on the user page', () => {
   it('refuses a role that is none of the three next to the select, showing the saved one (a hand-made post)', async () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
