@@ -8,6 +8,8 @@ import { t } from '#domain/texts/common.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { loginConstraint } from '#app/utils/login-input.server.ts';
+import { tSupport } from '#domain/texts/support.ts';
+import { SupportContact } from '#app/components/ui/SupportContact.tsx';
 import { LoginForm } from './login.tsx';
 
 export const meta: MetaFunction = () => [
@@ -19,7 +21,12 @@ export const headers: HeadersFunction = () => ({ 'Referrer-Policy': 'no-referrer
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get('token') ?? '';
   const { problem } = await context.trpc.auth.checkLink({ token: token.slice(0, 2000) });
-  return { token: problem ? '' : token, problem, destination: loginConstraint() };
+  return {
+    token: problem ? '' : token,
+    problem,
+    destination: loginConstraint(),
+    support: context.services.config.supportEmail ?? null,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -46,7 +53,7 @@ const messages: Record<LinkProblem, string> = {
 };
 
 export default function Magic() {
-  const { token, problem: loadProblem, destination } = useLoaderData<typeof loader>();
+  const { token, problem: loadProblem, destination, support } = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const problem = acted?.problem ?? loadProblem;
   if (problem) {
@@ -57,7 +64,7 @@ export default function Magic() {
           {messages[problem]}
         </p>
         <LoginForm constraint={destination} />
-        <p className="muted">{t.login.register}</p>
+        <SupportContact className="muted" address={support} text={tSupport.register} fallback={t.login.register} />
       </>
     );
   }

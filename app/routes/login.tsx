@@ -10,13 +10,15 @@ import { PasskeySignIn } from '#app/components/security/PasskeySignIn.tsx';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { ssoBinding } from '#app/utils/sso.server.ts';
 import { tSecurity } from '#domain/texts/security.ts';
+import { tSupport } from '#domain/texts/support.ts';
+import { SupportContact } from '#app/components/ui/SupportContact.tsx';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
   if (context.session) throw redirect('/');
   if (context.pending) throw redirect('/login/passkey');
-  return { destination: loginConstraint() };
+  return { destination: loginConstraint(), support: context.services.config.supportEmail ?? null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -40,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { destination } = useLoaderData<typeof loader>();
+  const { destination, support } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
@@ -62,7 +64,7 @@ export default function Login() {
       ) : null}
       <LoginForm constraint={destination} redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
       <PasskeySignIn redirectTo={redirectTo} />
-      <p className="muted">{t.login.register}</p>
+      <SupportContact className="muted" address={support} text={tSupport.register} fallback={t.login.register} />
     </>
   );
 }

@@ -1,0 +1,26 @@
+// "Kontakta supporten" names the support's address (SUPPORT_EMAIL) as a mail link, without JavaScript too: on the
+// login page and on the page of a login link that no longer works.
+import { describe, expect, it } from 'vitest';
+import { MOBILE, newContext } from '#tests/helpers/browser.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+
+const portal = useScreens({ env: { SUPPORT_EMAIL: 'hjalp@sim.example.se' } });
+
+describe('the support address', () => {
+  for (const path of ['/login', '/auth/magic?token=not-a-real-token']) {
+    it(`is a mail link in the sign-up sentence of ${path}, JS off, on a phone`, async () => {
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, viewport: MOBILE });
+      const page = await ctx.newPage();
+      await page.goto(path);
+      const sentence = page.locator('p', { hasText: 'Har du inget konto?' });
+      expect(await sentence.innerText()).toBe(
+        'Har du inget konto? Kontakta supporten på hjalp@sim.example.se för att registrera ett konto.',
+      );
+      const link = sentence.getByRole('link', { name: 'hjalp@sim.example.se' });
+      expect(await link.getAttribute('href')).toBe('mailto:hjalp@sim.example.se');
+      // Still readable on a phone: the address does not push the page sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+      await ctx.close();
+    });
+  }
+});
