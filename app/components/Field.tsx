@@ -1,4 +1,5 @@
-// A labelled field with its error next to it (aria-invalid and aria-describedby wired).
+// A labelled field with its error next to it (aria-invalid and aria-describedby wired); a refused field is marked
+// (forms.css) and listed in the form's ErrorSummary (app/components/ui/ErrorSummary.tsx), which links to its id.
 import type { ReactNode } from 'react';
 
 export function Field({
@@ -16,7 +17,7 @@ export function Field({
 }) {
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint ? (

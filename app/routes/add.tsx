@@ -16,14 +16,15 @@ import { useEffect, useRef, useState } from 'react';
 import { Field } from '#app/components/Field.tsx';
 import { ScannerPending, useLazyScanner } from '#app/components/LazyScan.tsx';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
-import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { PlanSelector, planFieldIds } from '#app/components/PlanSelector.tsx';
+import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tScanner } from '#domain/texts/scanner.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import { requireWriter } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
+import { formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
@@ -99,17 +100,13 @@ export default function Activate() {
       <p>
         <Link to="/add/bulk">{tBulkAdd.link}</Link>
       </p>
-      {data?.errors && !failed ? (
-        <p className="notice error" role="alert">
-          {data.errors[FORM_ERROR] ?? t.sims.formError}
-        </p>
-      ) : null}
+      {failed ? null : <ErrorSummary errors={data?.errors} fields={summaryFields} />}
       {failed ? (
         <p className="notice error" role="alert">
           {t.error.notSent}
         </p>
       ) : null}
-      <Form method="post" className="card" key={formKey.current}>
+      <Form method="post" className="card" key={formKey.current} noValidate>
         <input type="hidden" name="returnTo" value={v?.returnTo || returnTo} />
         <Field id="iccid" label={t.sims.iccid} hint={t.sims.iccidHint} error={e.iccid}>
           {(aria) => (
@@ -126,7 +123,6 @@ export default function Activate() {
                 pattern="[0-9 ]{20,29}"
                 title={t.sims.iccidTitle}
                 defaultValue={v?.iccid}
-                autoFocus={!!e.iccid}
               />
               {scan.hydrated ? (
                 <button
@@ -169,6 +165,17 @@ export default function Activate() {
     </>
   );
 }
+
+// The summary's order is the form's; a message that names no field (a mark's limit) gets the field's label.
+const planIds = planFieldIds();
+const summaryFields: SummaryFields = {
+  iccid: {},
+  invoiceLineMark: t.sims.mark,
+  invoiceLineNote: t.sims.note,
+  dataLimit: { id: planIds.dataLimit },
+  callAndSms: { id: planIds.callAndSms },
+  roaming: { id: planIds.roaming },
+};
 
 /** The scan button's state: shown after hydration only; the scanner module is imported on first open. */
 function useScanner() {

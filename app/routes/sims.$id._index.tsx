@@ -1,5 +1,5 @@
 // Over 250 lines by a few: the SIM's form and its history are one page; each history line is historyLines'.
-// Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan is shown read-only.
+// Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan (or for a viewer) is shown read-only, as a view.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import {
@@ -13,15 +13,17 @@ import {
 } from '@remix-run/react';
 import { useRef } from 'react';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
-import { PlanSelector } from '#app/components/PlanSelector.tsx';
+import { PlanSelector, planFieldIds } from '#app/components/PlanSelector.tsx';
+import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
+import { tForms } from '#domain/texts/forms.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { canWrite } from '#domain/companies/kinds.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR, formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
+import { formFlag, keepTypedOnFailure, submissionFailed } from '#app/utils/forms.ts';
 import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
@@ -35,7 +37,13 @@ const ACTOR_MAX = 60;
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.sim);
 
-export const meta: MetaFunction = () => [{ title: `${t.pages.sim} – ${t.appName}` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data && readOnlySim(data) ? tForms.simView : t.pages.sim} – ${t.appName}` },
+];
+
+/** A SIM the user cannot change here: a legacy plan, or a viewer's. Its page is a view, not an edit form. */
+const readOnlySim = (data: { sim: { ratePlan: { isLegacy: boolean } }; writable: boolean }) =>
+  data.sim.ratePlan.isLegacy || !data.writable;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
@@ -90,6 +98,15 @@ export const clientAction = ({ serverAction }: ClientActionFunctionArgs) =>
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   submissionFailed(actionResult) ? false : defaultShouldRevalidate;
 
+const planIds = planFieldIds();
+const summaryFields: SummaryFields = {
+  invoiceLineMark: t.sims.mark,
+  invoiceLineNote: t.sims.note,
+  dataLimit: { id: planIds.dataLimit },
+  callAndSms: { id: planIds.callAndSms },
+  roaming: { id: planIds.roaming },
+};
+
 type HistoryEntry = { kind: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 const CHANGES = ['ratePlan', 'invoiceLineMark', 'invoiceLineNote'] as const;
 
@@ -123,7 +140,7 @@ export default function EditSim() {
   const e: Record<string, string> = data?.errors ?? {};
   const legacy = sim.ratePlan.isLegacy;
   // A viewer sees the SIM as a legacy one is shown: read-only, without save or deactivate.
-  const readOnly = legacy || !writable;
+  const readOnly = readOnlySim({ sim, writable });
   if (!failed) formKey.current = v ? JSON.stringify(v) : `${sim.id}${sim.ratePlan.code}${sim.invoiceLineMark}`;
   const selection = v
     ? { dataLimit: v.dataLimit ? Number(v.dataLimit) : null, callAndSms: v.callAndSms, roaming: v.roaming }
@@ -134,9 +151,9 @@ export default function EditSim() {
       };
   return (
     <>
-      <h1>{t.pages.sim}</h1>
+      <h1>{readOnly ? tForms.simView : t.pages.sim}</h1>
       {legacy ? (
-        <p className="notice error" role="status">
+        <p className="notice info" role="status">
           {t.sims.legacy}
         </p>
       ) : null}
@@ -145,11 +162,7 @@ export default function EditSim() {
           {tCompany.viewerNote}
         </p>
       )}
-      {data?.errors ? (
-        <p className="notice error" role="alert">
-          {data.errors[FORM_ERROR] ?? t.sims.formError}
-        </p>
-      ) : null}
+      <ErrorSummary errors={data?.errors} fields={summaryFields} />
       {data?.unchanged ? (
         <p className="notice" role="status">
           {t.sims.unchanged}
@@ -160,7 +173,7 @@ export default function EditSim() {
           {t.error.notSent}
         </p>
       ) : null}
-      <Form method="post" className="card" key={formKey.current}>
+      <Form method="post" className="card" key={formKey.current} noValidate>
         <div className="field">
           <span id="iccid-label" className="label">
             {t.sims.iccid}
@@ -208,9 +221,14 @@ export default function EditSim() {
         )}
       </Form>
       {readOnly ? null : (
-        <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-text">
+        <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-text confirm-iccid">
           <h2 id="confirm-title">{t.sims.confirmTitle}</h2>
           <p id="confirm-text">{t.sims.confirmText}</p>
+          {/* Which SIM, as the page without JavaScript says. */}
+          <p id="confirm-iccid" className="readonly-value">
+            <span className="visually-hidden">{tForms.confirmIccid} </span>
+            {sim.iccid}
+          </p>
           <Form method="post" action={`/sims/${sim.id}/deactivate`} className="actions">
             <button className="btn" type="button" autoFocus onClick={() => dialog.current?.close()}>
               {t.sims.cancel}

@@ -100,18 +100,33 @@ export function selectionProblem(
   plans: readonly (PlanOption & { code: string; isLegacy: boolean })[],
   s: Selection,
 ): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string } | null {
-  if (s.dataLimit === null) return { field: 'dataLimit', message: t.plans.chooseAmount };
-  if (!dataAmounts(plans).includes(s.dataLimit)) return { field: 'dataLimit', message: t.plans.unknownAmount };
+  return selectionProblems(plans, s)[0] ?? null;
+}
+
+/**
+ * Every option to change before a posted selection can be saved, each with its field and Swedish message (none
+ * when it can be saved): tal & SMS and roaming both when both make the choice impossible, roaming judged as
+ * it stands once tal & SMS is set right (the rules' order).
+ */
+export function selectionProblems(
+  plans: readonly (PlanOption & { code: string; isLegacy: boolean })[],
+  s: Selection,
+): { field: 'dataLimit' | 'callAndSms' | 'roaming'; message: string }[] {
+  if (s.dataLimit === null) return [{ field: 'dataLimit', message: t.plans.chooseAmount }];
+  if (!dataAmounts(plans).includes(s.dataLimit)) return [{ field: 'dataLimit', message: t.plans.unknownAmount }];
   const rules = optionRules(plans, s);
   const what = (option: 'callAndSms' | 'roaming') => optionContext(plans, s, option);
+  const problems: { field: 'callAndSms' | 'roaming'; message: string }[] = [];
   if (rules.callAndSms === 'unavailable' && s.callAndSms)
-    return { field: 'callAndSms', message: t.plans.callAndSmsUnavailable(what('callAndSms')) };
+    problems.push({ field: 'callAndSms', message: t.plans.callAndSmsUnavailable(what('callAndSms')) });
   if (rules.callAndSms === 'included' && !s.callAndSms)
-    return { field: 'callAndSms', message: t.plans.callAndSmsRequired(what('callAndSms')) };
+    problems.push({ field: 'callAndSms', message: t.plans.callAndSmsRequired(what('callAndSms')) });
+  // Roaming's rule already reads tal & SMS as the rules set it (the rules' order).
+  const roamingWhat = what('roaming');
   if (rules.roaming === 'unavailable' && s.roaming)
-    return { field: 'roaming', message: t.plans.roamingUnavailable(what('roaming')) };
+    problems.push({ field: 'roaming', message: t.plans.roamingUnavailable(roamingWhat) });
   if (rules.roaming === 'included' && !s.roaming)
-    return { field: 'roaming', message: t.plans.roamingRequired(what('roaming')) };
-  if (!resolvePlan(plans, s)) return { field: 'roaming', message: t.plans.noPlan };
-  return null;
+    problems.push({ field: 'roaming', message: t.plans.roamingRequired(roamingWhat) });
+  if (!problems.length && !resolvePlan(plans, s)) problems.push({ field: 'roaming', message: t.plans.noPlan });
+  return problems;
 }

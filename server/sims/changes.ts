@@ -5,7 +5,7 @@ import { t } from '#domain/texts/common.ts';
 import { ApiKey, RatePlan, Sim, User } from '#server/db/entities.ts';
 import type { Em } from '#server/db/orm.ts';
 import { Invalid, NotFound } from '#domain/errors.ts';
-import { resolvePlan, selectionProblem } from '#domain/plans/selector.ts';
+import { resolvePlan, selectionProblems } from '#domain/plans/selector.ts';
 import { recordAudit, type Actor as AuditActor } from '#server/audit/trail.ts';
 
 /**
@@ -71,8 +71,13 @@ export async function planFor(
   choice: { dataLimit: number; callAndSms: boolean; roaming: boolean },
 ): Promise<RatePlan> {
   const plans = await selectablePlans(em);
-  const problem = selectionProblem(plans, choice);
-  if (problem) throw Invalid.field(problem.field, problem.message);
+  // Every option to change is named, each on its field (the first one's message is the error's).
+  const problems = selectionProblems(plans, choice);
+  if (problems.length)
+    throw new Invalid(
+      problems[0]!.message,
+      problems.map((p) => ({ path: [p.field], message: p.message })),
+    );
   return resolvePlan(plans, choice)!;
 }
 
