@@ -303,10 +303,16 @@ export default function CompanyEdit() {
         <AdminTable
           caption={tAdmin.company.usersTitle}
           empty={q ? tAdmin.company.noUsersFor(q) : tAdmin.company.noUsers}
-          columns={[{ header: tAdmin.user.name }, { header: tAdmin.user.email }, roleColumn]}
+          columns={[{ header: tAdmin.user.name }, { header: tAdmin.user.email, wide: true }, roleColumn]}
           rows={users}
           cells={(u) => [
-            <Truncated key="name" text={u.name} max={20} />,
+            // On a phone the e-mail column folds in under the name, so the role and "Redigera" stay on screen.
+            <span key="name">
+              <Truncated text={u.name} max={20} />
+              <span className="only-mobile user-email-folded">
+                <Truncated text={u.email} max={20} />
+              </span>
+            </span>,
             <Truncated key="email" text={u.email} max={20} />,
             <RoleCell key="role" role={u.role} isSuperAdmin={u.isSuperAdmin} />,
           ]}
