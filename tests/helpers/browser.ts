@@ -37,9 +37,16 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
+/** `theme`: the portal's theme cookie (what the /theme form sets), so the server renders that theme. */
 export async function newContext(
   browser: Browser,
-  opts: { baseURL: string; js?: boolean; viewport?: { width: number; height: number }; cookie?: string } = {
+  opts: {
+    baseURL: string;
+    js?: boolean;
+    viewport?: { width: number; height: number };
+    cookie?: string;
+    theme?: 'dark' | 'light';
+  } = {
     baseURL: '',
   },
 ): Promise<BrowserContext> {
@@ -54,6 +61,7 @@ export async function newContext(
     const [name, value] = opts.cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: opts.baseURL }]);
   }
+  if (opts.theme) await context.addCookies([{ name: 'theme', value: opts.theme, url: opts.baseURL }]);
   return context;
 }
 
