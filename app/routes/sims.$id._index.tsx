@@ -28,6 +28,8 @@ import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.t
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { editInput } from '#domain/sims/schemas.ts';
+import { tSupport } from '#domain/texts/support.ts';
+import { SupportContact } from '#app/components/ui/SupportContact.tsx';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -63,6 +65,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       older: before !== undefined,
       fields: constraints(editInput),
       writable: canWrite(session),
+      support: context.services.config.supportEmail ?? null,
     };
   } catch (e) {
     pageError(e);
@@ -126,7 +129,7 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans, history, older, fields, writable } = useLoaderData<typeof loader>();
+  const { sim, plans, history, older, fields, writable, support } = useLoaderData<typeof loader>();
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const answer = useActionData<typeof clientAction>();
   const failed = answer && 'failed' in answer;
@@ -153,9 +156,13 @@ export default function EditSim() {
     <>
       <h1>{readOnly ? tForms.simView : t.pages.sim}</h1>
       {legacy ? (
-        <p className="notice info" role="status">
-          {t.sims.legacy}
-        </p>
+        <SupportContact
+          className="notice info"
+          role="status"
+          address={support}
+          text={tSupport.legacy}
+          fallback={t.sims.legacy}
+        />
       ) : null}
       {writable ? null : (
         <p className="notice" role="status">

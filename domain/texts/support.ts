@@ -8,4 +8,8 @@ export const tSupport = {
     before: 'Har du inget konto? Kontakta supporten på',
     after: 'för att registrera ett konto.',
   },
+  legacy: {
+    before: 'Det här SIM-kortet har ett äldre abonnemang och kan inte redigeras här. Kontakta supporten på',
+    after: 'för att säga upp det.',
+  },
 } satisfies Record<string, AroundAddress>;

@@ -7,15 +7,22 @@ export function SupportContact({
   text,
   fallback,
   className,
+  role,
 }: {
   address: string | null;
   text: AroundAddress;
   fallback: string;
   className?: string;
+  role?: 'status';
 }) {
-  if (!address) return <p className={className}>{fallback}</p>;
+  if (!address)
+    return (
+      <p className={className} role={role}>
+        {fallback}
+      </p>
+    );
   return (
-    <p className={className}>
+    <p className={className} role={role}>
       {text.before} <a href={`mailto:${address}`}>{address}</a> {text.after}
     </p>
   );
