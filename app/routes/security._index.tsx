@@ -6,7 +6,8 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useRef, useState } from 'react';
 import { SecurityTabs } from '#app/components/SecurityTabs.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
-import { PasskeyButton, RecoveryCodes } from '#app/components/security/PasskeyButton.tsx';
+import { PasskeyButton } from '#app/components/security/PasskeyButton.tsx';
+import { RecoveryCodes } from '#app/components/security/RecoveryCodes.tsx';
 import { StepUpPrompt } from '#app/components/security/StepUpPrompt.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tSecurity } from '#domain/texts/security.ts';

@@ -1,5 +1,7 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
 // @texts:security (passkeys, recovery codes, step-up, single sign-on, the sessions a user sees: the page "Säkerhet")
+import { tPasskeyPrompt } from './passkey-prompt.ts';
+
 export const tSecurity = {
   title: 'Säkerhet',
   menuLink: 'Säkerhet',
@@ -72,8 +74,8 @@ export const tSecurity = {
     nameHint: 'Till exempel enheten den finns på.',
     defaultName: (n: number) => `Nyckel ${n}`,
     add: 'Lägg till nyckel',
-    adding: 'Väntar på nyckeln …',
-    needsJs: 'Att lägga till eller använda en nyckel kräver att JavaScript är påslaget i webbläsaren.',
+    adding: tPasskeyPrompt.adding,
+    needsJs: tPasskeyPrompt.needsJs,
     unsupported: 'Webbläsaren stöder inte nycklar (passkeys).',
     added: (name: string) => `Nyckeln ${name} är tillagd.`,
     removed: (name: string) => `Nyckeln ${name} är borttagen.`,
@@ -118,15 +120,13 @@ export const tSecurity = {
   },
   // Signing in with a passkey alone, from /login.
   signIn: {
-    button: 'Logga in med nyckel',
+    button: tPasskeyPrompt.signIn,
     or: 'eller',
     failed: 'Inloggningen med nyckel misslyckades. Försök igen eller logga in med e-postlänk.',
   },
   // The step-up notice in the layout and the page /security/confirm.
   stepUpPrompt: {
-    notice: 'Ändringar här kräver att du bekräftar med din nyckel.',
-    button: 'Bekräfta med nyckel',
-    link: 'Bekräfta',
+    ...tPasskeyPrompt.stepUp,
     title: 'Bekräfta att det är du',
     intro: 'Bekräfta med din nyckel (passkey). Bekräftelsen gäller i 10 minuter.',
     done: 'Bekräftat. Du kan göra ändringar i 10 minuter.',

@@ -1,9 +1,10 @@
 // A button that runs a passkey ceremony (JS only: without it the button is not shown, a notice says why), with
-// its busy state and its error next to it.
+// its busy state and its error next to it. The layout's step-up notice has one on every page that asks for a
+// step-up, so this module stays small: the ceremony (with its texts and @simplewebauthn/browser) is imported on
+// the first press, not with the page.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CeremonyPurpose } from '#domain/auth/passkeys.ts';
-import { tSecurity } from '#domain/texts/security.ts';
-import { runCeremony } from './ceremony.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
@@ -16,7 +17,17 @@ export function useHydrated(): boolean {
  * <noscript>: a browser that merely blocks scripts parses its content as text and shows nothing.)
  */
 export function NeedsJavaScript() {
-  return <p className="notice">{tSecurity.passkeys.needsJs}</p>;
+  return <p className="notice">{tPasskeyPrompt.needsJs}</p>;
+}
+
+/** The ceremony, imported when first wanted; a failed import is an error the button shows, like any other. */
+async function ceremony<T>(purpose: CeremonyPurpose, extra: { name?: string }) {
+  try {
+    const { runCeremony } = await import('./ceremony.ts');
+    return await runCeremony<T>(purpose, extra);
+  } catch {
+    return { ok: false as const, error: tPasskeyPrompt.loadFailed };
+  }
 }
 
 export function PasskeyButton<T>({
@@ -34,33 +45,44 @@ export function PasskeyButton<T>({
   /** A new passkey's name (register), read when the button is pressed. */
   name?: () => string;
   onDone: (value: T) => void;
-  /** Without JS show nothing (the page offers another way), not the notice. */
+  /**
+   * Without JS show nothing (the page offers another way), not the notice. Until hydration the button's box is
+   * there unseen (.js-placeholder), so nothing moves when it appears.
+   */
   quiet?: boolean;
   children?: ReactNode;
 }) {
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (!hydrated) return quiet ? null : <NeedsJavaScript />;
+  const className = primary ? 'btn btn-primary' : 'btn';
+  if (!hydrated)
+    return quiet ? (
+      <div className="passkey-action js-placeholder" aria-hidden="true">
+        <span className={className}>{label}</span>
+      </div>
+    ) : (
+      <NeedsJavaScript />
+    );
   return (
     <div className="passkey-action">
       {children}
       <button
-        className={primary ? 'btn btn-primary' : 'btn'}
+        className={className}
         type="button"
         disabled={busy}
         aria-busy={busy || undefined}
         onClick={() => {
           setBusy(true);
           setError(null);
-          void runCeremony<T>(purpose, name ? { name: name() } : {}).then((result) => {
+          void ceremony<T>(purpose, name ? { name: name() } : {}).then((result) => {
             setBusy(false);
             if (result.ok) onDone(result.value);
             else setError(result.error);
           });
         }}
       >
-        {busy ? tSecurity.passkeys.adding : label}
+        {busy ? tPasskeyPrompt.adding : label}
       </button>
       {error ? (
         <p className="notice error" role="alert">
@@ -68,22 +90,5 @@ export function PasskeyButton<T>({
         </p>
       ) : null}
     </div>
-  );
-}
-
-/** Recovery codes to write down: shown once, right after they were made. */
-export function RecoveryCodes({ codes }: { codes: string[] }) {
-  return (
-    <section className="card" aria-labelledby="recovery-codes-title">
-      <h2 id="recovery-codes-title">{tSecurity.recovery.codesTitle}</h2>
-      <p className="notice">{tSecurity.recovery.shownOnce}</p>
-      <ul className="recovery-codes">
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

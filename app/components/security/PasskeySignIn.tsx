@@ -1,7 +1,7 @@
 // "Logga in med nyckel" on /login: the passkey alone (any of this site's passkeys the browser offers), then on to
 // redirectTo or the start page. JS only; without it the page has the e-mail link.
 import { useState } from 'react';
-import { tSecurity } from '#domain/texts/security.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { PasskeyButton } from './PasskeyButton.tsx';
 
@@ -11,7 +11,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
     <div className="passkey-sign-in">
       <PasskeyButton
         purpose="signIn"
-        label={tSecurity.signIn.button}
+        label={tPasskeyPrompt.signIn}
         primary={false}
         quiet
         onDone={() => {
@@ -22,7 +22,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
       />
       {leaving ? (
         <span className="visually-hidden" role="status">
-          {tSecurity.signIn.button}
+          {tPasskeyPrompt.signIn}
         </span>
       ) : null}
     </div>
