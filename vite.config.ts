@@ -2,6 +2,7 @@ import { vitePlugin as remix } from '@remix-run/dev';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { GetManualChunk as ManualChunksFunction } from 'rollup';
 import { defineConfig, type Plugin } from 'vite';
 import remixConfig from './remix.config.js';
 
@@ -39,7 +40,42 @@ function precompressAssets(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * The layout's own modules in one chunk, "shell": what the root route imports statically from app/ and domain/
+ * (the header, toasts, common texts, the error boundary, the step-up notice), which every page loads anyway. Left
+ * to Rollup, each of them that a route shares became a file of its own: ten requests, each gzipped alone. The
+ * libraries the layout imports (React, Remix) stay together as "components", the name Rollup gave that chunk,
+ * apart from the shell, so a change to the portal's own code leaves the cached framework alone. Anything a route
+ * imports that the layout does not, and what is imported only dynamically (the scanner, quagga, the passkey
+ * ceremony), is split by Rollup as before.
+ */
+function shellChunk(): ManualChunksFunction {
+  let shell: Set<string> | null = null;
+  const vendor = new Set<string>();
+  const app = path.resolve(import.meta.dirname, 'app') + path.sep;
+  const domain = path.resolve(import.meta.dirname, 'domain') + path.sep;
+  const ours = (id: string) => (id.startsWith(app) || id.startsWith(domain)) && !id.includes('?');
+  return (id, { getModuleIds, getModuleInfo }) => {
+    if (!shell) {
+      shell = new Set();
+      const root = [...getModuleIds()].find((m) => m.startsWith(`${app}root.tsx?`));
+      const todo = root ? [...(getModuleInfo(root)?.importedIds ?? [])] : [];
+      while (todo.length) {
+        const next = todo.pop()!;
+        if (shell.has(next) || vendor.has(next)) continue;
+        if (!(ours(next) || next.includes('vite/preload-helper'))) {
+          vendor.add(next);
+          continue;
+        }
+        shell.add(next);
+        todo.push(...(getModuleInfo(next)?.importedIds ?? []));
+      }
+    }
+    return shell.has(id) ? 'shell' : vendor.has(id) ? 'components' : undefined;
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [remix(remixConfig), precompressAssets()],
   resolve: {
     alias: [
@@ -53,5 +89,8 @@ export default defineConfig({
   },
   // Server-only packages must never be pre-bundled for the browser.
   optimizeDeps: { exclude: ['@mikro-orm/core', '@mikro-orm/postgresql', '@mikro-orm/pglite', '@trpc/server', 'zod'] },
-  build: { target: 'es2022' },
-});
+  build: {
+    target: 'es2022',
+    ...(isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: shellChunk() } } }),
+  },
+}));
