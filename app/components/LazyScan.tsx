@@ -1,5 +1,5 @@
 // The camera scanner, imported only when first opened (quagga2 comes with it, about 45 kB gzip), for /add
-// and the bulk list alike: the hook that loads it, and what stands in its place until it is there.
+// and the bulk list alike: the hook that loads it, what stands in its place until it is there, and /add's button.
 import { useState, type ComponentType } from 'react';
 import type { ScannerProps } from '#app/scanner/Scanner.tsx';
 import { tScanner } from '#domain/texts/scanner.ts';
@@ -37,5 +37,24 @@ export function ScannerPending({ failed }: { failed: boolean }) {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * "Skanna streckkod" beside the ICCID. The server renders its box already, unseen (.js-placeholder: hidden, and
+ * taking no room where scripting is off), so the form does not move when JavaScript arrives; after hydration it
+ * is the button. Never a button that does nothing: without JS there is none.
+ */
+export function ScanToggle({ hydrated, open, onToggle }: { hydrated: boolean; open: boolean; onToggle: () => void }) {
+  if (!hydrated)
+    return (
+      <span className="btn scan-toggle js-placeholder" aria-hidden="true">
+        {tScanner.open}
+      </span>
+    );
+  return (
+    <button type="button" className="btn scan-toggle" aria-expanded={open} aria-controls="scanner" onClick={onToggle}>
+      {open ? tScanner.close : tScanner.open}
+    </button>
   );
 }

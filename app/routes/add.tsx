@@ -1,6 +1,7 @@
 // Activate a SIM: ICCID, marks and the plan selector. On success the user goes back one page.
 // With JS a scan button beside the ICCID opens the camera scanner, whose code (quagga2 included) is
-// fetched only on that press; without JS the button is not there and the form works the same.
+// fetched only on that press; its place is kept from the first paint (nothing moves when JS arrives); without JS
+// the button is not there and the form works the same.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { Field } from '#app/components/Field.tsx';
-import { ScannerPending, useLazyScanner } from '#app/components/LazyScan.tsx';
+import { ScannerPending, ScanToggle, useLazyScanner } from '#app/components/LazyScan.tsx';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
 import { PlanSelector, planFieldIds } from '#app/components/PlanSelector.tsx';
 import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
@@ -124,17 +125,7 @@ export default function Activate() {
                 title={t.sims.iccidTitle}
                 defaultValue={v?.iccid}
               />
-              {scan.hydrated ? (
-                <button
-                  type="button"
-                  className="btn scan-toggle"
-                  aria-expanded={scan.open}
-                  aria-controls="scanner"
-                  onClick={scan.toggle}
-                >
-                  {scan.open ? tScanner.close : tScanner.open}
-                </button>
-              ) : null}
+              <ScanToggle hydrated={scan.hydrated} open={scan.open} onToggle={scan.toggle} />
             </div>
           )}
         </Field>
