@@ -5,6 +5,7 @@
 import { BULK_ROWS_SHOWN } from '#domain/sims/limits.ts';
 import type { BulkActivateOutcome, BulkActivateOutput } from '#domain/sims/schemas.ts';
 import { tBulk } from '#domain/texts/bulk.ts';
+import { isProblem } from './outcomes.ts';
 
 /**
  * ICCIDs per sim.bulkActivateChunk call: 10,000 are 20 calls of about a tenth of a second each on PostgreSQL, so
@@ -70,9 +71,6 @@ export function countRows(rows: readonly BulkRow[]): { counts: Counts; pending: 
   return { counts, pending, done: rows.length - pending };
 }
 
-/** Outcomes a page lists before anything else: the rows that need the user's eye. */
-const PROBLEMS = new Set<string>(['invalid', 'duplicateInList', 'alreadyActive', 'activeElsewhere']);
-
 /**
  * The rows a page lists, each with its row number in the list: every row of a list of up to `max`; of a longer
  * one only the rows with a problem, the first `max` of them (the counts say the rest, the download has them all),
@@ -84,7 +82,7 @@ export function shownRows<R extends { outcome: string }>(
 ): { rows: Array<R & { n: number }>; hidden: number } {
   const numbered = rows.map((r, i) => ({ ...r, n: i + 1 }));
   if (rows.length <= max) return { rows: numbered, hidden: 0 };
-  const problems = numbered.filter((r) => PROBLEMS.has(r.outcome)).slice(0, max);
+  const problems = numbered.filter((r) => isProblem(r.outcome)).slice(0, max);
   return { rows: problems, hidden: rows.length - problems.length };
 }
 

@@ -26,6 +26,9 @@ import { z } from '#domain/zod.ts';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 
+// Wide: on a wide screen the preview sits beside the list and the form (app/styles/bulk.css), not below them.
+export const handle = { width: 'wide' };
+
 export const meta: MetaFunction = () => [{ title: `${t.pages.addBulk} – ${t.appName}` }];
 
 /** The ICCIDs of a pasted list: separated by line breaks, spaces, commas or semicolons. */
@@ -135,30 +138,39 @@ export default function BulkActivate() {
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const e: Record<string, string> = data?.step === 'form' ? data.errors : {};
+  const outcome = data && data.step !== 'form' && !liveActive;
   return (
     <>
       <h1>{t.pages.addBulk}</h1>
-      {data && data.step !== 'form' && !liveActive ? (
-        <BulkPageOutcome step={data.step} values={data.values} answer={data.answer} />
-      ) : null}
       {data?.step === 'form' && e[FORM_ERROR] ? (
         <p className="notice error" role="alert">
           {e[FORM_ERROR]}
         </p>
       ) : null}
-      {/* Made anew for each answer (its key), so the form shows the values the server sent back. */}
-      <BulkForm
-        key={data ? JSON.stringify(data.values) : 'new'}
-        owner={owner}
-        plans={plans}
-        fields={fields}
-        values={data?.values}
-        errors={e}
-        busy={busy}
-        slot={slot}
-        onActive={setLiveActive}
-      />
-      <div id="bulk-live" ref={setSlot} />
+      <div className="bulk-page">
+        {/* Made anew for each answer (its key), so the form shows the values the server sent back. */}
+        <BulkForm
+          key={data ? JSON.stringify(data.values) : 'new'}
+          owner={owner}
+          plans={plans}
+          fields={fields}
+          values={data?.values}
+          errors={e}
+          busy={busy}
+          slot={slot}
+          onActive={setLiveActive}
+          side={
+            // Right under the list (beside the form on a wide screen): the preview or result, the live one's slot.
+            <div className="bulk-side">
+              {outcome ? <BulkPageOutcome step={data.step} values={data.values} answer={data.answer} /> : null}
+              {(!data || data.step === 'form') && !liveActive ? (
+                <p className="bulk-placeholder muted">{tBulkAdd.placeholder}</p>
+              ) : null}
+              <div id="bulk-live" ref={setSlot} />
+            </div>
+          }
+        />
+      </div>
     </>
   );
 }

@@ -25,6 +25,10 @@ export const tBulkAdd = {
   allInDownload: 'Alla rader finns i Ladda ner resultat.',
   again: 'Förhandsgranska samma lista igen',
   counts: 'Antal per utfall',
+  onlyProblems: 'Visa bara problem',
+  noProblems: 'Ingen rad har något problem.',
+  placeholder:
+    'Här visas förhandsgranskningen: hur många SIM-kort som kan aktiveras och vilka rader som behöver åtgärdas. Inget aktiveras förrän du bekräftar.',
   row: 'Rad',
   outcome: 'Utfall',
   outcomes: {

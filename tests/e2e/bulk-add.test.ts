@@ -62,13 +62,15 @@ for (const js of [true, false]) {
       expect(await count(page, 'invalid')).toBe('1');
       expect(await count(page, 'duplicateInList')).toBe('1');
       expect(await count(page, 'activeElsewhere')).toBe('1');
+      // The rows with a problem first, each with its number in the list, then the good one.
       const rows = page.locator('.bulk-rows tbody tr');
       expect(await rows.count()).toBe(4);
-      expect(await rows.nth(1).innerText()).toContain('kontrollsiffra');
+      expect(await rows.locator('td:first-child').allInnerTexts()).toEqual(['2', '3', '4', '1']);
+      expect(await rows.nth(0).innerText()).toContain('kontrollsiffra');
       // Never whose: the other company is not named.
       expect(await page.locator('.bulk-rows').innerText()).not.toContain('Bolag C');
       // On a phone the ICCIDs are their last 8 digits, and nothing scrolls sideways.
-      expect(await rows.nth(0).locator('.only-mobile').innerText()).toBe(good.slice(-8));
+      expect(await rows.nth(3).locator('.only-mobile').innerText()).toBe(good.slice(-8));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
       expect(await activeCount(good)).toBe(0);
 
@@ -76,8 +78,8 @@ for (const js of [true, false]) {
       await page.getByRole('heading', { name: 'Resultat' }).waitFor();
       expect(await count(page, 'activated')).toBe('1');
       expect(await count(page, 'invalid')).toBe('1');
-      expect(await rows.nth(0).getAttribute('data-outcome')).toBe('activated');
-      expect(await rows.nth(3).getAttribute('data-outcome')).toBe('activeElsewhere');
+      expect(await rows.nth(2).getAttribute('data-outcome')).toBe('activeElsewhere');
+      expect(await rows.nth(3).getAttribute('data-outcome')).toBe('activated');
       expect(await activeCount(good)).toBe(1);
       const sim = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { iccid: good, status: 'active' });
       expect(sim.invoiceLineMark).toBe('Låda 7');

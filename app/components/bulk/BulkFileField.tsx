@@ -31,7 +31,16 @@ async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
   }
 }
 
-export function BulkFileField({ error, carried }: { error?: string; carried?: CarriedFile | null }) {
+/** `form`: the id of the form the file and a carried list belong to (the field sits outside it, by the list). */
+export function BulkFileField({
+  form,
+  error,
+  carried,
+}: {
+  form?: string;
+  error?: string;
+  carried?: CarriedFile | null;
+}) {
   const f = tBulkFile;
   return (
     <div className="bulkfile">
@@ -40,6 +49,7 @@ export function BulkFileField({ error, carried }: { error?: string; carried?: Ca
           <input
             {...aria}
             type="file"
+            form={form}
             name="file"
             accept={BULK_FILE_ACCEPT}
             onChange={(e) => void checkBeforeUpload(e)}
@@ -59,8 +69,8 @@ export function BulkFileField({ error, carried }: { error?: string; carried?: Ca
       {carried ? (
         <p className="notice bulkfile-carried" data-testid="bulkfile-carried">
           {carried.fileName ? f.carried(carried.fileName, carried.count) : f.carriedNoName(carried.count)}
-          <input type="hidden" name="rows" value={carried.rows} />
-          <input type="hidden" name="fileName" value={carried.fileName} />
+          <input type="hidden" form={form} name="rows" value={carried.rows} />
+          <input type="hidden" form={form} name="fileName" value={carried.fileName} />
         </p>
       ) : null}
     </div>

@@ -1,8 +1,9 @@
 // /add/bulk's form (app/routes/add_.bulk.tsx): the list, a file, the marks and the plan, posted as they are
-// without JS. The list is React state (useBulkLive), so a scan, the offline queue or "Töm listan" change it as
-// the user's typing does; with JS the live view (BulkLive) previews as the form changes.
+// without JS; the preview (the page's own, or the live one) sits between the list and the marks and plan. The list
+// is React state (useBulkLive), so a scan, the offline queue or "Töm listan" change it as the user's typing does;
+// with JS the live view (BulkLive) previews as the form changes.
 import { Form } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { BulkFileField } from '#app/components/bulk/BulkFileField.tsx';
 import { Field } from '#app/components/Field.tsx';
 import { PlanSelector } from '#app/components/PlanSelector.tsx';
@@ -26,13 +27,15 @@ type Props = {
   values: Values | undefined;
   errors: Record<string, string>;
   busy: boolean;
-  /** The element below the form for the live preview, progress and result. */
+  /** The element under the list for the live preview, progress and result. */
   slot: HTMLElement | null;
+  /** What sits between the list and the rest of the form: the page's preview or result, and the slot. */
+  side: ReactNode;
   /** Told whether the live view shows something, so the page hides its own (older) preview or result. */
   onActive: (active: boolean) => void;
 };
 
-export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slot, onActive }: Props) {
+export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slot, onActive, side }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const fieldRef = useRef<HTMLTextAreaElement>(null);
   const live = useBulkLive({ owner, formRef, fieldRef, initialList: v?.iccids ?? '' });
@@ -44,49 +47,57 @@ export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slo
     roaming: v?.roaming ?? false,
   };
   return (
-    <Form
-      method="post"
-      className="card"
-      encType="multipart/form-data"
-      id={BULK_FORM_ID}
-      ref={formRef}
-      // Both, as a field's own events: input for text (also when a script sets the value, as paste tools do,
-      // which React's onChange does not report), change for the choices and the file.
-      onInput={live.formChanged}
-      onChange={live.formChanged}
-    >
-      <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
-        {(aria) => (
-          <textarea
-            {...aria}
-            ref={fieldRef}
-            name="iccids"
-            rows={8}
-            maxLength={LIST_MAX}
-            inputMode="numeric"
-            autoComplete="off"
-            spellCheck={false}
-            value={live.list}
-            // onInput, not onChange: it also sees a value a script set (a paste tool), which onChange skips;
-            // React still wants an onChange beside a value.
-            onInput={(event) => live.listEdited(event.currentTarget.value)}
-            onChange={() => undefined}
-            autoFocus={!!e.iccids}
-          />
-        )}
-      </Field>
-      <BulkFileField error={e.bulkFile} carried={carriedOf(v)} />
-      <BulkLive live={live} slot={slot} />
-      <SimMarkFields
-        fields={fields}
-        values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
-        errors={e}
-        hint={tBulkAdd.marksHint}
-      />
-      <PlanSelector plans={plans} initial={selection} errors={e} />
-      <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
-        {tBulkAdd.preview}
-      </button>
-    </Form>
+    <>
+      {/* The list and the file belong to the form below (their form attribute): so the preview can sit right
+          under them, on a phone too, without a form inside a form. Both events, as a field's own: input for text
+          (also when a script sets the value, as paste tools do, which React's onChange does not report), change
+          for the file. */}
+      <div className="card bulk-listcard" onInput={live.formChanged} onChange={live.formChanged}>
+        <Field id="iccids" label={tBulkAdd.list} hint={tBulkAdd.listHint(BULK_MAX)} error={e.iccids}>
+          {(aria) => (
+            <textarea
+              {...aria}
+              ref={fieldRef}
+              form={BULK_FORM_ID}
+              name="iccids"
+              rows={8}
+              maxLength={LIST_MAX}
+              inputMode="numeric"
+              autoComplete="off"
+              spellCheck={false}
+              value={live.list}
+              // onInput, not onChange: it also sees a value a script set (a paste tool), which onChange skips;
+              // React still wants an onChange beside a value.
+              onInput={(event) => live.listEdited(event.currentTarget.value)}
+              onChange={() => undefined}
+              autoFocus={!!e.iccids}
+            />
+          )}
+        </Field>
+        <BulkFileField form={BULK_FORM_ID} error={e.bulkFile} carried={carriedOf(v)} />
+        <BulkLive live={live} slot={slot} />
+      </div>
+      {side}
+      <Form
+        method="post"
+        className="card bulk-formcard"
+        encType="multipart/form-data"
+        id={BULK_FORM_ID}
+        ref={formRef}
+        onInput={live.formChanged}
+        onChange={live.formChanged}
+      >
+        <SimMarkFields
+          fields={fields}
+          values={{ invoiceLineMark: v?.invoiceLineMark, invoiceLineNote: v?.invoiceLineNote }}
+          errors={e}
+          hint={tBulkAdd.marksHint}
+        />
+        <PlanSelector plans={plans} initial={selection} errors={e} />
+        <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
+          {tBulkAdd.preview}
+        </button>
+      </Form>
+    </>
   );
 }

@@ -1,26 +1,36 @@
 // /add/bulk with JavaScript: what the live view shows. The state and its effects are
 // useBulkLive's (the offline queue, the live preview, the activation in chunks); this component is the row of
-// scan buttons and notices inside the form, and the preview, progress or result in the page's slot below it.
-// Without JS it renders nothing and the page is the plain three-step form.
+// scan buttons and notices under the list, and the preview, progress or result in the page's slot below the list.
+// Without JS it renders no control (only the scan button's unseen place) and the page is the plain three-step form.
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { isRunning, type Plan, type View } from '#app/bulk/live-state.ts';
 import { countRows, shownRows, startRows, type BulkRow } from '#app/bulk/run.ts';
 import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { BulkFileResultDownload, resultPairs } from './BulkFileField.tsx';
 import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
 import { BulkScan } from './BulkScan.tsx';
 import type { BulkLiveHandle } from './useBulkLive.ts';
 
 type Props = {
   live: BulkLiveHandle;
-  /** The element below the form that shows the live preview, progress and result. */
+  /** The element under the list that shows the live preview, progress and result. */
   slot: HTMLElement | null;
 };
 
 export function BulkLive({ live, slot }: Props) {
   const { state, hydrated, submitting } = live;
-  if (!hydrated) return null;
+  // Until JS has arrived, the scan button's place, unseen, so nothing moves when it comes; where scripting is off
+  // it takes no room (bulk.css).
+  if (!hydrated)
+    return (
+      <div className="bulklive bulklive-pending" aria-hidden="true">
+        <div className="bulkscan-bar">
+          <span className="btn">{tBulkScan.open}</span>
+        </div>
+      </div>
+    );
   const { view, offline, waiting, backPrompt, updating } = state;
   // While the page's own form posts, its answer takes the place (a running activation stays).
   const shown = submitting && !isRunning(view) ? null : view;
@@ -100,10 +110,10 @@ function LiveView({
     return (
       <section className="bulk-outcome bulklive-view" aria-labelledby="bulk-live-title" aria-busy={updating}>
         <h2 id="bulk-live-title">{tBulkAdd.previewTitle}</h2>
+        <BulkCounts counts={view.answer.counts} />
         <p className="muted" role="status">
           {updating ? tBulkScan.updating : tBulkAdd.previewNote}
         </p>
-        <BulkCounts counts={view.answer.counts} />
         {ready > 0 ? (
           <button
             type="button"
@@ -151,9 +161,12 @@ function LiveView({
       ) : null}
       <BulkCounts counts={counts} pending={pending} />
       {view.state === 'finished' ? (
-        <button type="button" className="btn" onClick={onAgain}>
-          {tBulkAdd.again}
-        </button>
+        <div className="bulk-toolbar">
+          <BulkFileResultDownload pairs={resultPairs(view.rows)} />
+          <button type="button" className="btn" onClick={onAgain}>
+            {tBulkAdd.again}
+          </button>
+        </div>
       ) : null}
       <ShownRows rows={view.rows} />
     </section>

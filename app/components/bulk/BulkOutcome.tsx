@@ -1,39 +1,44 @@
 // The rows and counts of a bulk activation: the page's server-rendered preview and result in
-// app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces.
+// app/routes/add_.bulk.tsx and, with JS, the live preview, progress and result use the same pieces. Read at a
+// glance: the counts first (problems first, app/bulk/outcomes.ts), each outcome a badge (icon, word and colour),
+// the rows with a problem first with their numbers in the list, and "Visa bara problem", a checkbox whose
+// effect is CSS (.bulk-outcome:has(...)), so it works without JS and moves nothing above the table.
 import type { ReactNode } from 'react';
 import { t } from '#domain/texts/common.ts';
 import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import type { BulkRow } from '#app/bulk/run.ts';
-import { BULK_ACTIVATE_OUTCOMES } from '#domain/sims/limits.ts';
+import { COUNT_ORDER, isProblem, OUTCOME_TONE, problemsFirst, type ShownOutcome } from '#app/bulk/outcomes.ts';
+import { Badge, ToneIcon } from '#app/components/ui/Badge.tsx';
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
 
 export type { BulkRow };
 
+const outcomeWord = (o: ShownOutcome) => (o === 'pending' ? tBulkScan.remaining : tBulkAdd.outcomes[o]);
+
 export function BulkCounts({ counts, pending = 0 }: { counts: BulkActivateOutput['counts']; pending?: number }) {
-  const shown = BULK_ACTIVATE_OUTCOMES.filter((o) => counts[o] > 0);
+  const all: Record<ShownOutcome, number> = { ...counts, pending };
+  const shown = COUNT_ORDER.filter((o) => all[o] > 0);
   return (
     <dl className="bulk-counts" aria-label={tBulkAdd.counts}>
       {shown.map((o) => (
-        <div key={o} data-outcome={o}>
-          <dt>{tBulkAdd.outcomes[o]}</dt>
-          <dd>{counts[o]}</dd>
+        <div key={o} className={`bulk-count tone-${OUTCOME_TONE[o]}`} data-outcome={o}>
+          <dt>
+            <ToneIcon tone={OUTCOME_TONE[o]} />
+            <span>{outcomeWord(o)}</span>
+          </dt>
+          <dd>{all[o]}</dd>
         </div>
       ))}
-      {pending > 0 ? (
-        <div data-outcome="pending">
-          <dt>{tBulkScan.remaining}</dt>
-          <dd>{pending}</dd>
-        </div>
-      ) : null}
     </dl>
   );
 }
 
 /**
- * One line per row; `n`: a row's number in the list (when only some rows are listed; else its place here);
- * `below(i)`: more about the list's row i under its outcome (a file row's own mark and comment). `hidden`: how many
- * rows of the list are not listed (a long list shows its problems only), said above the table.
+ * One line per row, the rows with a problem first; `n`: a row's number in the list (when only some rows are
+ * listed; else its place here); `below(i)`: more about the list's row i under its outcome (a file row's own mark
+ * and comment). `hidden`: how many rows of the list are not listed (a long list shows its problems only), said
+ * above the table.
  */
 export function BulkRows({
   rows,
@@ -46,6 +51,10 @@ export function BulkRows({
   hidden?: number;
   download?: boolean;
 }) {
+  const numbered = rows.map((r, i) => ({ ...r, n: r.n ?? i + 1 }));
+  const problems = numbered.filter((r) => isProblem(r.outcome)).length;
+  // Only when there is something to hide: a long list lists its problems only.
+  const filter = problems < numbered.length;
   return (
     <>
       {hidden > 0 ? (
@@ -53,12 +62,19 @@ export function BulkRows({
           {tBulkAdd.notListed(hidden, rows.length)} {download ? tBulkAdd.allInDownload : null}
         </p>
       ) : null}
-      {rows.length > 0 ? <RowsTable rows={rows} below={below} /> : null}
+      {filter ? (
+        <label className="bulk-filter">
+          <input type="checkbox" />
+          {tBulkAdd.onlyProblems}
+        </label>
+      ) : null}
+      {filter && problems === 0 ? <p className="bulk-noproblems">{tBulkAdd.noProblems}</p> : null}
+      {rows.length > 0 ? <RowsTable rows={problemsFirst(numbered)} below={below} /> : null}
     </>
   );
 }
 
-function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n?: number })[]; below?: (i: number) => ReactNode }) {
+function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n: number })[]; below?: (i: number) => ReactNode }) {
   return (
     <table className="bulk-rows">
       <thead>
@@ -69,30 +85,22 @@ function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n?: number })[
         </tr>
       </thead>
       <tbody>
-        {rows.map((r, i) => (
-          <tr key={r.n ?? i + 1} data-outcome={r.outcome}>
-            <td>{r.n ?? i + 1}</td>
+        {rows.map((r) => (
+          <tr key={r.n} data-outcome={r.outcome} data-problem={isProblem(r.outcome)}>
+            <td className="bulk-n">{r.n}</td>
             <td className="iccid" title={r.iccid}>
               <span className="hide-mobile">{r.iccid}</span>
               <span className="only-mobile">{r.iccid.slice(-8)}</span>
             </td>
             <td>
-              <OutcomeText outcome={r.outcome} message={r.message} />
-              {below?.((r.n ?? i + 1) - 1)}
+              <Badge tone={OUTCOME_TONE[r.outcome]}>{outcomeWord(r.outcome)}</Badge>
+              {r.outcome === 'pending' ? <span className="bulk-message"> {tBulkScan.notSent}</span> : null}
+              {r.message ? <span className="bulk-message"> {r.message}</span> : null}
+              {below?.(r.n - 1)}
             </td>
           </tr>
         ))}
       </tbody>
     </table>
-  );
-}
-
-function OutcomeText({ outcome, message }: { outcome: BulkRow['outcome']; message?: string }) {
-  return (
-    <>
-      <strong>{outcome === 'pending' ? tBulkScan.remaining : tBulkAdd.outcomes[outcome]}</strong>
-      {outcome === 'pending' ? <span className="bulk-message"> {tBulkScan.notSent}</span> : null}
-      {message ? <span className="bulk-message"> {message}</span> : null}
-    </>
   );
 }

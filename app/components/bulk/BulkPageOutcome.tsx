@@ -38,27 +38,29 @@ export function BulkPageOutcome({
   return (
     <section className="bulk-outcome" aria-labelledby="bulk-outcome-title">
       <h2 id="bulk-outcome-title">{title}</h2>
-      {step === 'preview' ? <p className="muted">{tBulkAdd.previewNote}</p> : null}
       <BulkCounts counts={answer.counts} />
       {step === 'preview' ? (
-        ready > 0 ? (
-          <Form method="post" encType="multipart/form-data">
-            <HiddenValues values={values} />
-            <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
-              {tBulkAdd.confirm(ready)}
-            </button>
-          </Form>
-        ) : (
-          <p className="notice">{tBulkAdd.nothingReady}</p>
-        )
-      ) : (
         <>
+          <p className="muted">{tBulkAdd.previewNote}</p>
+          {ready > 0 ? (
+            <Form method="post" encType="multipart/form-data">
+              <HiddenValues values={values} />
+              <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
+                {tBulkAdd.confirm(ready)}
+              </button>
+            </Form>
+          ) : (
+            <p className="notice">{tBulkAdd.nothingReady}</p>
+          )}
+        </>
+      ) : (
+        <div className="bulk-toolbar">
+          <BulkFileResultDownload pairs={answer.pairs} />
           {/* The page's own form holds the same list and choices: the list is not carried a second time. */}
           <button className="btn" type="submit" form={BULK_FORM_ID} name="intent" value="preview" disabled={busy}>
             {tBulkAdd.again}
           </button>
-          <BulkFileResultDownload pairs={answer.pairs} />
-        </>
+        </div>
       )}
       <BulkRows
         rows={answer.rows}

@@ -161,8 +161,13 @@ export function useBulkLive({ owner, formRef, fieldRef, initialList }: Options) 
     refreshWaiting();
   };
 
-  /** Every change of the form (typing, pasting, a file, the plan) asks for a new preview. */
-  const formChanged = () => {
+  /**
+   * Every change of the form (typing, pasting, a file, the plan) asks for a new preview. An event of something
+   * else (the preview's own "Visa bara problem", whose events reach the list's handlers through React's portal)
+   * does not: only a field whose form is the page's form counts.
+   */
+  const formChanged = (event?: { target: EventTarget }) => {
+    if (event && (event.target as { form?: HTMLFormElement | null }).form !== formRef.current) return;
     if (!stateRef.current.backPrompt) preview('debounced');
   };
 
