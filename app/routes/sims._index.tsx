@@ -1,21 +1,25 @@
-// The company's active SIMs: server-side search (?q=) and pages of 50; live search with JS.
+// The company's active SIMs as a work surface: server-side search (?q=) and pages of 50 in compact rows, live
+// search with JS, and the bulk selection whose toolbar appears (CSS :has, with or without JS) once a box is ticked.
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
 import { t } from '#domain/texts/common.ts';
-import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
-import { tListExport } from '#domain/texts/list-file.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { canWrite } from '#domain/companies/kinds.ts';
 import { fieldConstraint } from '#app/utils/constraints.ts';
+import { formatDate } from '#app/utils/text.ts';
 import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
 import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
-import { exportHref, pageHref } from '#app/sims/links.ts';
+import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/components/sims/Selection.tsx';
+import { pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
 
 export const PAGE_SIZE = 50;
+
+/** The bulk form's id: the buttons above the table (outside it) belong to it through their form attribute. */
+const BULK_FORM = 'sims-bulk';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
 
@@ -60,13 +64,29 @@ function selectAllOf(all: string | null, morePages: boolean): Picked {
   return null;
 }
 
-function row(s: { id: number; iccid: string; invoiceLineMark: string; ratePlan: { isLegacy: boolean } }) {
-  return { id: s.id, iccid: s.iccid, mark: s.invoiceLineMark, legacy: s.ratePlan.isLegacy };
+type Listed = {
+  id: number;
+  iccid: string;
+  invoiceLineMark: string;
+  activatedAt: string;
+  ratePlan: { isLegacy: boolean; description: string };
+};
+
+/** A row in words, made on the server: the day is the same in the HTML and after hydration, and no Intl runs. */
+function row(s: Listed) {
+  return {
+    id: s.id,
+    iccid: s.iccid,
+    mark: s.invoiceLineMark,
+    legacy: s.ratePlan.isLegacy,
+    plan: s.ratePlan.description,
+    activated: formatDate(new Date(s.activatedAt)),
+  };
 }
 
 export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
-  const { q, page, pages, total, exact, sims } = loaded;
+  const { q, page, pages, total, exact, sims, writable } = loaded;
   const search = useLiveSearch(q);
   // The bulk selection: ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
@@ -82,6 +102,7 @@ export default function Sims() {
     setMatching(initialPick === 'matching');
   }, [sims, initialPick]);
   const morePages = !exact || total > sims.length;
+  // What shows before a tick is the same before and after hydration: nothing switches when JS arrives.
   const allOnPage = sims.length > 0 && sims.every((s) => picked.has(s.id));
   const selectedCount = matching ? Math.min(total, BULK_SELECT_MAX) : picked.size;
   const toggle = (id: number, on: boolean) => {
@@ -94,132 +115,114 @@ export default function Sims() {
     if (!on) setMatching(false);
   };
   return (
-    <>
+    <div className="sims-surface">
       <h1>{t.pages.sims}</h1>
-      <Form method="get" role="search" className="search">
-        <label htmlFor="q" className="visually-hidden">
-          {t.sims.searchLabel}
-        </label>
-        <input
-          id="q"
-          name="q"
-          type="search"
-          value={search.text}
-          onChange={(e) => search.typed(e.currentTarget.value)}
-          placeholder={t.sims.searchPlaceholder}
-          {...loaded.query}
-          autoComplete="off"
-        />
-        <button className="btn" type="submit">
-          {t.sims.search}
-        </button>
-      </Form>
-      <p className="muted" aria-live="polite">
-        {search.searching ? '…' : t.sims.count(total, exact)}
-      </p>
-      {total > 0 ? (
-        // Plain links carrying the search: the file downloads with or without JS, and follows a live search.
-        <p>
-          {tListExport.label}:{' '}
-          <a href={exportHref('csv', q)} aria-label={tListExport.csvLabel(q)}>
-            {tListExport.csv}
-          </a>{' '}
-          ·{' '}
-          <a href={exportHref('xlsx', q)} aria-label={tListExport.xlsxLabel(q)}>
-            {tListExport.xlsx}
-          </a>
-        </p>
-      ) : null}
+      <div className="sims-tools">
+        <Form method="get" role="search" className="search sims-search">
+          <label htmlFor="q" className="visually-hidden">
+            {t.sims.searchLabel}
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            value={search.text}
+            onChange={(e) => search.typed(e.currentTarget.value)}
+            placeholder={t.sims.searchPlaceholder}
+            {...loaded.query}
+            autoComplete="off"
+          />
+          <button className="btn" type="submit">
+            {t.sims.search}
+          </button>
+        </Form>
+        <div className="sims-bar">
+          <p className="sims-total" aria-live="polite">
+            {search.searching ? '…' : t.sims.count(total, exact)}
+          </p>
+          {total > 0 ? <ExportLinks q={q} /> : null}
+          {writable && sims.length > 0 && (morePages || matching) ? (
+            <SelectMatching
+              form={BULK_FORM}
+              q={q}
+              page={page}
+              total={total}
+              exact={exact}
+              matching={matching}
+              onSelect={(e) => {
+                e.preventDefault();
+                setMatching(true);
+                setPicked(new Set(sims.map((s) => s.id)));
+              }}
+              onClear={(e) => {
+                e.preventDefault();
+                setMatching(false);
+                setPicked(new Set());
+              }}
+            />
+          ) : null}
+        </div>
+      </div>
       {sims.length === 0 ? (
         <p className="notice">
           {q ? t.sims.emptySearch : t.sims.empty}{' '}
-          {q || !loaded.writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
+          {q || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
         </p>
       ) : (
-        <Form method="get" action="/sims/deactivate" className="bulk-form" data-bulk-ready={hydrated ? '' : undefined}>
+        <Form
+          id={BULK_FORM}
+          method="get"
+          action="/sims/deactivate"
+          className="bulk-form"
+          data-bulk-ready={hydrated ? '' : undefined}
+        >
           {/* @bulkDeactivate: the ticked rows go to the confirm page, which changes nothing until its POST; with
               JS a dialog confirms instead. */}
-          {loaded.writable ? (
+          {writable ? (
             <>
-              <div className="bulk-actions">
-                <input type="hidden" name="q" value={q} />
-                <input type="hidden" name="page" value={page} />
-                {matching ? <input type="hidden" name="matching" value="1" /> : null}
-                <button
-                  className="btn"
-                  type="submit"
-                  formAction="/sims"
-                  name="all"
-                  value="1"
-                  onClick={(e) => {
-                    // With JS the page is ticked (or unticked) in place; without, the page comes back ticked.
-                    e.preventDefault();
-                    setMatching(false);
-                    setPicked(new Set(allOnPage ? [] : sims.map((s) => s.id)));
-                  }}
-                >
-                  {hydrated && allOnPage ? tBulkDeactivate.unselectAll : tBulkDeactivate.selectAll}
-                </button>
-                {morePages && !matching ? (
-                  <button
-                    className="btn"
-                    type="submit"
-                    formAction="/sims"
-                    name="all"
-                    value="matching"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      setMatching(true);
-                      setPicked(new Set(sims.map((s) => s.id)));
-                    }}
-                  >
-                    {tBulkDeactivate.selectMatching(total, q, exact)}
-                  </button>
-                ) : null}
-                {matching ? (
-                  <Link
-                    className="btn"
-                    to={pageHref(q, page)}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      setMatching(false);
-                      setPicked(new Set());
-                    }}
-                  >
-                    {tBulkDeactivate.clearMatching}
-                  </Link>
-                ) : null}
-                <button
-                  className="btn btn-destructive"
-                  type="submit"
-                  // Only with JS is the count known as boxes are ticked; without JS the confirm page says if none was.
-                  disabled={hydrated && selectedCount === 0}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    setDialogFor(
-                      matching ? { kind: 'matching', q } : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
-                    );
-                  }}
-                >
-                  {tBulkDeactivate.submit}
-                </button>
-              </div>
-              {hydrated || initialPick ? (
-                <p className="bdsel-count" aria-live="polite">
-                  <strong>{tBulkDeactivate.selected(selectedCount)}</strong>
-                  {matching ? <span> · {tBulkDeactivate.matchingSelected(total, q, exact)}</span> : null}
-                  {matching && (!exact || total > BULK_SELECT_MAX) ? (
-                    <span> {tBulkDeactivate.capped(total, BULK_SELECT_MAX, exact)}</span>
-                  ) : null}
-                </p>
-              ) : null}
+              <input type="hidden" name="q" value={q} />
+              <input type="hidden" name="page" value={page} />
+              {matching ? <input type="hidden" name="matching" value="1" /> : null}
             </>
           ) : null}
-          <SimRows sims={sims} writable={loaded.writable} picked={picked} onToggle={toggle} />
+          <SimRows
+            sims={sims}
+            writable={writable}
+            picked={picked}
+            onToggle={toggle}
+            selectAll={
+              <SelectPage
+                allOnPage={allOnPage}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setMatching(false);
+                  setPicked(new Set(allOnPage ? [] : sims.map((s) => s.id)));
+                }}
+              />
+            }
+          />
+          {writable ? (
+            <SelectionToolbar
+              counted={hydrated || !!initialPick}
+              selected={selectedCount}
+              matching={matching}
+              total={total}
+              q={q}
+              exact={exact}
+              onDeactivate={(e) => {
+                // Nothing ticked (the toolbar is hidden then): the confirm page says so, as without JS.
+                if (selectedCount === 0) return;
+                e.preventDefault();
+                setDialogFor(
+                  matching ? { kind: 'matching', q } : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
+                );
+              }}
+            />
+          ) : null}
         </Form>
       )}
       {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}
       <SimsPager q={q} page={page} pages={pages} exact={exact} full={sims.length === PAGE_SIZE} />
-    </>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
 // @texts:listExport (the /sims list as a CSV or XLSX file)
 export const tListExport = {
-  label: 'Exportera listan',
+  label: 'Exportera',
   csv: 'CSV',
   xlsx: 'Excel (XLSX)',
   csvLabel: (q: string) => (q ? `Exportera SIM-kort som matchar ”${q}” som CSV` : 'Exportera alla SIM-kort som CSV'),

@@ -1,13 +1,18 @@
 // The rows and the pager of /sims (app/routes/sims._index.tsx): each SIM with its box for the bulk selection
-// (for a writer), its ICCID (the last 8 digits on a phone) and mark; the pages as plain links carrying the search.
+// (for a writer; the whole cell is the box's label, 44 px on a phone), its ICCID (the last 8 digits on a phone),
+// mark, on a wide screen its plan and activation day, and its link, which on a phone covers the whole row (CSS
+// only: a tap anywhere but the box opens the SIM); the pages as plain links carrying the search.
+import type { ReactNode } from 'react';
 import { Link } from '@remix-run/react';
 import { pageHref } from '#app/sims/links.ts';
 import { truncate } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
+import { tSimsList } from '#domain/texts/sims-list.ts';
 
-export type SimRow = { id: number; iccid: string; mark: string; legacy: boolean };
+/** A row as the loader hands it over: the plan's name and the activation day already in words. */
+export type SimRow = { id: number; iccid: string; mark: string; legacy: boolean; plan: string; activated: string };
 
 type RowsProps = {
   sims: SimRow[];
@@ -15,21 +20,29 @@ type RowsProps = {
   writable: boolean;
   picked: ReadonlySet<number>;
   onToggle: (id: number, on: boolean) => void;
+  /** The column header of the boxes: "Markera alla på sidan" (a writer only). */
+  selectAll?: ReactNode;
 };
 
-export function SimRows({ sims, writable, picked, onToggle }: RowsProps) {
+export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsProps) {
   return (
     <table className="sims">
       <thead>
         <tr>
           {writable ? (
             <th scope="col" className="select">
-              <span className="visually-hidden">{tBulkDeactivate.selectAll}</span>
+              {selectAll}
             </th>
           ) : null}
           <th scope="col">{t.sims.iccid}</th>
           <th scope="col">{t.sims.mark}</th>
-          <th scope="col">
+          <th scope="col" className="sims-wide">
+            {t.sims.plan}
+          </th>
+          <th scope="col" className="sims-wide">
+            {tSimsList.activated}
+          </th>
+          <th scope="col" className="sims-open-col">
             <span className="visually-hidden">{t.sims.edit}</span>
           </th>
         </tr>
@@ -39,29 +52,34 @@ export function SimRows({ sims, writable, picked, onToggle }: RowsProps) {
           <tr key={s.id}>
             {writable ? (
               <td className="select">
-                <input
-                  type="checkbox"
-                  name="id"
-                  value={s.id}
-                  checked={picked.has(s.id)}
-                  onChange={(e) => onToggle(s.id, e.currentTarget.checked)}
-                  aria-label={tBulkDeactivate.select(s.iccid)}
-                />
+                <label>
+                  <input
+                    type="checkbox"
+                    name="id"
+                    value={s.id}
+                    checked={picked.has(s.id)}
+                    onChange={(e) => onToggle(s.id, e.currentTarget.checked)}
+                    aria-label={tBulkDeactivate.select(s.iccid)}
+                  />
+                </label>
               </td>
             ) : null}
             <td className="iccid" title={s.iccid}>
               <span className="hide-mobile">{s.iccid}</span>
-              <span className="only-mobile" title={s.iccid}>
-                {s.iccid.slice(-8)}
-              </span>
+              <span className="only-mobile">{s.iccid.slice(-8)}</span>
             </td>
-            <td title={s.mark}>{truncate(s.mark, 30)}</td>
-            <td>
+            <td className="mark" title={s.mark}>
+              {truncate(s.mark, 30)}
+            </td>
+            <td className="sims-wide">{s.plan}</td>
+            <td className="sims-wide sims-day">{s.activated}</td>
+            <td className="sims-open-col">
               <Link
+                className="sims-open"
                 to={`/sims/${s.id}`}
                 aria-label={writable ? t.sims.editLabel(s.iccid) : tCompany.viewLabel(s.iccid)}
               >
-                {writable ? t.sims.edit : tCompany.view}
+                <span className="sims-open-text">{writable ? t.sims.edit : tCompany.view}</span>
               </Link>
             </td>
           </tr>
@@ -84,7 +102,7 @@ type PagerProps = {
 export function SimsPager({ q, page, pages, exact, full }: PagerProps) {
   if (pages <= 1 && exact) return null;
   return (
-    <nav className="pager" aria-label={t.sims.page(page, pages, exact)}>
+    <nav className="pager sims-pager" aria-label={t.sims.page(page, pages, exact)}>
       {page > 1 ? (
         <Link to={pageHref(q, page - 1)} rel="prev">
           {t.sims.previous}

@@ -1,0 +1,117 @@
+// The parts of /sims around its rows (app/routes/sims._index.tsx): the export links, and the bulk selection's
+// controls: "all that match" (or its undoing) above the table, the page's toggle in the boxes' column, and the
+// toolbar of the ticked rows. Each is a plain form control first (it works without JS); with JS the route's
+// handlers act in place. The route holds the selection; these only draw it.
+import { Link } from '@remix-run/react';
+import type { MouseEvent } from 'react';
+import { exportHref, pageHref } from '#app/sims/links.ts';
+import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
+import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
+import { tListExport } from '#domain/texts/list-file.ts';
+import { tSimsList } from '#domain/texts/sims-list.ts';
+
+type Click = (e: MouseEvent) => void;
+
+/** Plain links carrying the search: the file downloads with or without JS, and follows a live search. */
+export function ExportLinks({ q }: { q: string }) {
+  return (
+    <p className="sims-export">
+      <span className="sims-export-label">{tListExport.label}:</span>
+      <a href={exportHref('csv', q)} aria-label={tListExport.csvLabel(q)}>
+        {tListExport.csv}
+      </a>
+      <a href={exportHref('xlsx', q)} aria-label={tListExport.xlsxLabel(q)}>
+        {tListExport.xlsx}
+      </a>
+    </p>
+  );
+}
+
+/**
+ * "Markera alla N som matchar" and, once they are, "Avmarkera alla" in the same place (nothing moves). The button
+ * belongs to the bulk form by its id (it stands above it); without JS it brings the page back with all=matching.
+ */
+export function SelectMatching(p: {
+  form: string;
+  q: string;
+  page: number;
+  total: number;
+  exact: boolean;
+  matching: boolean;
+  onSelect: Click;
+  onClear: Click;
+}) {
+  return (
+    <p className="sims-select">
+      {p.matching ? (
+        <Link className="btn btn-small" to={pageHref(p.q, p.page)} onClick={p.onClear}>
+          {tBulkDeactivate.clearMatching}
+        </Link>
+      ) : (
+        <button
+          className="btn btn-small"
+          type="submit"
+          form={p.form}
+          formAction="/sims"
+          name="all"
+          value="matching"
+          onClick={p.onSelect}
+        >
+          {tBulkDeactivate.selectMatching(p.total, p.q, p.exact)}
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** The page's toggle in the boxes' column: without JS the page comes back with every box ticked (or none). */
+export function SelectPage({ allOnPage, onClick }: { allOnPage: boolean; onClick: Click }) {
+  const label = allOnPage ? tBulkDeactivate.unselectAll : tBulkDeactivate.selectAll;
+  return (
+    <button
+      className="sims-all"
+      type="submit"
+      formAction="/sims"
+      name="all"
+      value={allOnPage ? '0' : '1'}
+      title={label}
+      onClick={onClick}
+    >
+      <span className="visually-hidden">{label}</span>
+    </button>
+  );
+}
+
+/**
+ * The toolbar of the ticked rows, after the table (so that without JS a CSS counter has counted the ticked boxes
+ * before it), shown by CSS only while a box is ticked and laid over the screen's foot, so no row moves. The count
+ * in words comes with JS (or from the server for all=1 / all=matching); the button is never disabled: with
+ * nothing ticked the confirm page says so.
+ */
+export function SelectionToolbar(p: {
+  /** The count in words: with JS, or when the server ticked the boxes. */
+  counted: boolean;
+  selected: number;
+  matching: boolean;
+  total: number;
+  q: string;
+  exact: boolean;
+  onDeactivate: Click;
+}) {
+  return (
+    <div className="sims-toolbar" role="group" aria-label={tSimsList.toolbar} data-picked={tSimsList.pickedCount}>
+      {p.counted ? (
+        <p className="bdsel-count" aria-live="polite">
+          <strong>{tBulkDeactivate.selected(p.selected)}</strong>
+          {p.matching ? <span> · {tBulkDeactivate.matchingSelected(p.total, p.q, p.exact)}</span> : null}
+          {p.matching && (!p.exact || p.total > BULK_SELECT_MAX) ? (
+            <span> {tBulkDeactivate.capped(p.total, BULK_SELECT_MAX, p.exact)}</span>
+          ) : null}
+        </p>
+      ) : null}
+      <button className="btn btn-destructive" type="submit" onClick={p.onDeactivate}>
+        {tBulkDeactivate.submit}
+      </button>
+    </div>
+  );
+}
