@@ -18,8 +18,9 @@ import { useScreens } from '#tests/helpers/screens.ts';
 const portal = useScreens();
 const TARGET = 44;
 
-type Who = 'anon' | 'user' | 'owner' | 'admin';
+type Who = 'anon' | 'user' | 'owner' | 'admin' | 'acting';
 const emailOf = { user: 'anna@demo.se', owner: 'ella@demo.se', admin: 'admin@demo.se' };
+let actingCompanyId: number;
 let pages: Array<{ path: string; as: Who; then?: (page: Page) => Promise<void> }>;
 
 beforeAll(async () => {
@@ -49,7 +50,10 @@ beforeAll(async () => {
     { path: `/admin/companies/${company.id}`, as: 'admin' },
     { path: `/admin/companies/${company.id}/${anna.id}`, as: 'admin' },
     { path: '/admin/audit', as: 'admin' },
+    // A super admin acting as the company: the header's acting line and its way back.
+    { path: '/sims', as: 'acting' },
   ];
+  actingCompanyId = company.id;
 });
 
 /**
@@ -154,8 +158,13 @@ describe(`touch targets at ${MOBILE.width} px`, () => {
     { timeout: 240_000 },
     async () => {
       const found: string[] = [];
-      for (const as of ['anon', 'user', 'owner', 'admin'] as const) {
-        const cookie = as === 'anon' ? undefined : await portal.server.sessionCookie(emailOf[as]);
+      for (const as of ['anon', 'user', 'owner', 'admin', 'acting'] as const) {
+        const cookie =
+          as === 'anon'
+            ? undefined
+            : as === 'acting'
+              ? await portal.server.sessionCookie(emailOf.admin, { actingCompanyId })
+              : await portal.server.sessionCookie(emailOf[as]);
         const ctx = await newContext(portal.browser, { baseURL: portal.server.url, viewport: MOBILE, cookie });
         const page = await ctx.newPage();
         for (const p of pages.filter((x) => x.as === as)) {
