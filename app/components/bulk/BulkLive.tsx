@@ -22,12 +22,14 @@ type Props = {
 export function BulkLive({ live, slot }: Props) {
   const { state, hydrated, submitting } = live;
   // Until JS has arrived, the scan button's place, unseen, so nothing moves when it comes; where scripting is off
-  // it takes no room (bulk.css).
+  // it takes no room (.js-placeholder).
   if (!hydrated)
     return (
-      <div className="bulklive bulklive-pending" aria-hidden="true">
-        <div className="bulkscan-bar">
-          <span className="btn">{tBulkScan.open}</span>
+      <div className="bulklive-pending js-placeholder" aria-hidden="true">
+        <div className="bulklive">
+          <div className="bulkscan-bar">
+            <span className="btn">{tBulkScan.open}</span>
+          </div>
         </div>
       </div>
     );
