@@ -8,10 +8,13 @@
 // /sims) in one Chromium context, twice: bytes on the wire from the Chrome DevTools protocol (encodedDataLength:
 // headers and bodies as sent, 304s included), first visit with an empty cache and a repeat visit with the warm
 // cache, per resource type; no hashed asset may be fetched again. Which built route modules (with their static
-// imports) hold zod is read from the build. Writes bench/results/pages.json.
+// imports) hold zod is read from the build. Layout shift: each route (and /add/bulk, a SIM's page, /company,
+// /security) opened in a fresh context over 400 kbps with 400 ms latency (CDP), JS on, at 390 and 1280 px; the
+// browser's 'layout-shift' entries summed until hydrated and quiet (tests/helpers/layout-shift.ts). Writes
+// bench/results/pages.json.
 //
 //   BENCH_SIMS=10000  BENCH_LIGHTHOUSE=0 (skip)  BENCH_LH_RUNS=3 (median kept)  BENCH_SMOKE=1 (200 SIMs, one
-//   Lighthouse run on the floor and /login only)
+//   Lighthouse run on the floor and /login only, layout shift on /login and /add only)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +25,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DbTarget } from '#server/db/orm.ts';
 import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { Sim } from '#server/db/entities.ts';
+import { layoutShiftOf, SLOW_NETWORK, type Shift } from '#tests/helpers/layout-shift.ts';
 import {
   buildDir,
   ensureBuild,
@@ -53,6 +58,7 @@ const TARGET = {
   accessibilityMin: 100,
   journeyFirstMaxKB: 120,
   journeyRepeatMaxKB: 15,
+  clsMax: 0,
 };
 
 type Route = { path: string; auth: boolean };
@@ -65,7 +71,49 @@ const ROUTES: Route[] = [
   { path: '/admin/companies', auth: true },
 ];
 
+/** Where layout shift is measured besides ROUTES (a SIM's page is added once the seed says which). */
+const CLS_EXTRA: Route[] = [
+  { path: '/add/bulk', auth: true },
+  { path: '/company', auth: true },
+  { path: '/security', auth: true },
+];
+const CLS_WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
 const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Layout shift of a first visit on a slow network, JS on, per width.
+
+/** A shift's sum as read: 0 only when nothing moved (a tiny shift is not rounded away). */
+const clsText = (v: number) => (v === 0 ? '0' : v < 0.0001 ? v.toExponential(1) : String(round(v, 4)));
+
+type ClsVisit = { route: string; cls: number; byWidth: Record<string, number>; shifts: Record<string, Shift[]> };
+
+async function layoutShifts(browser: Browser, base: string, route: string, cookie: string | null): Promise<ClsVisit> {
+  const byWidth: Record<string, number> = {};
+  const shifts: Record<string, Shift[]> = {};
+  for (const viewport of CLS_WIDTHS) {
+    const context = await browser.newContext({ viewport, locale: 'sv-SE', serviceWorkers: 'block' });
+    try {
+      if (cookie) {
+        const [name, value] = cookie.split('=') as [string, string];
+        await context.addCookies([{ name, value, url: base }]);
+      }
+      const page = await context.newPage();
+      const seen = await layoutShiftOf(page, base + route);
+      const landed = page.url().replace(base, '').split('?')[0];
+      if (landed !== route) throw new Error(`${route} ended at ${landed}: not the page itself (logged out?)`);
+      byWidth[viewport.width] = seen.cls;
+      shifts[viewport.width] = seen.shifts;
+    } finally {
+      await context.close();
+    }
+  }
+  return { route, cls: Math.max(...Object.values(byWidth)), byWidth, shifts };
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // First visit in Chromium: every response, gzipped.
@@ -265,12 +313,10 @@ async function activationJourney(context: BrowserContext, base: string): Promise
   const iccid = freshIccid();
   const started = performance.now();
   await page.goto(`${base}/add`, { waitUntil: 'load', timeout: 60_000 });
-  // Hydrated: the plan rules lock tal & SMS until an amount is chosen (JS only).
-  await page.waitForFunction(
-    () => document.querySelector<HTMLInputElement>('input[name=callAndSms]')?.disabled === true,
-    undefined,
-    { timeout: 30_000 },
-  );
+  // Hydrated: the scan button is a button (before, its place is kept by an unseen box).
+  await page.waitForFunction(() => document.querySelector('button.scan-toggle') !== null, undefined, {
+    timeout: 30_000,
+  });
   await page.getByLabel('ICCID').fill(iccid);
   await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
   await page.getByRole('button', { name: 'Aktivera' }).click();
@@ -505,6 +551,13 @@ async function main() {
     log(`seeding ${SIMS} SIMs for Demo AB into ${target.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`);
     const seeded = await seedDatabase(target, SIMS);
     const cookie = seeded.adminCookie;
+    const aSim = await seeded.orm.em
+      .fork()
+      .findOneOrFail(Sim, { company: seeded.demoCompanyId, status: 'active' }, { orderBy: { id: 'asc' } });
+    // A smoke run only keeps the measure from rotting: two pages.
+    const clsRoutes = SMOKE
+      ? ROUTES.filter((r) => r.path === '/login' || r.path === '/add')
+      : [...ROUTES, ...CLS_EXTRA, { path: `/sims/${aSim.id}`, auth: true }];
     await seeded.orm.close(true); // PGlite: one process at a time
     log(`seeded in ${Math.round(performance.now() - t)} ms`);
 
@@ -523,6 +576,7 @@ async function main() {
     const visits: Visit[] = [];
     let floorVisit: Visit;
     let journey: Awaited<ReturnType<typeof journeys>>;
+    const cls: ClsVisit[] = [];
     try {
       floorVisit = await visit(browser, floor.url, '/', null);
       for (const r of ROUTES) {
@@ -532,6 +586,15 @@ async function main() {
         visits.push(v);
       }
       journey = await journeys(browser, server.url, cookie);
+      for (const r of clsRoutes) {
+        const c = await layoutShifts(browser, server.url, r.path, r.auth ? cookie : null);
+        log(
+          `layout shift ${r.path}: ${Object.entries(c.byWidth)
+            .map(([w, v]) => `${clsText(v)} at ${w} px`)
+            .join(', ')}`,
+        );
+        cls.push(c);
+      }
     } finally {
       await browser.close();
     }
@@ -602,6 +665,7 @@ async function main() {
     const maxRatio = Math.max(...routes.map((r) => r.jsFloorRatio));
     const quagga = routes.flatMap((r) => r.quaggaInJs.map((f) => `${r.route}: ${f}`));
     const simsHtmlMax = Math.max(...Object.values(simsHtml).map((s) => s.gzip));
+    const clsWorst = Math.max(...cls.map((c) => c.cls));
     const lhRan = Object.entries(lighthouse.results).filter(([n, r]) => n !== 'floor' && !r.error);
     const checks = {
       jsFloorRatio: maxRatio <= TARGET.jsFloorRatioMax,
@@ -614,6 +678,7 @@ async function main() {
       journeyRepeat: journey.repeat.wireBytes.total < TARGET.journeyRepeatMaxKB * 1024,
       noAssetRefetched: journey.repeat.assetsFetched.length === 0,
       noZodInRouteJs: Object.keys(zodRoutes).length === 0,
+      cls: clsWorst <= TARGET.clsMax,
     };
     const result = {
       date: new Date().toISOString(),
@@ -641,6 +706,11 @@ async function main() {
         repeat: journey.repeat,
       },
       zodInRouteJs: zodRoutes,
+      layoutShift: {
+        what: 'cumulative layout shift of a first visit with JS on, per width (px), and the shifts with the elements that moved',
+        method: `fresh Chromium context per route and width, CDP Network.emulateNetworkConditions (${SLOW_NETWORK.downloadThroughput * 8} bit/s, ${SLOW_NETWORK.latency} ms); PerformanceObserver 'layout-shift' (buffered) summed without entries after input, until hydrated, 1 s with nothing but the event stream in flight, and 500 ms more`,
+        routes: cls,
+      },
       lighthouse: {
         ran: lighthouse.ran,
         reason: lighthouse.reason ?? null,
@@ -681,6 +751,12 @@ async function main() {
         return `    ${(k === 'first' ? 'first visit' : 'repeat visit').padEnd(26)} : ${WIRE_KINDS.map((w) => kb(j.wireBytes[w])).join(' / ')} = ${kb(j.wireBytes.total)} kB (headers ${kb(j.headerBytes)} kB; ${j.requests} requests, ${j.fromCache} from cache; ${j.ms} ms) (target < ${max}) ${met ? 'met' : 'MISSED'}`;
       }),
       `    hashed assets fetched again : ${journey.repeat.assetsFetched.length ? journey.repeat.assetsFetched.join(', ') : 'none'} ${checks.noAssetRefetched ? 'met' : 'MISSED'}`,
+      `  layout shift (CLS), first visit at ${SLOW_NETWORK.downloadThroughput * 8e-3} kbps and ${SLOW_NETWORK.latency} ms, JS on: ${CLS_WIDTHS.map((w) => `${w.width} px`).join(' / ')}`,
+      ...cls.map(
+        (c) =>
+          `    ${c.route.padEnd(26)} : ${CLS_WIDTHS.map((w) => clsText(c.byWidth[w.width]!)).join(' / ')}${c.cls > 0 ? `  (moved: ${[...new Set(Object.values(c.shifts).flatMap((l) => l.flatMap((x) => x.sources.map((src) => src.split(' ')[0]))))].join(', ')})` : ''}`,
+      ),
+      `    CLS, worst page            : ${clsText(clsWorst)} (target <= ${TARGET.clsMax}) ${checks.cls ? 'met' : 'MISSED'}`,
       `  zod in a route's JS          : ${
         Object.keys(zodRoutes).length
           ? Object.entries(zodRoutes)
