@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { tSecurity } from '#domain/texts/security.ts';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
@@ -13,7 +14,6 @@ import { Truncated } from '#app/components/Truncated.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
@@ -158,14 +158,17 @@ export default function CompanyEdit() {
         <h2 id="company-form-title" className="visually-hidden">
           {tAdmin.company.title}
         </h2>
-        {companyData ? (
-          <p className="notice error" role="alert">
-            {failure(ce)}
-          </p>
-        ) : null}
+        <ErrorSummary
+          errors={companyData ? ce : null}
+          id="company-errors"
+          idPrefix="company-"
+          lead={tAdmin.failedReason}
+          formTitle={tAdmin.failed}
+        />
         <Form
           method="post"
           key={[company.name, company.customerNumber, company.invoiceNote, company.invoiceInterval].join('|')}
+          noValidate
         >
           <input type="hidden" name="intent" value="updateCompany" />
           <TextField
@@ -224,11 +227,12 @@ export default function CompanyEdit() {
       </section>
 
       <Form method="post" className="login-as">
-        {data?.intent === 'loginAs' ? (
-          <p className="notice error" role="alert">
-            {failure(data.errors)}
-          </p>
-        ) : null}
+        <ErrorSummary
+          errors={data?.intent === 'loginAs' ? data.errors : null}
+          id="login-as-errors"
+          lead={tAdmin.failedReason}
+          formTitle={tAdmin.failed}
+        />
         <input type="hidden" name="intent" value="loginAs" />
         <button className="btn" type="submit" aria-describedby="login-as-hint" disabled={pendingIntent === 'loginAs'}>
           {tAdmin.company.loginAs}
@@ -237,12 +241,12 @@ export default function CompanyEdit() {
           {tAdmin.company.loginAsHint}
         </p>
       </Form>
-      <p>
+      <p className="link-line">
         <Link to={`/admin/audit?company=${encodeURIComponent(company.customerNumber)}`}>
           {tAdmin.audit.openCompanyAudit}
         </Link>
       </p>
-      <p>
+      <p className="link-line">
         <Link to={`/admin/companies/${company.id}/sign-in`}>{tSecurity.sso.link}</Link>
       </p>
 
@@ -258,16 +262,19 @@ export default function CompanyEdit() {
 
         <div className="card add-user">
           <h3 id="add-user-title">{tAdmin.company.addUserTitle}</h3>
-          {userData ? (
-            <p className="notice error" role="alert">
-              {failure(ue)}
-            </p>
-          ) : null}
+          <ErrorSummary
+            errors={userData ? ue : null}
+            id="add-user-errors"
+            idPrefix="user-"
+            lead={tAdmin.failedReason}
+            formTitle={tAdmin.failed}
+          />
           <Form
             method="post"
             className="inline-form adminrole-add"
             key={`user-${createdUserId ?? ''}`}
             aria-labelledby="add-user-title"
+            noValidate
           >
             <input type="hidden" name="intent" value="createUser" />
             <TextField
@@ -329,9 +336,4 @@ export default function CompanyEdit() {
       </section>
     </div>
   );
-}
-
-/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
-function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

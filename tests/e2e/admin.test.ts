@@ -304,11 +304,16 @@ describe('companies and users', () => {
     expect(await demoRow.getByRole('cell').first().innerText()).toContain('Demo AB');
     const note = (await em().findOneOrFail(Company, { customerNumber: '100001' })).invoiceNote;
     if (note) expect(await demoRow.getByRole('cell').first().innerText()).toContain(note.slice(0, 20));
+    // "Redigera" is a 44 px tall target on a phone, not a line of text.
+    const edit = await demoRow.getByRole('link', { name: /^Redigera/ }).boundingBox();
+    expect(edit!.height).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: 'test-results/admin-companies-390.png', fullPage: true });
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
     await page.goto(`/admin/companies/${demo.id}`);
     widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    for (const name of ['Företagets granskningslogg', 'Inloggning och identitetsleverantör'])
+      expect((await page.getByRole('link', { name }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: 'test-results/admin-company-390.png', fullPage: true });
     // The user page with its role select.
     const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
