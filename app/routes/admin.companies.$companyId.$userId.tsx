@@ -9,6 +9,7 @@ import { SessionTable } from '#app/components/SessionTable.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
 import { tSecurity } from '#domain/texts/security.ts';
@@ -134,12 +135,19 @@ export default function UserEdit() {
           {notice}
         </p>
       ) : null}
-      {data ? (
-        <p className="notice error" role="alert">
-          {failure(e)}
-        </p>
-      ) : null}
-      <Form method="post" className="card" key={[user.name, user.email, user.role, user.isSuperAdmin].join('|')}>
+      <ErrorSummary
+        errors={data ? e : null}
+        idPrefix="user-"
+        fields={{ name: {}, email: {}, role: {}, isCompanyOwner: { id: 'user-role' } }}
+        lead={tAdmin.failedReason}
+        formTitle={tAdmin.failed}
+      />
+      <Form
+        method="post"
+        className="card"
+        key={[user.name, user.email, user.role, user.isSuperAdmin].join('|')}
+        noValidate
+      >
         <input type="hidden" name="intent" value="updateUser" />
         <TextField
           id="user-name"
@@ -284,9 +292,4 @@ function Check({
       ) : null}
     </div>
   );
-}
-
-/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
-function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

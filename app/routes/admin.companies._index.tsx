@@ -6,9 +6,9 @@ import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/compo
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
@@ -112,12 +112,13 @@ export default function Companies() {
 
       <section className="card" aria-labelledby="add-company-title">
         <h2 id="add-company-title">{tAdmin.companies.addTitle}</h2>
-        {data ? (
-          <p className="notice error" role="alert">
-            {failure(errors)}
-          </p>
-        ) : null}
-        <Form method="post" key={createdId ?? 'new'}>
+        <ErrorSummary
+          errors={data ? errors : null}
+          idPrefix="company-"
+          lead={tAdmin.failedReason}
+          formTitle={tAdmin.failed}
+        />
+        <Form method="post" key={createdId ?? 'new'} noValidate>
           <input type="hidden" name="intent" value="createCompany" />
           <TextField
             id="company-name"
@@ -154,9 +155,4 @@ export default function Companies() {
       </section>
     </div>
   );
-}
-
-/** "Något gick fel" with the reason: next to the fields, or here when the refusal names no field. */
-function failure(errors: Record<string, string | undefined>) {
-  return errors[FORM_ERROR] ? `${tAdmin.failed}: ${errors[FORM_ERROR]}` : tAdmin.failedReason;
 }

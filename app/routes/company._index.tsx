@@ -9,6 +9,7 @@ import { RoleCell, roleColumn } from '#app/components/ui/RoleCell.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
@@ -17,7 +18,6 @@ import { tAdmin } from '#domain/texts/admin.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { listQuery } from '#domain/companies/schemas.ts';
 import { companyUserCreateInput } from '#domain/companies/owner-schemas.ts';
@@ -113,12 +113,13 @@ export default function CompanyUsers() {
       <section className="card" aria-labelledby="company-add-title">
         <h2 id="company-add-title">{c.addTitle}</h2>
         <p className="muted">{c.addHint}</p>
-        {data ? (
-          <p className="notice error" role="alert">
-            {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
-          </p>
-        ) : null}
-        <Form method="post" key={notice === 'added' ? 'added' : 'new'}>
+        <ErrorSummary
+          errors={data ? e : null}
+          idPrefix="company-user-"
+          lead={tAdmin.failedReason}
+          formTitle={tAdmin.failed}
+        />
+        <Form method="post" key={notice === 'added' ? 'added' : 'new'} noValidate>
           <TextField
             id="company-user-name"
             name="name"

@@ -8,11 +8,11 @@ import { Field } from '#app/components/Field.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { formatDate, formatDateTime } from '#app/utils/text.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
@@ -173,12 +173,14 @@ export default function ApiKeys() {
 
       <section className="card" aria-labelledby="apikeys-create-title">
         <h2 id="apikeys-create-title">{k.createTitle}</h2>
-        {data?.errors ? (
-          <p className="notice error" role="alert">
-            {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
-          </p>
-        ) : null}
-        <Form method="post" key={created ? created.id : 'new'}>
+        <ErrorSummary
+          errors={data?.errors ? e : null}
+          idPrefix="apikeys-"
+          fields={{ name: {}, scope: {}, expiresAt: { id: 'apikeys-expires' } }}
+          lead={tAdmin.failedReason}
+          formTitle={tAdmin.failed}
+        />
+        <Form method="post" key={created ? created.id : 'new'} noValidate>
           <TextField
             id="apikeys-name"
             name="name"

@@ -6,12 +6,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { RoleField } from '#app/components/RoleField.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.ts';
 import { companyUserUpdateInput } from '#domain/companies/owner-schemas.ts';
 import type { UserRole } from '#domain/companies/kinds.ts';
@@ -64,12 +64,13 @@ export default function CompanyUserEdit() {
           {c.saved}
         </p>
       ) : null}
-      {data ? (
-        <p className="notice error" role="alert">
-          {e[FORM_ERROR] ? `${tAdmin.failed}: ${e[FORM_ERROR]}` : tAdmin.failedReason}
-        </p>
-      ) : null}
-      <Form method="post" className="card" key={[user.name, user.email, user.role].join('|')}>
+      <ErrorSummary
+        errors={data ? e : null}
+        idPrefix="company-user-"
+        lead={tAdmin.failedReason}
+        formTitle={tAdmin.failed}
+      />
+      <Form method="post" className="card" key={[user.name, user.email, user.role].join('|')} noValidate>
         <TextField
           id="company-user-name"
           name="name"

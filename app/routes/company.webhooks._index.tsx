@@ -7,11 +7,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR } from '#app/utils/forms.ts';
 import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/events.ts';
@@ -207,12 +207,8 @@ export default function CompanyWebhooks() {
 
       <section className="card" aria-labelledby="webhooks-add-title">
         <h2 id="webhooks-add-title">{w.createTitle}</h2>
-        {create && e[FORM_ERROR] ? (
-          <p className="notice error" role="alert">
-            {e[FORM_ERROR]}
-          </p>
-        ) : null}
-        <Form method="post" key={data?.intent === 'secret' && data.created ? `made-${data.id}` : 'new'}>
+        <ErrorSummary errors={create ? e : null} idPrefix="webhooks-" />
+        <Form method="post" key={data?.intent === 'secret' && data.created ? `made-${data.id}` : 'new'} noValidate>
           <TextField
             id="webhooks-url"
             name="url"
@@ -226,6 +222,7 @@ export default function CompanyWebhooks() {
             error={e.url}
           />
           <fieldset
+            id="webhooks-events"
             className="webhooks-events"
             aria-invalid={e.events ? true : undefined}
             aria-describedby={e.events ? 'webhooks-events-error' : undefined}

@@ -5,6 +5,7 @@ import { useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { showToast } from '#app/components/Toaster.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 // Pure rule modules, shared with the procedure's validation (no server runtime).
@@ -92,7 +93,7 @@ export default function ExportPage() {
   const field = (f: ExportField, label: string, isYear: boolean) => {
     const error = fieldError(f);
     return (
-      <div className="field">
+      <div className={error ? 'field invalid' : 'field'}>
         <label htmlFor={f}>{label}</label>
         <input
           id={f}
@@ -105,8 +106,13 @@ export default function ExportPage() {
           max={isYear ? YEAR_MAX : 12}
           defaultValue={values[f]}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'export-problem' : undefined}
+          aria-describedby={error ? `${f}-error` : undefined}
         />
+        {error ? (
+          <p id={`${f}-error`} className="error">
+            {error}
+          </p>
+        ) : null}
       </div>
     );
   };
@@ -120,16 +126,14 @@ export default function ExportPage() {
           {t.export.done(status.filename)}
         </p>
       ) : null}
-      {issues.length ? (
-        <p id="export-problem" className="notice error" role="alert">
-          {issues[0]!.message}
-        </p>
-      ) : null}
+      {/* A period refused without JS (the download URL sent it back); with JS the spec's error toast says it. */}
+      <ErrorSummary errors={issues.length ? issueMessages(issues) : null} fields={summaryFields} />
       <form
         key={JSON.stringify(values)}
         method="get"
         action={DOWNLOAD_PATH}
         className="card"
+        noValidate
         onSubmit={(event) => void download(event)}
         data-enhanced={enhanced ? 'true' : undefined}
       >
@@ -153,4 +157,14 @@ export default function ExportPage() {
       </form>
     </>
   );
+}
+
+// The messages name their field or the period: no label before them.
+const summaryFields = { start_year: {}, start_month: {}, end_year: {}, end_month: {} };
+
+/** The first message of each field, by field. */
+function issueMessages(issues: { field: string; message: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) out[issue.field] ??= issue.message;
+  return out;
 }

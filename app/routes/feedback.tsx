@@ -13,6 +13,7 @@ import {
 } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { submissionFailed } from '#app/utils/forms.ts';
@@ -92,8 +93,9 @@ function FeedbackForm({ field, initial, error }: { field: FieldConstraint; initi
   const blank = text.trim() === '';
   const described = ['feedback-counter', error ? 'feedback-error' : null].filter(Boolean).join(' ');
   return (
-    <Form method="post" action="/feedback" className="card">
-      <div className="field">
+    <Form method="post" action="/feedback" className="card" noValidate>
+      <ErrorSummary errors={error ? { message: error } : null} fields={summaryFields} />
+      <div className={error ? 'field invalid' : 'field'}>
         <label htmlFor="feedback-message">{t.feedback.label}</label>
         <textarea
           id="feedback-message"
@@ -121,3 +123,5 @@ function FeedbackForm({ field, initial, error }: { field: FieldConstraint; initi
     </Form>
   );
 }
+
+const summaryFields = { message: { id: 'feedback-message', label: t.feedback.label } };

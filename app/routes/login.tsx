@@ -2,6 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import type { FieldConstraint } from '#app/utils/constraints.ts';
 import { loginConstraint, readLoginInput } from '#app/utils/login-input.server.ts';
@@ -83,9 +84,10 @@ export function LoginForm({
   busy?: boolean;
 }) {
   return (
-    <Form method="post" action="/login" className="card" noValidate={false}>
+    <Form method="post" action="/login" className="card" noValidate>
+      <ErrorSummary errors={error ? { destination: error } : null} fields={{ destination: {} }} />
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-      <div className="field">
+      <div className={error ? 'field invalid' : 'field'}>
         <label htmlFor="destination">{t.login.email}</label>
         <input
           id="destination"

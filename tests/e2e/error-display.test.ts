@@ -6,9 +6,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { t } from '#domain/texts/common.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
+import { tCompany } from '#domain/texts/company.ts';
 import { tForms } from '#domain/texts/forms.ts';
 import { Sim } from '#server/db/entities.ts';
-import { axeViolations, DESKTOP, MOBILE } from '#tests/helpers/browser.ts';
+import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/browser.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
@@ -24,10 +26,10 @@ async function addPage(js: boolean, width?: number, theme?: 'dark' | 'light'): P
   return page;
 }
 
-/** React has taken over the page (its fiber is on the form), not only loaded. */
+/** React has taken over the page (its fiber is on the page's form), not only loaded. */
 async function hydrated(page: Page) {
   await page.waitForFunction(() => {
-    const form = document.querySelector('form.card');
+    const form = document.querySelector('main form') ?? document.querySelector('form');
     return !!form && Object.keys(form).some((k) => k.startsWith('__reactFiber'));
   });
 }
@@ -260,4 +262,94 @@ describe('the SIM page', () => {
       await page.context().close();
     });
   }
+});
+
+/** The summary's links, each to a control (or a group of them) that is marked invalid; their number is the heading's. */
+async function expectSummaryLinksToInvalidFields(page: Page, count: number) {
+  await summary(page)
+    .getByRole('heading', { name: tForms.summaryTitle(count) })
+    .waitFor();
+  const targets = await summary(page)
+    .getByRole('link')
+    .evaluateAll((links) =>
+      links.map((a) => {
+        const el = document.getElementById(a.getAttribute('href')!.slice(1));
+        const control = el?.matches('input, select, textarea') ? el : el?.querySelector('input, select, textarea');
+        return {
+          href: a.getAttribute('href'),
+          invalid: el?.getAttribute('aria-invalid') ?? control?.getAttribute('aria-invalid'),
+        };
+      }),
+    );
+  expect(targets).toHaveLength(count);
+  for (const target of targets) expect(target, target.href!).toMatchObject({ invalid: 'true' });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('error-summary');
+}
+
+/** Every form that met the summary: noValidate, so the browser never stops the post with a bubble of its own. */
+async function expectNoValidate(page: Page) {
+  expect(
+    await page
+      .locator('#error-summary')
+      .evaluate((el) => (el.closest('form') ?? el.parentElement!.querySelector('form'))!.noValidate),
+  ).toBe(true);
+}
+
+describe("the portal's other forms show a refusal the same way", () => {
+  for (const js of [false, true]) {
+    it(`the owner's "add user" and the super admin's "add company" (JS ${js ? 'on' : 'off'})`, async () => {
+      const owner = await portal.loggedInPage('ella@demo.se', { js });
+      await owner.goto('/company');
+      if (js) await hydrated(owner);
+      const add = owner.getByRole('region', { name: tCompany.addTitle });
+      await add.getByLabel(tCompany.email).fill('inte-en-adress');
+      await submit(owner, tCompany.add, '/company');
+      await expectSummaryLinksToInvalidFields(owner, 2);
+      expect(await summary(owner).innerText()).toContain(tAdmin.failedReason);
+      expect(await add.getByLabel(tCompany.email).inputValue()).toBe('inte-en-adress');
+      await expectNoValidate(owner);
+      await owner.context().close();
+
+      const admin = await portal.loggedInPage('admin@demo.se', { js });
+      await admin.goto('/admin/companies');
+      if (js) await hydrated(admin);
+      await submit(admin, tAdmin.companies.add, '/admin/companies');
+      await summary(admin).waitFor();
+      const links = await summary(admin).getByRole('link').count();
+      expect(links).toBeGreaterThan(0);
+      await expectSummaryLinksToInvalidFields(admin, links);
+      await expectNoValidate(admin);
+      await admin.context().close();
+    });
+
+    it(`the login form (JS ${js ? 'on' : 'off'})`, async () => {
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js });
+      const page = await ctx.newPage();
+      await page.goto('/login');
+      if (js) await hydrated(page);
+      await page.getByLabel(t.login.email).fill('inte-en-adress');
+      await submit(page, t.login.submit, '/login');
+      await expectSummaryLinksToInvalidFields(page, 1);
+      expect(await page.getByLabel(t.login.email).inputValue()).toBe('inte-en-adress');
+      await expectNoValidate(page);
+      await ctx.close();
+    });
+  }
+
+  it("feedback and export without JS (with JS the button waits for text, and a refused export is the spec's toast)", async () => {
+    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    await page.goto('/feedback');
+    await page.getByLabel(t.feedback.label).fill('   ');
+    await submit(page, t.feedback.send, '/feedback');
+    await expectSummaryLinksToInvalidFields(page, 1);
+    await expectNoValidate(page);
+    await page.goto('/export');
+    await page.getByLabel(t.export.startMonth, { exact: true }).fill('13');
+    await page.getByLabel(t.export.endMonth, { exact: true }).fill('');
+    await page.getByRole('button', { name: t.export.submit }).click();
+    await page.waitForURL((u) => u.pathname === '/export' && u.search.includes('start_month=13'));
+    await expectSummaryLinksToInvalidFields(page, 2);
+    await expectNoValidate(page);
+    await page.context().close();
+  });
 });

@@ -65,7 +65,9 @@ describe('export screen', () => {
     await fill(page, [String(Y), '5', String(Y), '4']);
     await page.getByRole('button', { name: 'Exportera' }).click();
     await page.waitForURL((u) => u.pathname === '/export' && u.search.includes('start_month=5'));
-    expect(await page.getByRole('alert').textContent()).toBe(exportMessages.order);
+    // The message under the field and, as a link to it, in the summary at the top.
+    expect(await page.locator('#start_month-error').textContent()).toBe(exportMessages.order);
+    expect(await page.getByRole('alert').getByRole('link').textContent()).toBe(exportMessages.order);
     expect(await page.getByLabel('Startår', { exact: true }).inputValue()).toBe(String(Y));
     expect(await page.getByLabel('Startmånad', { exact: true }).inputValue()).toBe('5');
     expect(await page.getByLabel('Slutmånad', { exact: true }).inputValue()).toBe('4');

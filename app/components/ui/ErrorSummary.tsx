@@ -14,7 +14,7 @@ export type SummaryFields = Record<string, string | { label?: string; id?: strin
 
 type Item = { key: string; target: string; label?: string; message: string };
 
-function itemsOf(errors: Record<string, string | undefined>, fields: SummaryFields): Item[] {
+function itemsOf(errors: Record<string, string | undefined>, fields: SummaryFields, idPrefix: string): Item[] {
   const keys = [...Object.keys(fields), ...Object.keys(errors).filter((k) => !(k in fields))];
   const items: Item[] = [];
   for (const key of keys) {
@@ -22,7 +22,7 @@ function itemsOf(errors: Record<string, string | undefined>, fields: SummaryFiel
     if (key === FORM_ERROR || !message) continue;
     const field = fields[key];
     const spec = typeof field === 'string' ? { label: field } : (field ?? {});
-    items.push({ key, target: spec.id ?? key, label: spec.label, message });
+    items.push({ key, target: spec.id ?? `${idPrefix}${key}`, label: spec.label, message });
   }
   return items;
 }
@@ -42,11 +42,21 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, target: string) {
 export function ErrorSummary({
   errors,
   fields = {},
+  idPrefix = '',
+  lead = tForms.summaryLead,
+  formTitle = tForms.summaryTitleForm,
   id = 'error-summary',
 }: {
   /** The refused fields' messages by name (FORM_ERROR for one about the whole form); nothing shown when empty. */
   errors: Record<string, string | undefined> | null | undefined;
   fields?: SummaryFields;
+  /** The controls' ids are the names with this before them (`company-` + `name`), unless `fields` says. */
+  idPrefix?: string;
+  /** The sentence under the heading when fields are listed. */
+  lead?: string;
+  /** The heading of a refusal that names no field (its message stands under it). */
+  formTitle?: string;
+  /** The summary's own id (one refused form at a time shows it, so the default serves most pages). */
   id?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -58,7 +68,7 @@ export function ErrorSummary({
     mounted.current = true;
   }, [errors]);
   if (!errors) return null;
-  const items = itemsOf(errors, fields);
+  const items = itemsOf(errors, fields, idPrefix);
   const formMessage = errors[FORM_ERROR];
   if (!items.length && !formMessage) return null;
   return (
@@ -72,12 +82,12 @@ export function ErrorSummary({
       aria-labelledby={`${id}-title`}
     >
       <h2 id={`${id}-title`} className="error-summary-title">
-        {items.length ? tForms.summaryTitle(items.length) : tForms.summaryTitleForm}
+        {items.length ? tForms.summaryTitle(items.length) : formTitle}
       </h2>
       {formMessage ? <p>{formMessage}</p> : null}
       {items.length ? (
         <>
-          <p>{tForms.summaryLead}</p>
+          <p>{lead}</p>
           <ul>
             {items.map((item) => (
               <li key={item.key}>
