@@ -12,17 +12,31 @@ import { BulkPageOutcome } from '#app/components/bulk/BulkPageOutcome.tsx';
 import { shownRows } from '#app/bulk/run.ts';
 import { FILE_NAME_MAX, LIST_MAX, packRows, unpackRows, type Shown, type Values } from '#app/bulk/page-values.ts';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
+import { planFieldIds } from '#app/components/PlanSelector.tsx';
+import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import { requireWriter } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
-import { FORM_ERROR, formFlag } from '#app/utils/forms.ts';
+import { formFlag } from '#app/utils/forms.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { BULK_MAX } from '#domain/sims/limits.ts';
 import { bulkActivateInput, type BulkActivateOutput, bulkRow, type BulkRow } from '#domain/sims/schemas.ts';
 import { parseBulkFile } from '#app/utils/bulk-files.server.ts';
 import { z } from '#domain/zod.ts';
+
+// The refused fields in the order they stand, for the summary at the top (each message also under its field).
+const planIds = planFieldIds();
+const summaryFields: SummaryFields = {
+  iccids: tBulkAdd.list,
+  bulkFile: {},
+  invoiceLineMark: t.sims.mark,
+  invoiceLineNote: t.sims.note,
+  dataLimit: { id: planIds.dataLimit },
+  callAndSms: { id: planIds.callAndSms },
+  roaming: { id: planIds.roaming },
+};
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 
@@ -142,11 +156,7 @@ export default function BulkActivate() {
   return (
     <>
       <h1>{t.pages.addBulk}</h1>
-      {data?.step === 'form' && e[FORM_ERROR] ? (
-        <p className="notice error" role="alert">
-          {e[FORM_ERROR]}
-        </p>
-      ) : null}
+      <ErrorSummary errors={data?.step === 'form' ? data.errors : null} fields={summaryFields} />
       <div className="bulk-page">
         {/* Made anew for each answer (its key), so the form shows the values the server sent back. */}
         <BulkForm

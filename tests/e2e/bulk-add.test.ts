@@ -156,7 +156,10 @@ for (const js of [true, false]) {
       } else {
         await page.getByLabel('Aktivera tal & SMS').check();
         await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-        await page.getByText('Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.').waitFor();
+        // Under the plan, and in the summary at the top with a link to the option.
+        const message = 'Tal & SMS finns inte för 500 MB. Ta bort krysset för Aktivera tal & SMS.';
+        await page.locator('#plan-error').getByText(message).waitFor();
+        expect(await page.locator('#error-summary').getByRole('link').allInnerTexts()).toEqual([message]);
         expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(iccid);
         expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
       }
@@ -176,7 +179,11 @@ for (const js of [true, false]) {
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }, list);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      await page.getByText('Listan har 10\u00a0001 ICCID-nummer; högst 10\u00a0000 går på en gång.').waitFor();
+      await page
+        .locator('#iccids-error')
+        .getByText('Listan har 10\u00a0001 ICCID-nummer; högst 10\u00a0000 går på en gång.')
+        .waitFor();
+      expect(await page.locator('#error-summary').innerText()).toContain('ICCID-nummer: Listan har 10\u00a0001');
       expect(await page.getByLabel('ICCID-nummer').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(list);
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Låda 7');

@@ -201,7 +201,9 @@ for (const js of [true, false]) {
       await upload(page, name, buffer);
       await choosePlan(page);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      await page.getByText(message).waitFor();
+      // Under the file field, and in the summary at the top with a link to it.
+      await page.locator('#bulkFile-error').getByText(message).waitFor();
+      await page.locator('#error-summary a[href="#bulkFile"]').getByText(message).waitFor();
       expect(await page.getByLabel(FILE_LABEL).getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
       expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
@@ -223,6 +225,7 @@ for (const js of [true, false]) {
           .toMatch(/^Filen har 10\u00a0002 rader; högst 10\u00a0000 ICCID-nummer går på en gång. Dela upp filen/);
       } else {
         await page
+          .locator('#bulkFile-error')
           .getByText(/^Filen har 10\u00a0001 rader med ICCID-nummer; högst 10\u00a0000 går på en gång. Dela upp filen/)
           .waitFor();
         expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
@@ -241,7 +244,7 @@ for (const js of [true, false]) {
         const input = page.getByLabel(FILE_LABEL);
         await expect.poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage)).toMatch(message);
       } else {
-        await page.getByText(message).waitFor();
+        await page.locator('#bulkFile-error').getByText(message).waitFor();
         expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');
       }
       expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
@@ -255,7 +258,10 @@ for (const js of [true, false]) {
       await upload(page, 'lista.csv', Buffer.from(`${newIccid()}\n`));
       await choosePlan(page);
       await page.getByRole('button', { name: 'Förhandsgranska' }).click();
-      await page.getByText('Klistra in en lista eller ladda upp en fil, inte båda.').waitFor();
+      await page
+        .locator('#bulkFile-error')
+        .getByText('Klistra in en lista eller ladda upp en fil, inte båda.')
+        .waitFor();
       expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(iccid);
       await page.context().close();
     });
