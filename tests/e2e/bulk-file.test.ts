@@ -220,9 +220,10 @@ for (const js of [true, false]) {
       if (js) {
         // Refused in the browser before the upload: the form was not sent.
         const input = page.getByLabel(FILE_LABEL);
-        await expect
-          .poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage))
-          .toMatch(/^Filen har 10\u00a0002 rader; högst 10\u00a0000 ICCID-nummer går på en gång. Dela upp filen/);
+        const message = /^Filen har 10\u00a0002 rader; högst 10\u00a0000 ICCID-nummer går på en gång. Dela upp filen/;
+        await expect.poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage)).toMatch(message);
+        // Said under the field, as the server's message would be (no browser bubble).
+        await page.locator('#bulkFile-error').getByText(message).waitFor();
       } else {
         await page
           .locator('#bulkFile-error')
@@ -243,6 +244,7 @@ for (const js of [true, false]) {
       if (js) {
         const input = page.getByLabel(FILE_LABEL);
         await expect.poll(() => input.evaluate((el: HTMLInputElement) => el.validationMessage)).toMatch(message);
+        await page.locator('#bulkFile-error').getByText(message).waitFor();
       } else {
         await page.locator('#bulkFile-error').getByText(message).waitFor();
         expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Listans märkning');

@@ -142,6 +142,19 @@ for (const js of [true, false]) {
       await page.context().close();
     });
 
+    it('a list without a plan: the server says so under the plan and in the summary, no browser bubble', async () => {
+      const page = await open(js);
+      const [good] = await mixedList();
+      await page.getByLabel('ICCID-nummer').fill(good!);
+      await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+      const message = (await page.locator('#plan-dataLimit-error').innerText()).trim();
+      expect(message.length).toBeGreaterThan(5);
+      expect(await page.locator('#error-summary a[href="#plan-dataLimit"]').innerText()).toContain(message);
+      expect(await page.getByLabel('ICCID-nummer').inputValue()).toBe(good);
+      expect(await page.getByRole('heading', { name: 'Förhandsgranskning' }).count()).toBe(0);
+      await page.context().close();
+    });
+
     it('on a phone the preview and the result sit right under the list', async () => {
       const page = await open(js, MOBILE.width);
       // The scan button's place (kept unseen while JS loads) takes no room where scripting is off.

@@ -2,8 +2,8 @@
 // multipart form, so it works without JS. Says the limits before the upload and links the templates. A list
 // that came from a file rides along to the next step in one hidden field (the server checks it again, as
 // typed input). With JS a file over the size limit, or a CSV with clearly too many lines, is refused here
-// before it is sent; the server decides either way.
-import type { ChangeEvent } from 'react';
+// before it is sent, its message under the field (no browser bubble); the server decides either way.
+import { useState } from 'react';
 import { Field } from '#app/components/Field.tsx';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '#domain/sims/limits.ts';
@@ -13,11 +13,12 @@ const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
 /** A list of rows from a file, carried from one step to the next. */
 export type CarriedFile = { rows: string; fileName: string; count: number };
 
-async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
-  const input = event.currentTarget;
+/** The browser's own check of a chosen file: the problem to show ('' when none), also kept as the input's
+ * custom validity, which the page's form reads before it sends (refusedFile). */
+async function checkBeforeUpload(input: HTMLInputElement): Promise<string> {
   input.setCustomValidity('');
   const file = input.files?.[0];
-  if (!file) return;
+  if (!file) return '';
   let problem = '';
   if (file.size > BULK_FILE_MAX_BYTES) problem = tBulkFile.fileTooLarge(KB);
   else if (/\.csv$/i.test(file.name)) {
@@ -25,10 +26,14 @@ async function checkBeforeUpload(event: ChangeEvent<HTMLInputElement>) {
     // A header row or not: more than BULK_MAX + 1 lines is too many either way.
     if (lines > BULK_MAX + 1) problem = tBulkFile.tooManyLines(lines, BULK_MAX);
   }
-  if (problem) {
-    input.setCustomValidity(problem);
-    input.reportValidity();
-  }
+  input.setCustomValidity(problem);
+  return problem;
+}
+
+/** The form's file input when the browser's check refused its file (then the form is not sent): else null. */
+export function refusedFile(form: HTMLFormElement): HTMLInputElement | null {
+  const input = form.elements.namedItem('file');
+  return input instanceof HTMLInputElement && input.validity.customError ? input : null;
 }
 
 /** `form`: the id of the form the file and a carried list belong to (the field sits outside it, by the list). */
@@ -42,9 +47,11 @@ export function BulkFileField({
   carried?: CarriedFile | null;
 }) {
   const f = tBulkFile;
+  // With JS, a file refused before it is sent: its message under the field, as the server's would be.
+  const [problem, setProblem] = useState('');
   return (
     <div className="bulkfile">
-      <Field id="bulkFile" label={f.label} hint={f.hint(BULK_MAX, KB)} error={error}>
+      <Field id="bulkFile" label={f.label} hint={f.hint(BULK_MAX, KB)} error={problem || error}>
         {(aria) => (
           <input
             {...aria}
@@ -52,7 +59,7 @@ export function BulkFileField({
             form={form}
             name="file"
             accept={BULK_FILE_ACCEPT}
-            onChange={(e) => void checkBeforeUpload(e)}
+            onChange={(e) => void checkBeforeUpload(e.currentTarget).then(setProblem)}
             autoFocus={!!error}
           />
         )}

@@ -4,7 +4,7 @@
 // with JS the live view (BulkLive) previews as the form changes.
 import { Form } from '@remix-run/react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { BulkFileField } from '#app/components/bulk/BulkFileField.tsx';
+import { BulkFileField, refusedFile } from '#app/components/bulk/BulkFileField.tsx';
 import { Field } from '#app/components/Field.tsx';
 import { PlanSelector } from '#app/components/PlanSelector.tsx';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
@@ -84,6 +84,15 @@ export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slo
         encType="multipart/form-data"
         id={BULK_FORM_ID}
         ref={formRef}
+        // The server's messages, under the fields and in the summary, never the browser's bubbles; only a file
+        // the browser already refused (its message under the file field) keeps the form from being sent.
+        noValidate
+        onSubmit={(event) => {
+          const file = refusedFile(event.currentTarget);
+          if (!file) return;
+          event.preventDefault();
+          file.focus();
+        }}
         onInput={live.formChanged}
         onChange={live.formChanged}
       >
