@@ -245,6 +245,35 @@ describe('the SIM page', () => {
     await page.context().close();
   });
 
+  it('a refused edit shows the summary and the message in the plan field, the typed mark kept (JS off)', async () => {
+    const em = portal.server.services.orm.em.fork();
+    const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
+    const sim = await em.findOneOrFail(
+      Sim,
+      { status: 'active', ratePlan: { isLegacy: false }, company: legacy.company },
+      { orderBy: { id: 'asc' } },
+    );
+    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    await page.goto(`/sims/${sim.id}`);
+    expect(await page.locator('form.card').evaluate((f: HTMLFormElement) => f.noValidate)).toBe(true);
+    await page.getByLabel(t.sims.mark).fill('Behålls');
+    await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+    await page.getByLabel(t.plans.callAndSms).check();
+    await submit(page, t.sims.save, `/sims/${sim.id}`);
+    await expectSummaryLinksToInvalidFields(page, 1);
+    const message = t.plans.callAndSmsUnavailable('för 500 MB');
+    expect(await summary(page).getByRole('link').innerText()).toBe(message);
+    expect(await page.locator('#plan-error').innerText()).toBe(message);
+    expect(await page.getByLabel(t.sims.mark).inputValue()).toBe('Behålls');
+    expect(
+      await em
+        .fork()
+        .findOneOrFail(Sim, sim.id)
+        .then((s) => s.invoiceLineMark),
+    ).not.toBe('Behålls');
+    await page.context().close();
+  });
+
   for (const js of [false, true]) {
     it(`a legacy SIM's page is titled as a view and its notice is information, not an error (JS ${js ? 'on' : 'off'})`, async () => {
       const em = portal.server.services.orm.em.fork();
