@@ -2,7 +2,7 @@
 // and the bulk list alike: the hook that loads it, what stands in its place until it is there, and /add's button.
 import { useState, type ComponentType } from 'react';
 import type { ScannerProps } from '#app/scanner/Scanner.tsx';
-import { tScanner } from '#domain/texts/scanner.ts';
+import { tScanButton } from '#domain/texts/scan-button.ts';
 
 export function useLazyScanner() {
   const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
@@ -26,14 +26,14 @@ export function useLazyScanner() {
 /** The scanner's place while its module loads, or the reason it could not. */
 export function ScannerPending({ failed }: { failed: boolean }) {
   return (
-    <section id="scanner" className="scanner" aria-label={tScanner.title}>
+    <section id="scanner" className="scanner" aria-label={tScanButton.title}>
       {failed ? (
         <p className="notice error" role="alert">
-          {tScanner.problems.load}
+          {tScanButton.loadFailed}
         </p>
       ) : (
         <p className="scanner-status" role="status">
-          {tScanner.loading}
+          {tScanButton.loading}
         </p>
       )}
     </section>
@@ -49,12 +49,12 @@ export function ScanToggle({ hydrated, open, onToggle }: { hydrated: boolean; op
   if (!hydrated)
     return (
       <span className="btn scan-toggle js-placeholder" aria-hidden="true">
-        {tScanner.open}
+        {tScanButton.open}
       </span>
     );
   return (
     <button type="button" className="btn scan-toggle" aria-expanded={open} aria-controls="scanner" onClick={onToggle}>
-      {open ? tScanner.close : tScanner.open}
+      {open ? tScanButton.close : tScanButton.open}
     </button>
   );
 }

@@ -21,7 +21,7 @@ import { PlanSelector, planFieldIds } from '#app/components/PlanSelector.tsx';
 import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { t } from '#domain/texts/common.ts';
-import { tScanner } from '#domain/texts/scanner.ts';
+import { tScanButton } from '#domain/texts/scan-button.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import { requireWriter } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
@@ -131,7 +131,7 @@ export default function Activate() {
         </Field>
         {scan.filled ? (
           <p className="notice success scan-filled" role="status">
-            {tScanner.filled(scan.filled)}
+            {tScanButton.filled(scan.filled)}
           </p>
         ) : null}
         {scan.open ? (

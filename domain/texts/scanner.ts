@@ -1,10 +1,12 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
 // @texts:scanner (camera barcode scanner on the activate screen)
+import { tScanButton } from './scan-button.ts';
+
 export const tScanner = {
-  open: 'Skanna streckkod',
-  close: 'Stäng skanner',
-  title: 'Streckkodsskanner',
-  loading: 'Laddar skannern …',
+  open: tScanButton.open,
+  close: tScanButton.close,
+  title: tScanButton.title,
+  loading: tScanButton.loading,
   starting: 'Startar kameran …',
   scanning: 'Rikta kameran mot ICCID-streckkoden så att den hamnar inom rutan.',
   paused: 'Skannern är pausad. Tryck på Fortsätt skanna för att läsa igen.',
@@ -23,7 +25,7 @@ export const tScanner = {
     checkDigit:
       'Streckkoden har 20 siffror men kontrollsiffran stämmer inte, så det är inte ett giltigt ICCID-nummer. Skanna igen eller skriv in numret för hand.',
   },
-  filled: (iccid: string) => `ICCID ${iccid} är inläst från streckkoden.`,
+  filled: tScanButton.filled,
   manual: 'Du kan alltid skriva in ICCID för hand i fältet ovan.',
   problems: {
     unsupported: 'Webbläsaren kan inte strömma bild från kameran. Skriv in ICCID för hand eller skanna från en bild.',
@@ -34,7 +36,7 @@ export const tScanner = {
     notFound: 'Ingen kamera hittades. Skriv in ICCID för hand eller skanna från en bild.',
     inUse: 'Kameran används redan av ett annat program. Stäng det och försök igen.',
     failed: 'Kameran gick inte att starta. Skriv in ICCID för hand eller skanna från en bild.',
-    load: 'Skannern gick inte att ladda. Kontrollera anslutningen och försök igen, eller skriv in ICCID för hand.',
+    load: tScanButton.loadFailed,
   },
   file: {
     noBarcode: 'Ingen streckkod hittades i bilden. Ta en ny bild där streckkoden syns skarpt, rakt och nära.',
