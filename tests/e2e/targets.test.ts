@@ -35,6 +35,19 @@ beforeAll(async () => {
     { path: '/', as: 'owner', then: (page) => page.locator('summary', { hasText: 'Meny' }).first().click() },
     { path: '/add', as: 'user' },
     { path: '/add/bulk', as: 'user' },
+    // The preview of a pasted list, with its counts, filter and rows.
+    {
+      path: '/add/bulk',
+      as: 'user',
+      then: async (page) => {
+        await page.getByLabel('ICCID-nummer').fill(`${sim.iccid}\n1234`);
+        await page.getByLabel('Datamängd').selectOption({ label: '1 GB' });
+        await page.getByRole('button', { name: 'Förhandsgranska' }).click();
+        await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
+      },
+    },
+    // The user's menu opened.
+    { path: '/export', as: 'user', then: (page) => page.locator('.usermenu summary').click() },
     { path: '/sims', as: 'user' },
     { path: `/sims/${sim.id}`, as: 'user' },
     { path: '/export', as: 'user' },
@@ -171,7 +184,7 @@ describe(`touch targets at ${MOBILE.width} px`, () => {
           await page.goto(p.path);
           await page.waitForFunction(() => '__remixRouter' in window);
           await p.then?.(page);
-          const path = p.path.replace(/\/\d+/g, '/:id') + (p.then ? ' (menu open)' : '');
+          const path = p.path.replace(/\/\d+/g, '/:id') + (p.then ? ' (after its action)' : '');
           for (const f of await failingTargets(page))
             found.push(`${path}: ${f.target} ${f.width}x${f.height}${f.near ? ` near ${f.near}` : ''}`);
         }
