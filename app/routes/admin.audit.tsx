@@ -6,6 +6,7 @@ import { TextField } from '#app/components/TextField.tsx';
 import { ActivityTable, KeysetPager } from '#app/components/ActivityTable.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
+import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
 import { tCompany } from '#domain/texts/company.ts';
@@ -65,7 +66,8 @@ export default function AdminAudit() {
     <div className="admin admin-audit">
       <h1>{a.title}</h1>
       <p className="muted subtitle">{a.intro}</p>
-      <Form method="get" className="audit-filter" key={`${company}|${kind}`}>
+      <ErrorSummary errors={error ? { company: error } : null} idPrefix="audit-" />
+      <Form method="get" className="audit-filter" key={`${company}|${kind}`} noValidate>
         <TextField
           id="audit-company"
           name="company"
