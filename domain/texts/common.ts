@@ -185,7 +185,6 @@ export const t = {
     updated: 'SIM-kortet är sparat',
     deactivated: 'SIM-kortet är avaktiverat',
     unchanged: 'Inga ändringar att spara.',
-    formError: 'Kontrollera de markerade fälten.',
   },
   // @texts:plans (the rate plan selector; spec sections 4, 5 and 8)
   plans: {
