@@ -2,6 +2,7 @@
 // a plain form that works without JS; the route gives the texts, the way back and any refusal.
 import { Form, Link, useNavigation } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export function ConfirmPage({
   title,
@@ -30,9 +31,9 @@ export function ConfirmPage({
     <div className={pageClass ? `admin company-admin ${pageClass}` : 'admin company-admin'}>
       <h1>{title}</h1>
       {error ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {error}
-        </p>
+        </Notice>
       ) : null}
       <div className="card">
         <p className={textClass}>{children}</p>

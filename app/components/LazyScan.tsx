@@ -3,6 +3,7 @@
 import { useState, type ComponentType } from 'react';
 import type { ScannerProps } from '#app/scanner/Scanner.tsx';
 import { tScanButton } from '#domain/texts/scan-button.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export function useLazyScanner() {
   const [Scanner, setScanner] = useState<ComponentType<ScannerProps> | null>(null);
@@ -28,9 +29,9 @@ export function ScannerPending({ failed }: { failed: boolean }) {
   return (
     <section id="scanner" className="scanner" aria-label={tScanButton.title}>
       {failed ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {tScanButton.loadFailed}
-        </p>
+        </Notice>
       ) : (
         <p className="scanner-status" role="status">
           {tScanButton.loading}

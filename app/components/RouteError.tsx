@@ -3,6 +3,7 @@
 // ErrorBoundary with its own heading; the root uses it for everything else.
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from '@remix-run/react';
 import { t } from '#domain/texts/common.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export function RouteError({ title }: { title?: string }) {
   const error = useRouteError();
@@ -12,9 +13,9 @@ export function RouteError({ title }: { title?: string }) {
     return (
       <>
         <h1>{t.errors.databaseDownTitle}</h1>
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {t.errors.databaseDown}
-        </p>
+        </Notice>
         <p>
           <Link to={pathname + search} reloadDocument>
             {t.error.retry}
@@ -38,9 +39,9 @@ export function RouteError({ title }: { title?: string }) {
   return (
     <>
       <h1>{title ?? t.error.title}</h1>
-      <p className="notice error" role="alert">
+      <Notice kind="error" role="alert">
         {title ? t.error.page : t.error.text}
-      </p>
+      </Notice>
       {title ? (
         <p>
           <Link to={pathname + search} reloadDocument>

@@ -7,6 +7,7 @@ import { TextField } from '#app/components/TextField.tsx';
 import { FORM_ERROR } from '#app/utils/forms.ts';
 import type { SsoSettings } from '#domain/sso/schemas.ts';
 import { tSecurity } from '#domain/texts/security.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const s = tSecurity.sso;
 
@@ -55,12 +56,12 @@ export function SignInSettings({
   return (
     <>
       {data && 'notice' in data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {data.notice}
-        </p>
+        </Notice>
       ) : null}
       {formError ? (
-        <div className="notice error" role="alert">
+        <Notice kind="error" as="div" role="alert">
           <p>{formError}</p>
           {stepUp ? (
             <p>
@@ -75,7 +76,7 @@ export function SignInSettings({
               </button>
             </form>
           ) : null}
-        </div>
+        </Notice>
       ) : null}
 
       <section aria-labelledby="sso-title" className="card">

@@ -31,6 +31,7 @@ import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { cameFrom } from '#app/utils/return-to.server.ts';
 import { activateInput } from '#domain/sims/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.add);
 
@@ -103,9 +104,9 @@ export default function Activate() {
       </p>
       {failed ? null : <ErrorSummary errors={data?.errors} fields={summaryFields} />}
       {failed ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {t.error.notSent}
-        </p>
+        </Notice>
       ) : null}
       <Form method="post" className="card" key={formKey.current} noValidate>
         <input type="hidden" name="returnTo" value={v?.returnTo || returnTo} />
@@ -130,9 +131,9 @@ export default function Activate() {
           )}
         </Field>
         {scan.filled ? (
-          <p className="notice success scan-filled" role="status">
+          <Notice kind="success" className="scan-filled" role="status">
             {tScanButton.filled(scan.filled)}
-          </p>
+          </Notice>
         ) : null}
         {scan.open ? (
           scan.Scanner ? (

@@ -21,6 +21,7 @@ import { procedureHeaders } from '#app/utils/http.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import { updateUserInput } from '#domain/companies/user-schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(tAdmin.user.title);
 
@@ -126,14 +127,14 @@ export default function UserEdit() {
     <div className="admin">
       <h1>{tAdmin.user.title}</h1>
       {updated && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {tAdmin.user.updated}
-        </p>
+        </Notice>
       ) : null}
       {notice && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {notice}
-        </p>
+        </Notice>
       ) : null}
       <ErrorSummary
         errors={data ? e : null}

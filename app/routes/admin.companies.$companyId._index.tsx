@@ -21,6 +21,7 @@ import { constraints, fieldConstraint, withinLimits } from '#app/utils/constrain
 import { companyFields, INVOICE_INTERVALS, listQuery, updateCompanyInput } from '#domain/companies/schemas.ts';
 import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import { createUserInput } from '#domain/companies/user-schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -141,17 +142,17 @@ export default function CompanyEdit() {
         {company.name} ({company.customerNumber})
       </p>
       {notice === 'updated' && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {tAdmin.companies.updated}
-        </p>
+        </Notice>
       ) : null}
       {notice === 'userCreated' && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {tAdmin.user.created}.{' '}
           {createdUserId ? (
             <Link to={`/admin/companies/${company.id}/${createdUserId}`}>{tAdmin.user.openCreated}</Link>
           ) : null}
-        </p>
+        </Notice>
       ) : null}
 
       <section className="card" aria-labelledby="company-form-title">

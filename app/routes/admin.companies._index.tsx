@@ -13,6 +13,7 @@ import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
 import { createCompanyInput, listQuery } from '#domain/companies/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -64,9 +65,9 @@ export default function Companies() {
     <div className="admin">
       <h1>{tAdmin.companies.title}</h1>
       {createdId && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {tAdmin.companies.created}. <Link to={`/admin/companies/${createdId}`}>{tAdmin.companies.openCreated}</Link>
-        </p>
+        </Notice>
       ) : null}
 
       <SearchForm

@@ -11,6 +11,7 @@ import { loginConstraint } from '#app/utils/login-input.server.ts';
 import { tSupport } from '#domain/texts/support.ts';
 import { SupportContact } from '#app/components/ui/SupportContact.tsx';
 import { LoginForm } from './login.tsx';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const meta: MetaFunction = () => [
   { title: `${t.login.title} – ${t.appName}` },
@@ -60,9 +61,9 @@ export default function Magic() {
     return (
       <>
         <h1>{t.login.title}</h1>
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {messages[problem]}
-        </p>
+        </Notice>
         <LoginForm constraint={destination} />
         <SupportContact className="muted" address={support} text={tSupport.register} fallback={t.login.register} />
       </>

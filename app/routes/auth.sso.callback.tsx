@@ -10,6 +10,7 @@ import { tSecurity } from '#domain/texts/security.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { ssoBinding } from '#app/utils/sso.server.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const s = tSecurity.sso;
 
@@ -47,9 +48,9 @@ export default function SsoCallback() {
   return (
     <>
       <h1>{s.problemTitle}</h1>
-      <p className="notice error" role="alert">
+      <Notice kind="error" role="alert">
         {message}
-      </p>
+      </Notice>
       <p>
         <Link to="/login">{s.backToLogin}</Link>
       </p>

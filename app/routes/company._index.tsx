@@ -22,6 +22,7 @@ import { attempt, formText } from '#app/utils/forms.server.ts';
 import { listQuery } from '#domain/companies/schemas.ts';
 import { companyUserCreateInput } from '#domain/companies/owner-schemas.ts';
 import type { UserRole } from '#domain/companies/kinds.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const PAGE_SIZE = 20;
 const c = tCompany;
@@ -81,9 +82,9 @@ export default function CompanyUsers() {
         <Link to="/company/sign-in">{tSecurity.sso.link}</Link>
       </nav>
       {notice && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {notice === 'added' ? c.addedNotice : c.removedNotice}
-        </p>
+        </Notice>
       ) : null}
 
       <section aria-labelledby="company-users-title">

@@ -16,6 +16,7 @@ import { requireOwner } from '#app/utils/auth.server.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { formatDate, formatDateTime } from '#app/utils/text.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const k = tApiKeys;
 
@@ -82,17 +83,17 @@ export default function ApiKeys() {
         <a href="/api/docs">{k.docsLink}</a>: {k.docsHint}
       </p>
       {notice && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {k.revokedNotice}
-        </p>
+        </Notice>
       ) : null}
 
       {created ? (
         <section className="card apikeys-created" aria-labelledby="apikeys-created-title">
           <h2 id="apikeys-created-title">{k.createdTitle}</h2>
-          <p className="notice apikeys-warning" role="alert">
+          <Notice className="apikeys-warning" role="alert">
             {k.shownOnce}
-          </p>
+          </Notice>
           <label htmlFor="apikeys-new-key">
             {k.keyLabel}: <Truncated text={created.name} max={40} />
           </label>

@@ -15,6 +15,7 @@ import { constraints, withinLimits } from '#app/utils/constraints.ts';
 import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.ts';
 import { companyUserUpdateInput } from '#domain/companies/owner-schemas.ts';
 import type { UserRole } from '#domain/companies/kinds.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const c = tCompany;
 
@@ -60,9 +61,9 @@ export default function CompanyUserEdit() {
     <div className="admin company-admin">
       <h1>{c.editTitle}</h1>
       {saved && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {c.saved}
-        </p>
+        </Notice>
       ) : null}
       <ErrorSummary
         errors={data ? e : null}

@@ -16,6 +16,7 @@ import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/events.ts';
 import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const w = tWebhooks;
 
@@ -91,14 +92,14 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 
 function Secret({ secret, created }: { secret: string; created: boolean }) {
   return (
-    <div className="notice success webhooks-secret" role="status">
+    <Notice kind="success" as="div" className="webhooks-secret" role="status">
       <p>
         <strong>{created ? w.created : w.rotated}.</strong> {w.secretOnce}
       </p>
       {created ? null : <p>{w.rotatedOverlap}</p>}
       <label htmlFor="webhooks-secret-value">{w.secretTitle}</label>
       <input id="webhooks-secret-value" readOnly value={secret} className="webhooks-secret-value" />
-    </div>
+    </Notice>
   );
 }
 
@@ -115,9 +116,9 @@ export default function CompanyWebhooks() {
       <p className="muted subtitle">{companyName}</p>
       <p>{w.intro}</p>
       {notice && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {w.deleted}
-        </p>
+        </Notice>
       ) : null}
       {data?.intent === 'secret' && data.created ? <Secret secret={data.secret} created /> : null}
 
@@ -135,21 +136,21 @@ export default function CompanyWebhooks() {
               {ep.events.map((type) => w.events[type] ?? type).join(', ')}
             </p>
             {ep.failing ? (
-              <p className="notice error webhooks-failing" role="alert">
+              <Notice kind="error" className="webhooks-failing" role="alert">
                 {w.failing}
-              </p>
+              </Notice>
             ) : null}
             {data && 'id' in data && data.id === ep.id ? (
               data.intent === 'secret' && !data.created ? (
                 <Secret secret={data.secret} created={false} />
               ) : data.intent === 'done' ? (
-                <p className="notice success" role="status">
+                <Notice kind="success" role="status">
                   {data.notice}
-                </p>
+                </Notice>
               ) : data.intent === 'failed' ? (
-                <p className="notice error" role="alert">
+                <Notice kind="error" role="alert">
                   {data.error}
-                </p>
+                </Notice>
               ) : null
             ) : null}
             <div className="webhooks-actions">

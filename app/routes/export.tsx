@@ -11,6 +11,7 @@ import { requireUser } from '#app/utils/auth.server.ts';
 // Pure rule modules, shared with the procedure's validation (no server runtime).
 import { yearMonthInZone } from '#domain/export/periods.ts';
 import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '#domain/export/query.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const DOWNLOAD_PATH = '/api/export/getExcelV1';
 
@@ -122,9 +123,9 @@ export default function ExportPage() {
       <h1>{t.export.title}</h1>
       <p className="muted">{t.export.intro}</p>
       {status.kind === 'done' ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {t.export.done(status.filename)}
-        </p>
+        </Notice>
       ) : null}
       {/* A period refused without JS (the download URL sent it back); with JS the spec's error toast says it. */}
       <ErrorSummary errors={issues.length ? issueMessages(issues) : null} fields={summaryFields} />

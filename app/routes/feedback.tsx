@@ -20,6 +20,7 @@ import { submissionFailed } from '#app/utils/forms.ts';
 import { constraints, type FieldConstraint } from '#app/utils/constraints.ts';
 import { formText, procedureProblem } from '#app/utils/forms.server.ts';
 import { feedbackInput } from '#domain/feedback/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(t.feedback.title);
 
@@ -74,9 +75,9 @@ export default function FeedbackPage() {
     <div className="feedback">
       <h1>{t.feedback.title}</h1>
       {data?.failed ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {t.feedback.failed}
-        </p>
+        </Notice>
       ) : null}
       <p className="muted">{t.feedback.intro}</p>
       {/* A new location (after sending) starts an empty form; after a refusal the text comes back. */}

@@ -13,6 +13,7 @@ import { ssoBinding } from '#app/utils/sso.server.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { tSupport } from '#domain/texts/support.ts';
 import { SupportContact } from '#app/components/ui/SupportContact.tsx';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const meta: MetaFunction = () => [{ title: `${t.login.title} – ${t.appName}` }];
 
@@ -54,14 +55,14 @@ export default function Login() {
     <>
       <h1>{t.login.title}</h1>
       {sent ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {t.login.sent}
-        </p>
+        </Notice>
       ) : null}
       {problem === 'expired' || problem === 'used' || problem === 'invalid' ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {problem === 'expired' ? t.login.linkExpired : problem === 'used' ? t.login.linkUsed : t.login.linkInvalid}
-        </p>
+        </Notice>
       ) : null}
       <LoginForm constraint={destination} redirectTo={redirectTo} error={data?.error} value={data?.value} busy={busy} />
       <PasskeySignIn redirectTo={redirectTo} />

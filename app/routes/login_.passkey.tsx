@@ -14,6 +14,7 @@ import { tSecurity } from '#domain/texts/security.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const s = tSecurity.secondFactor;
 
@@ -57,9 +58,9 @@ export default function LoginPasskey() {
           <h1>{s.registerTitle}</h1>
           {codes ? (
             <>
-              <p className="notice success" role="status">
+              <Notice kind="success" role="status">
                 {s.registered}
-              </p>
+              </Notice>
               <RecoveryCodes codes={codes} />
               <p>
                 <a className="btn btn-primary" href={redirectTo}>

@@ -14,6 +14,7 @@ import { tSecurity } from '#domain/texts/security.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { formText, procedureProblem } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const k = tSecurity.passkeys;
 const r = tSecurity.recovery;
@@ -80,19 +81,19 @@ export default function SecurityPasskeys() {
       <p>{k.intro}</p>
       {acted?.stepUp ? <StepUpPrompt message={acted.error} /> : null}
       {acted?.error && !acted.stepUp ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {acted.error}
-        </p>
+        </Notice>
       ) : null}
       {acted?.notice ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {acted.notice}
-        </p>
+        </Notice>
       ) : null}
       {added ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {k.added(added.name)}
-        </p>
+        </Notice>
       ) : null}
       {codes ? <RecoveryCodes codes={codes} /> : null}
       {passkeys.length ? (

@@ -12,6 +12,7 @@ import { tSecurity } from '#domain/texts/security.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const p = tSecurity.stepUpPrompt;
 
@@ -56,7 +57,7 @@ export default function SecurityConfirm() {
           <PasskeyButton purpose="stepUp" label={p.button} onDone={() => navigate(redirectTo)} />
         </div>
       ) : (
-        <p className="notice">{tSecurity.passkeys.none}</p>
+        <Notice>{tSecurity.passkeys.none}</Notice>
       )}
       {ssoStepUp ? (
         <form method="post" action="/auth/sso/step-up" className="card">

@@ -13,6 +13,7 @@ import { requireUser } from '#app/utils/auth.server.ts';
 import { formText, procedureProblem } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const s = tSecurity.sessions;
 
@@ -69,14 +70,14 @@ export default function SecuritySessions() {
       <h2>{s.heading}</h2>
       <p>{s.intro}</p>
       {notice && !data ? (
-        <p className="notice success" role="status">
+        <Notice kind="success" role="status">
           {notice}
-        </p>
+        </Notice>
       ) : null}
       {data?.error ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {data.error}
-        </p>
+        </Notice>
       ) : null}
       <SessionTable sessions={sessions} busy={busy} />
       {more ? <p className="muted">{s.more(sessions.length)}</p> : null}

@@ -30,6 +30,7 @@ import { formatDateTime } from '#app/utils/text.ts';
 import { editInput } from '#domain/sims/schemas.ts';
 import { tSupport } from '#domain/texts/support.ts';
 import { SupportContact } from '#app/components/ui/SupportContact.tsx';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -156,29 +157,15 @@ export default function EditSim() {
     <>
       <h1>{readOnly ? tForms.simView : t.pages.sim}</h1>
       {legacy ? (
-        <SupportContact
-          className="notice info"
-          role="status"
-          address={support}
-          text={tSupport.legacy}
-          fallback={t.sims.legacy}
-        />
+        <SupportContact notice="info" role="status" address={support} text={tSupport.legacy} fallback={t.sims.legacy} />
       ) : null}
-      {writable ? null : (
-        <p className="notice" role="status">
-          {tCompany.viewerNote}
-        </p>
-      )}
+      {writable ? null : <Notice role="status">{tCompany.viewerNote}</Notice>}
       <ErrorSummary errors={data?.errors} fields={summaryFields} />
-      {data?.unchanged ? (
-        <p className="notice" role="status">
-          {t.sims.unchanged}
-        </p>
-      ) : null}
+      {data?.unchanged ? <Notice role="status">{t.sims.unchanged}</Notice> : null}
       {failed ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {t.error.notSent}
-        </p>
+        </Notice>
       ) : null}
       <Form method="post" className="card" key={formKey.current} noValidate>
         <div className="field">

@@ -7,6 +7,7 @@ import { t } from '#domain/texts/common.ts';
 import { requireWriter } from '#app/utils/auth.server.ts';
 import { attempt, idParam, pageError } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(t.sims.confirmTitle);
 
@@ -38,9 +39,9 @@ export default function ConfirmDeactivate() {
     <>
       <h1>{t.sims.confirmTitle}</h1>
       {data?.error ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {data.error}
-        </p>
+        </Notice>
       ) : null}
       <div className="card">
         <p>{t.sims.confirmText}</p>

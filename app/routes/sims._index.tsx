@@ -15,6 +15,7 @@ import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/
 import { pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const PAGE_SIZE = 50;
 
@@ -164,10 +165,10 @@ export default function Sims() {
         </div>
       </div>
       {sims.length === 0 ? (
-        <p className="notice">
+        <Notice>
           {q ? t.sims.emptySearch : t.sims.empty}{' '}
           {q || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
-        </p>
+        </Notice>
       ) : (
         <Form
           id={BULK_FORM}

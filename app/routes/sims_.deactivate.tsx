@@ -19,6 +19,7 @@ import { fieldConstraint } from '#app/utils/constraints.ts';
 import { attempt, FORM_ERROR } from '#app/utils/forms.server.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(tBulkDeactivate.title);
 
@@ -125,15 +126,15 @@ export default function BulkDeactivate() {
     <>
       <h1>{tBulkDeactivate.title}</h1>
       {error ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {error}
-        </p>
+        </Notice>
       ) : null}
-      {ready.length === 0 && refused.length === 0 && !tooMany ? <p className="notice">{tBulkDeactivate.none}</p> : null}
+      {ready.length === 0 && refused.length === 0 && !tooMany ? <Notice>{tBulkDeactivate.none}</Notice> : null}
       <div className="card">
         {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching.q)}</p> : null}
         {matching && (!matching.exact || matching.total > BULK_SELECT_MAX) ? (
-          <p className="notice">{tBulkDeactivate.capped(matching.total, BULK_SELECT_MAX, matching.exact)}</p>
+          <Notice>{tBulkDeactivate.capped(matching.total, BULK_SELECT_MAX, matching.exact)}</Notice>
         ) : null}
         {ready.length > 0 ? (
           <>

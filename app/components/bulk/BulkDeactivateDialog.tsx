@@ -6,6 +6,7 @@ import { DeactivateIccidsForm, ReadyIccids, RefusedIccids } from './IccidList.ts
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
 
@@ -79,12 +80,12 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
         {selection.kind === 'matching' ? <p className="muted">{tBulkDeactivate.matchingFor(selection.q)}</p> : null}
         {resolved === 'loading' ? <p role="status">{tBulkDeactivate.loading}</p> : null}
         {resolved === 'failed' ? (
-          <p className="notice error" role="alert">
+          <Notice kind="error" role="alert">
             {tBulkDeactivate.loadFailed}
-          </p>
+          </Notice>
         ) : null}
         {typeof resolved === 'object' && (!resolved.exact || resolved.total > BULK_SELECT_MAX) ? (
-          <p className="notice">{tBulkDeactivate.capped(resolved.total, BULK_SELECT_MAX, resolved.exact)}</p>
+          <Notice>{tBulkDeactivate.capped(resolved.total, BULK_SELECT_MAX, resolved.exact)}</Notice>
         ) : null}
         {typeof resolved === 'object' ? (
           <p>{ready.length > 0 ? tBulkDeactivate.willDeactivate(ready.length) : tBulkDeactivate.none}</p>

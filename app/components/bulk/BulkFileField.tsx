@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Field } from '#app/components/Field.tsx';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { BULK_FILE_ACCEPT, BULK_FILE_MAX_BYTES, BULK_MAX } from '#domain/sims/limits.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 const KB = Math.round(BULK_FILE_MAX_BYTES / 1024);
 
@@ -74,11 +75,11 @@ export function BulkFileField({
         </a>
       </p>
       {carried ? (
-        <p className="notice bulkfile-carried" data-testid="bulkfile-carried">
+        <Notice className="bulkfile-carried" data-testid="bulkfile-carried">
           {carried.fileName ? f.carried(carried.fileName, carried.count) : f.carriedNoName(carried.count)}
           <input type="hidden" form={form} name="rows" value={carried.rows} />
           <input type="hidden" form={form} name="fileName" value={carried.fileName} />
-        </p>
+        </Notice>
       ) : null}
     </div>
   );

@@ -12,6 +12,7 @@ import { BulkFileResultDownload, resultPairs } from './BulkFileField.tsx';
 import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
 import { BulkScan } from './BulkScan.tsx';
 import type { BulkLiveHandle } from './useBulkLive.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 type Props = {
   live: BulkLiveHandle;
@@ -50,13 +51,13 @@ export function BulkLive({ live, slot }: Props) {
         notices={
           <>
             {offline ? (
-              <p className="notice bulklive-offline" role="status">
+              <Notice className="bulklive-offline" role="status">
                 {waiting > 0 ? tBulkScan.offline(waiting) : tBulkScan.offlineNothing}
-              </p>
+              </Notice>
             ) : waiting > 0 ? (
-              <p className="notice bulklive-waiting" role="status">
+              <Notice className="bulklive-waiting" role="status">
                 {tBulkScan.waiting(waiting)}
-              </p>
+              </Notice>
             ) : null}
             {backPrompt && !offline ? (
               <p className="bulklive-back">
@@ -104,7 +105,7 @@ function LiveView({
   if (view.kind === 'message')
     return (
       <section className="bulk-outcome bulklive-view" aria-live="polite">
-        <p className="notice">{view.text}</p>
+        <Notice>{view.text}</Notice>
       </section>
     );
   if (view.kind === 'preview') {
@@ -126,7 +127,7 @@ function LiveView({
             {tBulkAdd.confirm(ready)}
           </button>
         ) : (
-          <p className="notice">{tBulkAdd.nothingReady}</p>
+          <Notice>{tBulkAdd.nothingReady}</Notice>
         )}
         <ShownRows rows={view.answer.results} />
       </section>
@@ -154,12 +155,12 @@ function LiveView({
         </div>
       ) : null}
       {view.state === 'stopped' ? (
-        <div className="notice error" role="alert">
+        <Notice kind="error" as="div" role="alert">
           <p>{view.problem ?? tBulkScan.stopped(done, pending)}</p>
           <button type="button" className="btn btn-primary" onClick={() => onActivate(view.rows, view.plan)}>
             {tBulkScan.retry}
           </button>
-        </div>
+        </Notice>
       ) : null}
       <BulkCounts counts={counts} pending={pending} />
       {view.state === 'finished' ? (

@@ -11,6 +11,7 @@ import type { BulkRow } from '#app/bulk/run.ts';
 import { COUNT_ORDER, isProblem, OUTCOME_TONE, problemsFirst, type ShownOutcome } from '#app/bulk/outcomes.ts';
 import { Badge, ToneIcon } from '#app/components/ui/Badge.tsx';
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export type { BulkRow };
 
@@ -58,9 +59,9 @@ export function BulkRows({
   return (
     <>
       {hidden > 0 ? (
-        <p className="notice bulk-hidden" data-testid="bulk-hidden">
+        <Notice className="bulk-hidden" data-testid="bulk-hidden">
           {tBulkAdd.notListed(hidden, rows.length)} {download ? tBulkAdd.allInDownload : null}
-        </p>
+        </Notice>
       ) : null}
       {filter ? (
         <label className="bulk-filter">

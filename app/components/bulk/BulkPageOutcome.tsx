@@ -6,6 +6,7 @@ import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import { BulkFileHidden, BulkFileResultDownload, BulkFileRowMarks } from './BulkFileField.tsx';
 import { BULK_FORM_ID } from './BulkForm.tsx';
 import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 /** The same list and choices again, for the next step. */
 function HiddenValues({ values }: { values: Values }) {
@@ -50,7 +51,7 @@ export function BulkPageOutcome({
               </button>
             </Form>
           ) : (
-            <p className="notice">{tBulkAdd.nothingReady}</p>
+            <Notice>{tBulkAdd.nothingReady}</Notice>
           )}
         </>
       ) : (

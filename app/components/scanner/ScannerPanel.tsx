@@ -5,6 +5,7 @@ import type { Camera, CameraProblem } from '#app/scanner/camera.ts';
 import type { ScannerState } from '#app/scanner/machine.ts';
 import { scanBox, type RejectReason } from '#app/scanner/rules.ts';
 import { tScanner } from '#domain/texts/scanner.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export type Size = { width: number; height: number };
 
@@ -89,14 +90,14 @@ export function ScannerPanel({
       </p>
       {hint && live ? <p className="scanner-hint">{tScanner.rejectedHint[hint]}</p> : null}
       {problem ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {tScanner.problems[problem]}
-        </p>
+        </Notice>
       ) : null}
       {notice ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {notice}
-        </p>
+        </Notice>
       ) : null}
       {cameras.length > 1 ? (
         <div className="field scanner-camera">

@@ -5,6 +5,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CeremonyPurpose } from '#domain/auth/passkeys.ts';
 import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
@@ -17,7 +18,7 @@ export function useHydrated(): boolean {
  * <noscript>: a browser that merely blocks scripts parses its content as text and shows nothing.)
  */
 export function NeedsJavaScript() {
-  return <p className="notice">{tPasskeyPrompt.needsJs}</p>;
+  return <Notice>{tPasskeyPrompt.needsJs}</Notice>;
 }
 
 /** The ceremony, imported when first wanted; a failed import is an error the button shows, like any other. */
@@ -85,9 +86,9 @@ export function PasskeyButton<T>({
         {busy ? tPasskeyPrompt.adding : label}
       </button>
       {error ? (
-        <p className="notice error" role="alert">
+        <Notice kind="error" role="alert">
           {error}
-        </p>
+        </Notice>
       ) : null}
     </div>
   );

@@ -6,6 +6,7 @@ import { Link, useLocation, useRevalidator } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { confirmHref } from '#app/utils/step-up.ts';
+import { Notice } from '#app/components/ui/Notice.tsx';
 
 type Button = typeof import('./PasskeyButton.tsx').PasskeyButton;
 
@@ -25,7 +26,7 @@ export function StepUpPrompt({ message = tPasskeyPrompt.stepUp.notice }: { messa
   }, []);
   const p = tPasskeyPrompt.stepUp;
   return (
-    <div className="notice step-up" role="status">
+    <Notice as="div" className="step-up" role="status">
       <p>{message}</p>
       <div className="step-up-actions">
         {PasskeyButton ? (
@@ -45,6 +46,6 @@ export function StepUpPrompt({ message = tPasskeyPrompt.stepUp.notice }: { messa
           {p.link}
         </Link>
       </div>
-    </div>
+    </Notice>
   );
 }
