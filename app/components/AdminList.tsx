@@ -4,6 +4,7 @@ import { Form, Link, useLocation, useSubmit } from '@remix-run/react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { tAdmin } from '#domain/texts/admin.ts';
 import type { FieldConstraint } from '#app/utils/constraints.ts';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 /** `constraint`: the search text's, from the list procedure's schema (the loader reads it). */
 export function SearchForm({
@@ -131,7 +132,7 @@ export function AdminTable<R extends { id: number }>({
   cells: (row: R) => ReactNode[];
   edit: (row: R) => { to: string; label: string };
 }) {
-  if (rows.length === 0) return <p className="muted">{empty}</p>;
+  if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
   return (
     <div className="table-wrap">
       <table>

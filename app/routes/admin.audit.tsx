@@ -16,6 +16,7 @@ import { attempt } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { AUDIT_KINDS, type AuditKind } from '#domain/companies/kinds.ts';
 import { auditTrailQuery } from '#domain/companies/owner-schemas.ts';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const PAGE_SIZE = 50;
 const a = tAdmin.audit;
@@ -102,7 +103,7 @@ export default function AdminAudit() {
         </p>
       ) : null}
       {items.length === 0 ? (
-        <p className="muted">{filtered || error ? a.noneFiltered : a.none}</p>
+        <EmptyState>{filtered || error ? a.noneFiltered : a.none}</EmptyState>
       ) : (
         <ActivityTable
           caption={a.title}

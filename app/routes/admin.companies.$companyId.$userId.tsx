@@ -22,6 +22,7 @@ import { formatDateTime } from '#app/utils/text.ts';
 import { USER_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import { updateUserInput } from '#domain/companies/user-schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(tAdmin.user.title);
 
@@ -218,7 +219,7 @@ function UserSessions({
         {sessions.length ? (
           <SessionTable sessions={sessions} busy={busy} hidden={{ intent: 'endSession' }} />
         ) : (
-          <p className="muted">{s.noneForUser}</p>
+          <EmptyState>{s.noneForUser}</EmptyState>
         )}
         {more ? <p className="muted">{s.more(sessions.length)}</p> : null}
       </section>

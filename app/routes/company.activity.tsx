@@ -9,6 +9,7 @@ import { tCompany } from '#domain/texts/company.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { AUDIT_KINDS, type AuditKind } from '#domain/companies/kinds.ts';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const PAGE_SIZE = 50;
 const c = tCompany;
@@ -72,7 +73,7 @@ export default function CompanyActivity() {
         </a>
       </p>
       {items.length === 0 ? (
-        <p className="muted">{kind ? c.noActivityOfKind : c.noActivity}</p>
+        <EmptyState>{kind ? c.noActivityOfKind : c.noActivity}</EmptyState>
       ) : (
         <ActivityTable caption={c.activityTitle} labels={c} items={items} />
       )}

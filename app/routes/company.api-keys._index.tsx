@@ -17,6 +17,7 @@ import { attempt, formText } from '#app/utils/forms.server.ts';
 import { formatDate, formatDateTime } from '#app/utils/text.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const k = tApiKeys;
 
@@ -107,7 +108,7 @@ export default function ApiKeys() {
       <section aria-labelledby="apikeys-list-title">
         <h2 id="apikeys-list-title">{k.listTitle}</h2>
         {keys.length === 0 ? (
-          <p className="muted">{k.none}</p>
+          <EmptyState>{k.none}</EmptyState>
         ) : (
           <div className="table-wrap">
             <table className="apikeys-table">

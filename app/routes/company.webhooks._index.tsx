@@ -17,6 +17,7 @@ import { formatDateTime } from '#app/utils/text.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/events.ts';
 import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const w = tWebhooks;
 
@@ -124,7 +125,7 @@ export default function CompanyWebhooks() {
 
       <section aria-labelledby="webhooks-list-title">
         <h2 id="webhooks-list-title">{w.listTitle}</h2>
-        {endpoints.length === 0 ? <p className="muted">{w.none}</p> : null}
+        {endpoints.length === 0 ? <EmptyState>{w.none}</EmptyState> : null}
         {endpoints.map((ep) => (
           <article key={ep.id} className="card webhooks-endpoint" aria-labelledby={`webhook-${ep.id}-url`}>
             <h3 id={`webhook-${ep.id}-url`} className="webhooks-url">

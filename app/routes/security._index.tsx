@@ -15,6 +15,7 @@ import { requireUser } from '#app/utils/auth.server.ts';
 import { formText, procedureProblem } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const k = tSecurity.passkeys;
 const r = tSecurity.recovery;
@@ -141,7 +142,7 @@ export default function SecurityPasskeys() {
           </table>
         </div>
       ) : (
-        <p className="muted">{k.none}</p>
+        <EmptyState>{k.none}</EmptyState>
       )}
       {passkeyRequired && passkeys.length === 1 ? <p className="muted">{k.lastRequired}</p> : null}
 

@@ -15,7 +15,7 @@ import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/
 import { pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
-import { Notice } from '#app/components/ui/Notice.tsx';
+import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 export const PAGE_SIZE = 50;
 
@@ -165,10 +165,9 @@ export default function Sims() {
         </div>
       </div>
       {sims.length === 0 ? (
-        <Notice>
-          {q ? t.sims.emptySearch : t.sims.empty}{' '}
-          {q || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}
-        </Notice>
+        <EmptyState action={q || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}>
+          {q ? t.sims.emptySearch : t.sims.empty}
+        </EmptyState>
       ) : (
         <Form
           id={BULK_FORM}

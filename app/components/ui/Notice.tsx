@@ -31,3 +31,7 @@ export function Notice({
     </Tag>
   );
 }
+
+// The empty list's block rides in the layout's chunk with the notice: a chunk of its own would be one more request
+// (and more bytes) on /sims and the other lists.
+export { EmptyState } from '#app/components/ui/EmptyState.tsx';
