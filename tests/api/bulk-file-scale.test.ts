@@ -11,10 +11,10 @@ import { decodeHtml, hiddenValue } from '#tests/helpers/html.ts';
 const portal = useScreens({ browser: false });
 const newIccid = iccidFactory('8946579');
 
-/** The counts a page shows (BulkCounts: data-outcome, then the number). */
+/** The counts a page shows (BulkCounts: a tile with data-outcome, its icon and word, then the number). */
 const counts = (html: string) =>
   Object.fromEntries(
-    [...html.matchAll(/<div data-outcome="(\w+)"><dt>[^<]*<\/dt><dd>(\d+)<\/dd><\/div>/g)].map((m) => [
+    [...html.matchAll(/data-outcome="(\w+)"><dt>(?:(?!<\/dt>)[\s\S])*<\/dt><dd>(\d+)<\/dd><\/div>/g)].map((m) => [
       m[1],
       Number(m[2]),
     ]),
@@ -100,7 +100,9 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
     expect(decodeHtml(preview.html)).toContain('Aktivera 9\u00a0998 SIM-kort');
     expect(counts(result.html)).toEqual({ activated: 9_998, invalid: 1, duplicateInList: 1 });
     // Only the two problem rows are listed, with their row numbers in the list; the rest are counted.
-    const listed = [...result.html.matchAll(/<tr data-outcome="(\w+)"><td>(\d+)<\/td>/g)].map((m) => [m[2], m[1]]);
+    const listed = [...result.html.matchAll(/<tr data-outcome="(\w+)"[^>]*><td class="bulk-n">(\d+)<\/td>/g)].map(
+      (m) => [m[2], m[1]],
+    );
     expect(listed).toEqual([
       ['9999', 'invalid'],
       ['10000', 'duplicateInList'],
