@@ -138,6 +138,9 @@ export const t = {
     searchPlaceholder: 'ICCID, märkning, kommentar eller abonnemang',
     edit: 'Redigera',
     editLabel: (iccid: string) => `Redigera SIM-kort ${iccid}`,
+    // A viewer's row opens the SIM read-only.
+    view: 'Visa',
+    viewLabel: (iccid: string) => `Visa ${iccid}`,
     empty: 'Det finns inga aktiva SIM-kort ännu.',
     emptySearch: 'Inga SIM-kort matchar sökningen.',
     activateFirst: 'Aktivera ett SIM-kort',

@@ -85,8 +85,6 @@ export const tCompany = {
     other: (action: string) => action,
   },
   csv: { when: 'Tidpunkt', who: 'Vem', kind: 'Typ', what: 'Vad' },
-  view: 'Visa',
-  viewLabel: (iccid: string) => `Visa ${iccid}`,
   viewerNote: 'Din roll är Läsbehörig: du kan se och exportera men inte ändra SIM-kort.',
   errors: {
     viewerForbidden: 'Din roll är Läsbehörig: du kan se och exportera men inte ändra SIM-kort.',

@@ -7,7 +7,6 @@ import { Link } from '@remix-run/react';
 import { pageHref } from '#app/sims/links.ts';
 import { truncate } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
-import { tCompany } from '#domain/texts/company.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
 
@@ -77,9 +76,9 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsPro
               <Link
                 className="sims-open"
                 to={`/sims/${s.id}`}
-                aria-label={writable ? t.sims.editLabel(s.iccid) : tCompany.viewLabel(s.iccid)}
+                aria-label={writable ? t.sims.editLabel(s.iccid) : t.sims.viewLabel(s.iccid)}
               >
-                <span className="sims-open-text">{writable ? t.sims.edit : tCompany.view}</span>
+                <span className="sims-open-text">{writable ? t.sims.edit : t.sims.view}</span>
               </Link>
             </td>
           </tr>
