@@ -99,7 +99,7 @@ async function multipart(
 }
 
 const countOf = (html: string, outcome: string) =>
-  Number(new RegExp(`<div data-outcome="${outcome}"><dt>[^<]*</dt><dd>(\\d+)</dd>`).exec(html)?.[1] ?? -1);
+  Number(new RegExp(`data-outcome="${outcome}"><dt>(?:(?!</dt>)[\\s\\S])*</dt><dd>(\\d+)</dd>`).exec(html)?.[1] ?? -1);
 
 /** A file of these ICCIDs as a member would fill in the template: a header, a mark of its own on every row. */
 async function listFile(
