@@ -158,7 +158,7 @@ export async function seedHistory(
          case when k = 'simUpdated' then jsonb_build_object('invoiceLineMark', 'Märkning ' || (g - 1)) end,
          case when k like 'sim%' then jsonb_build_object('iccid', '8946' || lpad(g::text, 16, '0'))
               when k = 'bulk' then jsonb_build_object('done', g % 1000, 'total', 1000)
-              when k = 'user' then jsonb_build_object('name', 'Person ' || g, 'email', 'person' || g || '@demo.se', 'role', 'member')
+              when k = 'user' then jsonb_build_object('name', 'Person ' || g, 'email', 'person' || g || '@demo.test', 'role', 'member')
               when k = 'apiKey' then jsonb_build_object('name', 'Nyckel ' || g, 'scope', 'read')
               when k = 'webhook' then jsonb_build_object('url', 'https://hooks.example.com/' || g)
               else '{}'::jsonb end

@@ -95,7 +95,7 @@ async function main(): Promise<{ pass: boolean }> {
     const seedMs = Math.round(performance.now() - t0);
     log(`seeded and indexed in ${seedMs} ms`);
 
-    const admin = await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.se'`);
+    const admin = await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.test'`);
     const cookie = `sim_session=${await signedInSession(em, admin[0]!.id, { actingCompanyId: companyId })}`;
     // The super admin as staff (not acting as a company): the /admin lists.
     const staff = `sim_session=${await signedInSession(em, admin[0]!.id)}`;

@@ -113,7 +113,7 @@ export async function seedSims(em: Em, companyId: number, n: number, prefix = '8
 export type Seeded = { orm: Orm; demoCompanyId: number; adminId: number; adminCookie: string };
 
 /**
- * Migrates, seeds the demo data and `sims` more SIMs for Demo AB; returns a session cookie of admin@demo.se acting as
+ * Migrates, seeds the demo data and `sims` more SIMs for Demo AB; returns a session cookie of admin@demo.test acting as
  * Demo AB (a super admin is staff, not a user of the customer: docs/decisions/014), who sees its SIMs and /admin.
  */
 export async function seedDatabase(target: DbTarget, sims: number): Promise<Seeded> {
@@ -122,7 +122,7 @@ export async function seedDatabase(target: DbTarget, sims: number): Promise<Seed
   await seedDemo(orm.em.fork());
   const em = orm.em.fork();
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+  const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
   await seedSims(em, demo.id, sims);
   await em.execute('analyze');
   const adminCookie = `sim_session=${await signedInSession(em, admin.id, { actingCompanyId: demo.id })}`;

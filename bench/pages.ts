@@ -1,6 +1,6 @@
 // Page weight and speed (npm run bench:pages). Starts the real production server (BUILD_DIR=build-bench) with
 // 10,000 SIMs in Demo AB and visits each screen once in a fresh Chromium profile (playwright-core), logged in as
-// admin@demo.se where the page needs it. Every response of the first visit is recorded and gzipped (level 6,
+// admin@demo.test where the page needs it. Every response of the first visit is recorded and gzipped (level 6,
 // what the server's compression sends): HTML, CSS, JS and other bytes per route. The floor, measured the same
 // way in this run: a bare Remix v2 app of the same versions (React + Remix runtime, one route), built on the fly
 // in a temp folder with this repo's node_modules. Then Lighthouse (default mobile emulation: Slow 4G, 4x CPU)

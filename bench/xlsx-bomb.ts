@@ -72,7 +72,7 @@ async function main() {
   try {
     const seeded = await seedDatabase(pg.target, 0);
     const em = seeded.orm.em.fork();
-    const member = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+    const member = await em.findOneOrFail(User, { email: 'anna@demo.test' });
     const cookie = `sim_session=${await signedInSession(em, member.id)}`;
     await seeded.orm.close(true);
     app = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });

@@ -13,9 +13,9 @@ process.env.NODE_ENV ??= 'production';
 
 type As = 'anon' | 'member' | 'owner' | 'admin' | 'acting';
 const EMAIL: Record<Exclude<As, 'anon' | 'acting'>, string> = {
-  member: 'anna@demo.se',
-  owner: 'ella@demo.se',
-  admin: 'admin@demo.se',
+  member: 'anna@demo.test',
+  owner: 'ella@demo.test',
+  admin: 'admin@demo.test',
 };
 /** The pages: one file name each, the path, who looks, and what is done before the picture. */
 type Shot = {
@@ -100,7 +100,7 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const only = process.env.SCREENS_ONLY?.split(',');
   const [server, browser] = await Promise.all([
-    startTestServer({ env: { SUPPORT_EMAIL: 'support@demo.se' } }),
+    startTestServer({ env: { SUPPORT_EMAIL: 'support@demo.test' } }),
     launchBrowser(),
   ]);
   try {

@@ -66,7 +66,7 @@ export async function startServer(
   const { log } = services;
   if (opts.seed !== false && (await databaseIsEmpty(services.orm.em.fork()))) {
     const r = await seedDemo(services.orm.em.fork());
-    log.info(r, 'empty database: demo data seeded (admin@demo.se, anna@demo.se)');
+    log.info(r, 'empty database: demo data seeded (admin@demo.test, anna@demo.test)');
   }
   let source: BuildSource;
   if (opts.dev) {

@@ -33,9 +33,9 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     if (!(await tx.findOne(Company, { isStaff: true }))) result.companies++;
     const staff = await staffCompany(tx);
     const users: Array<[string, string, Company, boolean, UserRole]> = [
-      ['admin@demo.se', 'Admin Demo', staff, true, 'member'],
-      ['ella@demo.se', 'Ella Ägare', company, false, 'owner'],
-      ['anna@demo.se', 'Anna Andersson', company, false, 'member'],
+      ['admin@demo.test', 'Admin Demo', staff, true, 'member'],
+      ['ella@demo.test', 'Ella Ägare', company, false, 'owner'],
+      ['anna@demo.test', 'Anna Andersson', company, false, 'member'],
     ];
     const created: Record<string, User> = {};
     for (const [email, name, home, isSuperAdmin, role] of users) {
@@ -50,7 +50,7 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     const simCount = await tx.count(Sim, { company });
     if (simCount === 0) {
       const byCode = new Map((await tx.find(RatePlan, {})).map((p) => [p.code, p]));
-      const anna = created['anna@demo.se']!;
+      const anna = created['anna@demo.test']!;
       const year = new Date().getUTCFullYear();
       const demo: Array<{
         n: string;

@@ -63,7 +63,7 @@ describe('/api/docs', () => {
   }, 60_000);
 
   it('needs no session, and the page is the same for everyone (nothing of the request in it)', async () => {
-    const anna = await portal.server.sessionCookie('anna@demo.se');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
     const [visitor, member] = await Promise.all([get('/api/docs'), get('/api/docs', { cookie: anna })]);
     expect(visitor.status).toBe(200);
     expect(member.status).toBe(200);

@@ -72,7 +72,7 @@ beforeAll(async () => {
   const e = em();
   const demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
   demoId = demo.id;
-  e.create(User, { name: 'Kim Ägare', email: 'kim@demo.se', company: demo, role: 'owner' });
+  e.create(User, { name: 'Kim Ägare', email: 'kim@demo.test', company: demo, role: 'owner' });
   const other = e.create(Company, {
     name: 'Andra AB',
     customerNumber: `KEY-${Date.now()}`,
@@ -81,8 +81,8 @@ beforeAll(async () => {
   });
   e.create(User, { name: 'Olga Annan', email: 'olga@andra.se', company: other, role: 'owner' });
   await e.flush();
-  owner = await portal.server.sessionCookie('kim@demo.se');
-  member = await portal.server.sessionCookie('anna@demo.se');
+  owner = await portal.server.sessionCookie('kim@demo.test');
+  member = await portal.server.sessionCookie('anna@demo.test');
   otherOwner = await portal.server.sessionCookie('olga@andra.se');
 });
 

@@ -43,20 +43,20 @@ beforeAll(async () => {
     invoiceNote: '',
     invoiceInterval: 'monthly',
   });
-  em.create(User, { name: 'Olle Ägare', email: 'olle@demo.se', company: a, role: 'owner' });
-  em.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: a, role: 'viewer' });
+  em.create(User, { name: 'Olle Ägare', email: 'olle@demo.test', company: a, role: 'owner' });
+  em.create(User, { name: 'Vera Visare', email: 'vera@demo.test', company: a, role: 'viewer' });
   em.create(User, { name: 'Bo B', email: 'bo@b.se', company: b });
   const root = em.create(User, { name: 'Rut Root', email: 'root@drift.se', company: ops, isSuperAdmin: true });
   // Written around the services (which keep super admins in the staff company): must be out of reach all the same.
   const insideA = em.create(User, {
     name: 'Sam Super',
-    email: 'sam.super@demo.se',
+    email: 'sam.super@demo.test',
     company: a,
     role: 'owner',
     isSuperAdmin: true,
   });
   await em.flush();
-  supers.staff = (await em.findOneOrFail(User, { email: 'admin@demo.se' })).id;
+  supers.staff = (await em.findOneOrFail(User, { email: 'admin@demo.test' })).id;
   supers.elsewhere = root.id;
   supers.insideA = insideA.id;
   const simA = await em.findOneOrFail(
@@ -64,11 +64,11 @@ beforeAll(async () => {
     { company: a, status: 'active', ratePlan: { isLegacy: false } },
     { populate: ['ratePlan'] },
   );
-  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
   ids = { companyA: a.id, userA: anna.id, simA: simA.id, iccidA: simA.iccid };
-  cookies.userA = await portal.server.sessionCookie('anna@demo.se');
-  cookies.ownerA = await portal.server.sessionCookie('olle@demo.se');
-  cookies.viewerA = await portal.server.sessionCookie('vera@demo.se');
+  cookies.userA = await portal.server.sessionCookie('anna@demo.test');
+  cookies.ownerA = await portal.server.sessionCookie('olle@demo.test');
+  cookies.viewerA = await portal.server.sessionCookie('vera@demo.test');
   cookies.userB = await portal.server.sessionCookie('bo@b.se');
   cookies.superAdmin = await portal.server.sessionCookie('root@drift.se');
   // The same super admin, acting as company A (through the real door).
@@ -327,7 +327,7 @@ describe('authorization matrix', () => {
         got[role] = res.status;
         const text = res.headers.get('content-type')?.includes('spreadsheet') ? '' : await res.text();
         // A viewer or member never sees the company's own admin: no user list, no trail.
-        if (row.path().includes('company') && res.status === 403) expect(text).not.toContain('anna@demo.se');
+        if (row.path().includes('company') && res.status === 403) expect(text).not.toContain('anna@demo.test');
         // No leak: callers outside company A never see A's SIM.
         if (role === 'userB' || role === 'superAdmin' || role === 'anon')
           expect(text, `${role} sees A's SIM`).not.toContain(ids.iccidA);

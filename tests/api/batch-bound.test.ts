@@ -24,8 +24,8 @@ beforeAll(async () => {
   for (let i = 0; i < 3 * LIST_PAGE_MAX; i++)
     em.create(Company, { name: `Bolag ${i}`, customerNumber: `B-${i}`, invoiceNote: '', invoiceInterval: 'monthly' });
   await em.flush();
-  viewer = await portal.server.sessionCookie('anna@demo.se');
-  admin = await portal.server.sessionCookie('admin@demo.se', { actingCompanyId: demo.id });
+  viewer = await portal.server.sessionCookie('anna@demo.test');
+  admin = await portal.server.sessionCookie('admin@demo.test', { actingCompanyId: demo.id });
 });
 
 const get = async (path: string, cookie = viewer) => {

@@ -11,7 +11,7 @@ let anna: string;
 let port: number;
 
 beforeAll(async () => {
-  anna = await portal.server.sessionCookie('anna@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.test');
   port = Number(new URL(portal.server.url).port);
 });
 
@@ -145,7 +145,7 @@ describe('request bodies are bounded on every route', () => {
   it('still takes a body just under the limit', async () => {
     const r = await raw('POST', '/auth/login', {
       headers: json,
-      body: JSON.stringify({ destination: 'anna@demo.se', pad: 'x'.repeat(90 * 1024) }),
+      body: JSON.stringify({ destination: 'anna@demo.test', pad: 'x'.repeat(90 * 1024) }),
     });
     expect(r.status).toBe(200);
   });
@@ -229,10 +229,10 @@ describe('NUL bytes and invalid UTF-8', () => {
     ['GET', '/sims/%FF', {}, undefined],
     ['GET', '/api/sim/all?q=a%00', {}, undefined],
     ['GET', `/api/trpc/sim.list?batch=1&input=${encodeURIComponent('{"0":{"q":"a\\u0000b"}}')}`, {}, undefined],
-    ['POST', '/login', form, 'destination=a%00b%40demo.se'],
+    ['POST', '/login', form, 'destination=a%00b%40demo.test'],
     ['POST', '/login', form, 'destination=%E9t%C3'],
-    ['POST', '/auth/login', json, '{"destination":"a\\u0000@demo.se"}'],
-    ['POST', '/auth/login', json, '{"destination":"a\\ud800@demo.se"}'],
+    ['POST', '/auth/login', json, '{"destination":"a\\u0000@demo.test"}'],
+    ['POST', '/auth/login', json, '{"destination":"a\\ud800@demo.test"}'],
     ['POST', '/auth/login', json, Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])],
     ['POST', '/api/sim', json, '{"iccid":"8946\\u0000","invoiceLineMark":"x"}'],
     [
@@ -266,7 +266,7 @@ describe('NUL bytes and invalid UTF-8', () => {
       (
         await raw('POST', '/auth/login', {
           headers: json,
-          body: '{"destination":"anna@demo.se","note":"\\\\u0000 är text"}',
+          body: '{"destination":"anna@demo.test","note":"\\\\u0000 är text"}',
         })
       ).status,
     ).toBe(200);

@@ -61,7 +61,7 @@ async function whileProbing<T>(work: Promise<T>): Promise<{ result: T; liveBefor
 
 async function expectRefused(file: Buffer, message: string) {
   expect(file.length).toBeLessThan(1024 * 1024);
-  const cookie = await portal.server.sessionCookie('anna@demo.se');
+  const cookie = await portal.server.sessionCookie('anna@demo.test');
   const rssBefore = process.memoryUsage().rss;
   const { result, liveBefore, peakRss } = await whileProbing(upload(file, cookie));
   expect(result.status).toBe(200);
@@ -74,7 +74,7 @@ async function expectRefused(file: Buffer, message: string) {
 
 describe('an XLSX bomb posted to /add/bulk', () => {
   it('a good workbook built the same way is read (the bombs below fail for their bomb, not their build)', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     expect(await upload(await goodWorkbook([newIccid(), newIccid()]), cookie)).toEqual({
       status: 200,
       fileError: null,
@@ -106,7 +106,7 @@ describe('an XLSX bomb posted to /add/bulk', () => {
       lyingSizeBomb(newIccid(), 300),
       sharedStringsBomb(200),
     ]);
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const rssBefore = process.memoryUsage().rss;
     const { result, liveBefore, peakRss } = await whileProbing(Promise.all(bombs.map((b) => upload(b, cookie))));
     for (const r of result) {

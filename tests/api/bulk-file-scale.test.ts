@@ -36,7 +36,7 @@ const fields = (form: FormData) => {
 
 /** Posts the file for a preview, then the preview's list to activate, as the page's forms do; both answers. */
 async function previewAndActivate(file: Blob, name: string) {
-  const cookie = await portal.server.sessionCookie('anna@demo.se');
+  const cookie = await portal.server.sessionCookie('anna@demo.test');
   const first = fields(new FormData());
   first.set('iccids', '');
   first.set('file', file, name);
@@ -83,7 +83,7 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
       ].join('\r\n');
     expect(csv.length).toBeGreaterThan(300_000);
     // 10,002 rows: two over the bound, so first the page says so next to the file field.
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const tooMany = fields(new FormData());
     tooMany.set('iccids', '');
     tooMany.set('file', new Blob([csv], { type: 'text/csv' }), 'lista.csv');
@@ -116,7 +116,7 @@ describe('a 10,000-row file through /add/bulk without JS', () => {
     download.set('format', 'csv');
     const file = await fetch(`${portal.server.url}/add/bulk/result`, {
       method: 'POST',
-      headers: { cookie: await portal.server.sessionCookie('anna@demo.se') },
+      headers: { cookie: await portal.server.sessionCookie('anna@demo.test') },
       body: download,
     });
     expect(file.status).toBe(200);

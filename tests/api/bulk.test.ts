@@ -20,7 +20,7 @@ beforeAll(async () => {
   const other = em.create(Company, { name: 'Bolag B', customerNumber: 'B-1', invoiceNote: '' });
   em.create(User, { name: 'Bo', email: 'bo@b.se', company: other });
   await em.flush();
-  anna = await portal.server.sessionCookie('anna@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.test');
   bo = await portal.server.sessionCookie('bo@b.se');
   unsubscribe = portal.server.services.hub.subscribe((e) => events.push(e));
 });
@@ -173,7 +173,7 @@ describe('POST /api/sim/bulk', () => {
   // each SIM with its event, and the company's daily counts (sim_daily_count, kept by statement triggers) exact.
   it('10,000 ICCIDs: previewed, activated and deactivated in one call each, every row answered', async () => {
     const em = () => portal.server.services.orm.em.fork();
-    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] })).company.id;
+    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.test' }, { populate: ['company'] })).company.id;
     const counted = async () => {
       const [row] = await em().execute<{ n: number }[]>(
         `select coalesce(sum(n), 0)::int as n from sim_daily_count where company_id = ?`,
@@ -227,7 +227,7 @@ describe('POST /api/sim/bulk', () => {
   // deactivations whose SIMs span five days, all at once (on PostgreSQL each in its own connection; PGlite has one).
   it('bulk lists of one company at once all succeed, and the daily counts stay exact', async () => {
     const em = () => portal.server.services.orm.em.fork();
-    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] })).company.id;
+    const demoId = (await em().findOneOrFail(User, { email: 'anna@demo.test' }, { populate: ['company'] })).company.id;
     const prefix = newIccid().slice(0, 8);
     const seeded = await em().execute<{ id: number }[]>(
       `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)

@@ -54,12 +54,12 @@ beforeAll(async () => {
   const e = em();
   const a = await e.findOneOrFail(Company, { customerNumber: '100001' });
   demo = { id: a.id };
-  e.create(User, { name: 'Olle Ägare', email: 'olle@demo.se', company: a, role: 'owner' });
-  e.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: a, role: 'viewer' });
+  e.create(User, { name: 'Olle Ägare', email: 'olle@demo.test', company: a, role: 'owner' });
+  e.create(User, { name: 'Vera Visare', email: 'vera@demo.test', company: a, role: 'viewer' });
   await e.flush();
-  owner = await portal.server.sessionCookie('olle@demo.se');
-  member = await portal.server.sessionCookie('anna@demo.se');
-  viewer = await portal.server.sessionCookie('vera@demo.se');
+  owner = await portal.server.sessionCookie('olle@demo.test');
+  member = await portal.server.sessionCookie('anna@demo.test');
+  viewer = await portal.server.sessionCookie('vera@demo.test');
 });
 
 describe('GET /api/company/users', () => {
@@ -67,9 +67,9 @@ describe('GET /api/company/users', () => {
     const r = await call('GET', '/api/company/users', owner);
     expect(r.status).toBe(200);
     const list = r.data as unknown as Array<{ email: string; role: string; isCompanyOwner: boolean }>;
-    expect(list.map((u) => u.email)).toEqual(expect.arrayContaining(['olle@demo.se', 'anna@demo.se']));
-    expect(list.find((u) => u.email === 'olle@demo.se')).toMatchObject({ role: 'owner', isCompanyOwner: true });
-    expect(list.find((u) => u.email === 'vera@demo.se')).toMatchObject({ role: 'viewer', isCompanyOwner: false });
+    expect(list.map((u) => u.email)).toEqual(expect.arrayContaining(['olle@demo.test', 'anna@demo.test']));
+    expect(list.find((u) => u.email === 'olle@demo.test')).toMatchObject({ role: 'owner', isCompanyOwner: true });
+    expect(list.find((u) => u.email === 'vera@demo.test')).toMatchObject({ role: 'viewer', isCompanyOwner: false });
     const found = await call('GET', '/api/company/users?q=VISARE', owner);
     expect((found.data as unknown as unknown[]).length).toBe(1);
     const one = await call('GET', '/api/company/users?limit=1&offset=1', owner);
@@ -97,7 +97,7 @@ describe('POST and PUT /api/company/users', () => {
     expect(made.status).toBe(200);
     expect(made.data.newUser).toMatchObject({
       name: 'Ny Kollega',
-      email: 'ny.kollega@demo.se',
+      email: 'ny.kollega@demo.test',
       role: 'viewer',
       isCompanyOwner: false,
       isSuperAdmin: false,
@@ -111,7 +111,7 @@ describe('POST and PUT /api/company/users', () => {
     // E-mail unique in the company, whatever the case: the owner sees the company's users anyway.
     const taken = await call('POST', '/api/company/users', owner, {
       name: 'Kopia',
-      email: 'ANNA@demo.se',
+      email: 'ANNA@demo.test',
       role: 'member',
     });
     expect(taken.status).toBe(409);
@@ -133,25 +133,25 @@ describe('POST and PUT /api/company/users', () => {
   it('edits name, e-mail and role, with a trail row; another company’s user is 404', async () => {
     const { data } = await call('POST', '/api/company/users', owner, {
       name: 'Edit Mig',
-      email: 'edit.mig@demo.se',
+      email: 'edit.mig@demo.test',
       role: 'member',
     });
     const id = (data.newUser as { id: number }).id;
     const r = await call('PUT', '/api/company/users', owner, {
       id,
       name: 'Edit Ad',
-      email: 'Edit.Ad@demo.se',
+      email: 'Edit.Ad@demo.test',
       role: 'owner',
     });
     expect(r.status).toBe(200);
-    expect(r.data.user).toMatchObject({ id, name: 'Edit Ad', email: 'edit.ad@demo.se', role: 'owner' });
+    expect(r.data.user).toMatchObject({ id, name: 'Edit Ad', email: 'edit.ad@demo.test', role: 'owner' });
     const row = await em().findOneOrFail(AuditEvent, { action: 'updateUser', targetId: String(id) });
     expect(row).toMatchObject({ kind: 'user', before: { role: 'member' }, after: { role: 'owner' } });
     const other = await company(['owner', 'member']);
     const foreign = await call('PUT', '/api/company/users', owner, {
       id: other.users[1]!.id,
       name: 'Kapad',
-      email: 'kapad@demo.se',
+      email: 'kapad@demo.test',
       role: 'viewer',
     });
     expect(foreign.status).toBe(404);
@@ -342,7 +342,7 @@ describe('GET /api/company/audit', () => {
     expect((await call('GET', '/api/company/audit', support)).status).toBe(200);
     const helped = await call('POST', '/api/company/users', support, {
       name: 'Hjälpt Av Support',
-      email: 'hjalpt@demo.se',
+      email: 'hjalpt@demo.test',
       role: 'member',
     });
     expect(helped.status).toBe(200);
@@ -350,7 +350,7 @@ describe('GET /api/company/audit', () => {
     expect((latest.data.items as unknown[])[0]).toMatchObject({
       kind: 'user',
       who: 'Support: Rut Root',
-      what: 'Lade till Hjälpt Av Support (hjalpt@demo.se), Medarbetare',
+      what: 'Lade till Hjälpt Av Support (hjalpt@demo.test), Medarbetare',
     });
     expect((await call('GET', '/api/company/audit', member)).status).toBe(403);
     // Another company's trail shows none of this.
@@ -371,14 +371,19 @@ describe('GET /api/company/audit', () => {
     // An owner whose name is a formula: it is the "who" of the next row, a cell of its own.
     const made = await call('POST', '/api/company/users', owner, {
       name: '=HYPERLINK("http://x";"y")',
-      email: 'formel@demo.se',
+      email: 'formel@demo.test',
       role: 'owner',
     });
     expect(made.status).toBe(200);
-    const formula = await portal.server.sessionCookie('formel@demo.se');
+    const formula = await portal.server.sessionCookie('formel@demo.test');
     expect(
-      (await call('POST', '/api/company/users', formula, { name: 'Ofarlig', email: 'ofarlig@demo.se', role: 'viewer' }))
-        .status,
+      (
+        await call('POST', '/api/company/users', formula, {
+          name: 'Ofarlig',
+          email: 'ofarlig@demo.test',
+          role: 'viewer',
+        })
+      ).status,
     ).toBe(200);
     const res = await fetch(`${portal.server.url}/company/activity.csv?kind=user`, { headers: { cookie: owner } });
     expect(res.status).toBe(200);
@@ -386,9 +391,9 @@ describe('GET /api/company/audit', () => {
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="Aktivitet_\d{4}-\d{2}-\d{2}\.csv"/);
     const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
     expect(csv.startsWith('\uFEFFTidpunkt;Vem;Typ;Vad\r\n')).toBe(true);
-    const line = csv.split('\r\n').find((l) => l.includes('ofarlig@demo.se'))!;
+    const line = csv.split('\r\n').find((l) => l.includes('ofarlig@demo.test'))!;
     expect(line).toContain(
-      `"'=HYPERLINK(""http://x"";""y"")";Användarändring;Lade till Ofarlig (ofarlig@demo.se), Läsbehörig`,
+      `"'=HYPERLINK(""http://x"";""y"")";Användarändring;Lade till Ofarlig (ofarlig@demo.test), Läsbehörig`,
     );
     // Only the kind asked for.
     expect(csv).not.toContain('SIM-aktivering');

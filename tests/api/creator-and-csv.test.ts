@@ -26,7 +26,7 @@ async function call(method: string, path: string, auth: { cookie?: string; key?:
 const activation = () => ({ iccid: newIccid(), dataLimit: 1000, callAndSms: false, roaming: false });
 
 beforeAll(async () => {
-  owner = await portal.server.sessionCookie('ella@demo.se');
+  owner = await portal.server.sessionCookie('ella@demo.test');
 });
 
 describe('an API key outlives its creator’s role', () => {
@@ -37,7 +37,7 @@ describe('an API key outlives its creator’s role', () => {
       { cookie: owner },
       {
         name: 'Kim Integratör',
-        email: 'kim.integrator@demo.se',
+        email: 'kim.integrator@demo.test',
         role: 'owner',
       },
     );
@@ -84,7 +84,7 @@ describe('an API key outlives its creator’s role', () => {
 
 describe('CSV cells with whitespace before a formula', () => {
   it('are neutralised in the bulk result file', async () => {
-    const anna = await portal.server.sessionCookie('anna@demo.se');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
     const results = JSON.stringify([
       ['  =HYPERLINK("http://evil.example";"klicka")', 'invalid'],
       ['\u00a0+46701234567', 'invalid'],

@@ -25,7 +25,7 @@ needs(describe, 'PostgreSQL')('downloads of 1,000,000 SIMs abandoned by the brow
     const em = server.services.orm.em.fork();
     const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
     await seedFleet(em, { companyId: demo.id, sims: SIMS, smallCompanies: 0, simsPerSmall: 100 });
-    cookie = await server.sessionCookie('anna@demo.se');
+    cookie = await server.sessionCookie('anna@demo.test');
     db = new pg.Client({ connectionString: (server.db as { url: string }).url });
     await db.connect();
   }, 300_000);

@@ -22,7 +22,7 @@ needs(describe, 'PostgreSQL')('database outage', () => {
   });
 
   it('answers 503 while the database is cut off and recovers on its own', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     const activate = (iccid: string) =>
       fetch(`${server.url}/api/sim`, {
         method: 'POST',

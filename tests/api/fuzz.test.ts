@@ -10,8 +10,8 @@ let user: string;
 let admin: string;
 
 beforeAll(async () => {
-  user = await portal.server.sessionCookie('anna@demo.se');
-  admin = await portal.server.sessionCookie('admin@demo.se');
+  user = await portal.server.sessionCookie('anna@demo.test');
+  admin = await portal.server.sessionCookie('admin@demo.test');
 });
 
 const paths: Array<[string, string]> = [

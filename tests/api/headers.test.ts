@@ -12,8 +12,8 @@ let anna: string;
 let admin: string;
 
 beforeAll(async () => {
-  anna = await portal.server.sessionCookie('anna@demo.se');
-  admin = await portal.server.sessionCookie('admin@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.test');
+  admin = await portal.server.sessionCookie('admin@demo.test');
 });
 
 const get = (path: string, headers: Record<string, string> = {}, base = portal.server.url) =>
@@ -189,7 +189,7 @@ describe('proxy headers (TRUST_PROXY)', () => {
     fetch(`${s.url}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': forwardedFor },
-      body: JSON.stringify({ destination: 'anna@demo.se' }),
+      body: JSON.stringify({ destination: 'anna@demo.test' }),
     });
 
   it('ignores X-Forwarded-For by default: the login rate limit counts the socket’s address', async () => {

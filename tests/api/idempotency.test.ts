@@ -71,8 +71,8 @@ beforeAll(async () => {
   const other = e.create(Company, { name: 'Annat AB', customerNumber: `IDEM-${Date.now()}`, invoiceNote: '' });
   e.create(User, { name: 'Otto Annan', email: 'otto@annat.se', company: other, role: 'owner' });
   await e.flush();
-  owner = await server.sessionCookie('ella@demo.se');
-  member = await server.sessionCookie('anna@demo.se');
+  owner = await server.sessionCookie('ella@demo.test');
+  member = await server.sessionCookie('anna@demo.test');
   otherCompany = await server.sessionCookie('otto@annat.se');
   const newKey = async (name: string) => {
     const r = await post('/api/company/apiKeys', { cookie: owner }, { name, scope: 'write' });
@@ -130,7 +130,7 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
   });
 
   it('tells the user once: the first answer sends its toast after the commit, a replay none', async () => {
-    const annaId = (await em().findOneOrFail(User, { email: 'anna@demo.se' })).id;
+    const annaId = (await em().findOneOrFail(User, { email: 'anna@demo.test' })).id;
     const events: HubEvent[] = [];
     const unsubscribe = server.services.hub.subscribe((e) => events.push(e));
     try {
@@ -158,7 +158,7 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
   it('never stores a 403 (a step-up may come), and keeps a secret answer unreadable in the database', async () => {
     const key = uniqueKey();
     const body = { name: `retry-secret-${Date.now()}`, scope: 'read' };
-    const before = await server.sessionCookie('ella@demo.se', { steppedUp: false });
+    const before = await server.sessionCookie('ella@demo.test', { steppedUp: false });
     const refused = await post('/api/company/apiKeys', { cookie: before }, body, key);
     expect([refused.status, refused.data.stepUp]).toEqual([403, true]);
     // The same user, now stepped up in another session: the key is theirs, and the 403 was not kept.
@@ -334,7 +334,7 @@ needs(describe, 'PostgreSQL')('a server killed in the middle of a request', { ti
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForOk(`http://127.0.0.1:${port}/readyz`, child);
-    const cookie = await fresh.sessionCookie('ella@demo.se');
+    const cookie = await fresh.sessionCookie('ella@demo.test');
     const made = await call('POST', `${fresh.url}/api/company/apiKeys`, { cookie }, { name: 'killed', scope: 'write' });
     expect(made.status).toBe(200);
     const apiKey = made.data.key as string;

@@ -133,9 +133,9 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
         headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
         body: JSON.stringify(input),
       });
-    expect((await trpc('auth.requestLink', { destination: 'anna@demo.se' })).status).toBe(200);
-    await expect.poll(() => smtp.to('anna@demo.se').length, { timeout: 20_000 }).toBe(1);
-    const token = new URL(linkIn(smtp.to('anna@demo.se')[0]!.raw)).searchParams.get('token')!;
+    expect((await trpc('auth.requestLink', { destination: 'anna@demo.test' })).status).toBe(200);
+    await expect.poll(() => smtp.to('anna@demo.test').length, { timeout: 20_000 }).toBe(1);
+    const token = new URL(linkIn(smtp.to('anna@demo.test')[0]!.raw)).searchParams.get('token')!;
     const consumed = await trpc('auth.consumeLink', { token });
     expect(consumed.status).toBe(200);
     const cookie = consumed.headers.getSetCookie()[0]!.split(';')[0]!;
@@ -165,7 +165,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
       const res = await fetch(`${base}/api/trpc/auth.requestLink`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ destination: 'admin@demo.se' }),
+        body: JSON.stringify({ destination: 'admin@demo.test' }),
       });
       expect(res.status).toBe(200);
     }
@@ -176,12 +176,12 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
       return sum;
     };
     await expect.poll(refused, { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => smtp.to('admin@demo.se').length, { timeout: 20_000 }).toBe(5);
+    await expect.poll(() => smtp.to('admin@demo.test').length, { timeout: 20_000 }).toBe(5);
   });
 
   it('brings a toast made on one instance to event streams held by the other two', async () => {
     const [a, b, c] = instances as [Instance, Instance, Instance];
-    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.se');
+    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.test');
     const streams = await Promise.all([b, c].map((i) => openStream(`http://127.0.0.1:${i.port}`, cookie)));
     const iccid = newIccid();
     const res = await fetch(`http://127.0.0.1:${a.port}/api/sim`, {
@@ -205,7 +205,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
     const client = new pg.Client({ connectionString: dbUrl });
     await client.connect();
     try {
-      // A company of its own with its owner (the demo's owner, admin@demo.se, has used up its login links).
+      // A company of its own with its owner (the demo's owner, admin@demo.test, has used up its login links).
       const email = `owner.${Date.now()}@webhooks.se`;
       const companyId = (
         await client.query<{ id: number }>(
@@ -292,7 +292,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
 
   it('loses no idempotent request and no acknowledged activation when one instance stops and another dies', async () => {
     const [a, b] = instances as [Instance, Instance, Instance];
-    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.se');
+    const cookie = await sessionCookieVia(base, smtp, 'anna@demo.test');
     // Event streams through nginx (round robin: spread over the instances); how many each of the two
     // instances about to go holds.
     const streams = await Promise.all([0, 1, 2].map(() => openStream(base, cookie)));

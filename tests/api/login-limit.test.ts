@@ -21,19 +21,19 @@ async function ask(address: string, source: string): Promise<void> {
 
 describe('login links to one address', () => {
   it('a source that asks again and again does not lock the owner out from elsewhere', async () => {
-    for (let i = 0; i < 8; i++) await ask('anna@demo.se', '203.0.113.9');
-    const fromOneSource = portal.smtp.to('anna@demo.se').length;
+    for (let i = 0; i < 8; i++) await ask('anna@demo.test', '203.0.113.9');
+    const fromOneSource = portal.smtp.to('anna@demo.test').length;
     expect(fromOneSource).toBeLessThan(8);
     // Anna, from her own network, still gets her link.
-    await ask('anna@demo.se', '198.51.100.7');
-    expect(portal.smtp.to('anna@demo.se')).toHaveLength(fromOneSource + 1);
+    await ask('anna@demo.test', '198.51.100.7');
+    expect(portal.smtp.to('anna@demo.test')).toHaveLength(fromOneSource + 1);
   });
 
   it('many sources together stop at the address’s ceiling', async () => {
     const sources = Math.ceil(ADDRESS_LIMIT.max / ADDRESS_SOURCE_LIMIT.max) + 1;
     for (let s = 0; s < sources; s++)
-      for (let i = 0; i < ADDRESS_SOURCE_LIMIT.max; i++) await ask('ella@demo.se', `192.0.2.${s + 1}`);
-    expect(portal.smtp.to('ella@demo.se')).toHaveLength(ADDRESS_LIMIT.max);
+      for (let i = 0; i < ADDRESS_SOURCE_LIMIT.max; i++) await ask('ella@demo.test', `192.0.2.${s + 1}`);
+    expect(portal.smtp.to('ella@demo.test')).toHaveLength(ADDRESS_LIMIT.max);
     expect(ADDRESS_LIMIT.max).toBeGreaterThan(ADDRESS_SOURCE_LIMIT.max);
   });
 });

@@ -107,7 +107,7 @@ describe('who may read /metrics', () => {
 
 describe('what /metrics counts', () => {
   it('counts requests by route pattern and status, never by raw URL', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const before = await scrape();
     const count = (text: string, labels: Record<string, string>) =>
       sample(text, 'sim_portal_http_requests_total', labels);
@@ -143,7 +143,7 @@ describe('what /metrics counts', () => {
   });
 
   it('shows the open event streams', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const open = async () => sample(await scrape(), 'sim_portal_event_streams_open');
     const before = await open();
     const gone = new AbortController();
@@ -163,7 +163,7 @@ describe('what /metrics counts', () => {
       const res = await fetch(`${portal.server.url}/api/trpc/auth.requestLink`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ destination: 'anna@demo.se' }),
+        body: JSON.stringify({ destination: 'anna@demo.test' }),
       });
       expect(res.status).toBe(200);
     }
@@ -176,7 +176,7 @@ describe('what /metrics counts', () => {
   });
 
   it('counts bulk runs', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const runs = async (kind: string) => sample(await scrape(), 'sim_portal_bulk_runs_total', { kind });
     const [preview, activate] = [await runs('activate_preview'), await runs('activate')];
     const body = {

@@ -19,8 +19,8 @@ let demo: number;
 
 beforeAll(async () => {
   demo = (await em().findOneOrFail(Company, { customerNumber: '100001' })).id;
-  support = await portal.server.sessionCookie('admin@demo.se', { actingCompanyId: demo });
-  member = await portal.server.sessionCookie('anna@demo.se');
+  support = await portal.server.sessionCookie('admin@demo.test', { actingCompanyId: demo });
+  member = await portal.server.sessionCookie('anna@demo.test');
 });
 
 type Answer = { status: number; text: string };
@@ -163,7 +163,7 @@ describe('odd Content-Types and bodies to every door (finding 5, and the fuzz pa
     expect(
       (await post('/feedback', member, 'application/x-www-form-urlencoded', Buffer.from('message=Hej'))).status,
     ).toBe(302);
-    const login = await post('/auth/login', '', 'Application/JSON', Buffer.from('{"destination":"vem@demo.se"}'));
+    const login = await post('/auth/login', '', 'Application/JSON', Buffer.from('{"destination":"vem@demo.test"}'));
     expect(login.status).toBeLessThan(500);
     expect(login.status).not.toBe(415);
   });
@@ -194,7 +194,7 @@ describe('ids past PostgreSQL’s integer (finding 6)', () => {
       expect(r.status, path).toBeLessThan(500);
       expect(r.text).not.toMatch(LEAKS);
     }
-    const body = Buffer.from(JSON.stringify({ id: Number(id), name: 'X', email: 'x@demo.se', role: 'member' }));
+    const body = Buffer.from(JSON.stringify({ id: Number(id), name: 'X', email: 'x@demo.test', role: 'member' }));
     expect((await post('/api/company/users', support, 'application/json', body, 'PUT')).status).toBe(400);
   });
 

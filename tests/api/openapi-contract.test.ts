@@ -40,12 +40,12 @@ beforeAll(async () => {
   });
   const em = server.services.orm.em.fork();
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  em.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: demo, role: 'viewer' });
+  em.create(User, { name: 'Vera Visare', email: 'vera@demo.test', company: demo, role: 'viewer' });
   await em.flush();
-  member = await server.sessionCookie('anna@demo.se');
-  viewer = await server.sessionCookie('vera@demo.se');
-  owner = await server.sessionCookie('ella@demo.se');
-  ownerNotSteppedUp = await server.sessionCookie('ella@demo.se', { steppedUp: false });
+  member = await server.sessionCookie('anna@demo.test');
+  viewer = await server.sessionCookie('vera@demo.test');
+  owner = await server.sessionCookie('ella@demo.test');
+  ownerNotSteppedUp = await server.sessionCookie('ella@demo.test', { steppedUp: false });
   doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Json;
 });
 afterAll(async () => {

@@ -117,7 +117,7 @@ needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches can
   }
 
   it('refuses while the queue is stalled (503, Retry-After, a page for a browser), never waiting for the acquire timeout', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     const request = (i: number) => {
       const page = i % 3 === 0;
       // A browser's navigations: the list page, and the two downloads it links to.
@@ -171,7 +171,7 @@ needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches can
     ['the API', '/api/sim/all?q=Lastbil&limit=5', {}],
     ['the /sims page', '/sims?q=Lastbil', { accept: 'text/html', 'sec-fetch-mode': 'navigate' }],
   ])('a search abandoned by its client (%s) is cancelled in the database', async (_door, path, headers) => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     await whileLocked(async () => {
       const client = new AbortController();
       const res = fetch(`${server.url}${path}`, { headers: { cookie, ...headers }, signal: client.signal }).catch(
@@ -188,7 +188,7 @@ needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches can
   });
 
   it('a search past its statement timeout answers 503 with Retry-After, on the API and the page', async () => {
-    const cookie = await quick.sessionCookie('anna@demo.se');
+    const cookie = await quick.sessionCookie('anna@demo.test');
     await whileLocked(async () => {
       const api = await fetch(`${quick.url}/api/sim/all?q=Lastbil`, {
         headers: { cookie },

@@ -50,10 +50,10 @@ const superAdminRow = (email: string) => em().findOneOrFail(User, { email }, { p
 beforeAll(async () => {
   const e = em();
   demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
-  const seeded = await e.findOneOrFail(User, { email: 'admin@demo.se' });
+  const seeded = await e.findOneOrFail(User, { email: 'admin@demo.test' });
   const inside = e.create(User, {
     name: 'Insmugglad Admin',
-    email: 'inside.admin@demo.se',
+    email: 'inside.admin@demo.test',
     company: demo,
     role: 'owner',
     isSuperAdmin: true,
@@ -63,15 +63,15 @@ beforeAll(async () => {
     { label: 'the seeded super admin', id: seeded.id, email: seeded.email, companyId: seeded.company.id },
     { label: 'a super admin inside the company', id: inside.id, email: inside.email, companyId: demo.id },
   );
-  owner = await portal.server.sessionCookie('ella@demo.se');
+  owner = await portal.server.sessionCookie('ella@demo.test');
 });
 
 describe('a super admin is staff, not a customer’s user (decision 014)', () => {
   it('the seeded super admin belongs to the staff company, and Demo AB has an owner of its own', async () => {
-    const admin = await superAdminRow('admin@demo.se');
+    const admin = await superAdminRow('admin@demo.test');
     expect(admin.company.isStaff).toBe(true);
     expect(admin.company.id).not.toBe(demo.id);
-    const ella = await superAdminRow('ella@demo.se');
+    const ella = await superAdminRow('ella@demo.test');
     expect(ella).toMatchObject({ role: 'owner', isSuperAdmin: false });
     expect(ella.company.id).toBe(demo.id);
   });
@@ -123,7 +123,7 @@ describe('an owner acts on a super admin', () => {
   }
 
   it('does not count a super admin inside the company as an owner: the last real owner stays', async () => {
-    const ella = await superAdminRow('ella@demo.se');
+    const ella = await superAdminRow('ella@demo.test');
     const r = await call('PUT', '/api/company/users', owner, {
       id: ella.id,
       name: ella.name,
@@ -131,7 +131,7 @@ describe('an owner acts on a super admin', () => {
       role: 'member',
     });
     expect(r.status).toBe(409);
-    expect((await superAdminRow('ella@demo.se')).role).toBe('owner');
+    expect((await superAdminRow('ella@demo.test')).role).toBe('owner');
   });
 
   it('cannot take a super admin’s address: adding or editing a user with it leaves the super admin alone', async () => {
@@ -143,7 +143,7 @@ describe('an owner acts on a super admin', () => {
     expect(added.status).toBe(200);
     const edited = await call('POST', '/api/company/users', owner, {
       name: 'Annan',
-      email: 'annan@demo.se',
+      email: 'annan@demo.test',
       role: 'member',
     });
     const otherId = (edited.data as { newUser: { id: number } }).newUser.id;
@@ -152,15 +152,15 @@ describe('an owner acts on a super admin', () => {
         await call('PUT', '/api/company/users', owner, {
           id: otherId,
           name: 'Annan',
-          email: 'admin@demo.se',
+          email: 'admin@demo.test',
           role: 'member',
         })
       ).status,
     ).toBe(200);
-    const admin = await superAdminRow('admin@demo.se');
+    const admin = await superAdminRow('admin@demo.test');
     expect(admin.company.isStaff).toBe(true);
     // A login link for the address reaches the super admin's own row only: the copies cannot log in with it.
-    const copies = await em().find(User, { requestedEmail: 'admin@demo.se' });
+    const copies = await em().find(User, { requestedEmail: 'admin@demo.test' });
     expect(copies).toHaveLength(2);
     for (const c of copies) expect(c.email).toMatch(/@pending\.invalid$/);
   });
@@ -222,7 +222,7 @@ describe('adding a user tells an owner nothing about other companies (finding 8)
     expect(row).toMatchObject({ email: 'ledig@ny.se', requestedEmail: null });
     // The company's own users stay the owner's to see: their addresses are refused as taken.
     expect(
-      (await call('POST', '/api/company/users', owner, { name: 'X', email: 'anna@demo.se', role: 'member' })).status,
+      (await call('POST', '/api/company/users', owner, { name: 'X', email: 'anna@demo.test', role: 'member' })).status,
     ).toBe(409);
   });
 });

@@ -9,7 +9,7 @@ const portal = useScreens({ browser: false });
 let anna: string;
 
 beforeAll(async () => {
-  anna = await portal.server.sessionCookie('anna@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.test');
 });
 
 /** The raw bytes of an answer and its encoding, as sent (fetch would decode them). */

@@ -37,7 +37,7 @@ needs(describe, 'PostgreSQL')('database backends terminated under concurrent wri
   });
 
   it('never hangs, leaks no pool slot and loses no acknowledged write, ten times in a row', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     const headers = { cookie, 'content-type': 'application/json' };
     const created = await fetch(`${server.url}/api/sim`, {
       method: 'POST',
@@ -139,7 +139,7 @@ needs(describe, 'PostgreSQL')('database backends terminated under concurrent wri
   });
 
   it('answers 503 instead of waiting for ever when every slot is busy, and /healthz still answers', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     // Twelve slow queries hold all ten slots (two more wait), as stuck requests would.
     const busy = Array.from({ length: 12 }, () =>
       server.services.orm.em
@@ -177,7 +177,7 @@ needs(describe, 'PostgreSQL')('database backends terminated under concurrent wri
   });
 
   it('a page whose query loses its connection answers 503 with Retry-After, as the API does', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     // The session is read; then the list's query waits on a lock, and its backend is terminated while it waits.
     const url = new URL((server.db as { url: string }).url);
     const locker = new pg.Client({ connectionString: url.toString() });

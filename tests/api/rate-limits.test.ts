@@ -71,7 +71,7 @@ let users = 0;
 async function newMember(): Promise<{ cookie: string }> {
   const em = server.services.orm.em.fork();
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  const email = `rl-${++users}-${Date.now()}@demo.se`;
+  const email = `rl-${++users}-${Date.now()}@demo.test`;
   em.create(User, { name: `Budget ${users}`, email, company: demo, role: 'member' });
   await em.flush();
   return { cookie: await server.sessionCookie(email) };
@@ -100,9 +100,9 @@ beforeAll(async () => {
   server = await startTestServer({ env: ENV });
   const em = server.services.orm.em.fork();
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  em.create(User, { name: 'Budget Ägare', email: 'rl-agare@demo.se', company: demo, role: 'owner' });
+  em.create(User, { name: 'Budget Ägare', email: 'rl-agare@demo.test', company: demo, role: 'owner' });
   await em.flush();
-  owner = await server.sessionCookie('rl-agare@demo.se');
+  owner = await server.sessionCookie('rl-agare@demo.test');
 });
 afterAll(async () => {
   await server?.stop();

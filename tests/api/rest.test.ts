@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   em.create(User, { name: 'Bo', email: 'bo@b.se', company: other });
   await em.flush();
-  anna = await portal.server.sessionCookie('anna@demo.se');
+  anna = await portal.server.sessionCookie('anna@demo.test');
   bo = await portal.server.sessionCookie('bo@b.se');
 });
 
@@ -314,7 +314,7 @@ describe('admin paths', () => {
     const refused = await call('POST', '/api/admin/loginAsCompany/', { cookie: anna, json: { companyId: company.id } });
     expect(refused.status).toBe(403);
     expect(refused.data).toEqual({ error: 'Du har inte behörighet till detta.', issues: [] });
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.test');
     const ok = await call('POST', '/api/admin/loginAsCompany/', { cookie, json: { companyId: company.id } });
     expect(ok.status).toBe(200);
     expect(ok.data).toEqual({ success: true });

@@ -47,8 +47,8 @@ const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 beforeAll(async () => {
   const e = em();
   const demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
-  e.create(User, { name: 'Erik Ek', email: 'erik@demo.se', company: demo, role: 'member' });
-  e.create(User, { name: 'Lisa Lund', email: 'lisa@demo.se', company: demo, role: 'viewer' });
+  e.create(User, { name: 'Erik Ek', email: 'erik@demo.test', company: demo, role: 'member' });
+  e.create(User, { name: 'Lisa Lund', email: 'lisa@demo.test', company: demo, role: 'viewer' });
   await e.flush();
 });
 
@@ -56,18 +56,18 @@ type Item = { id: string; browser: string; ip: string | null; method: string; cu
 
 describe("a user's own sessions", () => {
   it('lists the live signed-in ones, the most recently active first, with the browser named and this one marked', async () => {
-    const here = await portal.server.sessionCookie('erik@demo.se', { userAgent: CHROME_MAC, ip: '198.51.100.7' });
-    const older = await portal.server.sessionCookie('erik@demo.se', {
+    const here = await portal.server.sessionCookie('erik@demo.test', { userAgent: CHROME_MAC, ip: '198.51.100.7' });
+    const older = await portal.server.sessionCookie('erik@demo.test', {
       userAgent: FIREFOX_WIN,
       ip: '203.0.113.9',
       now: minutesAgo(30),
       method: 'link',
     });
-    const phone = await portal.server.sessionCookie('erik@demo.se', { userAgent: SAFARI_IPHONE, now: minutesAgo(5) });
+    const phone = await portal.server.sessionCookie('erik@demo.test', { userAgent: SAFARI_IPHONE, now: minutesAgo(5) });
     // Not listed: one still signing in, an expired one, another user's.
-    await portal.server.sessionCookie('erik@demo.se', { stage: 'passkey', userAgent: FIREFOX_WIN });
-    await portal.server.sessionCookie('erik@demo.se', { now: new Date(Date.now() - 31 * 24 * 3600_000) });
-    await portal.server.sessionCookie('anna@demo.se', { userAgent: CHROME_MAC });
+    await portal.server.sessionCookie('erik@demo.test', { stage: 'passkey', userAgent: FIREFOX_WIN });
+    await portal.server.sessionCookie('erik@demo.test', { now: new Date(Date.now() - 31 * 24 * 3600_000) });
+    await portal.server.sessionCookie('anna@demo.test', { userAgent: CHROME_MAC });
 
     const r = await call('GET', '/api/sessions', here);
     expect(r.status).toBe(200);
@@ -81,8 +81,8 @@ describe("a user's own sessions", () => {
   });
 
   it('shows at most 50, the most recently active', async () => {
-    const here = await portal.server.sessionCookie('lisa@demo.se');
-    for (let i = 1; i <= 55; i++) await portal.server.sessionCookie('lisa@demo.se', { now: minutesAgo(i) });
+    const here = await portal.server.sessionCookie('lisa@demo.test');
+    for (let i = 1; i <= 55; i++) await portal.server.sessionCookie('lisa@demo.test', { now: minutesAgo(i) });
     const r = await call('GET', '/api/sessions', here);
     const list = r.data.sessions as Item[];
     expect(list).toHaveLength(50);
@@ -93,8 +93,8 @@ describe("a user's own sessions", () => {
   });
 
   it('ends one of its own: that session is signed out and its event stream closes at once', async () => {
-    const here = await portal.server.sessionCookie('anna@demo.se');
-    const other = await portal.server.sessionCookie('anna@demo.se', { userAgent: FIREFOX_WIN });
+    const here = await portal.server.sessionCookie('anna@demo.test');
+    const other = await portal.server.sessionCookie('anna@demo.test', { userAgent: FIREFOX_WIN });
     const tab = await openStream(portal.server.url, other);
     await tab.waitFor(/connected/);
     const r = await call('POST', '/api/sessions/end', here, { id: idOf(other) });
@@ -106,17 +106,17 @@ describe("a user's own sessions", () => {
     expect(await alive(here)).toBe(true);
     const row = await em().findOneOrFail(
       AuditEvent,
-      { action: 'sessionEnded', targetId: String(await userId('anna@demo.se')) },
+      { action: 'sessionEnded', targetId: String(await userId('anna@demo.test')) },
       { orderBy: { id: 'desc' }, populate: ['who'] },
     );
     expect(row).toMatchObject({ kind: 'security', targetType: 'User' });
-    expect(row.who!.email).toBe('anna@demo.se');
+    expect(row.who!.email).toBe('anna@demo.test');
     expect(row.after).toMatchObject({ userName: 'Anna Andersson', browser: 'Firefox 133 på Windows 10', own: true });
   });
 
   it("answers another user's session id as not found, and leaves that session alone", async () => {
-    const anna = await portal.server.sessionCookie('anna@demo.se');
-    const erik = await portal.server.sessionCookie('erik@demo.se');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
+    const erik = await portal.server.sessionCookie('erik@demo.test');
     const before = await em().count(AuditEvent, { action: 'sessionEnded' });
     for (const id of [idOf(erik), 'f'.repeat(64)]) {
       const r = await call('POST', '/api/sessions/end', anna, { id });
@@ -130,7 +130,7 @@ describe("a user's own sessions", () => {
   });
 
   it('ending its own current session logs it out and clears the cookie', async () => {
-    const here = await portal.server.sessionCookie('anna@demo.se');
+    const here = await portal.server.sessionCookie('anna@demo.test');
     const r = await call('POST', '/api/sessions/end', here, { id: idOf(here) });
     expect(r.status).toBe(200);
     expect(r.data).toEqual({ ended: 1, current: true });
@@ -139,13 +139,13 @@ describe("a user's own sessions", () => {
   });
 
   it('ends all its other sessions (also one still signing in) and keeps this one', async () => {
-    const here = await portal.server.sessionCookie('ella@demo.se');
+    const here = await portal.server.sessionCookie('ella@demo.test');
     const others = [
-      await portal.server.sessionCookie('ella@demo.se'),
-      await portal.server.sessionCookie('ella@demo.se', { steppedUp: false }),
+      await portal.server.sessionCookie('ella@demo.test'),
+      await portal.server.sessionCookie('ella@demo.test', { steppedUp: false }),
     ];
-    const pending = await portal.server.sessionCookie('ella@demo.se', { stage: 'passkey' });
-    const anna = await portal.server.sessionCookie('anna@demo.se');
+    const pending = await portal.server.sessionCookie('ella@demo.test', { stage: 'passkey' });
+    const anna = await portal.server.sessionCookie('anna@demo.test');
     const tabs = await Promise.all(others.map((c) => openStream(portal.server.url, c)));
     for (const tab of tabs) await tab.waitFor(/connected/);
     const r = await call('POST', '/api/sessions/endOthers', here, {});
@@ -162,8 +162,8 @@ describe("a user's own sessions", () => {
 
   it('is for a signed-in person only: anonymous 401, a session still signing in 401', async () => {
     expect((await call('GET', '/api/sessions', '')).status).toBe(401);
-    const pending = await portal.server.sessionCookie('anna@demo.se', { stage: 'passkey' });
-    const other = await portal.server.sessionCookie('anna@demo.se');
+    const pending = await portal.server.sessionCookie('anna@demo.test', { stage: 'passkey' });
+    const other = await portal.server.sessionCookie('anna@demo.test');
     expect((await call('GET', '/api/sessions', pending)).status).toBe(401);
     expect((await call('POST', '/api/sessions/endOthers', pending, {})).status).toBe(401);
     expect((await call('POST', '/api/sessions/end', pending, { id: idOf(other) })).status).toBe(401);
@@ -173,18 +173,18 @@ describe("a user's own sessions", () => {
 
 describe('an API key', () => {
   it('is no person: every sessions path refuses it with 403', async () => {
-    const owner = await portal.server.sessionCookie('ella@demo.se');
+    const owner = await portal.server.sessionCookie('ella@demo.test');
     const made = await call('POST', '/api/company/apiKeys', owner, { name: 'Inloggningar', scope: 'write' });
     expect(made.status).toBe(200);
     const bearer = { authorization: `Bearer ${made.data.key as string}` };
-    const anna = await portal.server.sessionCookie('anna@demo.se');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
     for (const [method, path, body] of [
       ['GET', '/api/sessions', undefined],
       ['POST', '/api/sessions/end', { id: idOf(anna) }],
       ['POST', '/api/sessions/endOthers', {}],
-      ['GET', `/api/admin/sessions/${await userId('anna@demo.se')}`, undefined],
-      ['POST', '/api/admin/sessions/end', { userId: await userId('anna@demo.se'), id: idOf(anna) }],
-      ['POST', `/api/admin/resetPasskeys/${await userId('anna@demo.se')}`, {}],
+      ['GET', `/api/admin/sessions/${await userId('anna@demo.test')}`, undefined],
+      ['POST', '/api/admin/sessions/end', { userId: await userId('anna@demo.test'), id: idOf(anna) }],
+      ['POST', `/api/admin/resetPasskeys/${await userId('anna@demo.test')}`, {}],
     ] as const) {
       const res = await fetch(portal.server.url + path, {
         method,
@@ -199,21 +199,21 @@ describe('an API key', () => {
 
 describe("a super admin and a user's sessions", () => {
   it('lists any user’s sessions with their passkey count; a company user may not', async () => {
-    const admin = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
-    const anna = await portal.server.sessionCookie('anna@demo.se', { userAgent: CHROME_MAC });
-    const r = await call('GET', `/api/admin/sessions/${await userId('anna@demo.se')}`, admin);
+    const admin = await portal.server.sessionCookie('admin@demo.test', { steppedUp: false });
+    const anna = await portal.server.sessionCookie('anna@demo.test', { userAgent: CHROME_MAC });
+    const r = await call('GET', `/api/admin/sessions/${await userId('anna@demo.test')}`, admin);
     expect(r.status).toBe(200);
-    expect(r.data).toMatchObject({ userId: await userId('anna@demo.se'), passkeys: 0 });
+    expect(r.data).toMatchObject({ userId: await userId('anna@demo.test'), passkeys: 0 });
     const list = r.data.sessions as Item[];
     expect(list.find((s) => s.id === idOf(anna))).toMatchObject({ browser: 'Chrome 131 på macOS', current: false });
-    expect((await call('GET', `/api/admin/sessions/${await userId('erik@demo.se')}`, anna)).status).toBe(403);
+    expect((await call('GET', `/api/admin/sessions/${await userId('erik@demo.test')}`, anna)).status).toBe(403);
     expect((await call('GET', '/api/admin/sessions/999999', admin)).status).toBe(404);
   });
 
   it('needs a step-up to end one, and changes nothing without it', async () => {
-    const annaId = await userId('anna@demo.se');
-    const anna = await portal.server.sessionCookie('anna@demo.se');
-    const stale = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
+    const annaId = await userId('anna@demo.test');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
+    const stale = await portal.server.sessionCookie('admin@demo.test', { steppedUp: false });
     const before = await em().count(AuditEvent, { action: 'sessionEnded' });
     const r = await call('POST', '/api/admin/sessions/end', stale, { userId: annaId, id: idOf(anna) });
     expect(r.status).toBe(403);
@@ -221,16 +221,16 @@ describe("a super admin and a user's sessions", () => {
     expect(await alive(anna)).toBe(true);
     expect(await em().count(AuditEvent, { action: 'sessionEnded' })).toBe(before);
     // A company user is refused whatever their step-up.
-    const erik = await portal.server.sessionCookie('ella@demo.se');
+    const erik = await portal.server.sessionCookie('ella@demo.test');
     expect((await call('POST', '/api/admin/sessions/end', erik, { userId: annaId, id: idOf(anna) })).status).toBe(403);
     expect(await alive(anna)).toBe(true);
   });
 
   it('ends any user’s session when stepped up: its stream closes at once, the trail says who did it', async () => {
-    const annaId = await userId('anna@demo.se');
-    const anna = await portal.server.sessionCookie('anna@demo.se', { userAgent: SAFARI_IPHONE });
-    const erik = await portal.server.sessionCookie('erik@demo.se');
-    const admin = await portal.server.sessionCookie('admin@demo.se');
+    const annaId = await userId('anna@demo.test');
+    const anna = await portal.server.sessionCookie('anna@demo.test', { userAgent: SAFARI_IPHONE });
+    const erik = await portal.server.sessionCookie('erik@demo.test');
+    const admin = await portal.server.sessionCookie('admin@demo.test');
     const tab = await openStream(portal.server.url, anna);
     await tab.waitFor(/connected/);
     // Another user's session under Anna's id: not found.
@@ -246,7 +246,7 @@ describe("a super admin and a user's sessions", () => {
       { action: 'sessionEnded', targetId: String(annaId) },
       { orderBy: { id: 'desc' }, populate: ['who', 'company'] },
     );
-    expect(row.who!.email).toBe('admin@demo.se');
+    expect(row.who!.email).toBe('admin@demo.test');
     expect(row.company!.id).toBe((await em().findOneOrFail(User, { id: annaId })).company.id);
     expect(row.after).toMatchObject({
       userName: 'Anna Andersson',
@@ -257,7 +257,7 @@ describe("a super admin and a user's sessions", () => {
 
   it("resets a user's passkeys: needs a step-up; then removes passkeys and codes and ends every session", async () => {
     const e = em();
-    const erik = await e.findOneOrFail(User, { email: 'erik@demo.se' });
+    const erik = await e.findOneOrFail(User, { email: 'erik@demo.test' });
     for (const n of [1, 2])
       e.create(Passkey, {
         user: erik,
@@ -272,14 +272,14 @@ describe("a super admin and a user's sessions", () => {
     e.create(RecoveryCode, { user: erik, codeHash: 'a'.repeat(64) });
     await e.flush();
     const sessions = [
-      await portal.server.sessionCookie('erik@demo.se'),
-      await portal.server.sessionCookie('erik@demo.se'),
+      await portal.server.sessionCookie('erik@demo.test'),
+      await portal.server.sessionCookie('erik@demo.test'),
     ];
     const tab = await openStream(portal.server.url, sessions[0]!);
     await tab.waitFor(/connected/);
-    const anna = await portal.server.sessionCookie('anna@demo.se');
+    const anna = await portal.server.sessionCookie('anna@demo.test');
 
-    const stale = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
+    const stale = await portal.server.sessionCookie('admin@demo.test', { steppedUp: false });
     const refused = await call('POST', `/api/admin/resetPasskeys/${erik.id}`, stale, {});
     expect(refused.status).toBe(403);
     expect(refused.data.stepUp).toBe(true);
@@ -287,7 +287,7 @@ describe("a super admin and a user's sessions", () => {
     expect(await alive(sessions[0]!)).toBe(true);
     expect((await call('POST', `/api/admin/resetPasskeys/${erik.id}`, anna, {})).status).toBe(403);
 
-    const admin = await portal.server.sessionCookie('admin@demo.se');
+    const admin = await portal.server.sessionCookie('admin@demo.test');
     expect((await call('GET', `/api/admin/sessions/${erik.id}`, admin)).data.passkeys).toBe(2);
     const r = await call('POST', `/api/admin/resetPasskeys/${erik.id}`, admin, {});
     expect(r.status).toBe(200);
@@ -304,11 +304,11 @@ describe("a super admin and a user's sessions", () => {
       { action: 'passkeysReset', targetId: String(erik.id) },
       { populate: ['who'] },
     );
-    expect(row.who!.email).toBe('admin@demo.se');
+    expect(row.who!.email).toBe('admin@demo.test');
     expect(row.after).toMatchObject({ userName: erik.name, passkeys: 2, recoveryCodes: 1 });
     expect((await call('POST', '/api/admin/resetPasskeys/999999', admin, {})).status).toBe(404);
     // Not one's own: that would sign the super admin out and leave the account without its passkey.
-    const own = await call('POST', `/api/admin/resetPasskeys/${await userId('admin@demo.se')}`, admin, {});
+    const own = await call('POST', `/api/admin/resetPasskeys/${await userId('admin@demo.test')}`, admin, {});
     expect(own.status).toBe(403);
     expect(own.data.error).toBe('Dina egna nycklar hanterar du på sidan Säkerhet.');
     expect(await alive(admin)).toBe(true);
@@ -319,17 +319,17 @@ describe("a super admin and a user's sessions", () => {
     async () => {
       const second = await startTestServer({ db: portal.server.db });
       try {
-        const annaId = await userId('anna@demo.se');
-        const anna = await portal.server.sessionCookie('anna@demo.se');
-        const mine = await portal.server.sessionCookie('anna@demo.se');
+        const annaId = await userId('anna@demo.test');
+        const anna = await portal.server.sessionCookie('anna@demo.test');
+        const mine = await portal.server.sessionCookie('anna@demo.test');
         const tab = await openStream(second.url, anna);
         await tab.waitFor(/connected/);
         expect((await call('POST', '/api/sessions/end', mine, { id: idOf(anna) })).status).toBe(200);
         await expect.poll(() => tab.closed(), { timeout: 5000, message: 'stream not closed' }).toBe(true);
-        const again = await portal.server.sessionCookie('anna@demo.se');
+        const again = await portal.server.sessionCookie('anna@demo.test');
         const tab2 = await openStream(second.url, again);
         await tab2.waitFor(/connected/);
-        const admin = await portal.server.sessionCookie('admin@demo.se');
+        const admin = await portal.server.sessionCookie('admin@demo.test');
         const r = await call('POST', '/api/admin/sessions/end', admin, { userId: annaId, id: idOf(again) });
         expect(r.status).toBe(200);
         await expect.poll(() => tab2.closed(), { timeout: 5000, message: 'stream not closed' }).toBe(true);

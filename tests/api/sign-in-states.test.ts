@@ -53,12 +53,12 @@ async function hit(method: string, path: string, cookie: string | null, body?: s
 beforeAll(async () => {
   const e = em();
   const a = await e.findOneOrFail(Company, { customerNumber: '100001' });
-  const anna = await e.findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await e.findOneOrFail(User, { email: 'anna@demo.test' });
   const sim = await e.execute<Array<{ id: number }>>('select id from sim where company_id = ? limit 1', [a.id]);
   ids = { companyA: a.id, anna: anna.id, sim: Number(sim[0]!.id) };
   // A super admin signing in (register: no passkey yet would also make it so) and a company user.
-  pending.passkey = await portal.server.sessionCookie('anna@demo.se', { stage: 'passkey' });
-  pending.register = await portal.server.sessionCookie('admin@demo.se', { stage: 'register' });
+  pending.passkey = await portal.server.sessionCookie('anna@demo.test', { stage: 'passkey' });
+  pending.register = await portal.server.sessionCookie('admin@demo.test', { stage: 'register' });
 });
 
 /** Every page route of the build as a path, its parameters filled with rows that exist. */
@@ -198,7 +198,7 @@ describe('a session still signing in (stage passkey or register)', () => {
   });
 
   it('may log out, which ends it', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se', { stage: 'passkey' });
+    const cookie = await portal.server.sessionCookie('anna@demo.test', { stage: 'passkey' });
     const out = await fetch(`${portal.server.url}/auth/logout`, { method: 'POST', headers: { cookie } });
     // Answered as to a script's fetch (204; a form post without JS is sent on to /login), the cookie cleared.
     expect(out.status).toBe(204);
@@ -207,13 +207,13 @@ describe('a session still signing in (stage passkey or register)', () => {
   });
 
   it('is gone after 10 minutes: the visitor is sent to /login, not to /login/passkey, and the row is deleted', async () => {
-    const fresh = await portal.server.sessionCookie('anna@demo.se', {
+    const fresh = await portal.server.sessionCookie('anna@demo.test', {
       stage: 'passkey',
       now: new Date(Date.now() - 9 * 60_000),
     });
     expect((await hit('GET', '/sims', fresh)).location).toBe('/login/passkey');
     for (const stage of STAGES) {
-      const old = await portal.server.sessionCookie('anna@demo.se', {
+      const old = await portal.server.sessionCookie('anna@demo.test', {
         stage,
         now: new Date(Date.now() - 10 * 60_000 - 5_000),
       });
@@ -241,7 +241,7 @@ async function fingerprint(): Promise<string> {
 }
 
 type Who = 'superAdmin' | 'owner';
-const EMAILS: Record<Who, string> = { superAdmin: 'admin@demo.se', owner: 'ella@demo.se' };
+const EMAILS: Record<Who, string> = { superAdmin: 'admin@demo.test', owner: 'ella@demo.test' };
 const cookieOf = (who: Who, steppedUp: boolean) => portal.server.sessionCookie(EMAILS[who], { steppedUp });
 let seq = 0;
 const next = () => ++seq;
@@ -259,7 +259,7 @@ async function webhook(): Promise<number> {
 
 /** Another session of Anna's, as the super admin ends it. */
 async function annasSession(): Promise<string> {
-  return hashSessionId((await portal.server.sessionCookie('anna@demo.se')).split('=')[1]!);
+  return hashSessionId((await portal.server.sessionCookie('anna@demo.test')).split('=')[1]!);
 }
 
 type Change = {
@@ -271,7 +271,7 @@ type Change = {
   page: () => Promise<{ path: string; form: Record<string, string | string[]> }>;
 };
 
-const user = (n: number) => ({ name: `Steg ${n}`, email: `steg.${n}@demo.se` });
+const user = (n: number) => ({ name: `Steg ${n}`, email: `steg.${n}@demo.test` });
 
 const changes: Change[] = [
   {
@@ -340,7 +340,7 @@ const changes: Change[] = [
       body: {
         id: ids.anna,
         name: `Anna ${next()}`,
-        email: 'anna@demo.se',
+        email: 'anna@demo.test',
         isCompanyOwner: false,
         isSuperAdmin: false,
         role: 'member',
@@ -348,7 +348,7 @@ const changes: Change[] = [
     }),
     page: async () => ({
       path: `/admin/companies/${ids.companyA}/${ids.anna}`,
-      form: { intent: 'updateUser', name: `Anna ${next()}`, email: 'anna@demo.se', role: 'member' },
+      form: { intent: 'updateUser', name: `Anna ${next()}`, email: 'anna@demo.test', role: 'member' },
     }),
   },
   {
@@ -444,11 +444,11 @@ const changes: Change[] = [
     rest: async () => ({
       method: 'PUT',
       path: '/api/company/users',
-      body: { id: ids.anna, name: 'Anna Andersson', email: 'anna@demo.se', role: next() % 2 ? 'viewer' : 'member' },
+      body: { id: ids.anna, name: 'Anna Andersson', email: 'anna@demo.test', role: next() % 2 ? 'viewer' : 'member' },
     }),
     page: async () => ({
       path: `/company/users/${ids.anna}`,
-      form: { name: 'Anna Andersson', email: 'anna@demo.se', role: next() % 2 ? 'viewer' : 'member' },
+      form: { name: 'Anna Andersson', email: 'anna@demo.test', role: next() % 2 ? 'viewer' : 'member' },
     }),
   },
 ];

@@ -60,10 +60,10 @@ describe('GET /api/sse', () => {
   });
 
   it('streams the toast of an action done in another request, to every tab of that user only', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const tab1 = await openStream(portal.server.url, cookie);
-    const tab2 = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.se'));
-    const other = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.se'));
+    const tab2 = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.test'));
+    const other = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.test'));
     expect(tab1.res.headers.get('content-type')).toContain('text/event-stream');
     expect(tab1.res.headers.get('content-encoding')).toBeNull();
     await tab1.waitFor(/retry: \d+/);
@@ -78,7 +78,7 @@ describe('GET /api/sse', () => {
     });
     // Absence without waiting a while: the other user's own, later toast comes down the same ordered
     // stream, so Anna's would have arrived before it.
-    expect((await activate(portal.server.url, await portal.server.sessionCookie('admin@demo.se'))).status).toBe(200);
+    expect((await activate(portal.server.url, await portal.server.sessionCookie('admin@demo.test'))).status).toBe(200);
     await other.waitFor(/event: toast/);
     const toastsOfOther = [...other.text().matchAll(/event: toast\ndata: (.*)\n/g)].map(
       (m) => JSON.parse(m[1]!).message,
@@ -90,7 +90,7 @@ describe('GET /api/sse', () => {
   });
 
   it('closes the stream when the session ends (logout)', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const tab = await openStream(portal.server.url, cookie);
     await tab.waitFor(/connected/);
     const before = portal.server.services.streams.count();
@@ -101,7 +101,7 @@ describe('GET /api/sse', () => {
   });
 
   it('keeps at most 10 streams per user: an 11th closes the oldest', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const tabs = [];
     for (let i = 0; i < 10; i++) {
       const tab = await openStream(portal.server.url, cookie);
@@ -109,10 +109,10 @@ describe('GET /api/sse', () => {
       tabs.push(tab);
     }
     // Another user's streams are not counted against Anna's.
-    const other = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.se'));
+    const other = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.test'));
     await other.waitFor(/connected/);
     expect(tabs.some((t) => t.closed())).toBe(false);
-    const eleventh = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.se'));
+    const eleventh = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.test'));
     await eleventh.waitFor(/connected/);
     await tabs[0]!.done;
     expect(tabs[0]!.closed()).toBe(true);
@@ -125,11 +125,11 @@ describe('GET /api/sse', () => {
   });
 
   it('delivers every toast of a burst published in one tick, in order per user, in payloads under the limit', async () => {
-    const anna = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.se'));
-    const admin = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.se'));
+    const anna = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.test'));
+    const admin = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.test'));
     await anna.waitFor(/connected/);
     await admin.waitFor(/connected/);
-    const [annaId, adminId] = [await userIdOf('anna@demo.se'), await userIdOf('admin@demo.se')];
+    const [annaId, adminId] = [await userIdOf('anna@demo.test'), await userIdOf('admin@demo.test')];
     // Toasts of about 500 bytes, more than one statement takes (MAX_BATCH_BYTES, about 1 MB): over 150
     // NOTIFYs of under 8000 bytes (PostgreSQL refuses a larger payload, and the whole batch would fail).
     const n = Math.ceil(MAX_BATCH_BYTES / 500 / 2) + 50;
@@ -148,10 +148,10 @@ describe('GET /api/sse', () => {
   });
 
   it('refuses to publish an event larger than a NOTIFY payload, and still sends the others of its tick', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const tab = await openStream(portal.server.url, cookie);
     await tab.waitFor(/connected/);
-    const userId = await userIdOf('anna@demo.se');
+    const userId = await userIdOf('anna@demo.test');
     const hub = portal.server.services.hub;
     const before = newToast('info', 'Före', '');
     const huge = { ...newToast('info', 'Stor', ''), message: 'x'.repeat(MAX_PAYLOAD) };
@@ -171,13 +171,13 @@ describe('GET /api/sse', () => {
     async () => {
       const second = await startTestServer({ db: portal.server.db });
       try {
-        const cookie = await portal.server.sessionCookie('anna@demo.se');
+        const cookie = await portal.server.sessionCookie('anna@demo.test');
         const tab = await openStream(second.url, cookie);
         await tab.waitFor(/connected/);
         expect((await activate(portal.server.url, cookie)).status).toBe(200);
         await tab.waitFor(/event: toast\ndata: .*SIM-kortet är aktiverat/);
         // A burst published on the first instance reaches the second's stream whole and in order.
-        const userId = await userIdOf('anna@demo.se');
+        const userId = await userIdOf('anna@demo.test');
         const { sent, done } = burst(portal.server.services.hub, [userId], 100);
         await done;
         const want = [toastIds(tab.text())[0]!, ...sent.get(userId)!.map((t) => t.id)];
@@ -193,7 +193,7 @@ describe('GET /api/sse', () => {
 
 describe('toasts in the browser', () => {
   it('shows the toast of an action in another tab, and closes the stream while the tab is hidden', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie });
     const page = await ctx.newPage();
     const base = portal.server.services.streams.count();
@@ -220,7 +220,7 @@ describe('toasts in the browser', () => {
   });
 
   it('after a form post without JS the toast arrives as a one-time flash rendered by the server', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, cookie, js: false });
     const page = await ctx.newPage();
     await page.goto('/add');

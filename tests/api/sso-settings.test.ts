@@ -167,7 +167,7 @@ describe('the owner page /company/sign-in', () => {
 
 describe('the super admin page /admin/companies/:id/sign-in', () => {
   it('saves, shows and removes a company’s provider; linked from the company page', async () => {
-    const admin = await server.sessionCookie('admin@demo.se');
+    const admin = await server.sessionCookie('admin@demo.test');
     const companyPage = await fetch(`${server.url}/admin/companies/${otherId}`, { headers: { cookie: admin } });
     expect(decodeHtml(await companyPage.text())).toContain(`href="/admin/companies/${otherId}/sign-in"`);
     const path = `/admin/companies/${otherId}/sign-in`;
@@ -180,7 +180,7 @@ describe('the super admin page /admin/companies/:id/sign-in', () => {
     expect(saved.html).not.toContain('annan-secret-x');
     expect((await em().findOneOrFail(SsoConfig, { company: otherId })).issuer).toBe('https://idp.annan.example');
 
-    const stale = await server.sessionCookie('admin@demo.se', { steppedUp: false });
+    const stale = await server.sessionCookie('admin@demo.test', { steppedUp: false });
     const refused = await post(path, stale, { intent: 'remove' });
     expect(refused.html).toContain(tSecurity.stepUp.required);
     expect(await em().count(SsoConfig, { company: otherId })).toBe(1);

@@ -155,10 +155,10 @@ describe('single sign-on through the company identity provider', () => {
 
   it('an address outside every SSO domain gets the e-mail link as before', async () => {
     const browser = new CookieBrowser();
-    const res = await postLogin(browser, 'anna@demo.se');
+    const res = await postLogin(browser, 'anna@demo.test');
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/login?sent=1');
-    await expect.poll(() => smtp.to('anna@demo.se').length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => smtp.to('anna@demo.test').length, { timeout: 10_000 }).toBe(1);
   });
 
   it('a company that allows only its provider: no login mail for its domain, through any door', async () => {
@@ -179,9 +179,9 @@ describe('single sign-on through the company identity provider', () => {
     await fetch(`${server.url}/api/trpc/auth.requestLink`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ destination: 'ella@demo.se' }),
+      body: JSON.stringify({ destination: 'ella@demo.test' }),
     });
-    await expect.poll(() => smtp.to('ella@demo.se').length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => smtp.to('ella@demo.test').length, { timeout: 10_000 }).toBe(1);
     expect(smtp.to(`olle@${ONLY_SSO_DOMAIN}`)).toEqual([]);
     expect(smtp.mails.length).toBe(sent + 1);
   });
@@ -455,7 +455,7 @@ describe('single sign-on through the company identity provider', () => {
     expect(JSON.stringify(audit)).not.toContain(idp.clientSecret);
 
     // The settings pages and the procedure answers.
-    const admin = await server.sessionCookie('admin@demo.se');
+    const admin = await server.sessionCookie('admin@demo.test');
     const page = await fetch(`${server.url}/admin/companies/${alfaId}/sign-in`, { headers: { cookie: admin } });
     expect(page.status).toBe(200);
     const html = await page.text();

@@ -51,7 +51,7 @@ function post(path: string, cookie: string, body: string, type: string) {
 
 describe('toasts: the door decides', () => {
   it('the REST door sends the toast live and keeps no flash', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     const session = await sessionOf(cookie);
     const res = await post('/api/feedback', cookie, JSON.stringify({ message: 'Hej från API:t' }), 'application/json');
     expect(res.status).toBe(200);
@@ -60,7 +60,7 @@ describe('toasts: the door decides', () => {
   });
 
   it('an admin page shows its own notice: no toast, no flash', async () => {
-    const cookie = await server.sessionCookie('admin@demo.se');
+    const cookie = await server.sessionCookie('admin@demo.test');
     const session = await sessionOf(cookie);
     const res = await post(
       '/admin/companies',
@@ -75,7 +75,7 @@ describe('toasts: the door decides', () => {
   });
 
   it('a page holds the toast until its action shows it: live, and as the flash for the next page', async () => {
-    const cookie = await server.sessionCookie('anna@demo.se');
+    const cookie = await server.sessionCookie('anna@demo.test');
     const session = await sessionOf(cookie);
     const ctx = await createContext({
       services: server.services,

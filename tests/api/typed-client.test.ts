@@ -63,7 +63,7 @@ describe('a typed client generated from /api/openapi.json', () => {
   }, 60_000);
 
   it('runs against the server with an API key: activate, list, edit, a typed 400, deactivate', async () => {
-    const owner = await portal.server.sessionCookie('ella@demo.se');
+    const owner = await portal.server.sessionCookie('ella@demo.test');
     const created = await fetch(`${portal.server.url}/api/company/apiKeys`, {
       method: 'POST',
       headers: { cookie: owner, 'content-type': 'application/json' },

@@ -136,7 +136,7 @@ describe('registering an endpoint', () => {
       events: ['sim.exploded'],
     });
     expect(unknown.status).toBe(400);
-    const member = await portal.server.sessionCookie('anna@demo.se');
+    const member = await portal.server.sessionCookie('anna@demo.test');
     expect((await call(portal.server.url, 'GET', '/api/company/webhooks', member)).status).toBe(403);
     expect((await call(portal.server.url, 'GET', '/api/company/webhooks', null)).status).toBe(401);
     const rx = await newReceiver();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const sim = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
   const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
   const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
   screens = [
     { path: '/login', as: 'anon' },
     { path: '/login?sent=1', as: 'anon' },
@@ -64,11 +64,11 @@ beforeAll(async () => {
 });
 
 const emailOf = {
-  user: 'anna@demo.se',
-  owner: 'ella@demo.se',
-  admin: 'admin@demo.se',
-  pending: 'anna@demo.se',
-  acting: 'admin@demo.se',
+  user: 'anna@demo.test',
+  owner: 'ella@demo.test',
+  admin: 'admin@demo.test',
+  pending: 'anna@demo.test',
+  acting: 'admin@demo.test',
 };
 
 async function contextFor(

@@ -23,7 +23,7 @@ beforeAll(async () => {
     `insert into audit_event (company_id, kind, action, target_type, target_id, after, at)
      select ?, case when g % 10 < 7 then 'user' else 'simActivated' end,
        case when g % 10 < 7 then 'createUser' else 'simActivated' end, 'User', g::text,
-       case when g % 10 < 7 then jsonb_build_object('name', 'Person ' || g, 'email', 'p' || g || '@demo.se', 'role', 'member', 'by', 'cli')
+       case when g % 10 < 7 then jsonb_build_object('name', 'Person ' || g, 'email', 'p' || g || '@demo.test', 'role', 'member', 'by', 'cli')
             else jsonb_build_object('iccid', '8946' || lpad(g::text, 16, '0'), 'by', 'cli') end,
        now() - (200 - g) * interval '1 minute'
      from generate_series(1, 100) g`,
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 async function adminPage(js: boolean, width?: number) {
-  return portal.loggedInPage('admin@demo.se', { js, width });
+  return portal.loggedInPage('admin@demo.test', { js, width });
 }
 
 const rows = (page: Page) => page.locator('table.admin-audit-table tbody tr');
@@ -150,19 +150,19 @@ describe('/admin/audit', () => {
 
   it('GET /api/admin/audit: 403 for an owner and a member, the page for a super admin', async () => {
     const url = `${portal.server.url}/api/admin/audit?kind=user&limit=5`;
-    for (const email of ['ella@demo.se', 'anna@demo.se']) {
+    for (const email of ['ella@demo.test', 'anna@demo.test']) {
       const res = await fetch(url, { headers: { cookie: await portal.server.sessionCookie(email) } });
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: expect.any(String), issues: [] });
     }
-    const res = await fetch(url, { headers: { cookie: await portal.server.sessionCookie('admin@demo.se') } });
+    const res = await fetch(url, { headers: { cookie: await portal.server.sessionCookie('admin@demo.test') } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { items: Array<{ kind: string; company: unknown }>; nextBefore: number };
     expect(body.items).toHaveLength(5);
     expect(body.items.every((i) => i.kind === 'user')).toBe(true);
     expect(body.nextBefore).toBeGreaterThan(0);
     expect((await fetch(`${portal.server.url}/admin/audit`, { redirect: 'manual' })).status).toBe(302);
-    const owner = await portal.loggedInPage('ella@demo.se', { js: false });
+    const owner = await portal.loggedInPage('ella@demo.test', { js: false });
     expect((await owner.goto('/admin/audit'))?.status()).toBe(403);
     await owner.context().close();
   });
@@ -171,7 +171,7 @@ describe('/admin/audit', () => {
 describe('the SIM page history', () => {
   for (const js of [true, false]) {
     it(`shows the newest 50 events and pages to older ones (${js ? 'JS' : 'noJS'})`, async () => {
-      const page = await portal.loggedInPage('ella@demo.se', { js });
+      const page = await portal.loggedInPage('ella@demo.test', { js });
       await page.goto(`/sims/${simId}`);
       await ready(page, js);
       const history = page.getByRole('table', { name: 'Historik' }).locator('tbody tr');

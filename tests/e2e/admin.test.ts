@@ -11,7 +11,7 @@ const portal = useScreens();
 const em = () => portal.server.services.orm.em.fork();
 
 async function adminPage(js: boolean, viewport?: { width: number; height: number }) {
-  const page = await portal.loggedInPage('admin@demo.se', { js, width: viewport?.width });
+  const page = await portal.loggedInPage('admin@demo.test', { js, width: viewport?.width });
   return { ctx: page.context(), page };
 }
 
@@ -134,14 +134,14 @@ describe('companies and users', () => {
       expect(await roles.locator('option').allTextContents()).toEqual(['Ägare', 'Medarbetare', 'Läsbehörig']);
       expect(await roles.inputValue()).toBe('member');
       await page.getByLabel('Namn', { exact: true }).fill('Kopia av Anna');
-      await page.getByLabel('E-postadress').fill('ANNA@demo.se');
+      await page.getByLabel('E-postadress').fill('ANNA@demo.test');
       await roles.selectOption({ label: 'Läsbehörig' });
       await page.getByRole('button', { name: 'Lägg till', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await fieldState(page, 'E-postadress')).toEqual({
         invalid: 'true',
-        value: 'ANNA@demo.se',
+        value: 'ANNA@demo.test',
         describedBy: 'E-postadressen används redan av en annan användare.',
       });
       expect(await page.getByLabel('Namn', { exact: true }).inputValue()).toBe('Kopia av Anna');
@@ -194,7 +194,7 @@ describe('companies and users', () => {
       expect(await page.getByLabel('Företagsägare').count()).toBe(0);
       // A refused save keeps the chosen role (and the other values) next to the error.
       await page.getByLabel('Namn').fill(`Ulla ${tag} Kortnamn`);
-      await page.getByLabel('E-postadress').fill('anna@demo.se');
+      await page.getByLabel('E-postadress').fill('anna@demo.test');
       await page.getByLabel('Roll').selectOption({ label: 'Ägare' });
       await page.getByRole('button', { name: 'Spara' }).click();
       await page.getByRole('alert').filter({ hasText: 'Något gick fel' }).waitFor();
@@ -223,7 +223,7 @@ describe('companies and users', () => {
       await page.getByRole('status').filter({ hasText: 'Användare uppdaterad' }).waitFor();
       await page.waitForLoadState(); // a page posted without JS may still be streaming in
       expect(await page.getByLabel('Roll').inputValue()).toBe('member');
-      const admin = await portal.server.sessionCookie('admin@demo.se');
+      const admin = await portal.server.sessionCookie('admin@demo.test');
       const viewed = await fetch(`${portal.server.url}/api/admin/getUser/${user.id}`, { headers: { cookie: admin } });
       expect(await viewed.json()).toMatchObject({ role: 'member', isCompanyOwner: false });
       const audit = await em().find(
@@ -247,7 +247,7 @@ describe('companies and users', () => {
   }
 
   it('refuses a super admin removing their own super-admin flag, with the reason next to the checkbox (JS off)', async () => {
-    const admin = await em().findOneOrFail(User, { email: 'admin@demo.se' });
+    const admin = await em().findOneOrFail(User, { email: 'admin@demo.test' });
     const { ctx, page } = await adminPage(false);
     await page.goto(`/admin/companies/${admin.company.id}/${admin.id}`);
     await page.getByLabel('Namn').fill('Admin Demo Ändrad');
@@ -316,7 +316,7 @@ describe('companies and users', () => {
       expect((await page.getByRole('link', { name }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await page.screenshot({ path: 'test-results/admin-company-390.png', fullPage: true });
     // The user page with its role select.
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
     await page.goto(`/admin/companies/${demo.id}/${anna.id}`);
     await page.getByLabel('Roll').waitFor();
     widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -341,7 +341,7 @@ describe('the role in the company page’s user table', () => {
       expect(await roleOf('Ella Ägare')).toBe('Ägare');
       expect(await roleOf('Anna Andersson')).toBe('Medarbetare');
       // The staff company's super admin: the role and the flag.
-      const admin = await em().findOneOrFail(User, { email: 'admin@demo.se' }, { populate: ['company'] });
+      const admin = await em().findOneOrFail(User, { email: 'admin@demo.test' }, { populate: ['company'] });
       await page.goto(`/admin/companies/${admin.company.id}`);
       await ready(page, js);
       expect(await roleOf('Admin Demo')).toBe('Medarbetare\nSuperadministratör');
@@ -353,12 +353,12 @@ describe('the role in the company page’s user table', () => {
 describe('the role on the user page', () => {
   it('refuses a role that is none of the three next to the select, showing the saved one (a hand-made post)', async () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
+    const cookie = await portal.server.sessionCookie('admin@demo.test');
     const res = await fetch(`${portal.server.url}/admin/companies/${demo.id}/${anna.id}`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: 'Anna Andersson', email: 'anna@demo.se', role: 'admin' }),
+      body: new URLSearchParams({ name: 'Anna Andersson', email: 'anna@demo.test', role: 'admin' }),
       redirect: 'manual',
     });
     expect(res.status).toBe(200);
@@ -374,14 +374,14 @@ describe('the role on the user page', () => {
 describe('who reaches the admin pages', () => {
   it('a regular user gets the 403 page on every admin page and action; anonymous goes to the login', async () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
     const paths = [
       '/admin',
       '/admin/companies',
       `/admin/companies/${demo.id}`,
       `/admin/companies/${demo.id}/${anna.id}`,
     ];
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     for (const p of paths) {
       const res = await fetch(portal.server.url + p, { headers: { cookie }, redirect: 'manual' });
       expect(res.status, p).toBe(403);
@@ -415,8 +415,8 @@ describe('who reaches the admin pages', () => {
       invoiceInterval: 'monthly',
     });
     await e.flush();
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
+    const cookie = await portal.server.sessionCookie('admin@demo.test');
     for (const p of [
       `/admin/companies/${other.id}/${anna.id}`,
       '/admin/companies/999999',
@@ -430,7 +430,7 @@ describe('who reaches the admin pages', () => {
     const res = await fetch(`${portal.server.url}/admin/companies/${other.id}/${anna.id}`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ intent: 'updateUser', name: 'Kapad', email: 'anna@demo.se', isSuperAdmin: 'on' }),
+      body: new URLSearchParams({ intent: 'updateUser', name: 'Kapad', email: 'anna@demo.test', isSuperAdmin: 'on' }),
       redirect: 'manual',
     });
     expect(res.status).toBe(404);
@@ -454,7 +454,7 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
 
   it('answers 401 anonymous, 403 for a regular user and 200 for a super admin on every admin path', async () => {
     const demo = await em().findOneOrFail(Company, { customerNumber: '100001' });
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
     const paths: Array<[string, string, unknown?]> = [
       ['GET', '/admin/getCompanies'],
       ['POST', '/admin/createCompany', { name: 'REST AB', customerNumber: 'REST-1' }],
@@ -470,16 +470,16 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
           invoiceInterval: 'monthly',
         },
       ],
-      ['POST', '/admin/createUser', { name: 'Rest Person', email: 'rest.person@demo.se', companyId: demo.id }],
+      ['POST', '/admin/createUser', { name: 'Rest Person', email: 'rest.person@demo.test', companyId: demo.id }],
       ['GET', `/admin/getUser/${anna.id}`],
       [
         'PUT',
         '/admin/updateUser',
-        { id: anna.id, name: 'Anna Andersson', email: 'anna@demo.se', isCompanyOwner: false, isSuperAdmin: false },
+        { id: anna.id, name: 'Anna Andersson', email: 'anna@demo.test', isCompanyOwner: false, isSuperAdmin: false },
       ],
     ];
-    const user = await portal.server.sessionCookie('anna@demo.se');
-    const admin = await portal.server.sessionCookie('admin@demo.se');
+    const user = await portal.server.sessionCookie('anna@demo.test');
+    const admin = await portal.server.sessionCookie('admin@demo.test');
     for (const [method, path, body] of paths) {
       expect((await api(path, { method, body })).status, `${method} ${path}`).toBe(401);
       const refused = await api(path, { method, body, cookie: user });
@@ -491,7 +491,7 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
   });
 
   it('answers with the spec shapes, 400/409 with { error, issues } and 404 for another company', async () => {
-    const admin = await portal.server.sessionCookie('admin@demo.se');
+    const admin = await portal.server.sessionCookie('admin@demo.test');
     const created = await api('/admin/createCompany', {
       method: 'POST',
       cookie: admin,
@@ -538,7 +538,7 @@ describe('REST paths of the spec (/api/admin/*), served by the same procedures',
     expect(company.users.map((u: { email: string }) => u.email)).toEqual(['json@exempel.se']);
     const found = await (await api(`/admin/getCompanies?q=json-1&limit=5&offset=0`, { cookie: admin })).json();
     expect(found.map((c: { id: number }) => c.id)).toEqual([newCompany.id]);
-    const anna = await em().findOneOrFail(User, { email: 'anna@demo.se' });
+    const anna = await em().findOneOrFail(User, { email: 'anna@demo.test' });
     expect((await api(`/admin/getUser/${anna.id}?companyId=${newCompany.id}`, { cookie: admin })).status).toBe(404);
     expect((await api('/admin/getCompany/999999', { cookie: admin })).status).toBe(404);
   });

@@ -139,7 +139,7 @@ describe('/company/api-keys', () => {
   });
 
   it('answers 403 to a member, and the list is no-store', async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
     const res = await page.goto('/company/api-keys');
     expect(res?.status()).toBe(403);
     await page.close();

@@ -43,11 +43,11 @@ describe('login by e-mail link', () => {
       await page.goto('/sims');
       expect(page.url()).toContain('/login?redirectTo=%2Fsims');
       await page.getByText('Kontakta supporten för att registrera ett konto').waitFor();
-      await page.getByLabel('E-postadress').fill('anna@demo.se');
+      await page.getByLabel('E-postadress').fill('anna@demo.test');
       await page.getByLabel('E-postadress').press('Enter');
       await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
       await portal.server.services.settled();
-      const mail = portal.smtp.to('anna@demo.se').at(-1)!;
+      const mail = portal.smtp.to('anna@demo.test').at(-1)!;
       expect(mail.raw).toContain('15 minuter');
       const link = linkIn(mail.raw);
       expect(link.startsWith(portal.server.url + '/auth/magic?token=')).toBe(true);
@@ -88,11 +88,11 @@ describe('login by e-mail link', () => {
     });
     const page = await ctx.newPage();
     await page.goto('/login?redirectTo=/%09/evil.example/x');
-    await page.getByLabel('E-postadress').fill('anna@demo.se');
+    await page.getByLabel('E-postadress').fill('anna@demo.test');
     await page.getByLabel('E-postadress').press('Enter');
     await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();
     await portal.server.services.settled();
-    await page.goto(linkIn(portal.smtp.to('anna@demo.se').at(-1)!.raw));
+    await page.goto(linkIn(portal.smtp.to('anna@demo.test').at(-1)!.raw));
     await page.getByRole('button', { name: 'Logga in' }).click();
     await page.waitForURL((u) => u.origin === portal.server.url && u.pathname === '/');
     expect(elsewhere).toEqual([]);
@@ -102,21 +102,21 @@ describe('login by e-mail link', () => {
   it('gives an unknown address the same answer and sends no mail', async () => {
     const known = await post(
       '/auth/login',
-      { destination: 'anna@demo.se' },
+      { destination: 'anna@demo.test' },
       { accept: 'application/json', 'sec-fetch-mode': 'cors' },
     );
     const unknown = await post(
       '/auth/login',
-      { destination: 'nobody@demo.se' },
+      { destination: 'nobody@demo.test' },
       { accept: 'application/json', 'sec-fetch-mode': 'cors' },
     );
     expect(unknown.status).toBe(known.status);
     expect(await unknown.json()).toEqual(await known.json());
     await portal.server.services.settled();
-    expect(portal.smtp.to('nobody@demo.se')).toHaveLength(0);
+    expect(portal.smtp.to('nobody@demo.test')).toHaveLength(0);
     // A form post without JS answers with the same redirect.
-    const a = await post('/login', { destination: 'anna@demo.se' });
-    const b = await post('/login', { destination: 'nobody@demo.se' });
+    const a = await post('/login', { destination: 'anna@demo.test' });
+    const b = await post('/login', { destination: 'nobody@demo.test' });
     expect(a.status).toBe(302);
     expect(b.headers.get('location')).toBe(a.headers.get('location'));
   });
@@ -134,16 +134,16 @@ describe('login by e-mail link', () => {
   });
 
   it('refuses an expired link and a tampered link', async () => {
-    const link = await requestLink('admin@demo.se');
+    const link = await requestLink('admin@demo.test');
     const em = portal.server.services.orm.em.fork();
     await em.nativeUpdate(
       LoginToken,
-      { usedAt: null, email: 'admin@demo.se' },
+      { usedAt: null, email: 'admin@demo.test' },
       { expiresAt: new Date(Date.now() - 1000) },
     );
     const expired = await (await fetch(link)).text();
     expect(expired).toContain('Inloggningslänken har gått ut');
-    const link2 = await requestLink('admin@demo.se');
+    const link2 = await requestLink('admin@demo.test');
     const url = new URL(link2);
     const token = url.searchParams.get('token')!;
     url.searchParams.set('token', token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11));
@@ -155,8 +155,8 @@ describe('login by e-mail link', () => {
   });
 
   it('using one login link ends the other unused links of the user', async () => {
-    const first = await requestLink('admin@demo.se');
-    const second = await requestLink('admin@demo.se');
+    const first = await requestLink('admin@demo.test');
+    const second = await requestLink('admin@demo.test');
     expect(second).not.toBe(first);
     const token = (link: string) => new URL(link).searchParams.get('token')!;
     // Both work until one is used.
@@ -177,7 +177,7 @@ describe('login by e-mail link', () => {
   it('builds the link from APP_URL, never from the Host header', async () => {
     await post(
       '/auth/login',
-      { destination: 'anna@demo.se' },
+      { destination: 'anna@demo.test' },
       {
         host: 'evil.example',
         'x-forwarded-host': 'evil.example',
@@ -186,12 +186,12 @@ describe('login by e-mail link', () => {
       },
     );
     await portal.server.services.settled();
-    const link = linkIn(portal.smtp.to('anna@demo.se').at(-1)!.raw);
+    const link = linkIn(portal.smtp.to('anna@demo.test').at(-1)!.raw);
     expect(link.startsWith(portal.server.url)).toBe(true);
   });
 
   it('limits links per address: the sixth in 15 minutes gets the notice but no mail', async () => {
-    const email = 'limit@demo.se';
+    const email = 'limit@demo.test';
     const em = portal.server.services.orm.em.fork();
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
     em.create((await import('#server/db/entities.ts')).User, { email, name: 'Limit', company });
@@ -211,7 +211,7 @@ describe('login by e-mail link', () => {
   it('still answers with the notice when the SMTP server fails', async () => {
     portal.smtp.setFailing(true);
     try {
-      const res = await post('/login', { destination: 'admin@demo.se' });
+      const res = await post('/login', { destination: 'admin@demo.test' });
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe('/login?sent=1');
       await portal.server.services.settled();
@@ -224,11 +224,11 @@ describe('login by e-mail link', () => {
 describe('sessions', () => {
   it('/auth/session answers for anonymous, user and super admin, never 401', async () => {
     expect(await sessionOf()).toEqual({ authenticated: false, isSuperAdmin: false });
-    expect(await sessionOf(await portal.server.sessionCookie('anna@demo.se'))).toEqual({
+    expect(await sessionOf(await portal.server.sessionCookie('anna@demo.test'))).toEqual({
       authenticated: true,
       isSuperAdmin: false,
     });
-    expect(await sessionOf(await portal.server.sessionCookie('admin@demo.se'))).toEqual({
+    expect(await sessionOf(await portal.server.sessionCookie('admin@demo.test'))).toEqual({
       authenticated: true,
       isSuperAdmin: true,
     });
@@ -239,7 +239,7 @@ describe('sessions', () => {
   });
 
   it('logout deletes the session: replaying the old cookie is refused', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, cookie });
     const page = await ctx.newPage();
     await page.goto('/');
@@ -250,7 +250,7 @@ describe('sessions', () => {
     expect(replay.status).toBe(302);
     expect(replay.headers.get('location')).toBe('/login');
     // A fetch logout answers 204.
-    const cookie2 = await portal.server.sessionCookie('anna@demo.se');
+    const cookie2 = await portal.server.sessionCookie('anna@demo.test');
     const res = await fetch(portal.server.url + '/auth/logout', {
       method: 'POST',
       headers: { cookie: cookie2, 'sec-fetch-mode': 'cors' },
@@ -261,7 +261,7 @@ describe('sessions', () => {
   });
 
   it('refuses cross-site POSTs before any handler runs', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const attempts: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { 'sec-fetch-site': 'cross-site' },
@@ -284,7 +284,7 @@ describe('sessions', () => {
   });
 
   it('GET never logs out', async () => {
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const res = await fetch(portal.server.url + '/auth/logout', { headers: { cookie } });
     expect(res.status).toBe(405);
     expect(await sessionOf(cookie)).toEqual({ authenticated: true, isSuperAdmin: false });
@@ -315,7 +315,7 @@ describe('log in as a company', () => {
 
   it('a super admin acts as another company and back; the session rotates and audit rows are written', async () => {
     const other = await otherCompany('Annat AB', 'A-200');
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.test');
     const { ctx, caller } = await callerWith(cookie, '127.0.0.1');
     expect(await caller.admin.loginAsCompany({ companyId: other.id })).toEqual({ success: true });
     const newCookie = ctx.resHeaders.get('set-cookie')!.split(';')[0]!;
@@ -337,7 +337,7 @@ describe('log in as a company', () => {
         { orderBy: { id: 'asc' }, populate: ['who'] },
       );
     expect(audits.map((a) => a.action)).toEqual(['loginAsCompany', 'stopActingAsCompany']);
-    expect(audits.every((a) => a.who?.email === 'admin@demo.se')).toBe(true);
+    expect(audits.every((a) => a.who?.email === 'admin@demo.test')).toBe(true);
     await bctx.close();
   });
 
@@ -356,7 +356,7 @@ describe('log in as a company', () => {
 
   it('switching company, and back, closes the event streams of the old session like logout', async () => {
     const other = await otherCompany('Strömmen AB', 'A-300');
-    const cookie = await portal.server.sessionCookie('admin@demo.se');
+    const cookie = await portal.server.sessionCookie('admin@demo.test');
     const own = await openEvents(cookie);
     const act = await fetch(`${portal.server.url}/api/admin/loginAsCompany`, {
       method: 'POST',
@@ -380,7 +380,7 @@ describe('log in as a company', () => {
 
   it('POST /auth/own-company by a user who is not acting changes nothing and writes no audit row', async () => {
     const audits = () => portal.server.services.orm.em.fork().count(AuditEvent, {});
-    for (const email of ['admin@demo.se', 'anna@demo.se']) {
+    for (const email of ['admin@demo.test', 'anna@demo.test']) {
       const cookie = await portal.server.sessionCookie(email);
       const before = await audits();
       const res = await fetch(`${portal.server.url}/auth/own-company`, {
@@ -398,11 +398,11 @@ describe('log in as a company', () => {
   });
 
   it('is refused for a regular user (403) and for an unknown company (404)', async () => {
-    const asUser = (await callerWith(await portal.server.sessionCookie('anna@demo.se'))).caller;
+    const asUser = (await callerWith(await portal.server.sessionCookie('anna@demo.test'))).caller;
     await expect(asUser.admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const anonymous = (await callerWith(null)).caller;
     await expect(anonymous.admin.loginAsCompany({ companyId: 1 })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    const asAdmin = (await callerWith(await portal.server.sessionCookie('admin@demo.se'))).caller;
+    const asAdmin = (await callerWith(await portal.server.sessionCookie('admin@demo.test'))).caller;
     await expect(asAdmin.admin.loginAsCompany({ companyId: 99999 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -43,7 +43,7 @@ async function fillList(page: Page, list: string) {
 for (const js of [true, false]) {
   describe(`/add/bulk with JS ${js ? 'on' : 'off'}`, () => {
     it('previews a pasted list without activating, then activates what is ready, and a repeat does nothing twice', async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js, width: MOBILE.width });
+      const page = await portal.loggedInPage('anna@demo.test', { js, width: MOBILE.width });
       await page.goto('/');
       await page.getByRole('link', { name: 'Aktivera flera SIM-kort' }).click();
       await page.waitForURL((u) => u.pathname === '/add/bulk');
@@ -95,7 +95,7 @@ for (const js of [true, false]) {
     });
 
     it('confirming the same list twice activates nothing twice', async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       await page.goto('/add/bulk');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       const [a, b] = [newIccid(), newIccid()];
@@ -104,7 +104,7 @@ for (const js of [true, false]) {
       const confirm = page.getByRole('button', { name: 'Aktivera 2 SIM-kort' });
       await confirm.waitFor();
       // Another tab activates one of them between the preview and the confirm.
-      await activateAs(await portal.server.sessionCookie('anna@demo.se'), a);
+      await activateAs(await portal.server.sessionCookie('anna@demo.test'), a);
       await confirm.click();
       await page.getByRole('heading', { name: 'Resultat' }).waitFor();
       expect(await count(page, 'activated')).toBe('1');
@@ -114,7 +114,7 @@ for (const js of [true, false]) {
     });
 
     it('shows 1,000 rows on a phone without sideways scroll, accessible, in preview and result', async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js, width: MOBILE.width });
+      const page = await portal.loggedInPage('anna@demo.test', { js, width: MOBILE.width });
       await page.goto('/add/bulk');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       const list = [...Array.from({ length: 998 }, () => newIccid()), '9'.repeat(100), 'abc'];
@@ -144,7 +144,7 @@ for (const js of [true, false]) {
     }, 120_000);
 
     it('refuses a plan choice the rules do not allow next to the plan, as /add does, keeping the list', async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       await page.goto('/add/bulk');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       const iccid = newIccid();
@@ -168,7 +168,7 @@ for (const js of [true, false]) {
     });
 
     it('refuses more than 10,000 ICCIDs next to the field, keeping what was typed', async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       await page.goto('/add/bulk');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       const list = Array.from({ length: 10_001 }, (_, i) => `8946555${String(i).padStart(13, '0')}`).join('\n');
@@ -199,7 +199,7 @@ for (const js of [true, false]) {
 // plain form posts the same list and its result page comes when it is done.
 for (const js of [true, false]) {
   it(`10,000 pasted ICCIDs, JS ${js ? 'on: live preview, progress' : 'off: the plain form'}, then the counts`, async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js });
+    const page = await portal.loggedInPage('anna@demo.test', { js });
     await page.goto('/add/bulk');
     if (js) await page.waitForFunction(() => '__remixRouter' in window);
     const list = Array.from({ length: 10_000 }, () => newIccid());

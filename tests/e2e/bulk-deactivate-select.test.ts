@@ -21,7 +21,7 @@ type Seeded = { id: number; iccid: string };
 
 /** n SIMs of Anna's company under one mark through sim.bulkActivate, and one more on a legacy plan. */
 async function seed(mark: string, n: number): Promise<{ current: Seeded[]; legacy: Seeded }> {
-  const caller = await callerFor(portal.server.services, 'anna@demo.se');
+  const caller = await callerFor(portal.server.services, 'anna@demo.test');
   const current: Seeded[] = [];
   for (let from = 0; from < n; from += 1000) {
     const iccids = Array.from({ length: Math.min(1000, n - from) }, newIccid);
@@ -38,7 +38,7 @@ async function seed(mark: string, n: number): Promise<{ current: Seeded[]; legac
     for (const r of results) current.push({ id: r.simId!, iccid: r.iccid });
   }
   const em = portal.server.services.orm.em.fork();
-  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
   const ratePlan = await em.findOneOrFail(RatePlan, { isLegacy: true }, { orderBy: { id: 'asc' } });
   const legacy = em.create(Sim, { iccid: newIccid(), company: anna.company, ratePlan, invoiceLineMark: mark });
   await em.flush();
@@ -81,7 +81,7 @@ for (const js of [true, false]) {
         const foreign = await foreignSim(mark);
         const [bystander] = (await seed(`bystander-${js ? 'js' : 'nojs'}-${width ?? 'wide'}`, 1)).current;
         const shown = (iccid: string) => (width ? iccid.slice(-8) : iccid);
-        const page = await portal.loggedInPage('anna@demo.se', { js, width });
+        const page = await portal.loggedInPage('anna@demo.test', { js, width });
         page.setDefaultTimeout(60_000);
         await page.goto(`/sims?q=${mark}`);
         if (js) await page.locator('form[data-bulk-ready]').waitFor();
@@ -150,7 +150,7 @@ it('over 1,000 matching: says so, and takes the first 1,000 (JS: the dialog, can
   const { current } = await seed(mark, 1001);
   const ids = current.map((s) => s.id);
 
-  const withJs = await portal.loggedInPage('anna@demo.se', { js: true });
+  const withJs = await portal.loggedInPage('anna@demo.test', { js: true });
   withJs.setDefaultTimeout(60_000);
   await withJs.goto(`/sims?q=${mark}`);
   await withJs.locator('form[data-bulk-ready]').waitFor();
@@ -173,7 +173,7 @@ it('over 1,000 matching: says so, and takes the first 1,000 (JS: the dialog, can
   expect((await statuses(ids)).active).toBe(1001);
   await withJs.context().close();
 
-  const noJs = await portal.loggedInPage('anna@demo.se', { js: false });
+  const noJs = await portal.loggedInPage('anna@demo.test', { js: false });
   noJs.setDefaultTimeout(60_000);
   await noJs.goto(`/sims?q=${mark}`);
   await noJs.getByRole('button', { name: /^Markera alla som matchar sökningen \(fler än 1\s000\)$/ }).click();
@@ -200,7 +200,7 @@ for (const width of [undefined, MOBILE.width]) {
   it(`the dialog by keyboard (${width ? `${width} px` : 'desktop'}): labelled, Tab stays inside, Esc and "Avbryt" close it, nothing changes`, async () => {
     const mark = `keys-${width ?? 'wide'}`;
     const { current } = await seed(mark, 3);
-    const page = await portal.loggedInPage('anna@demo.se', { js: true, width });
+    const page = await portal.loggedInPage('anna@demo.test', { js: true, width });
     await page.goto(`/sims?q=${mark}`);
     await page.locator('form[data-bulk-ready]').waitFor();
     for (const s of current.slice(0, 2)) await page.getByLabel(`Markera SIM-kort ${s.iccid}`).check();
@@ -250,7 +250,7 @@ for (const width of [undefined, MOBILE.width]) {
 it('a live search starts a new selection, and unticking one row leaves "all matching"', async () => {
   const mark = 'live';
   const { current } = await seed(mark, 55);
-  const page = await portal.loggedInPage('anna@demo.se', { js: true });
+  const page = await portal.loggedInPage('anna@demo.test', { js: true });
   await page.goto(`/sims?q=${mark}`);
   await page.locator('form[data-bulk-ready]').waitFor();
   await page.getByRole('button', { name: 'Markera alla 56 som matchar sökningen' }).click();

@@ -13,7 +13,7 @@ const newIccid = iccidFactory('8946555');
 /** Anna's company gets two SIMs on a current plan and one on a legacy plan, all three under one mark. */
 async function threeSims(mark: string) {
   const em = portal.server.services.orm.em.fork();
-  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' }, { populate: ['company'] });
   const company = await em.findOneOrFail(Company, { id: anna.company.id });
   const current = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
   const legacy = await em.findOneOrFail(RatePlan, { isLegacy: true }, { orderBy: { id: 'asc' } });
@@ -59,7 +59,7 @@ for (const js of [true, false]) {
       it('ticks two SIMs and a legacy one, confirms, and shows per-row results; only the two are deactivated', async () => {
         const mark = `bulk-${js ? 'js' : 'nojs'}-${width ?? 'wide'}`;
         const [a, b, old] = await threeSims(mark);
-        const page = await portal.loggedInPage('anna@demo.se', { js, width });
+        const page = await portal.loggedInPage('anna@demo.test', { js, width });
         await page.goto(`/sims?q=${mark}`);
         if (js) await page.locator('form[data-bulk-ready]').waitFor();
         expect(await page.getByRole('row').count()).toBe(4);
@@ -123,7 +123,7 @@ for (const js of [true, false]) {
   it(`"Markera alla på sidan" ticks every row of the page (JS ${js ? 'on: in place' : 'off: the page comes back ticked'})`, async () => {
     const mark = `all-${js ? 'js' : 'nojs'}`;
     const sims = await threeSims(mark);
-    const page = await portal.loggedInPage('anna@demo.se', { js });
+    const page = await portal.loggedInPage('anna@demo.test', { js });
     await page.goto(`/sims?q=${mark}`);
     if (js) await page.locator('form[data-bulk-ready]').waitFor();
     await page.getByRole('button', { name: 'Markera alla på sidan' }).click();
@@ -147,7 +147,7 @@ for (const js of [true, false]) {
   });
 
   it(`the confirm page without ticked rows says so and offers no button (JS ${js ? 'on' : 'off'})`, async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js });
+    const page = await portal.loggedInPage('anna@demo.test', { js });
     await page.goto('/sims/deactivate');
     await page.getByText('Inga SIM-kort är markerade.').waitFor();
     expect(await page.getByRole('button', { name: /^Avaktivera/ }).count()).toBe(0);
@@ -157,7 +157,7 @@ for (const js of [true, false]) {
   it(`with nothing ticked on /sims: the button is hidden until a box is ticked${js ? '' : ', and the confirm page says so in Swedish'}`, async () => {
     const mark = `none-${js ? 'js' : 'nojs'}`;
     const [a] = await threeSims(mark);
-    const page = await portal.loggedInPage('anna@demo.se', { js });
+    const page = await portal.loggedInPage('anna@demo.test', { js });
     await page.goto(`/sims?q=${mark}`);
     // The toolbar's button is in the page from the start (nothing changes when JS arrives), shown by CSS once ticked.
     const button = page.locator('.sims-toolbar .btn-destructive');
@@ -186,7 +186,7 @@ it("another company's SIM ticked by a crafted address is not listed, and a craft
   const ratePlan = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
   const other = em.create(Sim, { iccid: newIccid(), company, ratePlan });
   await em.flush();
-  const page = await portal.loggedInPage('anna@demo.se', { js: false });
+  const page = await portal.loggedInPage('anna@demo.test', { js: false });
   await page.goto(`/sims/deactivate?id=${other.id}`);
   await page.getByText('Inga SIM-kort är markerade.').waitFor();
   expect(await page.content()).not.toContain(other.iccid);
@@ -199,7 +199,7 @@ it("another company's SIM ticked by a crafted address is not listed, and a craft
   // "notFound" row named by its id only, and stays active without an event.
   const [mine] = await threeSims('forged-mix');
   await page.context().close();
-  const forger = await portal.loggedInPage('anna@demo.se', { js: true });
+  const forger = await portal.loggedInPage('anna@demo.test', { js: true });
   await forger.goto('/sims/deactivate');
   await forger.evaluate(
     ([own, theirs]) => {

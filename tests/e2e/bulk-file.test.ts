@@ -24,7 +24,7 @@ const sims = (iccids: string[]) =>
 const count = (page: Page, outcome: string) => page.locator(`.bulk-counts [data-outcome=${outcome}] dd`).innerText();
 
 async function open(js: boolean, width?: number): Promise<Page> {
-  const page = await portal.loggedInPage('anna@demo.se', { js, width });
+  const page = await portal.loggedInPage('anna@demo.test', { js, width });
   await page.goto('/add/bulk');
   if (js) await page.waitForFunction(() => '__remixRouter' in window);
   return page;
@@ -304,7 +304,7 @@ describe('the downloads are for logged-in users, and formatting a result changes
     const anon = await fetch(`${portal.server.url}/add/bulk/template.csv`, { redirect: 'manual' });
     expect(anon.status).toBe(302);
     expect(anon.headers.get('location')).toMatch(/^\/login\?redirectTo=/);
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const get = await fetch(`${portal.server.url}/add/bulk/result`, { headers: { cookie } });
     expect(get.status).toBe(405);
     const form = new FormData();

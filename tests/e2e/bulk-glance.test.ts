@@ -20,7 +20,7 @@ async function mixedList(): Promise<string[]> {
   const wrongCheck = other.slice(0, 19) + String((Number(other[19]) + 1) % 10);
   const res = await fetch(`${portal.server.url}/api/sim`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: await portal.server.sessionCookie('anna@demo.se') },
+    headers: { 'content-type': 'application/json', cookie: await portal.server.sessionCookie('anna@demo.test') },
     body: JSON.stringify({ iccid: active, dataLimit: 1000, callAndSms: true, roaming: false }),
   });
   expect(res.status).toBe(200);
@@ -28,7 +28,7 @@ async function mixedList(): Promise<string[]> {
 }
 
 async function open(js: boolean, width?: number, theme?: 'light'): Promise<Page> {
-  const page = await portal.loggedInPage('anna@demo.se', { js, width });
+  const page = await portal.loggedInPage('anna@demo.test', { js, width });
   if (theme) await page.context().addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
   await page.goto('/add/bulk');
   if (js) await page.waitForFunction(() => '__remixRouter' in window);

@@ -72,7 +72,7 @@ async function annaContext(): Promise<BrowserContext> {
   const ctx = await newContext(browser, {
     baseURL: portal.server.url,
     viewport: MOBILE,
-    cookie: await portal.server.sessionCookie('anna@demo.se'),
+    cookie: await portal.server.sessionCookie('anna@demo.test'),
   });
   await ctx.addInitScript(() => {
     const w = window as unknown as {
@@ -250,7 +250,7 @@ describe('continuous scanning into the bulk list', () => {
       expect(await listValue(sara)).toBe('');
       expect(await sara.getByText('väntar').count()).toBe(0);
       await sara.close();
-      const [aname, avalue] = (await portal.server.sessionCookie('anna@demo.se')).split('=') as [string, string];
+      const [aname, avalue] = (await portal.server.sessionCookie('anna@demo.test')).split('=') as [string, string];
       await ctx.addCookies([{ name: aname, value: avalue, url: portal.server.url }]);
       await page.reload();
       await page.getByText('3 skannade ICCID väntar, sparade i den här webbläsaren.').waitFor();
@@ -285,7 +285,7 @@ describe('continuous scanning into the bulk list', () => {
 describe('the queue and the page form', () => {
   it('restores a waiting queue and empties it when the plain form (with JS) activates those ICCIDs', async () => {
     const em = portal.server.services.orm.em.fork();
-    const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' }, { populate: ['company'] });
+    const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' }, { populate: ['company'] });
     const codes = [newIccid(), newIccid()];
     const ctx = await annaContext();
     const page = await ctx.newPage();
@@ -426,7 +426,7 @@ describe('without JavaScript', () => {
       baseURL: portal.server.url,
       js: false,
       viewport: MOBILE,
-      cookie: await portal.server.sessionCookie('anna@demo.se'),
+      cookie: await portal.server.sessionCookie('anna@demo.test'),
     });
     const page = await ctx.newPage();
     await page.goto('/add/bulk');

@@ -186,14 +186,14 @@ describe('a viewer', () => {
   beforeAll(async () => {
     const e = em();
     const demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
-    e.create(User, { name: 'Vera Visare', email: 'vera@demo.se', company: demo, role: 'viewer' });
+    e.create(User, { name: 'Vera Visare', email: 'vera@demo.test', company: demo, role: 'viewer' });
     await e.flush();
     simId = (await e.findOneOrFail(Sim, { company: demo, status: 'active', ratePlan: { isLegacy: false } })).id;
   });
 
   for (const v of variants.slice(0, 2)) {
     it(`sees no way to activate, edit or deactivate, and is refused /add and /company (${v.tag})`, async () => {
-      const page = await portal.loggedInPage('vera@demo.se', { js: v.js, width: v.width });
+      const page = await portal.loggedInPage('vera@demo.test', { js: v.js, width: v.width });
       await page.goto('/');
       await ready(page, v.js);
       await page.getByRole('link', { name: 'Visa befintliga SIM-kort' }).waitFor();

@@ -19,7 +19,7 @@ const portal = useScreens();
 const newIccid = iccidFactory('8946779');
 
 async function addPage(js: boolean, width?: number, theme?: 'dark' | 'light'): Promise<Page> {
-  const page = await portal.loggedInPage('anna@demo.se', { js, width });
+  const page = await portal.loggedInPage('anna@demo.test', { js, width });
   if (theme) await page.context().addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
   await page.goto('/add');
   if (js) await hydrated(page);
@@ -141,7 +141,7 @@ describe('a refused form on /add', () => {
     // The API names both too.
     const res = await fetch(`${portal.server.url}/api/sim`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: await portal.server.sessionCookie('anna@demo.se') },
+      headers: { 'content-type': 'application/json', cookie: await portal.server.sessionCookie('anna@demo.test') },
       body: JSON.stringify({
         iccid: newIccid(),
         dataLimit: 500,
@@ -186,7 +186,7 @@ describe('the plan selector when JavaScript arrives', () => {
     // 50 GB with tal & SMS and roaming: once the rules run, roaming is locked; the server cannot lock it.
     const caller = await import('#tests/helpers/caller.ts');
     const { id } = await (
-      await caller.callerFor(portal.server.services, 'anna@demo.se')
+      await caller.callerFor(portal.server.services, 'anna@demo.test')
     ).sim.activate({
       iccid: newIccid(),
       dataLimit: 50000,
@@ -196,10 +196,10 @@ describe('the plan selector when JavaScript arrives', () => {
       invoiceLineNote: '',
     });
     for (const path of ['/add', `/sims/${id}`]) {
-      const server = await portal.loggedInPage('anna@demo.se', { js: false });
+      const server = await portal.loggedInPage('anna@demo.test', { js: false });
       await server.goto(path);
       const before = await planState(server);
-      const page = await portal.loggedInPage('anna@demo.se', { js: true });
+      const page = await portal.loggedInPage('anna@demo.test', { js: true });
       await page.goto(path);
       await hydrated(page);
       // A moment for effects that would change something after hydration.
@@ -227,7 +227,7 @@ describe('the SIM page', () => {
       { status: 'active', ratePlan: { isLegacy: false }, company: legacy.company },
       { orderBy: { id: 'desc' } },
     );
-    const page = await portal.loggedInPage('anna@demo.se', { js: true });
+    const page = await portal.loggedInPage('anna@demo.test', { js: true });
     await page.goto(`/sims/${sim.id}`);
     await hydrated(page);
     await page.getByRole('link', { name: t.sims.deactivate }).click();
@@ -253,7 +253,7 @@ describe('the SIM page', () => {
       { status: 'active', ratePlan: { isLegacy: false }, company: legacy.company },
       { orderBy: { id: 'asc' } },
     );
-    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
     await page.goto(`/sims/${sim.id}`);
     expect(await page.locator('form.card').evaluate((f: HTMLFormElement) => f.noValidate)).toBe(true);
     await page.getByLabel(t.sims.mark).fill('Behålls');
@@ -278,7 +278,7 @@ describe('the SIM page', () => {
     it(`a legacy SIM's page is titled as a view and its notice is information, not an error (JS ${js ? 'on' : 'off'})`, async () => {
       const em = portal.server.services.orm.em.fork();
       const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       await page.goto(`/sims/${legacy.id}`);
       if (js) await hydrated(page);
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(tForms.simView);
@@ -327,7 +327,7 @@ async function expectNoValidate(page: Page) {
 describe("the portal's other forms show a refusal the same way", () => {
   for (const js of [false, true]) {
     it(`the owner's "add user" and the super admin's "add company" (JS ${js ? 'on' : 'off'})`, async () => {
-      const owner = await portal.loggedInPage('ella@demo.se', { js });
+      const owner = await portal.loggedInPage('ella@demo.test', { js });
       await owner.goto('/company');
       if (js) await hydrated(owner);
       const add = owner.getByRole('region', { name: tCompany.addTitle });
@@ -339,7 +339,7 @@ describe("the portal's other forms show a refusal the same way", () => {
       await expectNoValidate(owner);
       await owner.context().close();
 
-      const admin = await portal.loggedInPage('admin@demo.se', { js });
+      const admin = await portal.loggedInPage('admin@demo.test', { js });
       await admin.goto('/admin/companies');
       if (js) await hydrated(admin);
       await submit(admin, tAdmin.companies.add, '/admin/companies');
@@ -366,7 +366,7 @@ describe("the portal's other forms show a refusal the same way", () => {
   }
 
   it("feedback and export without JS (with JS the button waits for text, and a refused export is the spec's toast)", async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
     await page.goto('/feedback');
     await page.getByLabel(t.feedback.label).fill('   ');
     await submit(page, t.feedback.send, '/feedback');

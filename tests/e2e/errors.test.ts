@@ -41,7 +41,7 @@ describe('a failing loader on a form page', () => {
       const ctx = await newContext(browser, {
         baseURL: server.url,
         js,
-        cookie: await server.sessionCookie('anna@demo.se'),
+        cookie: await server.sessionCookie('anna@demo.test'),
       });
       const page = await ctx.newPage();
       const sim = await server.services.orm.em
@@ -73,7 +73,7 @@ describe('a failing form post with JS', () => {
     const ctx = await newContext(browser, {
       baseURL: server.url,
       js: true,
-      cookie: await server.sessionCookie('anna@demo.se'),
+      cookie: await server.sessionCookie('anna@demo.test'),
     });
     const page = await ctx.newPage();
     await page.goto('/add');
@@ -100,7 +100,7 @@ describe('a failing form post with JS', () => {
     const ctx = await newContext(browser, {
       baseURL: server.url,
       js: true,
-      cookie: await server.sessionCookie('anna@demo.se'),
+      cookie: await server.sessionCookie('anna@demo.test'),
     });
     const page = await ctx.newPage();
     const sim = await server.services.orm.em

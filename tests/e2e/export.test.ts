@@ -17,7 +17,7 @@ async function fill(page: Page, values: [string, string, string, string]) {
 }
 
 async function openForm(js: boolean, viewport?: { width: number; height: number }) {
-  const page = await portal.loggedInPage('anna@demo.se', { js, width: viewport?.width });
+  const page = await portal.loggedInPage('anna@demo.test', { js, width: viewport?.width });
   const ctx = page.context();
   await page.goto('/export');
   // With JS, wait until React has taken over the form (else a quick click submits it natively).

@@ -10,7 +10,7 @@ import { useScreens } from '#tests/helpers/screens.ts';
 const portal = useScreens({ smtp: true, env: { SUPPORT_EMAIL: 'support@test.se' } });
 
 async function feedbackPage(js: boolean, viewport?: { width: number; height: number }) {
-  const page = await portal.loggedInPage('anna@demo.se', { js, width: viewport?.width });
+  const page = await portal.loggedInPage('anna@demo.test', { js, width: viewport?.width });
   const ctx = page.context();
   await page.goto('/feedback');
   if (js) await page.waitForFunction(() => '__remixRouter' in window);
@@ -56,7 +56,7 @@ describe('feedback', () => {
     const mail = portal.smtp.to('support@test.se').at(-1)!;
     const text = mailText(mail.raw);
     expect(text).toContain('Exporten till Excel är toppen (JS)');
-    expect(text).toContain('Från: Anna Andersson <anna@demo.se>');
+    expect(text).toContain('Från: Anna Andersson <anna@demo.test>');
     expect(text).toContain('Företag: Demo AB');
     await ctx.close();
   });
@@ -148,7 +148,7 @@ describe('feedback', () => {
         body: JSON.stringify(body),
       });
     expect((await post({ message: 'Hej' })).status).toBe(401);
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const blank = await post({ message: ' \n ' }, cookie);
     expect(blank.status).toBe(400);
     expect(await blank.json()).toEqual({

@@ -13,9 +13,9 @@ const sectionsOf = (page: Page) =>
 
 describe('the header', () => {
   it.each([
-    ['anna@demo.se', 'a member', ['SIM-kort', 'Lägg till', 'Export']],
-    ['ella@demo.se', 'an owner', ['SIM-kort', 'Lägg till', 'Export', 'Företag']],
-    ['admin@demo.se', 'a super admin', ['SIM-kort', 'Lägg till', 'Export', 'Admin']],
+    ['anna@demo.test', 'a member', ['SIM-kort', 'Lägg till', 'Export']],
+    ['ella@demo.test', 'an owner', ['SIM-kort', 'Lägg till', 'Export', 'Företag']],
+    ['admin@demo.test', 'a super admin', ['SIM-kort', 'Lägg till', 'Export', 'Admin']],
   ])('shows %s (%s) the sections of the role, the current one marked', async (email, _who, sections) => {
     const page = await portal.loggedInPage(email, { js: false });
     await page.goto('/');
@@ -37,7 +37,7 @@ describe('the header', () => {
 
   for (const js of [false, true]) {
     it(`folds the sections into "Meny" on a phone and logs out from the user's menu (JS ${js ? 'on' : 'off'})`, async () => {
-      const cookie = await portal.server.sessionCookie('ella@demo.se');
+      const cookie = await portal.server.sessionCookie('ella@demo.test');
       const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, viewport: MOBILE, cookie });
       const page = await ctx.newPage();
       await page.goto('/sims');
@@ -76,7 +76,7 @@ describe('the header', () => {
     const name = `Ett mycket långt företagsnamn ${'Långnamn '.repeat(20)}AB`.slice(0, 200);
     const company = em.create(Company, { name, customerNumber: 'HDR-1', invoiceNote: '' });
     await em.flush();
-    const cookie = await portal.server.sessionCookie('admin@demo.se', { actingCompanyId: company.id });
+    const cookie = await portal.server.sessionCookie('admin@demo.test', { actingCompanyId: company.id });
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, viewport: MOBILE, cookie });
     const page = await ctx.newPage();
     await page.goto('/sims');
@@ -103,7 +103,7 @@ describe('the header', () => {
     const pending = await newContext(portal.browser, {
       baseURL: portal.server.url,
       js: false,
-      cookie: await portal.server.sessionCookie('anna@demo.se', { stage: 'passkey' }),
+      cookie: await portal.server.sessionCookie('anna@demo.test', { stage: 'passkey' }),
     });
     for (const [ctx, path] of [
       [anon, '/login'],

@@ -9,7 +9,7 @@ const portal = useScreens();
 describe('home page', () => {
   for (const js of [true, false]) {
     it(`shows the Swedish menu to a user (JS ${js ? 'on' : 'off'})`, async () => {
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       const ctx = page.context();
       await page.goto('/');
       expect(await page.getAttribute('html', 'lang')).toBe('sv');
@@ -37,7 +37,7 @@ describe('home page', () => {
 
   for (const js of [true, false]) {
     it(`logs out to the login page (JS ${js ? 'on' : 'off'})`, async () => {
-      const cookie = await portal.server.sessionCookie('anna@demo.se');
+      const cookie = await portal.server.sessionCookie('anna@demo.test');
       const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie });
       const page = await ctx.newPage();
       await page.goto('/');
@@ -52,7 +52,7 @@ describe('home page', () => {
 
     it(`after logout the back button shows no SIM list (JS ${js ? 'on' : 'off'})`, async () => {
       // The browser shows a page from its cache on "back" unless the page said no-store (server/http/guards.ts).
-      const page = await portal.loggedInPage('anna@demo.se', { js });
+      const page = await portal.loggedInPage('anna@demo.test', { js });
       const ctx = page.context();
       await page.goto('/sims');
       await page.locator('table.sims').waitFor();
@@ -74,7 +74,7 @@ describe('home page', () => {
   }
 
   it('shows Admin (destructive style) only to a super admin', async () => {
-    const page = await portal.loggedInPage('admin@demo.se');
+    const page = await portal.loggedInPage('admin@demo.test');
     const ctx = page.context();
     await page.goto('/');
     const admin = page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' });
@@ -83,7 +83,7 @@ describe('home page', () => {
   });
 
   it('fits a 390 px wide phone without horizontal scrolling', async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { width: MOBILE.width });
+    const page = await portal.loggedInPage('anna@demo.test', { width: MOBILE.width });
     const ctx = page.context();
     await page.goto('/');
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -93,7 +93,7 @@ describe('home page', () => {
   });
 
   it('switches to the light theme and back without JS', async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
     const ctx = page.context();
     await page.goto('/sims');
     await page.getByRole('button', { name: /Ljust tema/ }).click();

@@ -11,10 +11,10 @@ const portal = useScreens();
 
 /** A member who may add SIMs (no step-up prompt on these pages); /login is visited signed out. */
 const PAGES: Array<{ path: string; email: string | null }> = [
-  { path: '/add', email: 'anna@demo.se' },
-  { path: '/add/bulk', email: 'anna@demo.se' },
-  { path: '/sims', email: 'anna@demo.se' },
-  { path: '/', email: 'anna@demo.se' },
+  { path: '/add', email: 'anna@demo.test' },
+  { path: '/add/bulk', email: 'anna@demo.test' },
+  { path: '/sims', email: 'anna@demo.test' },
+  { path: '/', email: 'anna@demo.test' },
   { path: '/login', email: null },
 ];
 

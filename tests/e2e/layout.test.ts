@@ -30,7 +30,7 @@ async function call(method: string, path: string, cookie: string, json: unknown)
 
 beforeAll(async () => {
   // Everything through the REST doors, so the values are ones the portal itself accepts.
-  const admin = await portal.server.sessionCookie('admin@demo.se');
+  const admin = await portal.server.sessionCookie('admin@demo.test');
   const { newCompany } = await call('POST', '/api/admin/createCompany', admin, {
     name: long('N'),
     customerNumber: long('7', 50),
@@ -189,7 +189,7 @@ describe('controls that cannot be changed look so, at AA contrast', () => {
       });
       const ctx = await newContext(portal.browser, {
         baseURL: portal.server.url,
-        cookie: await portal.server.sessionCookie('anna@demo.se'),
+        cookie: await portal.server.sessionCookie('anna@demo.test'),
       });
       await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();
@@ -214,7 +214,7 @@ describe('controls that cannot be changed look so, at AA contrast', () => {
     it(`the plan selector's boxes, disabled until a data amount is chosen, look disabled (${theme} theme)`, async () => {
       const ctx = await newContext(portal.browser, {
         baseURL: portal.server.url,
-        cookie: await portal.server.sessionCookie('anna@demo.se'),
+        cookie: await portal.server.sessionCookie('anna@demo.test'),
       });
       await ctx.addCookies([{ name: 'theme', value: theme, url: portal.server.url }]);
       const page = await ctx.newPage();

@@ -13,7 +13,7 @@ const portal = useScreens();
 const newIccid = iccidFactory('8946515');
 
 async function activate(mark: string): Promise<string> {
-  const anna = await callerFor(portal.server.services, 'anna@demo.se');
+  const anna = await callerFor(portal.server.services, 'anna@demo.test');
   const iccid = newIccid();
   await anna.sim.activate({
     iccid,
@@ -39,7 +39,7 @@ describe('Exportera listan on /sims', () => {
       const tag = `Exportlåda ${js ? 'med' : 'utan'}`;
       const wanted = [await activate(`${tag} 1`), await activate(`${tag} 2`)];
       const elsewhere = await activate(`Annan låda ${js}`);
-      const page = await portal.loggedInPage('anna@demo.se', { js, width: MOBILE.width });
+      const page = await portal.loggedInPage('anna@demo.test', { js, width: MOBILE.width });
       await page.goto('/sims');
       if (js) await page.waitForFunction(() => '__remixRouter' in window);
       await page.getByLabel('Sök bland SIM-kort').fill(tag.toLowerCase());

@@ -76,7 +76,7 @@ let annaCodes: string[] = [];
 needs(describe, 'chromium')('passkeys in the browser', () => {
   it('the super admin must add a passkey at the first sign-in, then steps up before acting as a company', async () => {
     const { context, page } = await browserPage();
-    await signInByLink(page, 'admin@demo.se');
+    await signInByLink(page, 'admin@demo.test');
     await page.waitForURL((u) => u.pathname === '/login/passkey');
     await page.getByRole('heading', { name: 'Lägg till en nyckel' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
@@ -85,11 +85,11 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     expect(await page.locator('.recovery-codes li').count()).toBe(10);
     await page.getByRole('link', { name: 'Fortsätt' }).click();
     await page.waitForURL((u) => u.pathname === '/');
-    expect((await latestSession('admin@demo.se'))?.stage).toBe('full');
+    expect((await latestSession('admin@demo.test'))?.stage).toBe('full');
 
     // An older session: the step-up has run out.
     const em = portal.server.services.orm.em.fork();
-    const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+    const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
     await em.nativeUpdate(Session, { user: admin }, { steppedUpAt: null });
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
     await page.goto(`/admin/companies/${company.id}`);
@@ -101,14 +101,14 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     await prompt.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Logga in som detta företag' }).click();
     await page.getByText('Du agerar som Demo AB').waitFor();
-    expect((await securityActions('admin@demo.se')).map((e) => e.action)).toEqual(
+    expect((await securityActions('admin@demo.test')).map((e) => e.action)).toEqual(
       expect.arrayContaining(['passkeyAdded', 'recoveryCodesCreated', 'signIn']),
     );
     await context.close();
   });
 
   it('adds a passkey on /security (codes shown once), signs in with link + passkey and with the passkey alone', async () => {
-    const { context, page, authenticator } = await browserPage({ email: 'anna@demo.se' });
+    const { context, page, authenticator } = await browserPage({ email: 'anna@demo.test' });
     await page.goto('/security');
     await page.getByText('Du har inga nycklar ännu.').waitFor();
     await page.getByRole('link', { name: 'Inloggningar' }).waitFor();
@@ -127,22 +127,22 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
 
     // Signed out, the link and then the passkey.
     await context.clearCookies();
-    await signInByLink(page, 'anna@demo.se');
+    await signInByLink(page, 'anna@demo.test');
     await page.waitForURL((u) => u.pathname === '/login/passkey');
     await page.getByRole('heading', { name: 'Bekräfta inloggningen' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Bekräfta med din nyckel' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await page.locator('header .usermenu').waitFor();
-    expect(await latestSession('anna@demo.se')).toMatchObject({ stage: 'full', method: 'link' });
+    expect(await latestSession('anna@demo.test')).toMatchObject({ stage: 'full', method: 'link' });
 
     // Signed out, the passkey alone from /login.
     await context.clearCookies();
     await page.goto('/login?redirectTo=%2Fsecurity');
     await page.getByRole('button', { name: 'Logga in med nyckel' }).click();
     await page.waitForURL((u) => u.pathname === '/security');
-    expect(await latestSession('anna@demo.se')).toMatchObject({ stage: 'full', method: 'passkey' });
-    const signIns = (await securityActions('anna@demo.se')).filter((e) => e.action === 'signIn');
+    expect(await latestSession('anna@demo.test')).toMatchObject({ stage: 'full', method: 'passkey' });
+    const signIns = (await securityActions('anna@demo.test')).filter((e) => e.action === 'signIn');
     expect(signIns.map((e) => e.after?.method)).toEqual(['link', 'passkey']);
 
     // A second passkey, then removing it (the passkey sign-in counts as a step-up). The authenticator that holds
@@ -161,7 +161,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     // The action's answer (its notice) can come before the list is loaded again: wait for the row to go.
     await page.getByRole('cell', { name: 'Reserv', exact: true }).waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Jobbdator', exact: true }).waitFor();
-    expect((await securityActions('anna@demo.se')).map((e) => e.action)).toContain('passkeyRemoved');
+    expect((await securityActions('anna@demo.test')).map((e) => e.action)).toContain('passkeyRemoved');
     await context.close();
   });
 
@@ -169,26 +169,26 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     expect(annaCodes.length).toBe(10);
     for (const attempt of ['first', 'again'] as const) {
       const { context, page } = await browserPage({ js: false });
-      await signInByLink(page, 'anna@demo.se');
+      await signInByLink(page, 'anna@demo.test');
       await page.waitForURL((u) => u.pathname === '/login/passkey');
       await page.getByText('kräver att JavaScript är påslaget').waitFor();
       await page.getByLabel('Återställningskod').fill(annaCodes[0]!);
       await page.getByRole('button', { name: 'Använd koden' }).click();
       if (attempt === 'first') {
         await page.waitForURL((u) => u.pathname === '/');
-        expect(await latestSession('anna@demo.se')).toMatchObject({ stage: 'full', method: 'recovery' });
+        expect(await latestSession('anna@demo.test')).toMatchObject({ stage: 'full', method: 'recovery' });
       } else {
         await page.getByText('Koden stämmer inte eller är redan använd.').waitFor();
         expect(new URL(page.url()).pathname).toBe('/login/passkey');
       }
       await context.close();
     }
-    expect((await securityActions('anna@demo.se')).map((e) => e.action)).toContain('recoveryCodeUsed');
+    expect((await securityActions('anna@demo.test')).map((e) => e.action)).toContain('recoveryCodeUsed');
   });
 
   it('refuses a replayed answer and an answer to another session’s challenge', async () => {
     // anna's passkey lives in the first page's authenticator only: register one here to step up with.
-    const { context, page } = await browserPage({ email: 'ella@demo.se' });
+    const { context, page } = await browserPage({ email: 'ella@demo.test' });
     await page.goto('/security');
     await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
     // (A retry of this test finds the first try's passkey: the name's number is not fixed.)
@@ -214,7 +214,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     // Another session of the same user: its challenge was not given to it.
     const other = await newContext(portal.browser, {
       baseURL: portal.server.url,
-      cookie: await portal.server.sessionCookie('ella@demo.se', { steppedUp: false }),
+      cookie: await portal.server.sessionCookie('ella@demo.test', { steppedUp: false }),
     });
     const foreign = await send(other);
     expect(foreign.status()).toBe(400);
@@ -229,7 +229,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
   });
 
   it('the new pages pass axe at 390 px and do not scroll sideways', async () => {
-    const { context, page } = await browserPage({ email: 'anna@demo.se', width: MOBILE.width });
+    const { context, page } = await browserPage({ email: 'anna@demo.test', width: MOBILE.width });
     for (const path of ['/security', '/security/confirm?redirectTo=%2Fcompany', '/login']) {
       await page.goto(path);
       if (path === '/login') {

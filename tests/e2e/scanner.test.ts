@@ -84,7 +84,7 @@ async function openAdd(
     baseURL,
     js: opts.js,
     viewport: opts.viewport,
-    cookie: await portal.server.sessionCookie('anna@demo.se'),
+    cookie: await portal.server.sessionCookie('anna@demo.test'),
   });
   await ctx.addInitScript(() => {
     const w = window as unknown as { __streams: MediaStream[] };

@@ -17,7 +17,7 @@ const SAFARI_IPHONE =
 async function newUser(tag: string): Promise<string> {
   const em = portal.server.services.orm.em.fork();
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  const email = `inloggad.${tag.toLowerCase()}@demo.se`;
+  const email = `inloggad.${tag.toLowerCase()}@demo.test`;
   em.create(User, { name: `Inloggad ${tag}`, email, company: demo, role: 'member' });
   await em.flush();
   return email;
@@ -125,7 +125,7 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
       const path = `/admin/companies/${user.company.id}/${user.id}`;
 
       // Not stepped up: the end is refused with the step-up message, the session stays.
-      const stale = await portal.server.sessionCookie('admin@demo.se', { steppedUp: false });
+      const stale = await portal.server.sessionCookie('admin@demo.test', { steppedUp: false });
       const staleCtx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie: stale });
       const stalePage = await staleCtx.newPage();
       await stalePage.goto(path);
@@ -136,7 +136,7 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
       expect(await signedIn(theirs)).toBe(true);
       await staleCtx.close();
 
-      const admin = await portal.server.sessionCookie('admin@demo.se');
+      const admin = await portal.server.sessionCookie('admin@demo.test');
       const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, cookie: admin });
       const page = await ctx.newPage();
       await page.goto(path);

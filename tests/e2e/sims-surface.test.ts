@@ -10,8 +10,8 @@ import { needs } from '#tests/helpers/needs.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
-const MEMBER = 'anna@demo.se';
-const VIEWER = 'vera.yta@demo.se';
+const MEMBER = 'anna@demo.test';
+const VIEWER = 'vera.yta@demo.test';
 
 /** 55 SIMs of Demo AB (with its own 4, two pages), each on one of the current plans, one a day older. */
 beforeAll(async () => {

@@ -16,7 +16,7 @@ async function pageAs(email: string, js: boolean, viewport?: { width: number; he
 for (const js of [true, false]) {
   describe(`SIM screens with JS ${js ? 'on' : 'off'}`, () => {
     it('activates a SIM, keeping values and showing messages on bad input, then goes back', async () => {
-      const page = await pageAs('anna@demo.se', js);
+      const page = await pageAs('anna@demo.test', js);
       await page.goto('/sims');
       await page.goto('/add');
       if (js) {
@@ -57,7 +57,7 @@ for (const js of [true, false]) {
     });
 
     it('refuses a combination without a plan with a clear message', async () => {
-      const page = await pageAs('anna@demo.se', js);
+      const page = await pageAs('anna@demo.test', js);
       await page.goto('/add');
       await page.getByLabel('ICCID').fill(newIccid());
       if (js)
@@ -81,7 +81,7 @@ for (const js of [true, false]) {
     });
 
     it('lets the plan selector reach only combinations that have a plan (1,5 GB needs roaming, 50 GB roaming with tal & SMS)', async () => {
-      const page = await pageAs('anna@demo.se', js);
+      const page = await pageAs('anna@demo.test', js);
       await page.goto('/add');
       const iccid = newIccid();
       await page.getByLabel('ICCID').fill(iccid);
@@ -134,10 +134,10 @@ for (const js of [true, false]) {
     });
 
     it('searches on the portal.server, edits a SIM and deactivates it', async () => {
-      const page = await pageAs('anna@demo.se', js);
+      const page = await pageAs('anna@demo.test', js);
       const iccid = newIccid();
       const caller = await import('#tests/helpers/caller.ts');
-      const anna = await caller.callerFor(portal.server.services, 'anna@demo.se');
+      const anna = await caller.callerFor(portal.server.services, 'anna@demo.test');
       const { id } = await anna.sim.activate({
         iccid,
         dataLimit: 1000,
@@ -212,7 +212,7 @@ for (const js of [true, false]) {
       const legacy = await portal.server.services.orm.em
         .fork()
         .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
-      const page = await pageAs('anna@demo.se', js);
+      const page = await pageAs('anna@demo.test', js);
       await page.goto(`/sims/${legacy.id}`);
       await page.getByText('kan inte redigeras här. Kontakta supporten').waitFor();
       expect(await page.getByRole('button', { name: 'Spara' }).count()).toBe(0);
@@ -254,7 +254,7 @@ describe('SIM screens, other cases', () => {
     const sim = await portal.server.services.orm.em
       .fork()
       .findOneOrFail(Sim, { status: 'active' }, { orderBy: { id: 'asc' } });
-    const mobile = await pageAs('anna@demo.se', true, MOBILE);
+    const mobile = await pageAs('anna@demo.test', true, MOBILE);
     await mobile.goto('/sims');
     const cell = mobile.getByRole('cell', { name: sim.iccid.slice(-8), exact: true }).first();
     expect(await cell.isVisible()).toBe(true);
@@ -264,7 +264,7 @@ describe('SIM screens, other cases', () => {
     await mobile.screenshot({ path: 'test-results/sims-390.png', fullPage: true });
     await mobile.goto('/add');
     await mobile.screenshot({ path: 'test-results/add-390.png', fullPage: true });
-    const desktop = await pageAs('anna@demo.se', true);
+    const desktop = await pageAs('anna@demo.test', true);
     await desktop.goto('/sims');
     expect(await desktop.getByText(sim.iccid, { exact: true }).isVisible()).toBe(true);
     await desktop.screenshot({ path: 'test-results/sims-desktop.png', fullPage: true });
@@ -285,11 +285,11 @@ describe('SIM screens, other cases', () => {
          from generate_series(1, 60) g`,
       [demo.id],
     );
-    const anna = await (await import('#tests/helpers/caller.ts')).callerFor(portal.server.services, 'anna@demo.se');
+    const anna = await (await import('#tests/helpers/caller.ts')).callerFor(portal.server.services, 'anna@demo.test');
     const { total } = await anna.sim.page({ limit: 1 });
     const pages = Math.ceil(total / 50);
     expect(pages).toBeGreaterThanOrEqual(2);
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const get = (path: string) => fetch(portal.server.url + path, { headers: { cookie }, redirect: 'manual' });
     const past = await get('/sims?page=99');
     expect(past.status).toBe(302);
@@ -297,7 +297,7 @@ describe('SIM screens, other cases', () => {
     const searched = await get('/sims?q=Lager&page=99');
     expect(searched.headers.get('location')).toBe('/sims?q=Lager');
 
-    const page = await pageAs('anna@demo.se', false);
+    const page = await pageAs('anna@demo.test', false);
     await page.goto('/sims?page=99');
     expect(new URL(page.url()).search).toBe(`?page=${pages}`);
     await page.getByText(`Sida ${pages} av ${pages}`, { exact: true }).waitFor();

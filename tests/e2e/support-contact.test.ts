@@ -29,7 +29,7 @@ describe('the support address', () => {
     const legacy = await portal.server.services.orm.em
       .fork()
       .findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
-    const cookie = await portal.server.sessionCookie('anna@demo.se');
+    const cookie = await portal.server.sessionCookie('anna@demo.test');
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false, cookie });
     const page = await ctx.newPage();
     await page.goto(`/sims/${legacy.id}`);

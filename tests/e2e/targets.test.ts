@@ -19,7 +19,7 @@ const portal = useScreens();
 const TARGET = 44;
 
 type Who = 'anon' | 'user' | 'owner' | 'admin' | 'acting';
-const emailOf = { user: 'anna@demo.se', owner: 'ella@demo.se', admin: 'admin@demo.se' };
+const emailOf = { user: 'anna@demo.test', owner: 'ella@demo.test', admin: 'admin@demo.test' };
 let actingCompanyId: number;
 let pages: Array<{ path: string; as: Who; then?: (page: Page) => Promise<void> }>;
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const em = portal.server.services.orm.em.fork();
   const sim = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: false } });
   const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
-  const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
   pages = [
     { path: '/login', as: 'anon' },
     { path: '/', as: 'user' },

@@ -33,7 +33,7 @@ describe('no-JS walk-through', () => {
   it('a company user gets through every task without JavaScript', async () => {
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
-    await logIn(page, 'anna@demo.se');
+    await logIn(page, 'anna@demo.test');
 
     const iccid = withCheckDigit('8946011112222333440');
     await page.getByRole('link', { name: 'Aktivera SIM-kort' }).click();
@@ -80,12 +80,12 @@ describe('no-JS walk-through', () => {
   it('a super admin creates a company and a user without JavaScript', async () => {
     // The super admin added a passkey (and got recovery codes) earlier, with JavaScript.
     const em = portal.server.services.orm.em.fork();
-    const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+    const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
     await ensureFixturePasskey(em, admin.id);
     const [code] = await em.transactional((tx) => replaceRecoveryCodes(tx, admin.id));
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
-    await logIn(page, 'admin@demo.se', code);
+    await logIn(page, 'admin@demo.test', code);
     await page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('link', { name: 'Hantera företag' }).click();
     await page.getByLabel('Företagsnamn').fill('Genomgång AB');

@@ -157,7 +157,7 @@ describe.each(variants)('/company/webhooks ($tag)', ({ js, width, tag }) => {
 
 describe('/company/webhooks for others', () => {
   it('answers 403 to a member', async () => {
-    const page = await portal.loggedInPage('anna@demo.se', { js: false });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
     const res = await page.goto('/company/webhooks');
     expect(res?.status()).toBe(403);
     await page.context().close();

@@ -37,8 +37,8 @@ beforeAll(async () => {
   const em = services.orm.em.fork();
   demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
   staff = await em.findOneOrFail(Company, { isStaff: true });
-  admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
-  anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+  admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
+  anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
 });
 afterAll(async () => {
   if (services) await closeServices(services);
@@ -106,13 +106,13 @@ describe('who may call the admin procedures', () => {
         invoiceInterval: 'monthly',
       }),
     createUser: (c: Awaited<ReturnType<typeof as>>) =>
-      c.admin.createUser({ name: 'Roll', email: 'roll@demo.se', companyId: demo.id }),
+      c.admin.createUser({ name: 'Roll', email: 'roll@demo.test', companyId: demo.id }),
     getUser: (c: Awaited<ReturnType<typeof as>>) => c.admin.getUser({ id: anna.id }),
     updateUser: (c: Awaited<ReturnType<typeof as>>) =>
       c.admin.updateUser({
         id: anna.id,
         name: 'Anna',
-        email: 'anna@demo.se',
+        email: 'anna@demo.test',
         isCompanyOwner: false,
         isSuperAdmin: true,
       }),
@@ -123,7 +123,7 @@ describe('who may call the admin procedures', () => {
         code: 'UNAUTHORIZED',
         message: 'Du är inte inloggad.',
       });
-      expect(await refusal(call(await as('anna@demo.se')))).toMatchObject({
+      expect(await refusal(call(await as('anna@demo.test')))).toMatchObject({
         code: 'FORBIDDEN',
         message: 'Du har inte behörighet till detta.',
       });
@@ -132,7 +132,7 @@ describe('who may call the admin procedures', () => {
   it('none of the refused calls changed anything', async () => {
     const em = services.orm.em.fork();
     expect(await em.count(Company, { customerNumber: 'ROLL-1' })).toBe(0);
-    expect(await em.count(User, { email: 'roll@demo.se' })).toBe(0);
+    expect(await em.count(User, { email: 'roll@demo.test' })).toBe(0);
     expect((await em.findOneOrFail(User, { id: anna.id })).isSuperAdmin).toBe(false);
     expect(await em.count(AuditEvent, {})).toBe(0);
   });
@@ -140,7 +140,7 @@ describe('who may call the admin procedures', () => {
 
 describe('companies', () => {
   it('creates a company (monthly by default), answers { newCompany } and writes an audit row', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newCompany } = await caller.admin.createCompany({
       name: '  Nya Bolaget AB ',
       customerNumber: ' 200001 ',
@@ -173,7 +173,7 @@ describe('companies', () => {
   });
 
   it('refuses bad input, each with its Swedish message, and saves nothing', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ name: '   ', customerNumber: 'X-1' }, 'name', 'Ange företagets namn.'],
       [{ name: 'a'.repeat(201), customerNumber: 'X-1' }, 'name', 'Namnet får vara högst 200 tecken.'],
@@ -200,7 +200,7 @@ describe('companies', () => {
   });
 
   it('refuses a customer number that is already used (CONFLICT), on create and on update', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const before = await services.orm.em.fork().count(AuditEvent, {});
     const r = await refusal(caller.admin.createCompany({ name: 'Kopia AB', customerNumber: '100001' }));
     expect(r).toMatchObject({ code: 'CONFLICT', message: 'Kundnumret används redan av ett annat företag.' });
@@ -215,7 +215,7 @@ describe('companies', () => {
   });
 
   it('updates a company, keeping its own customer number, with before and after in the audit row', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newCompany } = await caller.admin.createCompany({
       name: 'Före AB',
       customerNumber: '400001',
@@ -243,7 +243,7 @@ describe('companies', () => {
   });
 
   it('lists, searches (name, customer number, invoice mark; any case; % is literal) and pages on the server', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     for (let i = 1; i <= 5; i++)
       await caller.admin.createCompany({
         name: `Sökbolag ${i}`,
@@ -270,7 +270,7 @@ describe('companies', () => {
   });
 
   it('gives a page of 50 when no limit is asked for (the REST list of companies), and the rest by offset', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const em = services.orm.em.fork();
     for (let i = 1; i <= 150; i++)
       em.create(Company, {
@@ -292,7 +292,7 @@ describe('companies', () => {
   });
 
   it('gets a company with its users (searchable), and NOT_FOUND for an unknown id', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const company = await caller.admin.getCompany({ id: demo.id });
     expect(company).toMatchObject({
       id: demo.id,
@@ -300,19 +300,19 @@ describe('companies', () => {
       customerNumber: '100001',
       invoiceInterval: 'monthly',
     });
-    expect(company.users.map((u) => u.email)).toEqual(expect.arrayContaining(['ella@demo.se', 'anna@demo.se']));
-    expect(company.users.find((u) => u.email === 'ella@demo.se')).toMatchObject({
+    expect(company.users.map((u) => u.email)).toEqual(expect.arrayContaining(['ella@demo.test', 'anna@demo.test']));
+    expect(company.users.find((u) => u.email === 'ella@demo.test')).toMatchObject({
       companyId: demo.id,
       isSuperAdmin: false,
       isCompanyOwner: true,
     });
     // The super admin is staff, not a user of the customer (docs/decisions/014).
-    expect(company.users.map((u) => u.email)).not.toContain('admin@demo.se');
+    expect(company.users.map((u) => u.email)).not.toContain('admin@demo.test');
     expect((await caller.admin.getCompany({ id: staff.id })).users).toEqual([
-      expect.objectContaining({ email: 'admin@demo.se', isSuperAdmin: true }),
+      expect.objectContaining({ email: 'admin@demo.test', isSuperAdmin: true }),
     ]);
     expect((await caller.admin.getCompany({ id: demo.id, q: 'ANDERS' })).users.map((u) => u.email)).toEqual([
-      'anna@demo.se',
+      'anna@demo.test',
     ]);
     expect(await refusal(caller.admin.getCompany({ id: 999999 }))).toMatchObject({
       code: 'NOT_FOUND',
@@ -325,12 +325,12 @@ describe('users', () => {
   let other: { id: number };
 
   beforeAll(async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     other = (await caller.admin.createCompany({ name: 'Grannbolaget AB', customerNumber: '500001' })).newCompany;
   });
 
   it('creates a user with the e-mail stored lower-case, answers { newUser } and writes an audit row', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newUser } = await caller.admin.createUser({
       name: ' Bo Berg ',
       email: '  Bo.Berg@Exempel.SE ',
@@ -352,7 +352,7 @@ describe('users', () => {
   });
 
   it('refuses bad input, each with its message', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ name: '', email: 'x@exempel.se', companyId: other.id }, 'name', 'Ange ett namn.'],
       [
@@ -380,7 +380,7 @@ describe('users', () => {
   });
 
   it('refuses an e-mail used in any company, whatever its case (CONFLICT)', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const r = await refusal(
       caller.admin.createUser({ name: 'Anna Kopia', email: 'ANNA@Demo.se', companyId: other.id }),
     );
@@ -398,7 +398,7 @@ describe('users', () => {
   });
 
   it('updates a user (flags, e-mail case) with before and after in the audit row', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newUser } = await caller.admin.createUser({ name: 'Dan', email: 'dan@exempel.se', companyId: other.id });
     const res = await caller.admin.updateUser({
       id: newUser.id,
@@ -437,7 +437,7 @@ describe('users', () => {
   });
 
   it('makes super admins only of the staff company’s users: a customer’s user is refused next to the flag (decision 014)', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newUser } = await caller.admin.createUser({ name: 'Kund', email: 'kund@exempel.se', companyId: other.id });
     const input = { ...newUser, isSuperAdmin: true };
     const r = await refusal(caller.admin.updateUser(input));
@@ -453,7 +453,7 @@ describe('users', () => {
   });
 
   it('takes a role on createUser and updateUser (the user page’s select); isCompanyOwner must agree with it', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newUser } = await caller.admin.createUser({
       name: 'Vera',
       email: 'vera@exempel.se',
@@ -485,12 +485,12 @@ describe('users', () => {
   });
 
   it('finds a user only through their own company: another company in the URL is NOT_FOUND', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     expect(await caller.admin.getUser({ id: anna.id, companyId: demo.id })).toMatchObject({
-      email: 'anna@demo.se',
+      email: 'anna@demo.test',
       companyId: demo.id,
     });
-    expect(await caller.admin.getUser({ id: anna.id })).toMatchObject({ email: 'anna@demo.se' });
+    expect(await caller.admin.getUser({ id: anna.id })).toMatchObject({ email: 'anna@demo.test' });
     expect(await refusal(caller.admin.getUser({ id: anna.id, companyId: other.id }))).toMatchObject({
       code: 'NOT_FOUND',
       message: 'Användaren finns inte i det här företaget.',
@@ -501,7 +501,7 @@ describe('users', () => {
         id: anna.id,
         companyId: other.id,
         name: 'Kapad',
-        email: 'anna@demo.se',
+        email: 'anna@demo.test',
         isCompanyOwner: true,
         isSuperAdmin: true,
       }),
@@ -517,12 +517,12 @@ describe('users', () => {
   });
 
   it('refuses a super admin removing their own super-admin flag, but lets them edit the rest', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const r = await refusal(
       caller.admin.updateUser({
         id: admin.id,
         name: 'Admin Demo',
-        email: 'admin@demo.se',
+        email: 'admin@demo.test',
         isCompanyOwner: true,
         isSuperAdmin: false,
       }),
@@ -536,7 +536,7 @@ describe('users', () => {
     await caller.admin.updateUser({
       id: admin.id,
       name: 'Admin Demo',
-      email: 'admin@demo.se',
+      email: 'admin@demo.test',
       isCompanyOwner: false,
       isSuperAdmin: true,
     });
@@ -544,15 +544,15 @@ describe('users', () => {
     // Another super admin may remove the flag (no lock-out: the first one still has it).
     const { newUser } = await caller.admin.createUser({
       name: 'Extra Admin',
-      email: 'extra@demo.se',
+      email: 'extra@demo.test',
       companyId: staff.id,
     });
     await caller.admin.updateUser({ ...newUser, isSuperAdmin: true });
-    const extra = await as('extra@demo.se');
+    const extra = await as('extra@demo.test');
     await extra.admin.updateUser({
       id: admin.id,
       name: 'Admin Demo',
-      email: 'admin@demo.se',
+      email: 'admin@demo.test',
       isCompanyOwner: false,
       isSuperAdmin: false,
     });
@@ -560,7 +560,7 @@ describe('users', () => {
     await extra.admin.updateUser({
       id: admin.id,
       name: 'Admin Demo',
-      email: 'admin@demo.se',
+      email: 'admin@demo.test',
       isCompanyOwner: true,
       isSuperAdmin: true,
     });
@@ -595,12 +595,12 @@ describe('parallel updates of one row', () => {
   }
 
   it('30 parallel company updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newCompany } = await caller.admin.createCompany({ name: 'Kapplöpning AB', customerNumber: '700001' });
     await caller.admin.updateCompany({ ...newCompany, name: 'Kapplöpning AB 0' });
     await Promise.all(
       Array.from({ length: 30 }, async (_, i) =>
-        (await as('admin@demo.se')).admin.updateCompany({
+        (await as('admin@demo.test')).admin.updateCompany({
           id: newCompany.id,
           name: `Kapplöpning AB ${i + 1}`,
           customerNumber: '700001',
@@ -619,20 +619,20 @@ describe('parallel updates of one row', () => {
   });
 
   it('30 parallel user updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
-    const caller = await as('admin@demo.se');
+    const caller = await as('admin@demo.test');
     const { newUser } = await caller.admin.createUser({
       name: 'Parallell',
-      email: 'parallell@demo.se',
+      email: 'parallell@demo.test',
       companyId: demo.id,
     });
     await caller.admin.updateUser({ ...newUser, name: 'Parallell 0' });
     await Promise.all(
       Array.from({ length: 30 }, async (_, i) =>
-        (await as('admin@demo.se')).admin.updateUser({
+        (await as('admin@demo.test')).admin.updateUser({
           id: newUser.id,
           companyId: demo.id,
           name: `Parallell ${i + 1}`,
-          email: 'parallell@demo.se',
+          email: 'parallell@demo.test',
           isCompanyOwner: i % 2 === 0,
           isSuperAdmin: false,
         }),

@@ -44,9 +44,9 @@ async function publishedSoFar(userId: number) {
 
 describe('chunked bulk activation', () => {
   it('sends no toast per chunk and one truthful toast for the run', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const bo = await callerFor(services, 'bo@konkurrent2.se');
-    annaId = (await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' })).id;
+    annaId = (await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.test' })).id;
     const list = Array.from({ length: 5 }, () => newIccid());
     const theirs = newIccid();
     await bo.sim.activate({ ...plan, iccid: theirs });

@@ -24,7 +24,7 @@ const activeCount = (iccids: string[]) =>
 
 describe('bulk activation', () => {
   it('activates the good rows, says why each other row is refused, and writes one event per SIM', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const [a, b, mine, theirs] = [newIccid(), newIccid(), newIccid(), newIccid()];
     await anna.sim.activate({ ...plan, iccid: mine });
@@ -72,7 +72,7 @@ describe('bulk activation', () => {
   });
 
   it("rows: a row's own mark and comment win over the list's, in the SIM and in its history event", async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const [a, b, c] = [newIccid(), newIccid(), newIccid()];
     const r = await anna.sim.bulkActivate({
       ...plan,
@@ -99,7 +99,7 @@ describe('bulk activation', () => {
   });
 
   it('rows: a too long mark is refused naming the row, and nothing of the list is activated', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const [a, b] = [newIccid(), newIccid()];
     const call = anna.sim.bulkActivate({
       ...plan,
@@ -119,7 +119,7 @@ describe('bulk activation', () => {
   });
 
   it('dryRun answers the preview and changes nothing', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const [a, b] = [newIccid(), newIccid()];
     const events = await services.orm.em.fork().count(SimEvent, {});
     const r = await anna.sim.bulkActivate({ ...plan, iccids: [a, b, b], dryRun: true });
@@ -130,7 +130,7 @@ describe('bulk activation', () => {
   });
 
   it('running the same list again activates only what is left', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const list = Array.from({ length: 30 }, () => newIccid());
     const first = await anna.sim.bulkActivate({ ...plan, iccids: list.slice(0, 20) });
     expect(first.counts.activated).toBe(20);
@@ -145,7 +145,7 @@ describe('bulk activation', () => {
   });
 
   it('refuses the plan for the whole list as single activation does', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     await expect(anna.sim.bulkActivate({ ...plan, dataLimit: 7, iccids: [newIccid()] })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
@@ -160,7 +160,7 @@ describe('bulk activation', () => {
       return i % 4 < 2 ? window : window.reverse();
     });
     const callers = await Promise.all(
-      lists.map((_, i) => callerFor(services, i % 2 ? 'bo@konkurrent.se' : 'anna@demo.se')),
+      lists.map((_, i) => callerFor(services, i % 2 ? 'bo@konkurrent.se' : 'anna@demo.test')),
     );
     const answers = await Promise.all(lists.map((iccids, i) => callers[i]!.sim.bulkActivate({ ...plan, iccids })));
 
@@ -187,7 +187,7 @@ describe('bulk activation', () => {
 
 describe('bulk deactivation', () => {
   it('deactivates own SIMs with an event each; others notFound, legacy refused, inactive said so', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const act = await anna.sim.bulkActivate({ ...plan, iccids: [newIccid(), newIccid(), newIccid()] });
     const [x, y, z] = act.results.map((r) => r.simId!);
@@ -218,14 +218,14 @@ describe('bulk deactivation', () => {
   });
 
   it('10 parallel bulk deactivations of overlapping lists: each SIM deactivated once, with one event', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const act = await anna.sim.bulkActivate({ ...plan, iccids: Array.from({ length: 40 }, () => newIccid()) });
     const ids = act.results.map((r) => r.simId!);
     const lists = Array.from({ length: 10 }, (_, i) => {
       const window = ids.slice(i * 2, i * 2 + 22);
       return i % 2 ? window.reverse() : window;
     });
-    const callers = await Promise.all(lists.map(() => callerFor(services, 'anna@demo.se')));
+    const callers = await Promise.all(lists.map(() => callerFor(services, 'anna@demo.test')));
     const answers = await Promise.all(lists.map((l, i) => callers[i]!.sim.bulkDeactivate({ ids: l })));
     const done = answers.flatMap((a) => a.results.filter((r) => r.outcome === 'deactivated').map((r) => r.id));
     expect(done.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));

@@ -251,7 +251,7 @@ describe('GET /api/export/getExcelV1', () => {
     expect(b).toHaveLength(12);
     expect(new Set(b.map((r) => r[1]))).toEqual(new Set([ICCID_B]));
     const demo = specRows(
-      (await download('anna@demo.se', period(Y, 1, Y, 12))).workbook.getWorksheet('Specifikation')!,
+      (await download('anna@demo.test', period(Y, 1, Y, 12))).workbook.getWorksheet('Specifikation')!,
     );
     expect(demo.some((r) => [ICCID_1, ICCID_2, ICCID_3, ICCID_B].includes(r[1] as string))).toBe(false);
   });
@@ -261,7 +261,7 @@ describe('GET /api/export/getExcelV1', () => {
     const firma = await em.findOneOrFail(Company, { customerNumber: 'X-1' });
     const ctx = await createContext({
       services: server.services,
-      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }),
+      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.test') }),
       requestId: 't',
       ip: '127.0.0.1',
     });

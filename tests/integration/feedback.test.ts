@@ -47,21 +47,21 @@ describe('feedback', () => {
   it('stores the message with user and company, and mails support with name, e-mail and company (HTML escaped)', async () => {
     const em = server.services.orm.em.fork();
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
-    em.create(User, { name: 'Otto <b>Fet</b>', email: 'otto@demo.se', company });
+    em.create(User, { name: 'Otto <b>Fet</b>', email: 'otto@demo.test', company });
     await em.flush();
     const message = 'Skannern är snabb!\r\nMen <script>alert(1)</script> & "citat" syns.';
-    const res = await (await as('otto@demo.se')).feedback.send({ message });
+    const res = await (await as('otto@demo.test')).feedback.send({ message });
     expect(res).toEqual({ success: true, id: expect.any(Number) });
     const row = (await stored()).find((f) => f.id === res.id)!;
     expect(row.message).toBe('Skannern är snabb!\nMen <script>alert(1)</script> & "citat" syns.');
-    expect(row.user!.email).toBe('otto@demo.se');
+    expect(row.user!.email).toBe('otto@demo.test');
     expect(row.company!.name).toBe('Demo AB');
 
     await server.services.settled();
     const mails = smtp.to('support@test.se');
     expect(mails).toHaveLength(1);
     const mail = decoded(mails[0]!.raw);
-    expect(mail).toContain('Från: Otto <b>Fet</b> <otto@demo.se>');
+    expect(mail).toContain('Från: Otto <b>Fet</b> <otto@demo.test>');
     expect(mail).toContain('Företag: Demo AB');
     expect(mail).toContain('Skannern är snabb!');
     // The HTML part carries the user's text escaped, never as markup.
@@ -72,7 +72,7 @@ describe('feedback', () => {
   });
 
   it('refuses blank or too long text with a clear message and stores nothing', async () => {
-    const caller = await as('anna@demo.se');
+    const caller = await as('anna@demo.test');
     const before = (await stored()).length;
     for (const message of ['', '   ', '\r\n\t ']) {
       const err = await caller.feedback.send({ message }).catch((e) => e);
@@ -98,7 +98,7 @@ describe('feedback', () => {
     const before = smtp.to('support@test.se').length;
     smtp.setFailing(true);
     try {
-      const res = await (await as('anna@demo.se')).feedback.send({ message: 'Sparas även om posten krånglar' });
+      const res = await (await as('anna@demo.test')).feedback.send({ message: 'Sparas även om posten krånglar' });
       expect(res.success).toBe(true);
       await server.services.settled();
     } finally {
@@ -107,7 +107,7 @@ describe('feedback', () => {
     expect(smtp.to('support@test.se')).toHaveLength(before);
     const last = (await stored()).at(-1)!;
     expect(last.message).toBe('Sparas även om posten krånglar');
-    expect(last.user!.email).toBe('anna@demo.se');
+    expect(last.user!.email).toBe('anna@demo.test');
   });
 
   it('stores but mails nobody when SUPPORT_EMAIL is not set', async () => {
@@ -116,7 +116,7 @@ describe('feedback', () => {
     const count = smtp.mails.length;
     config.supportEmail = undefined;
     try {
-      await (await as('anna@demo.se')).feedback.send({ message: 'Ingen supportadress' });
+      await (await as('anna@demo.test')).feedback.send({ message: 'Ingen supportadress' });
       await server.services.settled();
     } finally {
       config.supportEmail = saved;
@@ -136,7 +136,7 @@ describe('feedback', () => {
     await em.flush();
     const adminCtx = await createContext({
       services: server.services,
-      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.se') }),
+      headers: new Headers({ cookie: await server.sessionCookie('admin@demo.test') }),
       requestId: 't',
       ip: '',
     });
@@ -152,7 +152,7 @@ describe('feedback', () => {
     await server.services.settled();
     const last = (await stored()).at(-1)!;
     expect(last.company!.name).toBe('Agerat AB');
-    expect(last.user!.email).toBe('admin@demo.se');
+    expect(last.user!.email).toBe('admin@demo.test');
     expect(decoded(smtp.to('support@test.se').at(-1)!.raw)).toContain('Företag: Agerat AB');
   });
 });

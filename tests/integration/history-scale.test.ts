@@ -23,7 +23,7 @@ beforeAll(async () => {
   started = await startServices();
   const e = em();
   demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
-  const admin = await callerFor(started.services, 'admin@demo.se');
+  const admin = await callerFor(started.services, 'admin@demo.test');
   await admin.admin.createCompany({ name: 'Andra AB', customerNumber: 'ANDRA-1' });
   other = await e.findOneOrFail(Company, { customerNumber: 'ANDRA-1' });
   busy = await e.findOneOrFail(Sim, { company: demo.id, status: 'active' }, { orderBy: { id: 'asc' } });
@@ -62,7 +62,7 @@ afterAll(() => started?.stop());
 
 describe('a SIM history', () => {
   it('GET /api/sim/{id} and the page get the newest events only', async () => {
-    const ella = await callerFor(started.services, 'ella@demo.se');
+    const ella = await callerFor(started.services, 'ella@demo.test');
     const sim = await ella.sim.byId({ id: busy.id });
     expect(HISTORY_PAGE).toBe(50);
     expect(sim.history).toHaveLength(HISTORY_PAGE);
@@ -80,7 +80,7 @@ describe('a SIM history', () => {
   });
 
   it('pages older events by keyset: every event once, in order, through ties of time', async () => {
-    const ella = await callerFor(started.services, 'ella@demo.se');
+    const ella = await callerFor(started.services, 'ella@demo.test');
     const seen: string[] = [];
     let before: number | undefined;
     let pages = 0;
@@ -104,7 +104,7 @@ describe('a SIM history', () => {
   });
 
   it('the SIM page reads the SIM and a page of its history in one call (sim.detail)', async () => {
-    const ella = await callerFor(started.services, 'ella@demo.se');
+    const ella = await callerFor(started.services, 'ella@demo.test');
     const { history: _history, ...sim } = await ella.sim.byId({ id: busy.id });
     const first = await ella.sim.history({ id: busy.id });
     expect(await ella.sim.detail({ id: busy.id })).toEqual({ sim, history: first });
@@ -114,7 +114,7 @@ describe('a SIM history', () => {
   });
 
   it("is the company's own: another company's SIM is not found, another SIM's event marks nothing", async () => {
-    const ella = await callerFor(started.services, 'ella@demo.se');
+    const ella = await callerFor(started.services, 'ella@demo.test');
     await expect(ella.sim.history({ id: foreign.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(ella.sim.byId({ id: foreign.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const [mark] = await em().execute<Array<{ id: number }>>(`select id from sim_event where sim_id = ?`, [foreign.id]);
@@ -124,7 +124,7 @@ describe('a SIM history', () => {
 
 describe('the admin audit (admin.audit, GET /api/admin/audit)', () => {
   it('is for super admins only: an owner, a member and support acting as a company get 403 on other doors too', async () => {
-    for (const email of ['ella@demo.se', 'anna@demo.se']) {
+    for (const email of ['ella@demo.test', 'anna@demo.test']) {
       const c = await callerFor(started.services, email);
       await expect(c.admin.audit({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }
@@ -134,7 +134,7 @@ describe('the admin audit (admin.audit, GET /api/admin/audit)', () => {
   });
 
   it('lists every company newest first and pages by keyset without gaps or repeats', async () => {
-    const admin = await callerFor(started.services, 'admin@demo.se');
+    const admin = await callerFor(started.services, 'admin@demo.test');
     const all = await em().execute<Array<{ id: number }>>(`select id from audit_event order by id desc`);
     const ids: number[] = [];
     let before: number | undefined;
@@ -158,7 +158,7 @@ describe('the admin audit (admin.audit, GET /api/admin/audit)', () => {
   });
 
   it('filters by kind, by company (id or customer number) and both, paging within the filter', async () => {
-    const admin = await callerFor(started.services, 'admin@demo.se');
+    const admin = await callerFor(started.services, 'admin@demo.test');
     for (const kind of AUDIT_KINDS) {
       const want = await em().execute<Array<{ id: number }>>(
         `select id from audit_event where kind = ? order by id desc`,

@@ -30,18 +30,18 @@ describe('login rate limits', () => {
     await services.settled();
     // Over its limit now: asking for the victim's address again and again is refused before it is counted.
     for (let i = 0; i < ADDRESS_LIMIT.max + 5; i++) {
-      expect(await attacker.auth.requestLink({ destination: 'anna@demo.se' })).toEqual({ success: true });
+      expect(await attacker.auth.requestLink({ destination: 'anna@demo.test' })).toEqual({ success: true });
     }
     await services.settled();
-    expect(smtp.to('anna@demo.se')).toHaveLength(0);
-    expect(await services.orm.em.fork().count(RateLimitCounter, { key: 'login:address:anna@demo.se' })).toBe(0);
+    expect(smtp.to('anna@demo.test')).toHaveLength(0);
+    expect(await services.orm.em.fork().count(RateLimitCounter, { key: 'login:address:anna@demo.test' })).toBe(0);
 
     // The victim, from another network, still gets a link, and it logs in.
     const victim = from('198.51.100.20');
-    await victim.auth.requestLink({ destination: 'anna@demo.se' });
+    await victim.auth.requestLink({ destination: 'anna@demo.test' });
     await services.settled();
-    expect(smtp.to('anna@demo.se')).toHaveLength(1);
-    const token = new URL(linkIn(smtp.to('anna@demo.se')[0]!.raw)).searchParams.get('token')!;
+    expect(smtp.to('anna@demo.test')).toHaveLength(1);
+    const token = new URL(linkIn(smtp.to('anna@demo.test')[0]!.raw)).searchParams.get('token')!;
     expect(await victim.auth.consumeLink({ token })).toEqual({ problem: null, redirectTo: null, stage: 'full' });
   });
 });

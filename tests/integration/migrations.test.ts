@@ -39,9 +39,9 @@ describe('migrations', () => {
     expect(second.sims).toBe(0);
     expect(second.plans.created).toBe(0);
     expect(await em.count(Company, { name: 'Demo AB' })).toBe(1);
-    const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+    const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
     expect(admin.isSuperAdmin).toBe(true);
-    const anna = await em.findOneOrFail(User, { email: 'anna@demo.se' });
+    const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
     expect(anna.isSuperAdmin).toBe(false);
     const plans = await em.find(RatePlan, {});
     expect(plans.length).toBeGreaterThanOrEqual(8);

@@ -60,14 +60,14 @@ async function auditActions(email: string): Promise<string[]> {
 describe('registering a passkey', () => {
   it('stores the credential; the first brings ten recovery codes, shown once; the second none', async () => {
     const auth = new SoftAuthenticator(services.config.appUrl);
-    const raw = await fullSession('anna@demo.se');
+    const raw = await fullSession('anna@demo.test');
     const first = await registerWith(auth, raw, 'Min telefon');
     expect(first.result.name).toBe('Min telefon');
     expect(first.result.signedIn).toBe(false);
     expect(first.result.recoveryCodes).toHaveLength(10);
     for (const code of first.result.recoveryCodes!) expect(code).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
     const em = services.orm.em.fork();
-    const stored = await em.findOneOrFail(Passkey, { user: await userId('anna@demo.se') });
+    const stored = await em.findOneOrFail(Passkey, { user: await userId('anna@demo.test') });
     expect(stored).toMatchObject({ counter: 0, deviceType: 'multiDevice', backedUp: true, transports: ['internal'] });
     expect(stored.credentialId).toBe(auth.credentials[0]!.id.toString('base64url'));
     // Only hashes are stored.
@@ -84,19 +84,19 @@ describe('registering a passkey', () => {
       ['Nyckel 2', false],
     ]);
     expect(overview.recoveryCodesLeft).toBe(10);
-    expect(await auditActions('anna@demo.se')).toEqual(
+    expect(await auditActions('anna@demo.test')).toEqual(
       expect.arrayContaining(['passkeyAdded', 'recoveryCodesCreated', 'passkeyAdded']),
     );
   });
 
   it('refuses the same answer twice, an answer to another session and one whose challenge expired', async () => {
     const auth = new SoftAuthenticator(services.config.appUrl);
-    const raw = await fullSession('ella@demo.se');
+    const raw = await fullSession('ella@demo.test');
     const { trpc } = await as(raw);
     const options = await trpc.passkeys.registrationOptions();
     const response = auth.register(options);
     // Another session of the same user cannot use this session's challenge.
-    const other = await as(await fullSession('ella@demo.se'));
+    const other = await as(await fullSession('ella@demo.test'));
     await expect(other.trpc.passkeys.register({ response, name: '' })).rejects.toThrow(/gått ut|använts/);
     // Nor the right one afterwards: the failed try did not take it, but it is still single use below.
     await trpc.passkeys.register({ response, name: '' });
@@ -111,7 +111,7 @@ describe('registering a passkey', () => {
   });
 
   it('a session that must add its first passkey is signed in by it (new id, stepped up, signIn audited)', async () => {
-    const raw = await pendingSession('admin@demo.se', 'register');
+    const raw = await pendingSession('admin@demo.test', 'register');
     const { ctx, trpc, session } = await as(raw);
     expect(session?.stage).toBe('register');
     expect(ctx.session).toBeNull();
@@ -132,7 +132,7 @@ describe('registering a passkey', () => {
     const signedIn = await findSession(services.orm.em.fork(), fresh!);
     expect(signedIn).toMatchObject({ stage: 'full', method: 'link' });
     expect(isSteppedUp(signedIn!)).toBe(true);
-    expect(await auditActions('admin@demo.se')).toContain('signIn');
+    expect(await auditActions('admin@demo.test')).toContain('signIn');
   });
 });
 
@@ -144,9 +144,9 @@ describe('using a passkey', () => {
   });
 
   it('after the link (secondFactor): signs in with a new id, stepped up, with the link as its method', async () => {
-    const setup = await registerWith(auth, await fullSession('anna@demo.se'));
+    const setup = await registerWith(auth, await fullSession('anna@demo.test'));
     expect(setup.result.recoveryCodes).toBeNull(); // anna has passkeys from the first test
-    const raw = await pendingSession('anna@demo.se', 'passkey');
+    const raw = await pendingSession('anna@demo.test', 'passkey');
     const { ctx, trpc } = await as(raw);
     // A pending session is signed out to everything else.
     await expect(trpc.passkeys.overview()).rejects.toThrow();
@@ -168,7 +168,7 @@ describe('using a passkey', () => {
     expect(stored.lastUsedAt).toBeInstanceOf(Date);
 
     // The same answer again (replay), on another pending session: refused.
-    const again = await as(await pendingSession('anna@demo.se', 'passkey'));
+    const again = await as(await pendingSession('anna@demo.test', 'passkey'));
     await again.trpc.passkeys.secondFactorOptions();
     await expect(again.trpc.passkeys.secondFactor({ response })).rejects.toThrow();
     // A full session may not call the pending procedures.
@@ -177,22 +177,22 @@ describe('using a passkey', () => {
 
   it('refuses another user’s passkey and a challenge of another purpose', async () => {
     const other = new SoftAuthenticator(services.config.appUrl);
-    await registerWith(other, await fullSession('ella@demo.se'));
-    const { trpc } = await as(await pendingSession('anna@demo.se', 'passkey'));
+    await registerWith(other, await fullSession('ella@demo.test'));
+    const { trpc } = await as(await pendingSession('anna@demo.test', 'passkey'));
     const options = await trpc.passkeys.secondFactorOptions();
     await expect(trpc.passkeys.secondFactor({ response: other.assert(options) })).rejects.toThrow();
 
     // A register challenge answered as a step-up.
-    const full = await as(await fullSession('anna@demo.se', false));
+    const full = await as(await fullSession('anna@demo.test', false));
     const reg = await full.trpc.passkeys.registrationOptions();
     await expect(
       full.trpc.passkeys.stepUp({ response: auth.assert({ challenge: reg.challenge, rpId: reg.rp.id }) }),
     ).rejects.toThrow();
-    expect(await auditActions('anna@demo.se')).toContain('stepUpFailed');
+    expect(await auditActions('anna@demo.test')).toContain('stepUpFailed');
   });
 
   it('step-up marks the session; removing needs it; the last required passkey stays', async () => {
-    const raw = await fullSession('anna@demo.se', false);
+    const raw = await fullSession('anna@demo.test', false);
     const caller = await as(raw);
     const list = await caller.trpc.passkeys.overview();
     await expect(caller.trpc.passkeys.remove({ id: list.passkeys[1]!.id })).rejects.toThrow(/Bekräfta/);
@@ -210,10 +210,10 @@ describe('using a passkey', () => {
     // anna need not use passkeys: she may remove even her last.
     for (const p of list.passkeys) await steppedUp.trpc.passkeys.remove({ id: p.id });
     expect((await steppedUp.trpc.passkeys.overview()).passkeys).toEqual([]);
-    expect(await auditActions('anna@demo.se')).toContain('passkeyRemoved');
+    expect(await auditActions('anna@demo.test')).toContain('passkeyRemoved');
 
     // The super admin must keep one.
-    const admin = await as(await fullSession('admin@demo.se'));
+    const admin = await as(await fullSession('admin@demo.test'));
     const own = (await admin.trpc.passkeys.overview()).passkeys;
     expect(own).toHaveLength(1);
     await expect(admin.trpc.passkeys.remove({ id: own[0]!.id })).rejects.toThrow(/minst en nyckel/);
@@ -223,7 +223,7 @@ describe('using a passkey', () => {
 
   it('signIn (passkey alone): bound to the browser cookie; a removed user never signs in', async () => {
     const passkeyOf = new SoftAuthenticator(services.config.appUrl);
-    await registerWith(passkeyOf, await fullSession('ella@demo.se'));
+    await registerWith(passkeyOf, await fullSession('ella@demo.test'));
     const browser = await as(null);
     const options = await browser.trpc.passkeys.signInOptions();
     expect(options.allowCredentials ?? []).toEqual([]);
@@ -237,10 +237,10 @@ describe('using a passkey', () => {
     const done = await as(null);
     await done.trpc.passkeys.signIn({ response, binding: binding! });
     const session = await findSession(services.orm.em.fork(), cookieFrom(done.ctx)!);
-    expect(session).toMatchObject({ stage: 'full', method: 'passkey', email: 'ella@demo.se' });
+    expect(session).toMatchObject({ stage: 'full', method: 'passkey', email: 'ella@demo.test' });
     await expect((await as(null)).trpc.passkeys.signIn({ response, binding: binding! })).rejects.toThrow();
 
-    await services.orm.em.fork().nativeUpdate(User, { email: 'ella@demo.se' }, { removedAt: new Date() });
+    await services.orm.em.fork().nativeUpdate(User, { email: 'ella@demo.test' }, { removedAt: new Date() });
     const next = await as(null);
     const o2 = await next.trpc.passkeys.signInOptions();
     await expect(
@@ -249,7 +249,7 @@ describe('using a passkey', () => {
         binding: readBindingCookie(next.ctx.resHeaders.get('set-cookie'))!,
       }),
     ).rejects.toThrow();
-    await services.orm.em.fork().nativeUpdate(User, { email: 'ella@demo.se' }, { removedAt: null });
+    await services.orm.em.fork().nativeUpdate(User, { email: 'ella@demo.test' }, { removedAt: null });
   });
 
   it('signed-out ceremonies are limited per address; expired challenges are swept by the next one', async () => {
@@ -277,26 +277,26 @@ describe('using a passkey', () => {
   });
 
   it('recovery codes: each works once, wrong ones are limited, new ones replace the old', async () => {
-    const raw = await fullSession('ella@demo.se');
+    const raw = await fullSession('ella@demo.test');
     const renewed = await (await as(raw)).trpc.passkeys.renewRecoveryCodes();
     codes = renewed.recoveryCodes;
     expect(codes).toHaveLength(10);
-    const first = await as(await pendingSession('ella@demo.se', 'passkey'), { ip: '10.0.0.2' });
+    const first = await as(await pendingSession('ella@demo.test', 'passkey'), { ip: '10.0.0.2' });
     await expect(first.trpc.passkeys.recoverySignIn({ code: 'aaaa-bbbb-cccc' })).rejects.toThrow(/stämmer inte/);
     await first.trpc.passkeys.recoverySignIn({ code: codes[0]!.toUpperCase().replace(/-/g, ' ') });
     const session = await findSession(services.orm.em.fork(), cookieFrom(first.ctx)!);
     expect(session).toMatchObject({ stage: 'full', method: 'recovery' });
-    expect(await auditActions('ella@demo.se')).toContain('recoveryCodeUsed');
-    const second = await as(await pendingSession('ella@demo.se', 'passkey'), { ip: '10.0.0.2' });
+    expect(await auditActions('ella@demo.test')).toContain('recoveryCodeUsed');
+    const second = await as(await pendingSession('ella@demo.test', 'passkey'), { ip: '10.0.0.2' });
     await expect(second.trpc.passkeys.recoverySignIn({ code: codes[0]! })).rejects.toThrow(/stämmer inte/);
 
     // Step-up with a code on a full session.
-    const olderRaw = await fullSession('ella@demo.se', false);
+    const olderRaw = await fullSession('ella@demo.test', false);
     await (await as(olderRaw, { ip: '10.0.0.2' })).trpc.passkeys.recoveryStepUp({ code: codes[1]! });
     expect(isSteppedUp((await as(olderRaw)).session!)).toBe(true);
 
     // Wrong codes run out: after the limit even a right one is refused for a while.
-    const guesser = await as(await pendingSession('ella@demo.se', 'passkey'), { ip: '10.0.0.3' });
+    const guesser = await as(await pendingSession('ella@demo.test', 'passkey'), { ip: '10.0.0.3' });
     let limited = false;
     for (let i = 0; i < 12 && !limited; i++) {
       const err = await guesser.trpc.passkeys.recoverySignIn({ code: `zzzz-zzzz-zz${i}z` }).catch((e: Error) => e);
@@ -308,12 +308,12 @@ describe('using a passkey', () => {
     // Renewing (stepped up) ends the old codes.
     const newer = (await (await as(raw)).trpc.passkeys.renewRecoveryCodes()).recoveryCodes;
     expect(newer).not.toContain(codes[3]);
-    expect(await services.orm.em.fork().count(RecoveryCode, { user: await userId('ella@demo.se'), usedAt: null })).toBe(
-      10,
-    );
+    expect(
+      await services.orm.em.fork().count(RecoveryCode, { user: await userId('ella@demo.test'), usedAt: null }),
+    ).toBe(10);
     // Renewing needs a step-up.
     await expect(
-      (await as(await fullSession('ella@demo.se', false))).trpc.passkeys.renewRecoveryCodes(),
+      (await as(await fullSession('ella@demo.test', false))).trpc.passkeys.renewRecoveryCodes(),
     ).rejects.toThrow(/Bekräfta/);
   });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
   companyId = demo.id;
   simId = (await em.findOneOrFail(Sim, { company: demo.id, status: 'active' }, { orderBy: { id: 'asc' } })).id;
-  const admin = await em.findOneOrFail(User, { email: 'admin@demo.se' });
+  const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
   sessionHash = hashSessionId(await signedInSession(em, admin.id));
   if (db.target.kind === 'postgres') unprepared = await initOrm({ ...db.target, prepare: false });
 });

@@ -16,7 +16,7 @@ let companyId: number;
 
 beforeAll(async () => {
   ({ services, stop } = await startServices());
-  const anna = await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' });
+  const anna = await services.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.test' });
   annaId = anna.id;
   companyId = anna.company.id;
 });
@@ -32,7 +32,7 @@ async function rowsOfEveryKind(tag: string) {
   const token = (name: string, expiresAt: number, usedAt: number | null = null) =>
     em.create(LoginToken, {
       tokenHash: randomBytes(32).toString('hex'),
-      email: `${tag}-${name}@demo.se`,
+      email: `${tag}-${name}@demo.test`,
       expiresAt: new Date(expiresAt),
       usedAt: usedAt === null ? null : new Date(usedAt),
     });
@@ -102,11 +102,11 @@ describe('purge of expired rows', () => {
     const live = await rowsOfEveryKind('one');
     expect(await counts('one')).toEqual({
       loginTokens: [
-        'dead@demo.se',
-        'dead-used@demo.se',
-        'recently-expired@demo.se',
-        'live@demo.se',
-        'live-used@demo.se',
+        'dead@demo.test',
+        'dead-used@demo.test',
+        'recently-expired@demo.test',
+        'live@demo.test',
+        'live-used@demo.test',
       ],
       rateLimitCounters: ['dead', 'live', 'long-dead'],
       sessions: 4,
@@ -120,7 +120,7 @@ describe('purge of expired rows', () => {
       idempotencyKeys: 0,
     });
     expect(await counts('one')).toEqual({
-      loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
+      loginTokens: ['recently-expired@demo.test', 'live@demo.test', 'live-used@demo.test'],
       rateLimitCounters: ['live'],
       sessions: 2,
       ceremonies: ['challenge live', 'sso live'],
@@ -154,7 +154,7 @@ describe('purge of expired rows', () => {
     try {
       await expect.poll(async () => (await counts('timer')).rateLimitCounters, { timeout: 20_000 }).toEqual(['live']);
       expect(await counts('timer')).toMatchObject({
-        loginTokens: ['recently-expired@demo.se', 'live@demo.se', 'live-used@demo.se'],
+        loginTokens: ['recently-expired@demo.test', 'live@demo.test', 'live-used@demo.test'],
         sessions: 2,
       });
     } finally {

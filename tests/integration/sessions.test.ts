@@ -20,7 +20,7 @@ let annaId: number;
 beforeAll(async () => {
   await migrate(db.orm);
   await seedDemo(db.orm.em.fork());
-  annaId = (await db.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.se' })).id;
+  annaId = (await db.orm.em.fork().findOneOrFail(User, { email: 'anna@demo.test' })).id;
 });
 
 describe('sessions', () => {
@@ -30,7 +30,7 @@ describe('sessions', () => {
     expect(raw.length).toBeGreaterThanOrEqual(43); // 256 bits
     expect(await em.count(Session, { id: raw })).toBe(0);
     const s = await findSession(db.orm.em.fork(), raw);
-    expect(s).toMatchObject({ userId: annaId, email: 'anna@demo.se', isSuperAdmin: false, actingCompanyId: null });
+    expect(s).toMatchObject({ userId: annaId, email: 'anna@demo.test', isSuperAdmin: false, actingCompanyId: null });
   });
 
   it('ends after 7 idle days and after 30 days in all', async () => {

@@ -36,7 +36,7 @@ const activation = (iccid: string, extra: Partial<ActivateInput> = {}): Activate
 
 describe('activate', () => {
   it('stores the SIM on the resolved plan with an activated event', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const iccid = newIccid();
     const r = await anna.sim.activate(activation(iccid.replace(/(\d{5})/g, '$1 ')));
     expect(r.success).toBe(true);
@@ -49,7 +49,7 @@ describe('activate', () => {
   });
 
   it('refuses a bad ICCID with its own message for each problem', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const good = newIccid();
     const cases: Array<[string, string]> = [
       ['', 'Ange ICCID-numret.'],
@@ -66,7 +66,7 @@ describe('activate', () => {
   });
 
   it('refuses marks over 200 characters and a plan combination that does not exist', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     await expect(anna.sim.activate(activation(newIccid(), { invoiceLineMark: 'x'.repeat(201) }))).rejects.toMatchObject(
       { code: 'BAD_REQUEST' },
     );
@@ -82,7 +82,7 @@ describe('activate', () => {
   });
 
   it('refuses an ICCID active in any company, but allows a deactivated one again', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     const iccid = newIccid();
     const first = await anna.sim.activate(activation(iccid));
@@ -96,7 +96,7 @@ describe('activate', () => {
   });
 
   it('gives exactly one active SIM for 20 parallel activations of the same ICCID', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const iccid = newIccid();
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => anna.sim.activate(activation(iccid))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('activate', () => {
 
 describe('parallel edits', () => {
   it('leave a consistent history: each event starts where the one before ended', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const { id } = await anna.sim.activate(activation(newIccid()));
     const edits = Array.from({ length: 10 }, (_, i) => ({
       id,
@@ -120,7 +120,7 @@ describe('parallel edits', () => {
       invoiceLineNote: 'Handdator',
     }));
     // Each edit is its own request (its own context), as ten browser tabs would send them.
-    const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.se')));
+    const callers = await Promise.all(edits.map(() => callerFor(services, 'anna@demo.test')));
     const results = await Promise.allSettled(edits.map((e, i) => callers[i]!.sim.edit(e)));
     expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
     const events = await services.orm.em
@@ -143,7 +143,7 @@ describe('parallel edits', () => {
 
 describe('list and search', () => {
   it('lists only the company’s active SIMs and searches every shown field case-insensitively', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const bo = await callerFor(services, 'bo@konkurrent.se');
     await bo.sim.activate(activation(newIccid(), { invoiceLineMark: 'Hemlig kund' }));
     const mine = await anna.sim.list({});
@@ -167,7 +167,7 @@ describe('list and search', () => {
 
 describe('edit and deactivate', () => {
   it('edits marks and plan, writing updated and planChanged events with before and after', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const { id } = await anna.sim.activate(activation(newIccid()));
     const base = {
       id,
@@ -192,7 +192,7 @@ describe('edit and deactivate', () => {
   });
 
   it('refuses an edit that leaves out a field (400 naming it), and changes nothing', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const { id } = await anna.sim.activate(activation(newIccid(), { invoiceLineNote: 'Behålls' }));
     const full = {
       id,
@@ -215,7 +215,7 @@ describe('edit and deactivate', () => {
   });
 
   it('refuses edits and deactivation of a SIM on a legacy plan (409)', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const legacy = await services.orm.em
       .fork()
       .findOneOrFail(Sim, { ratePlan: { isLegacy: true }, status: 'active', company: { name: 'Demo AB' } });
@@ -259,13 +259,13 @@ describe('edit and deactivate', () => {
   it('a super admin acting as a company sees that company’s SIMs', async () => {
     const em = services.orm.em.fork();
     const konkurrent = await em.findOneOrFail(Company, { customerNumber: 'K-1' });
-    const admin = await callerFor(services, 'admin@demo.se', konkurrent.id);
+    const admin = await callerFor(services, 'admin@demo.test', konkurrent.id);
     const list = await admin.sim.list({});
     expect(list.some((s) => s.invoiceLineMark === 'Hemlig kund')).toBe(true);
   });
 
   it('deactivation sets status and date, writes an event, and removes the SIM from the list', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const { id } = await anna.sim.activate(activation(newIccid()));
     await anna.sim.deactivate({ id });
     const sim = await services.orm.em.fork().findOneOrFail(Sim, { id });
@@ -277,7 +277,7 @@ describe('edit and deactivate', () => {
   });
 
   it('lists the selectable plans (never legacy) and refuses anonymous callers', async () => {
-    const anna = await callerFor(services, 'anna@demo.se');
+    const anna = await callerFor(services, 'anna@demo.test');
     const plans = await anna.plans.list();
     expect(plans.length).toBe(await services.orm.em.fork().count(RatePlan, { isLegacy: false }));
     const anon = await callerFor(services, null);
