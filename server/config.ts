@@ -49,8 +49,12 @@ const schema = z.object({
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // Requests per minute per API key, shared by every instance; tests set a small one.
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  // Requests per minute per signed-in user on the REST paths (cookie callers); tests and benchmarks raise it.
+  // Requests per minute per signed-in user: the REST paths, /api/trpc and the pages; tests and benchmarks raise it.
   API_SESSION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000_000).default(600),
+  // Requests per minute per company: all its keys and signed-in users together, on top of their own budgets.
+  COMPANY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000_000).default(3000),
+  // Active (neither revoked nor expired) API keys a company may have at once.
+  API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(10_000).default(20),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -78,6 +82,9 @@ const schema = z.object({
   ),
   // How long a request to a company's identity provider (discovery, keys, token) may take.
   SSO_DISCOVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  // Demo data in an empty database: the embedded default seeds it; a PostgreSQL database only when the operator
+  // types DEMO_DATA=true (never a production database by accident: the demo logins include a super admin).
+  DEMO_DATA: z.enum(['true', 'false']).optional(),
 });
 
 /** 32 bytes, written as 64 hex digits or as base64 / base64url (43 or 44 characters). */
@@ -152,8 +159,12 @@ export type Config = {
   searchTimeoutMs: number;
   /** API_KEY_RATE_LIMIT: requests per minute per API key (default 600). */
   apiKeyRateLimit: number;
-  /** API_SESSION_RATE_LIMIT: requests per minute per signed-in user on the REST paths (default 600). */
+  /** API_SESSION_RATE_LIMIT: requests per minute per signed-in user, on every door (default 600). */
   apiSessionRateLimit: number;
+  /** COMPANY_RATE_LIMIT: requests per minute per company, its keys and users together (default 3000). */
+  companyRateLimit: number;
+  /** API_KEYS_MAX_ACTIVE: a company's active API keys at most (default 20). */
+  apiKeysMaxActive: number;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
   sessionSecretGenerated: boolean;
   /** Webhook delivery (server/webhooks/deliver.ts). */
@@ -164,6 +175,8 @@ export type Config = {
    * limit of a request to a provider (SSO_DISCOVERY_TIMEOUT_MS).
    */
   sso: { secretKey: Buffer | null; secretKeyDerived: boolean; timeoutMs: number };
+  /** DEMO_DATA: seed the demo data into an empty database at start (default: only the embedded database). */
+  demoData: boolean;
 };
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the variable. */
@@ -195,6 +208,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? false,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     apiSessionRateLimit: e.API_SESSION_RATE_LIMIT,
+    companyRateLimit: e.COMPANY_RATE_LIMIT,
+    apiKeysMaxActive: e.API_KEYS_MAX_ACTIVE,
+    demoData: e.DEMO_DATA ? e.DEMO_DATA === 'true' : !e.DATABASE_URL,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
     sessionSecretGenerated: !e.SESSION_SECRET,

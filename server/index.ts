@@ -64,9 +64,19 @@ export async function startServer(
 ): Promise<RunningServer> {
   const services = opts.services ?? (await createServices(config));
   const { log } = services;
-  if (opts.seed !== false && (await databaseIsEmpty(services.orm.em.fork()))) {
-    const r = await seedDemo(services.orm.em.fork());
-    log.info(r, 'empty database: demo data seeded (admin@demo.test, anna@demo.test)');
+  // Demo data only where the caller asks for it: `run` passes DEMO_DATA (the embedded default, or an operator's
+  // explicit opt-in), never a production PostgreSQL by itself; the first super admin there comes from the CLI.
+  const seed = opts.seed ?? config.demoData;
+  if (await databaseIsEmpty(services.orm.em.fork())) {
+    if (seed) {
+      const r = await seedDemo(services.orm.em.fork());
+      log.info(r, 'empty database: demo data seeded (admin@demo.test, ella@demo.test, anna@demo.test)');
+    } else {
+      log.warn(
+        'empty database: no demo data (DEMO_DATA is not true); create the first super admin with ' +
+          '`npm run cli -- user:create --email E --name N --super-admin`',
+      );
+    }
   }
   let source: BuildSource;
   if (opts.dev) {

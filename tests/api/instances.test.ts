@@ -69,6 +69,8 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
         METRICS_PORT: String(metricsPort),
         APP_URL: base,
         DATABASE_URL: dbUrl,
+        // The operator's explicit opt-in: without it a PostgreSQL database gets no demo data.
+        DEMO_DATA: 'true',
         SESSION_SECRET: SECRET,
         TRUST_PROXY: 'loopback',
         // One cookie loops over GET /api/sim/all for seconds: far beyond a person's budget.

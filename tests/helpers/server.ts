@@ -30,7 +30,8 @@ export type TestServer = RunningServer & {
 };
 
 export async function startTestServer(
-  opts: { seed?: boolean; env?: Record<string, string>; db?: DbTarget; logs?: boolean } = {},
+  /** `seed`: the demo data into the empty database (default true); 'config' leaves it to DEMO_DATA, as `npm start`. */
+  opts: { seed?: boolean | 'config'; env?: Record<string, string>; db?: DbTarget; logs?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-test-'));
   // A given database is shared (a second server instance); otherwise a fresh one, dropped at stop.
@@ -50,7 +51,10 @@ export async function startTestServer(
     ? pino({ level: 'info', base: undefined }, { write: (line: string) => void logs.push(JSON.parse(line)) })
     : createLogger(config.logLevel);
   const services = await createServices(config, { db: db.target, log });
-  const running = await startServer(config, { services, seed: opts.seed ?? true });
+  const running = await startServer(config, {
+    services,
+    seed: opts.seed === 'config' ? undefined : (opts.seed ?? true),
+  });
   // APP_URL must name the real port for links in mails; the config was made before the port was known.
   services.config.appUrl = running.url;
   return {
