@@ -1,14 +1,19 @@
-// Where a webhook may be sent: https only, to public addresses. Checked when an endpoint is
-// registered and again at every delivery after DNS resolution; the connection then goes to the very address
-// that was checked (a `lookup` of our own for http(s).request), so a name re-resolving to an inside address
-// between the check and the connect (DNS rebinding) cannot reach inside the network.
-// WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets https reach loopback too, and plain http reach loopback only (a local
-// receiver, the tests): never a public address over plain http, whatever a name resolves to.
+// Where the portal itself may connect on a customer's say-so (a webhook's URL, a company's identity provider and
+// every endpoint its discovery names): https only, to public addresses. Checked when the URL is saved and again
+// at every connection after DNS resolution; the connection then goes to the very address that was checked (a
+// `lookup` of our own for http(s).request), so a name re-resolving to an inside address between the check and
+// the connect (DNS rebinding) cannot reach inside the network.
+// allowPrivateTargets (WEBHOOK_ALLOW_PRIVATE_TARGETS, SSO_ALLOW_PRIVATE_TARGETS) lets https reach loopback too,
+// and plain http reach loopback only (a local receiver or provider, the tests): never a public address over plain
+// http, whatever a name resolves to.
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
+/** The error code of a connection refused by the policy (from `guardedLookup`, before any packet is sent). */
+export const TARGET_REFUSED = 'ETARGETREFUSED';
+
 /**
- * Addresses a webhook never reaches (loopback is let through by the flag). One list per family: a BlockList
+ * Addresses the portal never reaches (loopback is let through by the flag). One list per family: a BlockList
  * matches IPv4 addresses against IPv4-mapped IPv6 rules too, which would refuse every IPv4 address.
  */
 const refused4 = new BlockList();
@@ -154,7 +159,10 @@ export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemRe
     checkedAddresses(hostname, policy, resolve).then(
       (r) => {
         if ('problem' in r) {
-          const err = Object.assign(new Error(`refused address (${r.problem})`), { code: 'EWEBHOOKTARGET' });
+          const err = Object.assign(new Error(`refused address (${r.problem})`), {
+            code: TARGET_REFUSED,
+            problem: r.problem,
+          });
           callback(err, '', 0);
           return;
         }

@@ -16,7 +16,7 @@ import {
   type WebhookCreateInput,
   type WebhookUpdateInput,
 } from '#domain/webhooks/schemas.ts';
-import { targetProblem, type Resolver, type TargetPolicy } from './target.ts';
+import { targetProblem, type Resolver, type TargetPolicy } from '#server/net/target-policy.ts';
 
 export type WebhookActor = Actor & { companyId: number };
 export type WebhookOpts = { policy: TargetPolicy; retryForMs: number; resolve?: Resolver };

@@ -1,10 +1,18 @@
-// One webhook attempt: a signed POST to an endpoint's URL, checked against the target policy (target.ts) before
-// and while connecting; only the answer's status counts. The delivery worker (deliver.ts) sends through it.
+// One webhook attempt: a signed POST to an endpoint's URL, checked against the target policy
+// (server/net/target-policy.ts) before and while connecting; only the answer's status counts. The delivery worker (deliver.ts) sends through it.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { addressProblem, guardedLookup, hostOf, policyFor, urlProblem, type TargetPolicy } from './target.ts';
+import {
+  addressProblem,
+  guardedLookup,
+  hostOf,
+  policyFor,
+  TARGET_REFUSED,
+  urlProblem,
+  type TargetPolicy,
+} from '#server/net/target-policy.ts';
 
 /**
  * The signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">, one v1 per secret (the
@@ -77,7 +85,7 @@ export function post(
       done({
         ok: false,
         status: null,
-        error: err.code === 'EWEBHOOKTARGET' ? 'Adressen nekas' : `Anslutningen misslyckades (${err.code ?? 'fel'})`,
+        error: err.code === TARGET_REFUSED ? 'Adressen nekas' : `Anslutningen misslyckades (${err.code ?? 'fel'})`,
       }),
     );
     req.end(body);

@@ -1,9 +1,10 @@
-// The webhook target guard (server/webhooks/target.ts): refusals only, no traffic is ever sent here.
+// The target guard of webhooks and identity providers (server/net/target-policy.ts): refusals only, no traffic is
+// ever sent here.
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { backoffMs } from '#server/webhooks/deliver.ts';
 import { signature } from '#server/webhooks/post.ts';
-import { addressProblem, guardedLookup, policyFor, targetProblem, urlProblem } from '#server/webhooks/target.ts';
+import { addressProblem, guardedLookup, policyFor, targetProblem, urlProblem } from '#server/net/target-policy.ts';
 
 const strict = { allowPrivateTargets: false };
 const local = { allowPrivateTargets: true };
