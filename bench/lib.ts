@@ -289,6 +289,7 @@ export function serverEnv(target: DbTarget, dataDir: string): Record<string, str
     LOG_LEVEL: 'warn',
     // The benchmarks call the REST paths with one cookie far beyond a person's budget: measure the work, not refusals.
     API_SESSION_RATE_LIMIT: '100000000',
+    COMPANY_RATE_LIMIT: '100000000',
     BUILD_DIR: buildDir,
     ...(target.kind === 'postgres' ? { DATABASE_URL: target.url } : { DATABASE_URL: '' }),
   };

@@ -62,5 +62,7 @@ export const tApiKeys = {
     name: 'Ange ett namn på högst 100 tecken.',
     scope: 'Välj en behörighet: Läs eller Skriv.',
     expiresAt: 'Ange ett datum i framtiden (ÅÅÅÅ-MM-DD).',
+    tooMany: (max: number) =>
+      `Företaget har redan ${max} aktiva API-nycklar, det högsta antalet. Återkalla en nyckel som inte används innan du skapar en ny.`,
   },
 } as const;

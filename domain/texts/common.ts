@@ -75,6 +75,11 @@ export const t = {
     usePost: 'Använd POST.',
     // A signed-in user over the REST paths' requests per minute (an API key has its own text).
     rateLimited: (seconds: number) => `För många anrop till API:t. Försök igen om ${seconds} sekunder.`,
+    // The same user's budget spent through the pages (a page, its data, a form post).
+    pageRateLimited: (seconds: number) => `För många förfrågningar på kort tid. Försök igen om ${seconds} sekunder.`,
+    // The company's budget (all its keys and users together) spent.
+    companyRateLimited: (seconds: number) =>
+      `För många anrop från företaget just nu. Försök igen om ${seconds} sekunder.`,
     companyNotFound: 'Företaget finns inte.',
     userNotFound: 'Användaren finns inte.',
     userNotInCompany: 'Användaren finns inte i det här företaget.',

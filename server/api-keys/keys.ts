@@ -1,13 +1,14 @@
 // A company's API keys: created by an owner (the key is answered once; only its SHA-256 and a short
-// prefix are stored, like sessions and login links), listed, revoked at once; and the lookup of a bearer key
-// on every REST request, which also asks the key's rate limit (server/http/rate-limits.ts) and notes its last use.
+// prefix are stored, like sessions and login links), at most API_KEYS_MAX_ACTIVE live at once, listed, revoked at
+// once; and the lookup of a bearer key on every REST request, which also asks the key's and its company's budgets
+// (server/http/rate-limits.ts) and notes its last use.
 import { createHash, randomBytes } from 'node:crypto';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { recordAudit, type Actor } from '#server/audit/trail.ts';
 import { ApiKey, Company, User, type ApiKeyScope } from '#server/db/entities.ts';
 import type { Em } from '#server/db/orm.ts';
 import { readRow } from '#server/db/prepared.ts';
-import { NotFound } from '#domain/errors.ts';
+import { Invalid, NotFound } from '#domain/errors.ts';
 import type { ApiKeyView } from '#domain/api-keys/schemas.ts';
 
 /** The caller of a request made with an API key: it acts for its company, within its scope. */
@@ -33,19 +34,19 @@ const KEY_SQL = `select id, company_id, scope, name, last_used_at from api_key
 
 /**
  * The live key (not revoked, not expired) with this value: one read per request, as a session is (so a revoked
- * key is refused at once, on every instance); `admit` then counts its hit against the key's budget (false: over
- * it); its last use noted at most once a minute, and not for a refused hit.
+ * key is refused at once, on every instance); `admit` then counts its hit against the key's and its company's
+ * budgets (false: over one); its last use noted at most once a minute, and not for a refused hit.
  */
 export async function lookUpApiKey(
   em: Em,
   key: string,
-  admit: (keyId: number) => Promise<boolean>,
+  admit: (found: { id: number; companyId: number }) => Promise<boolean>,
   now = new Date(),
 ): Promise<KeyLookup> {
   if (!wellFormedKey(key)) return { kind: 'unknown' };
   const row = await readRow<KeyRow>(em, KEY_SQL, [hashApiKey(key), now]);
   if (!row) return { kind: 'unknown' };
-  if (!(await admit(row.id))) return { kind: 'limited' };
+  if (!(await admit({ id: row.id, companyId: row.company_id }))) return { kind: 'limited' };
   if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > TOUCH_AFTER_MS)
     await em.nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: now });
   return {
@@ -104,15 +105,32 @@ export async function getApiKey(em: Em, companyId: number, id: number): Promise<
 
 type OwnerActor = Actor & { userId: number; companyId: number };
 
-/** A new key of the company: answered once with its id and prefix, with its row in the company's trail. */
+/** The default of API_KEYS_MAX_ACTIVE (server/config.ts): live keys a company may hold at once. */
+export const API_KEYS_MAX_ACTIVE = 20;
+
+/**
+ * A new key of the company: answered once with its id and prefix, with its row in the company's trail. Refused
+ * (Invalid, about the whole form) while the company holds `maxActive` live keys: each key has a budget of its own,
+ * and a company must not multiply them. The company's row is locked first, so two owners creating at once cannot
+ * both take the last place.
+ */
 export async function createApiKey(
   em: Em,
   actor: OwnerActor,
   input: { name: string; scope: ApiKeyScope; expiresAt?: Date },
+  maxActive = API_KEYS_MAX_ACTIVE,
+  now = new Date(),
 ): Promise<{ id: number; key: string; prefix: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const prefix = key.slice(0, VISIBLE_CHARS);
   return em.transactional(async (tx) => {
+    await tx.execute('select id from company where id = ? for update', [actor.companyId]);
+    const active = await tx.count(ApiKey, {
+      company: actor.companyId,
+      revokedAt: null,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    });
+    if (active >= maxActive) throw new Invalid(tApiKeys.errors.tooMany(maxActive));
     const row = tx.create(ApiKey, {
       company: tx.getReference(Company, actor.companyId),
       name: input.name,

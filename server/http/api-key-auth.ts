@@ -1,21 +1,22 @@
-// The REST door's caller: `Authorization: Bearer <key>` makes the request an API key's, looked up before any
-// procedure runs; without that header the session cookie counts, as before. Either caller's request is then
-// counted against its budget (server/http/rate-limits.ts), with the RateLimit-* headers set on the answer.
-// Only the REST paths (and the list export) take keys: /api/trpc, the event stream and the pages never do.
+// The caller of a request and the budgets it spends. On the REST paths `Authorization: Bearer <key>` makes the
+// request an API key's, looked up before any procedure runs; without that header the session cookie counts, as
+// before. Every request of a key or of a signed-in user (REST, /api/trpc, the pages: server/http/trpc.ts and
+// remix.ts call spendSessionBudgets) is counted against its own budget and its company's (server/http/rate-limits.ts),
+// with the RateLimit-* headers of the tightest on the answer. Only the REST paths (and the list export) take keys.
 import type { Request } from 'express';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
-import { cookieName } from '#server/auth/sessions.ts';
+import { cookieName, type SessionInfo } from '#server/auth/sessions.ts';
 import { Invalid, Unauthenticated } from '#domain/errors.ts';
 import type { Services } from '#server/services.ts';
 import { createContext, createContextInner, type Context } from '#server/trpc/context.ts';
 import { t } from '#domain/texts/common.ts';
 import { lookUpApiKey } from '#server/api-keys/keys.ts';
-import { RateLimiter, requestWeight, setRateLimitHeaders, type RateLimitState } from './rate-limits.ts';
+import { RateLimiter, requestWeight, setRateLimitHeaders, type Budget, type SpentState } from './rate-limits.ts';
 
 // One per server instance: the budgets' counts it has not yet added to the shared rows.
 const limiter = new RateLimiter();
 
-/** A caller over its budget: 429 with Retry-After (the seconds left of its window) and the RateLimit-* headers. */
+/** A caller over a budget: 429 with Retry-After (the seconds left of its window) and the RateLimit-* headers. */
 export class RateLimited extends Error {
   constructor(
     readonly retryAfterSeconds: number,
@@ -27,11 +28,58 @@ export class RateLimited extends Error {
 /** The name the REST door's error answer (server/http/rest.ts) knows it by. */
 export { RateLimited as ApiKeyRateLimited };
 
-/** Counts the request against the budget `key` and puts where it stands on the answer. */
-async function spend(em: Context['em'], req: Request, key: string, max: number): Promise<RateLimitState> {
-  const state = await limiter.hit(em, key, max, requestWeight(req));
+const companyBudget = (services: Services, companyId: number): Budget => ({
+  key: `company:${companyId}`,
+  max: services.config.companyRateLimit,
+});
+
+/**
+ * Counts the request against its budgets and puts where the tightest stands on the answer; over one of them, the
+ * refusal names which: the company's, or the caller's own (`own`).
+ */
+async function spend(
+  em: Context['em'],
+  req: Request,
+  budgets: Budget[],
+  weight: number,
+  own: (seconds: number) => string,
+): Promise<SpentState & { refusal: RateLimited | null }> {
+  const state = await limiter.spend(em, budgets, weight);
   setRateLimitHeaders(req.res, state);
-  return state;
+  const seconds = state.resetSeconds;
+  const refusal = state.refusedBy
+    ? new RateLimited(
+        seconds,
+        state.refusedBy.key.startsWith('company:') ? t.errors.companyRateLimited(seconds) : own(seconds),
+      )
+    : null;
+  return { ...state, refusal };
+}
+
+/**
+ * Counts a signed-in user's request (of this weight) against the user's budget and the company's it acts for;
+ * throws RateLimited when over one. `door` picks the words of the user's own refusal: the API's or the pages'.
+ */
+export async function spendSessionBudgets(
+  services: Services,
+  em: Context['em'],
+  req: Request,
+  session: SessionInfo,
+  weight: number,
+  door: 'api' | 'page',
+): Promise<void> {
+  const budgets = [
+    { key: `user:${session.userId}`, max: services.config.apiSessionRateLimit },
+    companyBudget(services, session.companyId),
+  ];
+  const { refusal } = await spend(
+    em,
+    req,
+    budgets,
+    weight,
+    door === 'api' ? t.errors.rateLimited : t.errors.pageRateLimited,
+  );
+  if (refusal) throw refusal;
 }
 
 /** The request carries our session cookie (whatever its value). */
@@ -54,25 +102,25 @@ export async function restContext(services: Services, req: Request): Promise<Con
     });
     // Anonymous: no budget; the door answers 401.
     if (!ctx.session) return ctx;
-    const s = await spend(ctx.em, req, `user:${ctx.session.userId}`, services.config.apiSessionRateLimit);
-    if (!s.allowed) throw new RateLimited(s.resetSeconds, t.errors.rateLimited(s.resetSeconds));
+    await spendSessionBudgets(services, ctx.em, req, ctx.session, requestWeight(req), 'api');
     return ctx;
   }
   // Two callers in one request: which one acts would be a guess, so neither does.
   if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
   const m = /^Bearer +(\S+) *$/i.exec(auth);
-  if (!m) throw new Unauthenticated(tApiKeys.errors.missing);
+  if (!m?.[1]) throw new Unauthenticated(tApiKeys.errors.missing);
   const ctx = createContextInner({ services, requestId: req.id, ip: req.ip ?? '' });
-  const spent: { state?: RateLimitState } = {};
-  const found = await lookUpApiKey(ctx.em, m[1]!, async (id) => {
-    spent.state = await spend(ctx.em, req, `apiKey:${id}`, services.config.apiKeyRateLimit);
-    return spent.state.allowed;
+  let refusal: RateLimited | null = null;
+  const found = await lookUpApiKey(ctx.em, m[1], async (key) => {
+    const budgets = [
+      { key: `apiKey:${key.id}`, max: services.config.apiKeyRateLimit },
+      companyBudget(services, key.companyId),
+    ];
+    ({ refusal } = await spend(ctx.em, req, budgets, requestWeight(req), tApiKeys.errors.rateLimited));
+    return refusal === null;
   });
   if (found.kind === 'unknown') throw new Unauthenticated(tApiKeys.errors.missing);
-  if (found.kind === 'limited') {
-    const seconds = spent.state?.resetSeconds ?? 1;
-    throw new RateLimited(seconds, tApiKeys.errors.rateLimited(seconds));
-  }
+  if (found.kind === 'limited') throw refusal ?? new RateLimited(1, tApiKeys.errors.rateLimited(1));
   ctx.apiKey = found.caller;
   return ctx;
 }

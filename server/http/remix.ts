@@ -1,12 +1,15 @@
 // Remix for pages, form posts and the export download: the request as Remix sees it (with the body the guards
-// read), the load context, and its answer written to the Express response.
+// read), the load context, the signed-in user's budgets (as on the API), and its answer written to the Express
+// response.
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Services } from '#server/services.ts';
 import { drained } from '#server/files/streams.ts';
-import { DATABASE_RETRY_AFTER_SECONDS } from './answer.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, errorBody } from './answer.ts';
+import { RateLimited, spendSessionBudgets } from './api-key-auth.ts';
 import { asyncHandler } from './async-handler.ts';
 import { bytesOf, validHost } from './clean-text.ts';
+import { isNavigation, sendErrorPage } from './refusal.ts';
 import { loadContextFor, requestSignal } from './request-context.ts';
 
 export type BuildSource =
@@ -91,6 +94,28 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
 }
 
 /**
+ * What of a signed-in user's requests to Remix spends the user's and the company's budgets (docs/decisions/030):
+ * all of them, one each: a page, its data request (`.data`, single fetch), a form post, a download, so a script
+ * cannot go on through the pages when the API refuses it; a person clicking makes a few a minute, far from the
+ * budget. Not Remix's route manifest (lazy route discovery, asked as links appear: no user data, cached a year).
+ */
+const countsAgainstBudget = (req: Request) => req.path !== '/__manifest';
+
+/** Over budget: 429 with Retry-After, as a small page for a browser's navigation, else JSON { error, issues }. */
+function refuseOverBudget(req: Request, res: Response, err: RateLimited): void {
+  const answer = {
+    status: 429,
+    headers: { 'Retry-After': String(err.retryAfterSeconds) },
+    body: errorBody(err.message),
+  };
+  if (isNavigation(req)) return sendErrorPage(res, answer);
+  res
+    .status(429)
+    .set({ ...answer.headers, 'Cache-Control': 'no-store' })
+    .json(answer.body);
+}
+
+/**
  * Remix for pages, form posts and the export download. Anything answered to a logged-in browser (a page, its
  * `.data` loader fetch, the download) or setting a cookie is `no-store`, so the back button after logout
  * shows no cached page; Remix's route manifest is not a user's and keeps its own cache header. A route's own
@@ -105,6 +130,14 @@ export function remixHandler(
   return asyncHandler(async (req, res) => {
     const request = remixRequest(req, res);
     const context = await loadContextFor(services, req, res);
+    if (context.session && countsAgainstBudget(req)) {
+      try {
+        await spendSessionBudgets(services, context.ctx.em, req, context.session, 1, 'page');
+      } catch (err) {
+        if (!(err instanceof RateLimited)) throw err;
+        return refuseOverBudget(req, res, err);
+      }
+    }
     const response = await handle(request, context);
     if (response.statusText) res.statusMessage = response.statusText;
     res.status(response.status);

@@ -1,10 +1,12 @@
 // The native tRPC endpoint for the browser's one client (app/utils/trpc.client.ts): tRPC's Express adapter,
-// mounted at /api/trpc before Remix, on the body server/http/bodies.ts already read. Its answers keep tRPC's shape;
-// only the messages are ours (Swedish, never a library or driver text).
+// mounted at /api/trpc before Remix, on the body server/http/bodies.ts already read. A signed-in user's calls spend
+// the user's and the company's budgets, as on the REST paths. Its answers keep tRPC's shape; only the messages are
+// ours (Swedish, never a library or driver text).
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { Request, RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
 import { errorBody, httpError } from './answer.ts';
+import { RateLimited, spendSessionBudgets } from './api-key-auth.ts';
 import type { Services } from '#server/services.ts';
 import type { Context } from '#server/trpc/context.ts';
 import { appRouter } from '#server/trpc/router.ts';
@@ -31,7 +33,7 @@ export function batchCalls(originalUrl: string, path: string): number | null {
   return names.split(',').length;
 }
 
-/** The middlewares of /api/trpc: the batch bound, then tRPC. */
+/** The middlewares of /api/trpc: the batch bound, the budgets, then tRPC. */
 export function trpcDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler[] {
   // Refused before any procedure runs: one request must not fan out into a thousand queries. The calls are
   // counted as tRPC reads them (@trpc/server 11: `batch` is the first value of the URL's parameter; the procedure
@@ -51,10 +53,32 @@ export function trpcDoor(services: Services, contextOf: (req: Request) => Promis
     if (req.rawBody) req.body = req.rawBody.toString('utf8');
     next();
   };
+  // Each call of a signed-in user's request costs one of the user's budget and the company's (a batch as many as it
+  // has calls): a user over the budget of the REST paths is over it here too. The context made for it is the one
+  // tRPC is given; one that failed (the database out of reach) fails there, in tRPC's answer, as before.
+  const contexts = new WeakMap<Request, Promise<Context>>();
+  const budget: RequestHandler = (req, res, next) => {
+    const context = contextOf(req);
+    contexts.set(req, context);
+    const refuse = (err: RateLimited) =>
+      res
+        .status(429)
+        .set({ 'Retry-After': String(err.retryAfterSeconds), 'Cache-Control': 'no-store' })
+        .json(errorBody(err.message));
+    const calls = batchCalls(req.originalUrl, req.path) ?? 1;
+    void context.then(
+      (ctx) =>
+        (ctx.session ? spendSessionBudgets(services, ctx.em, req, ctx.session, calls, 'api') : Promise.resolve()).then(
+          () => next(),
+          (err: unknown) => (err instanceof RateLimited ? refuse(err) : next(err)),
+        ),
+      () => next(),
+    );
+  };
   const trpc = createExpressMiddleware({
     router: appRouter,
     maxBatchSize: MAX_BATCH_CALLS,
-    createContext: ({ req }) => contextOf(req),
+    createContext: ({ req }) => contexts.get(req) ?? contextOf(req),
     // What the answer says is the router's errorFormatter (server/http/answer.ts httpError).
     onError: ({ error, ctx }) => {
       if (httpError(error).unexpected)
@@ -66,5 +90,5 @@ export function trpcDoor(services: Services, contextOf: (req: Request) => Promis
       return { headers };
     },
   });
-  return [batchBound, trpc];
+  return [batchBound, budget, trpc];
 }

@@ -20,7 +20,7 @@ import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { sample } from '#tests/helpers/metrics.ts';
-import { linkIn, startSmtp } from '#tests/helpers/smtp.ts';
+import { linkIn, stepUpTokenIn, startSmtp } from '#tests/helpers/smtp.ts';
 import { openStream as openSse } from '#tests/helpers/sse.ts';
 import { poster, webhookReceiver } from '#tests/helpers/webhooks.ts';
 import { SoftAuthenticator } from '#tests/helpers/webauthn.ts';
@@ -75,6 +75,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
         TRUST_PROXY: 'loopback',
         // One cookie loops over GET /api/sim/all for seconds: far beyond a person's budget.
         API_SESSION_RATE_LIMIT: '100000000',
+        COMPANY_RATE_LIMIT: '100000000',
         DATA_DIR: dataDir,
         SMTP_URL: smtp.url,
         LOG_LEVEL: 'warn',
@@ -223,7 +224,7 @@ needs(describe, 'PostgreSQL', 'nginx')('three instances behind nginx', { timeout
       );
       const cookie = await sessionCookieVia(base, smtp, email);
       // Adding a webhook needs a recent passkey use: the owner adds one and confirms with it, through nginx.
-      await stepUpVia(base, cookie);
+      await stepUpVia(base, cookie, smtp, email);
       const delivered = async () =>
         Promise.all(
           instances.map(async (i) => sample(await metricsOf(i), 'sim_portal_webhook_deliveries_delivered_total')),
@@ -421,10 +422,11 @@ async function sessionCookieVia(base: string, smtp: Awaited<ReturnType<typeof st
 }
 
 /**
- * The owner adds a passkey (a software authenticator answering the real ceremonies) and confirms with it: the
- * step-up that sensitive changes such as adding a webhook need. Each call may land on another instance.
+ * The owner, who has no passkey, confirms by the step-up link from their e-mail (adding a passkey needs a step-up
+ * too), adds a passkey (a software authenticator answering the real ceremonies) and confirms with it: the step-up
+ * that sensitive changes such as adding a webhook need. Each call may land on another instance.
  */
-async function stepUpVia(base: string, cookie: string) {
+async function stepUpVia(base: string, cookie: string, smtp: Awaited<ReturnType<typeof startSmtp>>, email: string) {
   const call = async <T>(procedure: string, input?: unknown): Promise<T> => {
     const res = await fetch(`${base}/api/trpc/${procedure}`, {
       method: 'POST',
@@ -434,6 +436,10 @@ async function stepUpVia(base: string, cookie: string) {
     expect(res.status, procedure).toBe(200);
     return ((await res.json()) as { result: { data: T } }).result.data;
   };
+  const before = smtp.to(email).length;
+  await call('passkeys.requestStepUpLink');
+  await expect.poll(() => smtp.to(email).length, { timeout: 20_000 }).toBe(before + 1);
+  await call('passkeys.stepUpWithLink', { token: stepUpTokenIn(smtp.to(email).at(-1)!.raw) });
   const auth = new SoftAuthenticator(base);
   type Options = { challenge: string; rp: { id?: string }; user: { id: string }; rpId?: string };
   const creation = await call<Options>('passkeys.registrationOptions');

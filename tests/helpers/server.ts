@@ -41,8 +41,13 @@ export async function startTestServer(
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    // Tests loop over the REST paths with one cookie: only tests/api/rate-limits.test.ts meets the session budget.
+    // Tests loop over the REST paths, /api/trpc and the pages with one cookie and one company: only the budget tests
+    // (tests/api/rate-limits.test.ts, company-budget.test.ts) meet the user's and the company's budgets.
     API_SESSION_RATE_LIMIT: '100000000',
+    // No test asks the world's DNS: an SSO domain's proof goes to a port on loopback that answers nothing, unless
+    // the test names its own server (tests/helpers/dns-server.ts).
+    SSO_DNS_SERVERS: '127.0.0.1:9',
+    COMPANY_RATE_LIMIT: '100000000',
     ...opts.env,
   });
   const logs: TestServer['logs'] = [];

@@ -45,7 +45,7 @@ export const apiKeysRouter = router({
     .input(apiKeyCreateInput)
     .output(apiKeyCreatedOutput)
     .mutation(async ({ ctx, input }) => {
-      const created = await createApiKey(ctx.em, actor(ctx), input);
+      const created = await createApiKey(ctx.em, actor(ctx), input, ctx.services.config.apiKeysMaxActive);
       await ctx.notify('info', tApiKeys.createdToast(input.name));
       return created;
     }),
