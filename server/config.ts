@@ -73,6 +73,14 @@ const schema = z.object({
     .max(7 * 86_400_000)
     .default(86_400_000),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  // The DNS servers that check a single sign-on domain's TXT record (ip or ip:port, comma-separated); the system's
+  // when unset. Tests name their own server on loopback.
+  SSO_DNS_SERVERS: optionalText.pipe(
+    z
+      .string()
+      .transform((v, c) => parseDnsServers(v, c))
+      .optional(),
+  ),
   // The key of the companies' single sign-on client secrets (AES-256-GCM): 32 bytes as base64 or hex.
   SSO_SECRET_KEY: optionalText.pipe(
     z
@@ -86,6 +94,25 @@ const schema = z.object({
   // types DEMO_DATA=true (never a production database by accident: the demo logins include a super admin).
   DEMO_DATA: z.enum(['true', 'false']).optional(),
 });
+
+/** DNS servers as node's Resolver#setServers takes them: `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`. */
+function parseDnsServers(value: string, c: z.RefinementCtx): string[] {
+  const servers = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const ok = (v: string) => {
+    const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(v);
+    const host = m ? m[1] : v;
+    const port = m?.[2] ? Number(m[2]) : 53;
+    return !!host && isIP(host) !== 0 && port >= 1 && port <= 65535;
+  };
+  if (!servers.length || !servers.every(ok)) {
+    c.addIssue({ code: 'custom', message: 'must be IP addresses (with :port if not 53), comma-separated' });
+    return z.NEVER;
+  }
+  return servers;
+}
 
 /** 32 bytes, written as 64 hex digits or as base64 / base64url (43 or 44 characters). */
 function parseSsoKey(value: string, c: z.RefinementCtx): Buffer {
@@ -165,6 +192,8 @@ export type Config = {
   companyRateLimit: number;
   /** API_KEYS_MAX_ACTIVE: a company's active API keys at most (default 20). */
   apiKeysMaxActive: number;
+  /** SSO_DNS_SERVERS: the resolvers of a single sign-on domain's TXT record; null: the system's. */
+  ssoDnsServers: string[] | null;
   /** SESSION_SECRET was not given: one was generated and is kept in DATA_DIR (worth a warning in production). */
   sessionSecretGenerated: boolean;
   /** Webhook delivery (server/webhooks/deliver.ts). */
@@ -214,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
     sessionSecretGenerated: !e.SESSION_SECRET,
+    ssoDnsServers: e.SSO_DNS_SERVERS ?? null,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     webhooks: {

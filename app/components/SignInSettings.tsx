@@ -5,8 +5,10 @@ import { Form, useNavigation } from '@remix-run/react';
 import { Field } from '#app/components/Field.tsx';
 import { TextField } from '#app/components/TextField.tsx';
 import { FORM_ERROR } from '#app/utils/forms.ts';
-import type { SsoSettings } from '#domain/sso/schemas.ts';
+import type { DomainCheckState, SsoSettings } from '#domain/sso/schemas.ts';
 import { tSecurity } from '#domain/texts/security.ts';
+import { tSsoDomains } from '#domain/texts/sso-domains.ts';
+import { Badge } from '#app/components/ui/Badge.tsx';
 import { Notice } from '#app/components/ui/Notice.tsx';
 
 const s = tSecurity.sso;
@@ -17,6 +19,7 @@ export type SignInSettingsData =
   | { intent: 'save'; values: Record<string, string>; checks: Record<string, boolean>; errors: Record<string, string> }
   | { intent: 'saved' | 'removed' | 'passkeys'; notice: string }
   | { intent: 'failed'; error: string; stepUp: boolean }
+  | { intent: 'checked'; domain: string; state: DomainCheckState; notice: string }
   | undefined;
 
 function Check({ id, label, checked }: { id: string; label: string; checked: boolean }) {
@@ -56,9 +59,15 @@ export function SignInSettings({
   return (
     <>
       {data && 'notice' in data ? (
-        <Notice kind="success" role="status">
-          {data.notice}
-        </Notice>
+        data.intent === 'checked' && data.state !== 'verified' ? (
+          <Notice kind="error" role="alert">
+            {data.notice}
+          </Notice>
+        ) : (
+          <Notice kind="success" role="status">
+            {data.notice}
+          </Notice>
+        )
       ) : null}
       {formError ? (
         <Notice kind="error" as="div" role="alert">
@@ -123,7 +132,7 @@ export function SignInSettings({
                 name="domains"
                 rows={3}
                 required
-                defaultValue={v?.domains ?? sso?.domains.join('\n') ?? ''}
+                defaultValue={v?.domains ?? sso?.domains.map((d) => d.domain).join('\n') ?? ''}
               />
             )}
           </Field>
@@ -146,6 +155,7 @@ export function SignInSettings({
             {s.save}
           </button>
         </Form>
+        {sso ? <DomainProofs domains={sso.domains} busy={busy} /> : null}
         {sso ? (
           <Form method="post" className="sso-remove">
             <input type="hidden" name="intent" value="remove" />
@@ -172,5 +182,50 @@ export function SignInSettings({
         </Form>
       </section>
     </>
+  );
+}
+
+/** Each saved domain with its proof: verified, or the TXT record to add; a check of each (a plain form). */
+function DomainProofs({ domains, busy }: { domains: NonNullable<SsoSettings['sso']>['domains']; busy: boolean }) {
+  const d = tSsoDomains;
+  return (
+    <section aria-labelledby="sso-domains-title" className="sso-domains">
+      <h3 id="sso-domains-title">{d.heading}</h3>
+      <p className="hint">{d.intro}</p>
+      {domains.length ? null : <p className="muted">{d.none}</p>}
+      <ul>
+        {domains.map((row) => (
+          <li key={row.domain} data-testid={`sso-domain-${row.domain}`}>
+            <p>
+              <strong>{row.domain}</strong>{' '}
+              <Badge tone={row.verified ? 'ok' : 'warning'}>{row.verified ? d.verified : d.unverified}</Badge>
+            </p>
+            {row.verified ? null : (
+              <dl>
+                <dt>{d.recordName}</dt>
+                <dd>
+                  <code>{row.txtName}</code>
+                </dd>
+                <dt>{d.recordType}</dt>
+                <dd>
+                  <code>TXT</code>
+                </dd>
+                <dt>{d.recordValue}</dt>
+                <dd>
+                  <code>{row.txtValue}</code>
+                </dd>
+              </dl>
+            )}
+            <Form method="post">
+              <input type="hidden" name="intent" value="check" />
+              <input type="hidden" name="domain" value={row.domain} />
+              <button className="btn" type="submit" disabled={busy} aria-label={d.checkLabel(row.domain)}>
+                {d.check}
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

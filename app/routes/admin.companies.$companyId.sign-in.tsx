@@ -32,6 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     save: (input) => context.trpc.sso.adminSave({ companyId, ...input }),
     remove: () => context.trpc.sso.adminRemove({ companyId }),
     requirePasskeys: (requirePasskeys) => context.trpc.sso.adminRequirePasskeys({ companyId, requirePasskeys }),
+    checkDomain: (domain) => context.trpc.sso.adminCheckDomain({ companyId, domain }),
   });
 }
 

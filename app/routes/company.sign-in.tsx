@@ -1,5 +1,6 @@
 // /company/sign-in: the owner's settings of how the company's users sign in: the company's identity provider
-// (OpenID Connect) with its domains, and passkeys for everyone. Every change needs a recent step-up.
+// (OpenID Connect) with its domains and their proof (a DNS TXT record each, checked by "Kontrollera"), and passkeys
+// for everyone. Every change needs a recent step-up.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -32,6 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     save: (input) => context.trpc.sso.save(input),
     remove: () => context.trpc.sso.remove(),
     requirePasskeys: (requirePasskeys) => context.trpc.sso.requirePasskeys({ requirePasskeys }),
+    checkDomain: (domain) => context.trpc.sso.checkDomain({ domain }),
   });
 }
 

@@ -1,21 +1,29 @@
 // The company's sign-in settings form (/company/sign-in and /admin/companies/:companyId/sign-in): reading the post,
 // calling the procedures the page names, and the answer the form shows (field errors, values kept, never the
 // client secret).
-import { splitDomains, ssoSaveInput, type SsoSaveInput } from '#domain/sso/schemas.ts';
+import { splitDomains, ssoSaveInput, type DomainCheckState, type SsoSaveInput } from '#domain/sso/schemas.ts';
 import { tSecurity } from '#domain/texts/security.ts';
+import { tSsoDomains } from '#domain/texts/sso-domains.ts';
 import { fieldConstraint } from './constraints.ts';
 import { FORM_ERROR, formText, procedureProblem } from './forms.server.ts';
 
 export type SignInSettingsAnswer =
   | { intent: 'save'; values: Record<string, string>; checks: Record<string, boolean>; errors: Record<string, string> }
   | { intent: 'saved' | 'removed' | 'passkeys'; notice: string }
-  | { intent: 'failed'; error: string; stepUp: boolean };
+  | { intent: 'failed'; error: string; stepUp: boolean }
+  | { intent: 'checked'; domain: string; state: DomainCheckState; notice: string };
 
 export type SignInSettingsProcedures = {
   save: (input: SsoSaveInput) => Promise<unknown>;
   remove: () => Promise<unknown>;
   requirePasskeys: (value: boolean) => Promise<unknown>;
+  checkDomain: (domain: string) => Promise<{ domain: string; state: DomainCheckState }>;
 };
+
+/** What the owner is told after a domain's check. */
+export function domainCheckNotice(domain: string, state: DomainCheckState): string {
+  return state === 'refused' ? tSsoDomains.refused(domain) : tSsoDomains.results[state](domain);
+}
 
 /** The HTML constraints of the text fields, for the loaders. */
 export function signInConstraints() {
@@ -29,12 +37,11 @@ export function signInConstraints() {
 }
 
 /** Runs a change; a refusal comes back for the form (a missing step-up says so), anything else is thrown. */
-async function run(
-  call: () => Promise<unknown>,
-): Promise<{ ok: true } | { ok: false; fields: Record<string, string>; stepUp: boolean }> {
+async function run<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string>; stepUp: boolean }> {
   try {
-    await call();
-    return { ok: true };
+    return { ok: true, value: await call() };
   } catch (err) {
     const problem = procedureProblem(err);
     if (!problem) throw err;
@@ -68,6 +75,13 @@ export async function signInSettingsAction(
     return r.ok
       ? { intent: 'passkeys', notice: s.passkeysSaved }
       : { intent: 'failed', error: r.fields[FORM_ERROR] ?? Object.values(r.fields)[0] ?? '', stepUp: r.stepUp };
+  }
+  if (intent === 'check') {
+    const r = await run(() => procedures.checkDomain(formText(form, 'domain').slice(0, 253)));
+    if (!r.ok)
+      return { intent: 'failed', error: r.fields[FORM_ERROR] ?? Object.values(r.fields)[0] ?? '', stepUp: r.stepUp };
+    const { domain, state } = r.value;
+    return { intent: 'checked', domain, state, notice: domainCheckNotice(domain, state) };
   }
   if (intent !== 'save') throw new Response('Bad Request', { status: 400 });
   const values = {

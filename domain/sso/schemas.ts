@@ -60,6 +60,16 @@ export type SsoSaveInput = z.input<typeof ssoSaveInput>;
 
 export const companyIdInput = z.object({ companyId: rowId('Ogiltigt id.') });
 export const adminSsoSaveInput = ssoSaveInput.extend({ companyId: rowId('Ogiltigt id.') });
+/** Checks a saved domain's TXT record now (the owner's "Kontrollera"). */
+export const checkDomainInput = z.object({ domain: z.string().trim().toLowerCase().min(1).max(253) });
+export const adminCheckDomainInput = checkDomainInput.extend({ companyId: rowId('Ogiltigt id.') });
+export const checkDomainOutput = z.object({
+  domain: z.string(),
+  /** verified: the record is there (the domain signs in through the provider); missing: not (yet) found;
+   * refused: the domain cannot be the company's; unavailable: DNS did not answer (nothing changed). */
+  state: z.enum(['verified', 'missing', 'refused', 'unavailable']),
+});
+export type DomainCheckState = z.infer<typeof checkDomainOutput>['state'];
 export const requirePasskeysInput = z.object({ requirePasskeys: z.boolean() });
 export const adminRequirePasskeysInput = requirePasskeysInput.extend({ companyId: rowId('Ogiltigt id.') });
 
@@ -73,7 +83,16 @@ export const ssoSettingsOutput = z.object({
       issuer: z.string(),
       clientId: z.string(),
       hasClientSecret: z.boolean(),
-      domains: z.array(z.string()),
+      /** Each domain and its proof: only a verified one signs in through the provider. */
+      domains: z.array(
+        z.object({
+          domain: z.string(),
+          verified: z.boolean(),
+          /** The TXT record that proves it: its name and its text. */
+          txtName: z.string(),
+          txtValue: z.string(),
+        }),
+      ),
       allowEmailLink: z.boolean(),
       createUsers: z.boolean(),
       mfaClaim: z.string().nullable(),

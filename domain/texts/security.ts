@@ -187,7 +187,6 @@ export const tSecurity = {
       clientSecret: 'Ange klienthemligheten (högst 1000 tecken).',
       domains: 'Ange minst en domän, t.ex. foretag.se.',
       domain: (domain: string) => `${domain} är inte en giltig domän.`,
-      domainTaken: (domain: string) => `Domänen ${domain} används redan av ett annat företag.`,
       tooManyDomains: 'Högst 50 domäner.',
       mfaClaim: 'Högst 200 tecken.',
       noKey: 'Servern saknar nyckel för klienthemligheter (SSO_SECRET_KEY). Kontakta driften.',

@@ -7,8 +7,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { tSecurity } from '#domain/texts/security.ts';
-import { Conflict, Invalid, NotFound } from '#domain/errors.ts';
+import { Invalid, NotFound } from '#domain/errors.ts';
 import { splitDomains, type SsoSettings } from '#domain/sso/schemas.ts';
+import { ssoTxtName, ssoTxtValue } from '#domain/sso/domains.ts';
 import { normalizeEmail } from '#server/companies/email.ts';
 import {
   Company,
@@ -23,6 +24,7 @@ import {
 import type { Em } from '#server/db/orm.ts';
 import type { Services } from '#server/services.ts';
 import { recordSecurityEvent } from './security-audit.ts';
+import { assertDomainsAllowed, checkSsoDomains, replaceDomains } from './sso-domains.ts';
 import { createSession, markSteppedUp } from './sessions.ts';
 import { decryptSecret, encryptSecret, SsoKeyMissing } from './sso-secret.ts';
 
@@ -90,7 +92,12 @@ export async function ssoSettings(services: Services, em: Em, companyId: number)
           issuer: sso.issuer,
           clientId: sso.clientId,
           hasClientSecret: sso.clientSecret !== '',
-          domains: domains.map((d) => d.domain),
+          domains: domains.map((d) => ({
+            domain: d.domain,
+            verified: d.verifiedAt !== null,
+            txtName: ssoTxtName(d.domain),
+            txtValue: ssoTxtValue(d.verificationToken),
+          })),
           allowEmailLink: sso.allowEmailLink,
           createUsers: sso.createUsers,
           mfaClaim: sso.mfaClaim ?? null,
@@ -124,8 +131,7 @@ export async function saveSso(
   await em.transactional(async (tx) => {
     const company = await tx.findOne(Company, { id: companyId });
     if (!company) throw new NotFound('Företaget finns inte.');
-    const taken = await tx.find(SsoDomain, { domain: { $in: domains }, company: { $ne: companyId } });
-    if (taken.length) throw new Conflict(e.domainTaken(taken[0]!.domain), 'domains');
+    await assertDomainsAllowed(tx, companyId, domains);
     let sso = await tx.findOne(SsoConfig, { company: companyId });
     const secret = input.clientSecret.trim();
     if (!secret && !sso) throw Invalid.field('clientSecret', e.clientSecret);
@@ -148,24 +154,16 @@ export async function saveSso(
     };
     if (sso) Object.assign(sso, fields);
     else sso = tx.create(SsoConfig, { company, ...fields });
-    await tx.nativeDelete(SsoDomain, { company: companyId, domain: { $nin: domains } });
-    const kept = new Set((await tx.find(SsoDomain, { company: companyId })).map((d) => d.domain));
-    for (const domain of domains) if (!kept.has(domain)) tx.create(SsoDomain, { domain, company });
+    await replaceDomains(tx, company, domains);
     recordSecurityEvent(tx, {
       action: 'ssoConfigured',
       by: actor,
       about: { userId: null, companyId },
       details: { issuer: input.issuer, domains },
     });
-    try {
-      await tx.flush();
-    } catch (err) {
-      // Two companies saving one domain at once: the primary key decides, the later one is told as above.
-      if (err instanceof Error && /unique|duplicate/i.test(err.message))
-        throw new Conflict(e.domainTaken(domains.join(', ')), 'domains');
-      throw err;
-    }
   });
+  // Each domain's proof is checked again on every save: one whose TXT record is gone stops signing in.
+  await checkSsoDomains(services, em, companyId);
   metadataCache.delete(input.issuer);
 }
 
@@ -197,19 +195,6 @@ export async function setRequirePasskeys(em: Em, actor: SsoActor, companyId: num
       about: { userId: null, companyId },
     });
   });
-}
-
-/** The company whose provider signs in this address, and whether it still lets e-mail links in; null if none. */
-export async function ssoForEmail(
-  em: Em,
-  email: string,
-): Promise<{ companyId: number; allowEmailLink: boolean } | null> {
-  const domain = domainOf(email);
-  if (!domain) return null;
-  const row = await em.findOne(SsoDomain, { domain });
-  if (!row) return null;
-  const sso = await em.findOne(SsoConfig, { company: row.company.id });
-  return sso ? { companyId: row.company.id, allowEmailLink: sso.allowEmailLink } : null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -484,7 +469,7 @@ export async function finishSso(
     return { ok: true, sessionId: null, redirectTo: login.redirectTo ?? null, stage: 'full', stepUp: true };
   }
 
-  const domains = (await em.find(SsoDomain, { company: companyId })).map((d) => d.domain);
+  const domains = (await em.find(SsoDomain, { company: companyId, verifiedAt: { $ne: null } })).map((d) => d.domain);
   // The provider speaks for the company's own domains only, and signs in only the company's own users: an
   // address of another company never signs in through this one's provider, even in the same domain.
   if (!domains.includes(domainOf(email))) return { ok: false, problem: 'noAccount' };

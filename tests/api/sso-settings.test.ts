@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '#server/auth/sso-secret.ts';
 import { AuditEvent, Company, SsoConfig, SsoDomain, User } from '#server/db/entities.ts';
 import { tSecurity } from '#domain/texts/security.ts';
+import { tSsoDomains } from '#domain/texts/sso-domains.ts';
 import { decodeHtml } from '#tests/helpers/html.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
@@ -115,16 +116,22 @@ describe('the owner page /company/sign-in', () => {
     expect((await em().findOneOrFail(Company, { id: companyId })).requirePasskeys).toBe(false);
   });
 
-  it('a domain of another company: an error next to the domains, the values kept', async () => {
+  it('a domain another company has proved: the one neutral refusal next to the domains, the values kept', async () => {
     const e = em();
-    e.create(SsoDomain, { domain: 'upptagen-sso.se', company: e.getReference(Company, otherId) });
+    e.create(SsoDomain, {
+      domain: 'upptagen-sso.se',
+      company: e.getReference(Company, otherId),
+      verificationToken: 'annan-token',
+      verifiedAt: new Date(),
+    });
     await e.flush();
     const r = await post(
       '/company/sign-in',
       owner,
       saveFields({ issuer: 'https://ny.installning.example', domains: 'installning-sso.se\nupptagen-sso.se' }),
     );
-    expect(r.html).toMatch(new RegExp(`id="domains-error"[^>]*>${escaped(s.errors.domainTaken('upptagen-sso.se'))}`));
+    expect(r.html).toMatch(new RegExp(`id="domains-error"[^>]*>${escaped(tSsoDomains.refused('upptagen-sso.se'))}`));
+    expect(r.html).not.toContain('Annan AB');
     expect(r.html).toContain('value="https://ny.installning.example"');
     expect(r.html).toContain('upptagen-sso.se');
     expect(r.html).not.toContain(SECRET);

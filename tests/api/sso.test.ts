@@ -13,6 +13,7 @@ import { decodeHtml } from '#tests/helpers/html.ts';
 import { CookieBrowser, startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 import { startSmtp } from '#tests/helpers/smtp.ts';
+import { proveSsoDomains, startDns, type TestDns } from '#tests/helpers/dns-server.ts';
 
 const p = tSecurity.sso.problems;
 const DOMAIN = 'alfa-sso.se';
@@ -21,6 +22,7 @@ const ONLY_SSO_DOMAIN = 'bara-sso.se';
 let server: TestServer;
 let idp: TestProvider;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let dns: TestDns;
 let alfaId: number;
 let onlyId: number;
 
@@ -49,6 +51,8 @@ async function configure(companyId: number, domains: string[], extra: Partial<Pa
     mfaClaim: null,
     ...extra,
   });
+  // The company has proved its domains (tests/api/sso-domains.test.ts is about the proof).
+  await proveSsoDomains(dns, server.services, companyId);
 }
 
 /** The provider signs in this subject with these claims next. */
@@ -110,9 +114,10 @@ const sessionCount = () => server.services.orm.em.fork().count(Session, { method
 
 beforeAll(async () => {
   smtp = await startSmtp();
+  dns = await startDns();
   server = await startTestServer({
     logs: true,
-    env: { SMTP_URL: smtp.url, SSO_DISCOVERY_TIMEOUT_MS: '1500' },
+    env: { SMTP_URL: smtp.url, SSO_DNS_SERVERS: dns.address, SSO_DISCOVERY_TIMEOUT_MS: '1500' },
   });
   idp = await startOidcProvider({ redirectUri: `${server.url}/auth/sso/callback` });
   alfaId = await company('Alfa SSO AB', 'SSO-ALFA');
@@ -121,12 +126,14 @@ beforeAll(async () => {
   await user(`olle@${ONLY_SSO_DOMAIN}`, onlyId);
   await configure(alfaId, [DOMAIN]);
   await configure(onlyId, [ONLY_SSO_DOMAIN], { allowEmailLink: false });
-}, 60_000);
+  // A fresh database's migrations take most of a minute on a loaded machine.
+}, 120_000);
 
 afterAll(async () => {
   await idp?.close();
   await server?.stop();
   await smtp?.close();
+  await dns?.close();
 });
 
 describe('single sign-on through the company identity provider', () => {
@@ -496,6 +503,7 @@ describe('a provider that does not answer', () => {
       createUsers: false,
       mfaClaim: null,
     });
+    await proveSsoDomains(dns, server.services, id);
     const count = await sessionCount();
     const browser = new CookieBrowser();
     const res = await postLogin(browser, 'nils@nere-sso.se');
@@ -530,6 +538,7 @@ describe('a provider that does not answer', () => {
         createUsers: false,
         mfaClaim: null,
       });
+      await proveSsoDomains(dns, server.services, id);
       const started = Date.now();
       const res = await postLogin(new CookieBrowser(), 'sara@seg-sso.se');
       const took = Date.now() - started;
@@ -555,6 +564,7 @@ describe('a provider that does not answer', () => {
       createUsers: false,
       mfaClaim: null,
     });
+    await proveSsoDomains(dns, server.services, id);
     const sub = 'bert';
     second.accounts.set(sub, { email: 'bert@borta-sso.se', email_verified: true });
     second.next = { accountId: sub };

@@ -3,6 +3,10 @@
 // beyond loopback. Names without records answer NXDOMAIN; `hang` makes it swallow queries (a resolver timeout).
 import dgram from 'node:dgram';
 import * as packet from 'dns-packet';
+import { ssoTxtName, ssoTxtValue } from '#domain/sso/domains.ts';
+import { checkSsoDomains } from '#server/auth/sso-domains.ts';
+import { SsoDomain } from '#server/db/entities.ts';
+import type { Services } from '#server/services.ts';
 
 const NXDOMAIN = 3;
 const SERVFAIL = 2;
@@ -63,4 +67,17 @@ export async function startDns(): Promise<TestDns> {
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   dns.address = `127.0.0.1:${socket.address().port}`;
   return dns;
+}
+
+/**
+ * Proves the company's saved SSO domains as their owner would: each one's TXT record put into `dns`, then checked
+ * through the service the settings pages use. For tests of the sign-in itself, not of the proof.
+ */
+export async function proveSsoDomains(dns: TestDns, services: Services, companyId: number): Promise<void> {
+  const em = services.orm.em.fork();
+  for (const row of await em.find(SsoDomain, { company: companyId }))
+    dns.txt(ssoTxtName(row.domain), [ssoTxtValue(row.verificationToken)]);
+  const states = await checkSsoDomains(services, em, companyId);
+  const unproved = states.filter((s) => s.state !== 'verified');
+  if (unproved.length) throw new Error(`proveSsoDomains: not verified: ${JSON.stringify(unproved)}`);
 }

@@ -80,10 +80,15 @@ SsoConfigSchema.setClass(SsoConfig);
 export const SsoDomainSchema = defineEntity({
   name: 'SsoDomain',
   properties: {
-    // Lower-case; one company per domain.
+    company: () => p.manyToOne(Company).primary().deleteRule('cascade'),
+    // Lower-case. Several companies may claim one; only one may have it verified (the unique index below).
     domain: p.string().length(253).primary(),
-    company: () => p.manyToOne(Company).deleteRule('cascade').index(),
+    // The company's own token for this domain: the TXT record `sim-portal-verification=<token>` proves it.
+    verificationToken: p.string().length(64),
+    // When the TXT record was last found; null: not (or no longer) proved, so not used to sign in.
+    verifiedAt: p.datetime().nullable(),
   },
+  uniques: [{ name: 'sso_domain_verified_unique', properties: ['domain'], where: { verifiedAt: { $ne: null } } }],
 });
 export class SsoDomain extends SsoDomainSchema.class {}
 SsoDomainSchema.setClass(SsoDomain);

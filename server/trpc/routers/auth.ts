@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { actAsCompany } from '#server/auth/acting.ts';
 import { requestLinkInput } from '#domain/auth/schemas.ts';
 import { checkLoginLink, consumeLoginLink, requestLoginLink } from '#server/auth/login.ts';
-import { ssoForEmail } from '#server/auth/sso.ts';
+import { ssoForEmail } from '#server/auth/sso-domains.ts';
 import {
   announceSessionEnded,
   clearSessionCookie,

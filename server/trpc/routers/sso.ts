@@ -1,11 +1,15 @@
 // Single sign-on by OpenID Connect: starting and finishing a sign-in through a company's identity provider (public:
 // the login form and the callback), a step-up through it, and the company's sign-in settings for its owner and
-// for a super admin (every change needs a recent step-up; the client secret is never answered).
+// for a super admin (every change needs a recent step-up; the client secret is never answered; a domain signs in only
+// once its TXT record is found).
 import { z } from 'zod';
 import { requestLinkInput } from '#domain/auth/schemas.ts';
 import {
+  adminCheckDomainInput,
   adminRequirePasskeysInput,
   adminSsoSaveInput,
+  checkDomainInput,
+  checkDomainOutput,
   companyIdInput,
   requirePasskeysInput,
   ssoSaveInput,
@@ -20,13 +24,13 @@ import {
   removeSso,
   saveSso,
   setRequirePasskeys,
-  ssoForEmail,
   ssoSettings,
   SSO_PROBLEMS,
   SSO_START_LIMIT,
   startSso,
   type SsoActor,
 } from '#server/auth/sso.ts';
+import { checkSsoDomains, ssoForEmail } from '#server/auth/sso-domains.ts';
 import { SsoConfig } from '#server/db/entities.ts';
 import { hit } from '#server/auth/rate-limit.ts';
 import { Forbidden } from '#domain/errors.ts';
@@ -157,6 +161,14 @@ export const ssoRouter = router({
       await removeSso(ctx.em, actorOf(ctx.session), ctx.companyId);
       return { success: true };
     }),
+  /** Checks a domain's TXT record now; a found one signs in through the provider from then on. */
+  checkDomain: ownerChangeProcedure
+    .input(checkDomainInput)
+    .output(checkDomainOutput)
+    .mutation(async ({ ctx, input }) => {
+      const [result] = await checkSsoDomains(ctx.services, ctx.em, ctx.companyId, input.domain);
+      return result ?? { domain: input.domain, state: 'missing' as const };
+    }),
   requirePasskeys: ownerChangeProcedure
     .input(requirePasskeysInput)
     .output(success)
@@ -184,6 +196,13 @@ export const ssoRouter = router({
     .mutation(async ({ ctx, input }) => {
       await removeSso(ctx.em, actorOf(ctx.session), input.companyId);
       return { success: true };
+    }),
+  adminCheckDomain: superAdminChangeProcedure
+    .input(adminCheckDomainInput)
+    .output(checkDomainOutput)
+    .mutation(async ({ ctx, input }) => {
+      const [result] = await checkSsoDomains(ctx.services, ctx.em, input.companyId, input.domain);
+      return result ?? { domain: input.domain, state: 'missing' as const };
     }),
   adminRequirePasskeys: superAdminChangeProcedure
     .input(adminRequirePasskeysInput)
