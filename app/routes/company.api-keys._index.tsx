@@ -15,6 +15,9 @@ import { tAdmin } from '#domain/texts/admin.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { formatDate, formatDateTime } from '#app/utils/text.ts';
+import { draftOf } from '#app/utils/step-up.ts';
+import { stepUpRedirect, stepUpWanted } from '#app/utils/step-up.server.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
@@ -33,8 +36,14 @@ const when = (iso: string | null, fallback: string) => (iso ? formatDateTime(iso
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireOwner(request, context);
   const keys = await context.trpc.apiKeys.list();
-  const notice = new URL(request.url).searchParams.get('notice');
+  const url = new URL(request.url);
+  const notice = url.searchParams.get('notice');
+  // A form refused for want of a step-up comes back with its values (app/utils/step-up.ts).
+  const draft = draftOf(url, ['name', 'scope', 'expiresAt'] as const);
+  const wanted = stepUpWanted(session);
   return {
+    draft,
+    stepUpNotice: draft && wanted ? tPasskeyPrompt.stepUp[wanted === 'none' ? 'notDoneNone' : 'notDone'] : null,
     companyName: session.companyName,
     today: formatDate(new Date()),
     notice: notice === 'revoked' ? notice : null,
@@ -64,13 +73,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       expiresAt: values.expiresAt || undefined,
     }),
   );
+  if (!result.ok && result.stepUp) return stepUpRedirect('/company/api-keys', values);
   if (!result.ok) return { created: null, values, errors: result.fields };
   return { created: { ...result.value, name: values.name.trim() }, values: null, errors: null };
 }
 
 export default function ApiKeys() {
-  const { companyName, keys, today, notice } = useLoaderData<typeof loader>();
+  const { companyName, keys, today, notice, draft, stepUpNotice } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
+  const typed = data?.values ?? draft;
   const busy = useNavigation().state === 'submitting';
   const e: Record<string, string | undefined> = data?.errors ?? {};
   const created = data?.created ?? null;
@@ -175,6 +186,11 @@ export default function ApiKeys() {
 
       <section className="card" aria-labelledby="apikeys-create-title">
         <h2 id="apikeys-create-title">{k.createTitle}</h2>
+        {stepUpNotice && !data ? (
+          <Notice kind="warning" role="alert" className="step-up-refused">
+            {stepUpNotice}
+          </Notice>
+        ) : null}
         <ErrorSummary
           errors={data?.errors ? e : null}
           idPrefix="apikeys-"
@@ -191,12 +207,12 @@ export default function ApiKeys() {
             required
             maxLength={API_KEY_NAME_MAX}
             autoComplete="off"
-            defaultValue={data?.values?.name}
+            defaultValue={typed?.name}
             error={e.name}
           />
           <Field id="apikeys-scope" label={k.scope} error={e.scope} hint={scopeHint()}>
             {(aria) => (
-              <select {...aria} name="scope" required defaultValue={data?.values?.scope || 'read'}>
+              <select {...aria} name="scope" required defaultValue={typed?.scope || 'read'}>
                 {API_KEY_SCOPES.map((s) => (
                   <option key={s} value={s}>
                     {k.scopes[s]}
@@ -212,7 +228,7 @@ export default function ApiKeys() {
             label={k.expires}
             hint={k.expiresHint}
             min={today}
-            defaultValue={data?.values?.expiresAt}
+            defaultValue={typed?.expiresAt}
             error={e.expiresAt}
           />
           <button className="btn btn-primary" type="submit" disabled={busy}>

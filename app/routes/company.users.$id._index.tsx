@@ -16,6 +16,9 @@ import { attempt, formText, idParam, pageError } from '#app/utils/forms.server.t
 import { companyUserUpdateInput } from '#domain/companies/owner-schemas.ts';
 import type { UserRole } from '#domain/companies/kinds.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { draftOf } from '#app/utils/step-up.ts';
+import { stepUpRedirect, stepUpWanted } from '#app/utils/step-up.server.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 
 const c = tCompany;
 
@@ -26,13 +29,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  requireOwner(request, context);
+  const session = requireOwner(request, context);
   const id = idParam(params.id);
   try {
     const user = await context.trpc.company.user({ id });
+    const url = new URL(request.url);
+    // A change refused for want of a step-up comes back with its values (app/utils/step-up.ts).
+    const draft = draftOf(url, ['name', 'email', 'role'] as const);
+    const wanted = stepUpWanted(session);
     return {
       user,
-      saved: new URL(request.url).searchParams.get('notice') === 'saved',
+      draft,
+      stepUpNotice: draft && wanted ? tPasskeyPrompt.stepUp[wanted === 'none' ? 'notDoneNone' : 'notDone'] : null,
+      saved: url.searchParams.get('notice') === 'saved',
       fields: constraints(companyUserUpdateInput),
     };
   } catch (e) {
@@ -47,15 +56,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const values = { name: formText(form, 'name'), email: formText(form, 'email'), role: formText(form, 'role') };
   // The procedure parses the role like every other field (an unknown one is refused next to the select).
   const result = await attempt(() => context.trpc.company.updateUser({ id, ...values, role: values.role as UserRole }));
+  if (!result.ok && result.stepUp) return stepUpRedirect(`/company/users/${id}`, values);
   if (!result.ok) return { values: withinLimits(values, constraints(companyUserUpdateInput)), errors: result.fields };
   return redirect(`/company/users/${id}?notice=saved`);
 }
 
 export default function CompanyUserEdit() {
-  const { user, saved, fields } = useLoaderData<typeof loader>();
+  const { user, saved, fields, draft, stepUpNotice } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
-  const v = data?.values ?? user;
+  const v = data?.values ?? (draft ? { ...draft, role: draft.role as UserRole } : user);
   const e: Record<string, string | undefined> = data?.errors ?? {};
   return (
     <div className="admin company-admin">
@@ -63,6 +73,11 @@ export default function CompanyUserEdit() {
       {saved && !data ? (
         <Notice kind="success" role="status">
           {c.saved}
+        </Notice>
+      ) : null}
+      {stepUpNotice && !data ? (
+        <Notice kind="warning" role="alert" className="step-up-refused">
+          {stepUpNotice}
         </Notice>
       ) : null}
       <ErrorSummary

@@ -1,5 +1,6 @@
 // /company/users/{id}/remove: the confirm page (JS or not) before an owner removes a user. The POST removes;
-// the user's sessions and event streams end at once. The last owner is refused here, in words.
+// the user's sessions and event streams end at once (after a step-up, as every change to users). The last owner
+// is refused here, in words, and so is a missing step-up (the layout's prompt above offers it).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
@@ -9,6 +10,7 @@ import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { attempt, idParam, pageError } from '#app/utils/forms.server.ts';
+import { stepUpRefusal } from '#app/utils/step-up.server.ts';
 
 const c = tCompany;
 
@@ -30,6 +32,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const session = requireOwner(request, context);
   const id = idParam(params.id);
   const result = await attempt(() => context.trpc.company.removeUser({ id }));
+  // Wanting a step-up: the layout's prompt above says how; the question stays for after it.
+  if (!result.ok && result.stepUp) return { error: stepUpRefusal(session) };
   if (!result.ok) return { error: Object.values(result.fields)[0] };
   // Removing oneself ends this session too: the login page is what is left.
   return redirect(id === session.userId ? '/login' : '/company?notice=removed');

@@ -1,4 +1,5 @@
-// Over 250 lines by a few: one list whose endpoints each carry four plain forms, told apart by their intent.
+// Over 250 lines: one list whose endpoints each carry four plain forms, told apart by their intent, and the
+// step-up's draft (a refused change comes back with its values).
 // /company/webhooks: the company's webhook endpoints with their last deliveries, a form to add one
 // (the signing secret is shown once, on the answer to that POST), and per endpoint: send a test event, turn
 // on or off, rotate the secret, delete (a confirm page). Plain forms with an intent: works without JS.
@@ -14,6 +15,9 @@ import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
 import { attempt, formText, idParam } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
+import { draftList, draftOf } from '#app/utils/step-up.ts';
+import { stepUpRedirect, stepUpWanted } from '#app/utils/step-up.server.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/events.ts';
 import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
@@ -28,8 +32,14 @@ export const meta: MetaFunction = () => [{ title: `${w.title} – ${t.appName}` 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireOwner(request, context);
   const endpoints = await context.trpc.webhooks.list({});
-  const notice = new URL(request.url).searchParams.get('notice');
+  const url = new URL(request.url);
+  const notice = url.searchParams.get('notice');
+  // A change refused for want of a step-up comes back with the new endpoint's values (app/utils/step-up.ts).
+  const draft = draftOf(url, ['url'] as const);
+  const wanted = stepUpWanted(session);
   return {
+    draft: draft ? { url: draft.url, events: draftList(url, 'events') } : null,
+    stepUpNotice: draft && wanted ? tPasskeyPrompt.stepUp[wanted === 'none' ? 'notDoneNone' : 'notDone'] : null,
     companyName: session.companyName,
     endpoints,
     notice: notice === 'deleted' ? notice : null,
@@ -43,7 +53,7 @@ type Answer =
   | { intent: 'done'; id: number; notice: string }
   | { intent: 'failed'; id: number; error: string };
 
-export async function action({ request, context }: ActionFunctionArgs): Promise<Answer> {
+export async function action({ request, context }: ActionFunctionArgs): Promise<Answer | Response> {
   requireOwner(request, context);
   const form = await request.formData();
   const intent = formText(form, 'intent');
@@ -55,6 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     const r = await attempt(() =>
       context.trpc.webhooks.create({ url: values.url, events: values.events as WebhookEventType[] }),
     );
+    if (!r.ok && r.stepUp) return stepUpRedirect('/company/webhooks', values);
     if (!r.ok)
       return {
         intent: 'create',
@@ -64,13 +75,20 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     return { intent: 'secret', id: r.value.id, secret: r.value.secret, created: true };
   }
   const id = idParam(formText(form, 'id'));
+  // An endpoint's change refused for want of a step-up: the page says so at the top, with the way to give it.
+  const refused = (r: { ok: boolean; stepUp?: boolean }) =>
+    !r.ok && r.stepUp ? stepUpRedirect('/company/webhooks') : null;
   if (intent === 'rotate') {
     const r = await attempt(() => context.trpc.webhooks.rotate({ id }));
+    const stepUp = refused(r);
+    if (stepUp) return stepUp;
     if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
     return { intent: 'secret', id, secret: r.value.secret, created: false };
   }
   if (intent === 'test') {
     const r = await attempt(() => context.trpc.webhooks.test({ id }));
+    const stepUp = refused(r);
+    if (stepUp) return stepUp;
     if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
     return { intent: 'done', id, notice: w.testQueued };
   }
@@ -85,6 +103,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
         enabled: intent === 'enable',
       }),
     );
+    const stepUp = refused(r);
+    if (stepUp) return stepUp;
     if (!r.ok) return { intent: 'failed', id, error: Object.values(r.fields)[0] ?? '' };
     return { intent: 'done', id, notice: w.saved };
   }
@@ -105,12 +125,13 @@ function Secret({ secret, created }: { secret: string; created: boolean }) {
 }
 
 export default function CompanyWebhooks() {
-  const { companyName, endpoints, notice, form } = useLoaderData<typeof loader>();
+  const { companyName, endpoints, notice, form, draft, stepUpNotice } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const create = data?.intent === 'create' ? data : null;
   const e: Record<string, string | undefined> = create?.errors ?? {};
-  const checked = new Set(create ? create.values.events : []);
+  const typed = create?.values ?? draft;
+  const checked = new Set(typed ? typed.events : []);
   return (
     <div className="admin company-admin webhooks">
       <h1>{w.title}</h1>
@@ -122,6 +143,11 @@ export default function CompanyWebhooks() {
         </Notice>
       ) : null}
       {data?.intent === 'secret' && data.created ? <Secret secret={data.secret} created /> : null}
+      {stepUpNotice && !data ? (
+        <Notice kind="warning" role="alert" className="step-up-refused">
+          {stepUpNotice}
+        </Notice>
+      ) : null}
 
       <section aria-labelledby="webhooks-list-title">
         <h2 id="webhooks-list-title">{w.listTitle}</h2>
@@ -220,7 +246,7 @@ export default function CompanyWebhooks() {
             inputMode="url"
             {...form.url}
             autoComplete="off"
-            defaultValue={create?.values.url}
+            defaultValue={typed?.url}
             error={e.url}
           />
           <fieldset
@@ -237,7 +263,7 @@ export default function CompanyWebhooks() {
                   type="checkbox"
                   name="events"
                   value={type}
-                  defaultChecked={create ? checked.has(type) : true}
+                  defaultChecked={typed ? checked.has(type) : true}
                 />
                 <label htmlFor={`webhooks-event-${type}`}>
                   {w.events[type]} <code>{type}</code>

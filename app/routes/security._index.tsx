@@ -1,6 +1,7 @@
-// /security ("Nycklar"): the user's passkeys (name, added, last used, synced or on the device only; remove, after
-// a step-up), adding one (JS: the browser's passkey prompt), the recovery codes left and new ones (step-up; shown
-// once). Removing and new codes are plain forms; a missing step-up is said with the way to give it.
+// /security ("Inloggningsnycklar"): the user's passkeys (name, added, last used, synced or on the device only;
+// remove, after a step-up), adding one (JS: the browser's passkey prompt; a step-up first, said up front with the
+// way to give it: the passkey, or for a user without one the e-mail link), the recovery codes left and new ones
+// (step-up; shown once). Removing and new codes are plain forms; a missing step-up is said with the way to give it.
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from '@remix-run/react';
 import { useRef, useState } from 'react';
@@ -12,6 +13,7 @@ import { StepUpPrompt } from '#app/components/security/StepUpPrompt.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
+import { steppedUp } from '#app/utils/step-up-link.server.ts';
 import { formText, procedureProblem } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
@@ -26,9 +28,11 @@ export const meta: MetaFunction = () => [{ title: `${k.heading} – ${tSecurity.
 export const headers: HeadersFunction = () => ({ 'Cache-Control': 'no-store' });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  requireUser(request, context);
+  const session = requireUser(request, context);
   const overview = await context.trpc.passkeys.overview();
   return {
+    // Adding a passkey to a signed-in session needs a step-up (a passkey, or without one the e-mail link).
+    steppedUp: steppedUp(session),
     passkeyRequired: overview.passkeyRequired,
     recoveryCodesLeft: overview.recoveryCodesLeft,
     passkeys: overview.passkeys.map((p) => ({
@@ -67,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 type Added = { name: string; recoveryCodes: string[] | null };
 
 export default function SecurityPasskeys() {
-  const { passkeys, recoveryCodesLeft, passkeyRequired } = useLoaderData<typeof loader>();
+  const { passkeys, recoveryCodesLeft, passkeyRequired, steppedUp } = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const revalidator = useRevalidator();
@@ -148,31 +152,39 @@ export default function SecurityPasskeys() {
 
       <section className="card" aria-labelledby="add-passkey">
         <h3 id="add-passkey">{k.addHeading}</h3>
-        <PasskeyButton<Added>
-          purpose="register"
-          label={k.add}
-          name={() => nameRef.current?.value ?? ''}
-          onDone={(done) => {
-            setAdded(done);
-            if (nameRef.current) nameRef.current.value = '';
-            void revalidator.revalidate();
-          }}
-        >
-          <div className="field">
-            <label htmlFor="passkey-name">{k.nameLabel}</label>
-            <input
-              id="passkey-name"
-              ref={nameRef}
-              type="text"
-              maxLength={100}
-              placeholder={k.defaultName(passkeys.length + 1)}
-              aria-describedby="passkey-name-hint"
-            />
-            <p id="passkey-name-hint" className="hint">
-              {k.nameHint}
-            </p>
-          </div>
-        </PasskeyButton>
+        {steppedUp ? null : (
+          <StepUpPrompt
+            none={!passkeys.length}
+            message={passkeys.length ? tSecurity.stepUp.toAdd : tSecurity.stepUp.toAddNone}
+          />
+        )}
+        {steppedUp ? (
+          <PasskeyButton<Added>
+            purpose="register"
+            label={k.add}
+            name={() => nameRef.current?.value ?? ''}
+            onDone={(done) => {
+              setAdded(done);
+              if (nameRef.current) nameRef.current.value = '';
+              void revalidator.revalidate();
+            }}
+          >
+            <div className="field">
+              <label htmlFor="passkey-name">{k.nameLabel}</label>
+              <input
+                id="passkey-name"
+                ref={nameRef}
+                type="text"
+                maxLength={100}
+                placeholder={k.defaultName(passkeys.length + 1)}
+                aria-describedby="passkey-name-hint"
+              />
+              <p id="passkey-name-hint" className="hint">
+                {k.nameHint}
+              </p>
+            </div>
+          </PasskeyButton>
+        ) : null}
       </section>
 
       <section className="card" aria-labelledby="recovery-heading">

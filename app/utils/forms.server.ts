@@ -36,7 +36,7 @@ export function procedureProblem(err: unknown): ProcedureProblem | null {
  */
 export async function attempt<T>(
   call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string> }> {
+): Promise<{ ok: true; value: T } | { ok: false; fields: Record<string, string>; stepUp?: boolean }> {
   try {
     return { ok: true, value: await call() };
   } catch (err) {
@@ -44,7 +44,8 @@ export async function attempt<T>(
     if (problem && (problem.code === 'BAD_REQUEST' || problem.code === 'CONFLICT' || problem.stepUp)) {
       // A refusal that names no field (e.g. a legacy SIM) is shown for the whole form under FORM_ERROR.
       const fields = Object.keys(problem.fields).length ? problem.fields : { [FORM_ERROR]: problem.message };
-      return { ok: false, fields };
+      // stepUp: the page may send the form's values back through the step-up (app/utils/step-up.ts, the draft).
+      return { ok: false, fields, stepUp: problem.stepUp };
     }
     if (problem?.code === 'NOT_FOUND') throw new Response('Not Found', { status: 404 });
     if (problem?.code === 'FORBIDDEN') throw new Response('Forbidden', { status: 403 });

@@ -86,6 +86,7 @@ function securityWhat(action: string, after: Record<string, unknown>): string {
     case 'ssoConfigured':
       return a.ssoConfigured(str(after.issuer));
     case 'stepUpFailed':
+    case 'stepUpByEmail':
     case 'recoveryCodeUsed':
     case 'recoveryCodesCreated':
     case 'ssoRemoved':

@@ -25,7 +25,7 @@ const MAGIC_PATH = '/auth/magic';
 
 export type LinkProblem = 'invalid' | 'expired' | 'used';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 type Verified = { user: User; redirectTo: string | null };
 

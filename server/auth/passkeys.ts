@@ -145,13 +145,25 @@ async function takeChallenge(
 
 // ---- register ----
 
-/** Options to add a passkey: a full session, or one that must add its first passkey (stage register). */
+/**
+ * Who may add a passkey: a session that must add its first one to finish signing in (stage register), or a full
+ * session that has stepped up within 10 minutes, like any sensitive change (a new passkey signs in alone later,
+ * so a stolen cookie must not be able to add one). A user without a passkey steps up by an e-mail link
+ * (step-up-link.ts) or the company's provider with MFA.
+ */
+function mayRegister(session: SessionInfo): void {
+  if (session.stage === 'passkey') throw new Forbidden(t.notSignedIn);
+  if (session.stage === 'full' && !isSteppedUp(session))
+    throw new StepUpRequired(session.hasPasskey ? tSecurity.stepUp.toAdd : tSecurity.stepUp.toAddNone);
+}
+
+/** Options to add a passkey: a stepped-up full session, or one that must add its first passkey (stage register). */
 export async function registrationOptions(
   config: Config,
   em: Em,
   session: SessionInfo,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  if (session.stage === 'passkey') throw new Forbidden(t.notSignedIn);
+  mayRegister(session);
   const { rpID } = relyingParty(config);
   const existing = await em.find(Passkey, { user: session.userId }, { orderBy: { id: 'asc' } });
   const options = await generateRegistrationOptions({
@@ -188,7 +200,7 @@ export async function finishRegistration(
   requestedName: string,
   ip: string,
 ): Promise<Registered> {
-  if (session.stage === 'passkey') throw new Forbidden(t.notSignedIn);
+  mayRegister(session);
   const { rpID, origin } = relyingParty(config);
   return em
     .transactional(async (tx) => {

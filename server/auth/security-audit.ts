@@ -1,4 +1,4 @@
-// The security events of the audit trail (kind `security`): sign-ins, failed step-ups, passkey changes, recovery
+// The security events of the audit trail (kind `security`): sign-ins, failed step-ups, step-ups by e-mail link, passkey changes, recovery
 // code use, single sign-on changes and ended sessions. A row belongs to the trail of the company of the user it
 // is about, so a company's owner sees their users' (/company/activity) and a super admin sees all (/admin/audit).
 import { recordAudit } from '#server/audit/trail.ts';
@@ -7,6 +7,7 @@ import type { Em } from '#server/db/orm.ts';
 export type SecurityAction =
   | 'signIn'
   | 'stepUpFailed'
+  | 'stepUpByEmail'
   | 'passkeyAdded'
   | 'passkeyRemoved'
   | 'passkeysReset'

@@ -310,7 +310,7 @@ describe("a super admin and a user's sessions", () => {
     // Not one's own: that would sign the super admin out and leave the account without its passkey.
     const own = await call('POST', `/api/admin/resetPasskeys/${await userId('admin@demo.test')}`, admin, {});
     expect(own.status).toBe(403);
-    expect(own.data.error).toBe('Dina egna nycklar hanterar du på sidan Säkerhet.');
+    expect(own.data.error).toBe('Dina egna inloggningsnycklar hanterar du på sidan Säkerhet.');
     expect(await alive(admin)).toBe(true);
   });
 

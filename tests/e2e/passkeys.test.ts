@@ -78,10 +78,10 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     const { context, page } = await browserPage();
     await signInByLink(page, 'admin@demo.test');
     await page.waitForURL((u) => u.pathname === '/login/passkey');
-    await page.getByRole('heading', { name: 'Lägg till en nyckel' }).waitFor();
+    await page.getByRole('heading', { name: 'Lägg till en inloggningsnyckel' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
-    await page.getByText('Nyckeln är tillagd och du är inloggad.').waitFor();
+    await page.getByRole('button', { name: 'Lägg till inloggningsnyckel' }).click();
+    await page.getByText('Inloggningsnyckel är tillagd och du är inloggad.').waitFor();
     expect(await page.locator('.recovery-codes li').count()).toBe(10);
     await page.getByRole('link', { name: 'Fortsätt' }).click();
     await page.waitForURL((u) => u.pathname === '/');
@@ -93,11 +93,11 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     await em.nativeUpdate(Session, { user: admin }, { steppedUpAt: null });
     const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
     await page.goto(`/admin/companies/${company.id}`);
-    const prompt = page.getByText('Ändringar här kräver att du bekräftar med din nyckel.');
+    const prompt = page.getByText('Ändringar här kräver att du först bekräftar att det är du');
     await prompt.waitFor();
     await page.getByRole('button', { name: 'Logga in som detta företag' }).click();
-    await page.getByText('Bekräfta att det är du med din nyckel').waitFor();
-    await page.getByRole('button', { name: 'Bekräfta med nyckel' }).click();
+    await page.getByText('Bekräfta att det är du med din inloggningsnyckel').waitFor();
+    await page.getByRole('button', { name: 'Bekräfta med inloggningsnyckel' }).click();
     await prompt.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Logga in som detta företag' }).click();
     await page.getByText('Du agerar som Demo AB').waitFor();
@@ -110,11 +110,11 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
   it('adds a passkey on /security (codes shown once), signs in with link + passkey and with the passkey alone', async () => {
     const { context, page, authenticator } = await browserPage({ email: 'anna@demo.test' });
     await page.goto('/security');
-    await page.getByText('Du har inga nycklar ännu.').waitFor();
+    await page.getByText('Du har inga inloggningsnycklar ännu.').waitFor();
     await page.getByRole('link', { name: 'Inloggningar' }).waitFor();
-    await page.getByLabel('Namn på nyckeln').fill('Jobbdator');
-    await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
-    await page.getByText('Nyckeln Jobbdator är tillagd.').waitFor();
+    await page.getByLabel('Namn på inloggningsnyckeln').fill('Jobbdator');
+    await page.getByRole('button', { name: 'Lägg till inloggningsnyckel' }).click();
+    await page.getByText('Inloggningsnyckel Jobbdator är tillagd.').waitFor();
     annaCodes = await page.locator('.recovery-codes li').allInnerTexts();
     expect(annaCodes).toHaveLength(10);
     await page.getByRole('cell', { name: 'Jobbdator', exact: true }).waitFor();
@@ -131,7 +131,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     await page.waitForURL((u) => u.pathname === '/login/passkey');
     await page.getByRole('heading', { name: 'Bekräfta inloggningen' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Bekräfta med din nyckel' }).click();
+    await page.getByRole('button', { name: 'Bekräfta med din inloggningsnyckel' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await page.locator('header .usermenu').waitFor();
     expect(await latestSession('anna@demo.test')).toMatchObject({ stage: 'full', method: 'link' });
@@ -139,7 +139,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     // Signed out, the passkey alone from /login.
     await context.clearCookies();
     await page.goto('/login?redirectTo=%2Fsecurity');
-    await page.getByRole('button', { name: 'Logga in med nyckel' }).click();
+    await page.getByRole('button', { name: 'Logga in med inloggningsnyckel' }).click();
     await page.waitForURL((u) => u.pathname === '/security');
     expect(await latestSession('anna@demo.test')).toMatchObject({ stage: 'full', method: 'passkey' });
     const signIns = (await securityActions('anna@demo.test')).filter((e) => e.action === 'signIn');
@@ -147,17 +147,17 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
 
     // A second passkey, then removing it (the passkey sign-in counts as a step-up). The authenticator that holds
     // the first one is refused by the browser (the server lists it as already added); another one is taken.
-    await page.getByLabel('Namn på nyckeln').fill('Reserv');
-    await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
-    await page.getByText('Den nyckeln är redan tillagd.').waitFor();
+    await page.getByLabel('Namn på inloggningsnyckeln').fill('Reserv');
+    await page.getByRole('button', { name: 'Lägg till inloggningsnyckel' }).click();
+    await page.getByText('Den inloggningsnyckeln är redan tillagd.').waitFor();
     const { cdp, authenticatorId } = authenticator!;
     await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
     await addAuthenticator(cdp);
-    await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
-    await page.getByText('Nyckeln Reserv är tillagd.').waitFor();
+    await page.getByRole('button', { name: 'Lägg till inloggningsnyckel' }).click();
+    await page.getByText('Inloggningsnyckel Reserv är tillagd.').waitFor();
     expect(await page.locator('.recovery-codes').count()).toBe(0);
-    await page.getByRole('button', { name: 'Ta bort nyckeln Reserv' }).click();
-    await page.getByText('Nyckeln Reserv är borttagen.').waitFor();
+    await page.getByRole('button', { name: 'Ta bort inloggningsnyckeln Reserv' }).click();
+    await page.getByText('Inloggningsnyckel Reserv är borttagen.').waitFor();
     // The action's answer (its notice) can come before the list is loaded again: wait for the row to go.
     await page.getByRole('cell', { name: 'Reserv', exact: true }).waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Jobbdator', exact: true }).waitFor();
@@ -190,9 +190,9 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     // anna's passkey lives in the first page's authenticator only: register one here to step up with.
     const { context, page } = await browserPage({ email: 'ella@demo.test' });
     await page.goto('/security');
-    await page.getByRole('button', { name: 'Lägg till nyckel' }).click();
+    await page.getByRole('button', { name: 'Lägg till inloggningsnyckel' }).click();
     // (A retry of this test finds the first try's passkey: the name's number is not fixed.)
-    await page.getByText(/Nyckeln Nyckel \d+ är tillagd\./).waitFor();
+    await page.getByText(/Inloggningsnyckel Inloggningsnyckel \d+ är tillagd\./).waitFor();
 
     // Capture the step-up answer without letting it reach the server.
     let captured = '';
@@ -202,7 +202,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     });
     await page.goto('/security/confirm?redirectTo=%2Fsecurity');
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Bekräfta med nyckel' }).click();
+    await page.getByRole('button', { name: 'Bekräfta med inloggningsnyckel' }).click();
     // The ceremony (options, the authenticator, the answer) takes more than poll's default second on a loaded machine.
     await expect.poll(() => captured, { timeout: 20_000 }).not.toBe('');
     const send = (ctx: BrowserContext) =>
@@ -236,7 +236,7 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
         // Signed in: /login goes on to the start page; check it signed out.
         await context.clearCookies();
         await page.goto(path);
-        await page.getByRole('button', { name: 'Logga in med nyckel' }).waitFor();
+        await page.getByRole('button', { name: 'Logga in med inloggningsnyckel' }).waitFor();
       }
       expect(await axeViolations(page), path).toEqual([]);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -43,7 +43,7 @@ describe('/security/sessions', () => {
       await ready(page, v.js);
       await page.getByRole('heading', { name: 'Inloggningar', level: 2 }).waitFor();
       expect(await page.getByRole('navigation', { name: 'Säkerhet' }).getByRole('link').allTextContents()).toEqual([
-        'Nycklar',
+        'Inloggningsnycklar',
         'Inloggningar',
       ]);
       const rows = page.locator('.sessions-table tbody tr');
@@ -53,7 +53,7 @@ describe('/security/sessions', () => {
       const firefox = rows.filter({ hasText: 'Firefox 133 på Windows 10' });
       expect(await firefox.count()).toBe(1);
       // The address and how it signed in are shown (on a phone under the browser's name).
-      expect(await firefox.innerText()).toMatch(/203\.0\.113\.9[\s\S]*med nyckel/);
+      expect(await firefox.innerText()).toMatch(/203\.0\.113\.9[\s\S]*med inloggningsnyckel/);
       // Usable at 390 px: nothing wider than the screen.
       if (v.width === 390)
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -132,7 +132,10 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
       await ready(stalePage, js);
       const section = stalePage.getByRole('region', { name: 'Inloggningar' });
       await section.getByRole('button', { name: 'Logga ut Firefox 133 på Windows 10' }).click();
-      await stalePage.getByRole('alert').filter({ hasText: 'Bekräfta att det är du med din nyckel' }).waitFor();
+      await stalePage
+        .getByRole('alert')
+        .filter({ hasText: 'Bekräfta att det är du med din inloggningsnyckel' })
+        .waitFor();
       expect(await signedIn(theirs)).toBe(true);
       await staleCtx.close();
 
@@ -152,22 +155,22 @@ describe("a super admin on a user's page: Inloggningar and Återställ nycklar",
 
       // Återställ nycklar: a confirm step first, then the passkeys and every session are gone.
       const again = await portal.server.sessionCookie(email);
-      const reset = page.getByRole('region', { name: 'Återställ nycklar' });
-      expect(await reset.getByText('Användaren har 1 nyckel.').count()).toBe(1);
-      await reset.getByRole('button', { name: 'Återställ nycklar' }).click();
-      await reset.getByText(`Vill du återställa nycklarna för Inloggad ${tag}?`).waitFor();
+      const reset = page.getByRole('region', { name: 'Återställ inloggningsnycklar' });
+      expect(await reset.getByText('Användaren har 1 inloggningsnyckel.').count()).toBe(1);
+      await reset.getByRole('button', { name: 'Återställ inloggningsnycklar' }).click();
+      await reset.getByText(`Vill du återställa inloggningsnycklarna för Inloggad ${tag}?`).waitFor();
       await ready(page, js);
       await look(page, `admin-user-reset-${js ? 'JS' : 'noJS'}`, { js });
       expect(await portal.server.services.orm.em.fork().count(Passkey, { user: user.id })).toBe(1);
-      await reset.getByRole('button', { name: 'Ja, återställ nycklarna' }).click();
+      await reset.getByRole('button', { name: 'Ja, återställ inloggningsnycklarna' }).click();
       await page
         .getByRole('status')
-        .filter({ hasText: 'Nycklarna är återställda: 1 nyckel borttagen, 1 inloggning utloggad.' })
+        .filter({ hasText: 'Inloggningsnycklar är återställda: 1 inloggningsnyckel borttagen, 1 inloggning utloggad.' })
         .waitFor();
       await ready(page, js);
       expect(await portal.server.services.orm.em.fork().count(Passkey, { user: user.id })).toBe(0);
       expect(await signedIn(again)).toBe(false);
-      expect(await reset.getByText('Användaren har 0 nycklar.').count()).toBe(1);
+      expect(await reset.getByText('Användaren har 0 inloggningsnycklar.').count()).toBe(1);
       await ctx.close();
     });
   }

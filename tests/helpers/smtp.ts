@@ -46,3 +46,11 @@ export function linkIn(raw: string): string {
   if (!m) throw new Error('no login link in the mail');
   return m[0];
 }
+
+/** The step-up link's token in a mail (a user without a passkey confirming by e-mail: /security/confirm/link). */
+export function stepUpTokenIn(raw: string): string {
+  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const m = text.match(/https?:\/\/[^\s"<]+\/security\/confirm\/link\?token=([A-Za-z0-9_-]+)/);
+  if (!m) throw new Error('no step-up link in the mail');
+  return m[1]!;
+}

@@ -77,11 +77,11 @@ describe('registering a passkey', () => {
 
     const second = await registerWith(new SoftAuthenticator(services.config.appUrl, { backedUp: false }), raw);
     expect(second.result.recoveryCodes).toBeNull();
-    expect(second.result.name).toBe('Nyckel 2');
+    expect(second.result.name).toBe('Inloggningsnyckel 2');
     const overview = await (await as(raw)).trpc.passkeys.overview();
     expect(overview.passkeys.map((p) => [p.name, p.backedUp])).toEqual([
       ['Min telefon', true],
-      ['Nyckel 2', false],
+      ['Inloggningsnyckel 2', false],
     ]);
     expect(overview.recoveryCodesLeft).toBe(10);
     expect(await auditActions('anna@demo.test')).toEqual(
@@ -216,7 +216,7 @@ describe('using a passkey', () => {
     const admin = await as(await fullSession('admin@demo.test'));
     const own = (await admin.trpc.passkeys.overview()).passkeys;
     expect(own).toHaveLength(1);
-    await expect(admin.trpc.passkeys.remove({ id: own[0]!.id })).rejects.toThrow(/minst en nyckel/);
+    await expect(admin.trpc.passkeys.remove({ id: own[0]!.id })).rejects.toThrow(/minst en inloggningsnyckel/);
     // Nor anyone else's.
     await expect(steppedUp.trpc.passkeys.remove({ id: own[0]!.id })).rejects.toThrow();
   });

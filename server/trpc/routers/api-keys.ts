@@ -50,7 +50,7 @@ export const apiKeysRouter = router({
       return created;
     }),
 
-  revoke: ownerProcedure
+  revoke: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',

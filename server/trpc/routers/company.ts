@@ -86,7 +86,7 @@ export const companyRouter = router({
       return { success: true, user };
     }),
 
-  removeUser: ownerProcedure
+  removeUser: ownerChangeProcedure
     .meta({
       openapi: {
         method: 'POST',

@@ -1,5 +1,6 @@
-// The passkey procedures: options and answers of the four WebAuthn ceremonies, recovery codes and the list on
-// /security. The rules are in server/auth/passkeys.ts; here only who may call. The procedures of a session still
+// The passkey procedures: options and answers of the four WebAuthn ceremonies, recovery codes, the step-up by
+// e-mail link of a user without a passkey, and the list on /security. The rules are in server/auth/passkeys.ts
+// and step-up-link.ts; here only who may call, and the mail that tells the user of an added or removed passkey. The procedures of a session still
 // signing in read `ctx.pending` and refuse anything else; signIn is for a signed-out browser, bound by a cookie.
 import { z } from 'zod';
 import type {
@@ -27,6 +28,8 @@ import {
   stepUpWithPasskey,
   stepUpWithRecoveryCode,
 } from '#server/auth/passkeys.ts';
+import { requestStepUpLink, stepUpWithLink } from '#server/auth/step-up-link.ts';
+import { tellPasskeyChange } from '#server/mail/security-mails.ts';
 import type { Context } from '#server/trpc/context.ts';
 import { authedProcedure, publicProcedure, requireStepUp, router } from '#server/trpc/trpc.ts';
 import { setSessionCookie, success } from './auth.ts';
@@ -92,6 +95,7 @@ export const passkeysRouter = router({
         ctx.ip,
       );
       if (done.newSession) setSessionCookie(ctx, done.newSession);
+      tellPasskeyChange(ctx.services, registeringSession(ctx), { kind: 'added', name: done.name });
       return { name: done.name, recoveryCodes: done.recoveryCodes, signedIn: !!done.newSession };
     }),
 
@@ -183,6 +187,26 @@ export const passkeysRouter = router({
     .output(z.object({ name: z.string() }))
     .mutation(async ({ ctx, input }) => {
       requireStepUp(ctx.session);
-      return { name: await removePasskey(ctx.em, ctx.session, input.id) };
+      const name = await removePasskey(ctx.em, ctx.session, input.id);
+      tellPasskeyChange(ctx.services, ctx.session, { kind: 'removed', name });
+      return { name };
+    }),
+
+  /** A user without a passkey: a step-up link to their e-mail, usable in this session only (10 minutes, once). */
+  requestStepUpLink: authedProcedure
+    .input(z.void())
+    .output(success)
+    .mutation(async ({ ctx }) => {
+      await requestStepUpLink(ctx.services, ctx.em, ctx.session);
+      return { success: true };
+    }),
+
+  /** The link's token, in the session that asked for it: the session is stepped up for 10 minutes. */
+  stepUpWithLink: authedProcedure
+    .input(z.object({ token: z.string().max(100) }))
+    .output(success)
+    .mutation(async ({ ctx, input }) => {
+      await stepUpWithLink(ctx.em, ctx.session, input.token);
+      return { success: true };
     }),
 });

@@ -19,6 +19,8 @@ import {
   resetPasskeys,
 } from '#server/auth/session-list.ts';
 import { clearSessionCookie } from '#server/auth/sessions.ts';
+import { User } from '#server/db/entities.ts';
+import { tellPasskeyChange } from '#server/mail/security-mails.ts';
 import type { Context } from '#server/trpc/context.ts';
 import { authedProcedure, router, superAdminChangeProcedure, superAdminProcedure } from '#server/trpc/trpc.ts';
 
@@ -129,6 +131,9 @@ export const sessionsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await resetPasskeys(ctx.services, ctx.em, ctx.session, input.userId);
       clearCookieIf(ctx, result.current);
+      // The user is told of every removed passkey (issue 37), by mail, as when they remove one themselves.
+      const user = result.passkeys ? await ctx.em.findOne(User, { id: input.userId }) : null;
+      if (user) tellPasskeyChange(ctx.services, user, { kind: 'reset', count: result.passkeys });
       return result;
     }),
 });
