@@ -106,9 +106,10 @@ const refusal = (status: number, message: string, headers: Record<string, string
 
 /**
  * Runs `work` once per (caller, key): in one transaction that takes the key's advisory lock, looks for a stored
- * answer, runs the procedure with `ctx.em` inside it (its own transactions become savepoints) and stores the
- * answer before the commit. When `work` throws, `keep` says which refusal is stored as the answer (the procedure's
- * 4xx); any other (401, 403, 429, 5xx) rolls everything back and is thrown, so a retry can do the work later.
+ * answer (replayed only after `check`, the procedure's own checks, passed again), runs the procedure with `ctx.em`
+ * inside it (its own transactions become savepoints) and stores the answer before the commit. When `work` throws,
+ * `keep` says which refusal is stored as the answer (the procedure's 4xx); any other (401, 403, 429, 5xx) rolls
+ * everything back and is thrown, so a retry can do the work later.
  * A request whose key is locked by another waits: it looks again every 100 to 200 ms with one statement (no
  * connection held in between) and tries once the lock is free, for at most WAIT_MS (then 409 with Retry-After).
  * On PGlite the lock does not exclude (one session) but need not: its one connection runs one transaction at a
@@ -121,6 +122,7 @@ export async function runIdempotent(
   scope: string,
   work: () => Promise<StoredAnswer>,
   keep: (err: unknown) => StoredAnswer | null,
+  check: () => Promise<void>,
 ): Promise<Answer> {
   const keyHash = sha256(key).toString('hex');
   const secret = sha256('answer', scope, key);
@@ -158,6 +160,15 @@ export async function runIdempotent(
           [scope, keyHash, new Date(Date.now() - IDEMPOTENCY_KEPT_MS)],
         );
         if (stored) {
+          // The checks of the first request, passed again before anything of its answer is said: a user demoted
+          // or signed in without a recent step-up, or a key revoked or made read-only, gets what the procedure
+          // would answer now (401, 403), never the first answer (it may carry a new API key's secret).
+          ctx.em = forksInside(tx);
+          try {
+            await check();
+          } finally {
+            ctx.em = em;
+          }
           if (stored.request_hash !== requestHash) return refusal(422, tIdempotency.otherRequest);
           const body = open(secret, stored.body);
           return { status: stored.status, body, link: stored.link, headers: {}, replayed: true };

@@ -10,7 +10,6 @@ import { TRPCError } from '@trpc/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ZodArray } from 'zod/v4';
 import {
-  coerceSchema,
   forEachOpenApiProcedure,
   generateOpenApiDocument,
   getInputOutputParsers,
@@ -35,6 +34,8 @@ import { appRouter } from '#server/trpc/router.ts';
 import { idempotencyKeyOf, runIdempotent, scopeOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
 import { exactDocument } from './openapi-document.ts';
+import { passChecks, type BuiltProcedure } from './procedure-checks.ts';
+import { fromQuery, queryKindsOf, type QueryKinds } from './query-input.ts';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
@@ -98,7 +99,8 @@ function compressOnEnd(req: Request, res: Response): void {
 // slash ignored), each with what it takes. The door calls the procedure itself, through the same tRPC caller
 // as a page's loader (server/trpc/caller.ts): the same middleware, role checks and validation. It takes the
 // input as trpc-to-openapi's handler did (query or JSON body, path parameters over both, a query's empty value
-// left out, a lone value of a list field made a list, strings coerced to the field's type) without that
+// left out, a lone value of a list field made a list, a query's or path's strings read as the field's type) but a
+// JSON body as JSON (the library made every input schema coerce, for every door: "false" was true), without that
 // handler's per-request work: a URL object, a fetch Request made only for an abort signal no procedure reads,
 // a procedure lookup through a proxy, the schema unwrapped again on every call (bench:load).
 type RestRoute = {
@@ -106,6 +108,8 @@ type RestRoute = {
   path: RegExp;
   /** The procedure's path in the router, e.g. ["sim", "list"]. */
   procedure: string[];
+  /** The procedure itself: its checks run again before an Idempotency-Key's answer is replayed. */
+  built: BuiltProcedure;
   /** The input is only path parameters: the request takes no body and no content type. */
   bodyless: boolean;
   /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
@@ -114,8 +118,8 @@ type RestRoute = {
   noInput: boolean;
   /** The query fields that are lists (a lone value becomes a one-item list). */
   listFields: string[];
-  /** Makes the input schema coerce strings (a query has nothing else), once, as trpc-to-openapi did on first use. */
-  coerce: (() => void) | null;
+  /** The fields a query or a path gives as strings but the schema takes as numbers, booleans or dates. */
+  queryKinds: QueryKinds;
 };
 const restRoutes: RestRoute[] = [];
 type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
@@ -134,21 +138,16 @@ forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedu
         )
         .map(([key]) => key)
     : [];
-  let coerced = false;
   restRoutes.push({
     method: meta.openapi.method,
     path: getPathRegExp(normalizePath(meta.openapi.path)),
     procedure: procedurePath.split('.'),
+    built: procedure,
     bodyless,
     protect: meta.openapi.protect !== false,
     noInput: instanceofZodTypeLikeVoid(schema),
     listFields,
-    coerce: object
-      ? () => {
-          if (!coerced) coerceSchema(object);
-          coerced = true;
-        }
-      : null,
+    queryKinds: object ? queryKindsOf(object) : {},
   });
 });
 
@@ -185,6 +184,7 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
     }
     for (const key of route.listFields)
       if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+    fromQuery(input, route.queryKinds);
   } else if (route.bodyless) {
     input = {}; // whatever body came is ignored
   } else {
@@ -196,8 +196,7 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
       });
     input = { ...(parsedBody(req) as object) };
   }
-  route.coerce?.();
-  return { ...input, ...params };
+  return { ...input, ...fromQuery({ ...params }, route.queryKinds) };
 }
 
 /**
@@ -237,9 +236,10 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
         link: ctx.resHeaders.get('link'),
       });
       const scope = key ? scopeOf(ctx) : null;
+      const checks = () => passChecks(route.built, ctx, input, route.procedure.join('.'));
       const answer =
         key && scope
-          ? await runIdempotent(ctx, req, key, scope, run, (err) => storedRefusal(err, req))
+          ? await runIdempotent(ctx, req, key, scope, run, (err) => storedRefusal(err, req), checks)
           : { ...(await run()), headers: {}, replayed: false };
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
