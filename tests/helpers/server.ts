@@ -47,9 +47,6 @@ export async function startTestServer(
     // No test asks the world's DNS: an SSO domain's proof goes to a port on loopback that answers nothing, unless
     // the test names its own server (tests/helpers/dns-server.ts).
     SSO_DNS_SERVERS: '127.0.0.1:9',
-    // No test asks the world's DNS: an SSO domain's proof goes to a port on loopback that answers nothing, unless
-    // the test names its own server (tests/helpers/dns-server.ts).
-    SSO_DNS_SERVERS: '127.0.0.1:9',
     COMPANY_RATE_LIMIT: '100000000',
     ...opts.env,
   });
