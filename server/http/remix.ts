@@ -97,9 +97,10 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
  * What of a signed-in user's requests to Remix spends the user's and the company's budgets (docs/decisions/030):
  * all of them, one each: a page, its data request (`.data`, single fetch), a form post, a download, so a script
  * cannot go on through the pages when the API refuses it; a person clicking makes a few a minute, far from the
- * budget. Not Remix's route manifest (lazy route discovery, asked as links appear: no user data, cached a year).
+ * budget. Not Remix's route manifest (lazy route discovery, asked as links appear: no user data, cached a year),
+ * and not signing out, which a user over the budget must still be able to do.
  */
-const countsAgainstBudget = (req: Request) => req.path !== '/__manifest';
+const countsAgainstBudget = (req: Request) => req.path !== '/__manifest' && req.path !== '/auth/logout';
 
 /** Over budget: 429 with Retry-After, as a small page for a browser's navigation, else JSON { error, issues }. */
 function refuseOverBudget(req: Request, res: Response, err: RateLimited): void {

@@ -195,6 +195,10 @@ describe('a signed-in user over the budget', () => {
     expect(decodeHtml(page.text)).toContain('För många förfrågningar på kort tid');
     const post = await postForm('/feedback', m, { message: 'Hej' });
     expect(post.status).toBe(429);
+    // Signing out is never refused.
+    const out = await postForm('/auth/logout', m, {});
+    expect(out.status).toBeLessThan(400);
+    expect((await get('/api/rate_plans', { cookie: m })).status).toBe(401);
     // The company's budget was not spent by the refused requests: another user of it goes on.
     const other = await get(trpcList(), { cookie: c.owner });
     expect(other.status).toBe(200);
