@@ -9,8 +9,14 @@ import { axeViolations, newContext } from '#tests/helpers/browser.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
+import { proveSsoDomains, startDns } from '#tests/helpers/dns-server.ts';
+import { ssoTxtName, ssoTxtValue } from '#domain/sso/domains.ts';
+import { tSsoDomains } from '#domain/texts/sso-domains.ts';
+import { SsoDomain } from '#server/db/entities.ts';
 
-const portal = useScreens();
+// The domains' proofs are asked of a DNS server on loopback that the test controls.
+const dns = await startDns();
+const portal = useScreens({ env: { SSO_DNS_SERVERS: dns.address } });
 let idp: TestProvider;
 
 beforeAll(async () => {
@@ -30,12 +36,14 @@ beforeAll(async () => {
     createUsers: false,
     mfaClaim: null,
   });
+  await proveSsoDomains(dns, server.services, company.id);
   idp.accounts.set('vera', { email: 'vera@webb-sso.se', email_verified: true, name: 'Vera Webb' });
   idp.next = { accountId: 'vera' };
 });
 
 afterAll(async () => {
   await idp?.close();
+  await dns.close();
 });
 
 needs(describe, 'chromium')('single sign-on in the browser', () => {
@@ -87,6 +95,45 @@ needs(describe, 'chromium')('single sign-on in the browser', () => {
         await page.getByText('Inloggningen via identitetsleverantören är sparad.').waitFor();
         if (js) expect(await axeViolations(page)).toEqual([]);
         expect(await page.content()).not.toContain(idp.clientSecret);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+
+  for (const js of [true, false]) {
+    it(`the owner proves a new domain by its TXT record, and a public one is refused (JS ${js ? 'on' : 'off'})`, async () => {
+      const domain = `bevis-${js ? 'js' : 'utan'}-sso.se`;
+      const page = await portal.loggedInPage('agda@webb-sso.se', { js });
+      try {
+        await page.goto('/company/sign-in');
+        await page.getByRole('heading', { level: 1, name: 'Inloggning' }).waitFor();
+        if (js) await page.waitForFunction(() => '__remixRouter' in window);
+        await page.getByLabel('Domäner', { exact: true }).fill(`webb-sso.se\n${domain}`);
+        await page.getByRole('button', { name: 'Spara inloggning' }).click();
+        await page.getByText('Inloggningen via identitetsleverantören är sparad.').waitFor();
+        // Saved, not proved: the record to add is shown, and the address does not sign in there yet.
+        const item = page.getByTestId(`sso-domain-${domain}`);
+        await item.getByText(tSsoDomains.unverified).waitFor();
+        const row = await portal.server.services.orm.em.fork().findOneOrFail(SsoDomain, { domain });
+        expect(row.verifiedAt).toBeNull();
+        expect(await item.textContent()).toContain(ssoTxtName(domain));
+        expect(await item.textContent()).toContain(ssoTxtValue(row.verificationToken));
+        // The record added in DNS, then "Kontrollera": proved.
+        dns.txt(ssoTxtName(domain), [ssoTxtValue(row.verificationToken)]);
+        await page.getByRole('button', { name: tSsoDomains.checkLabel(domain) }).click();
+        await page.getByText(tSsoDomains.results.verified(domain)).waitFor();
+        await page.getByTestId(`sso-domain-${domain}`).getByText(tSsoDomains.verified, { exact: true }).waitFor();
+        if (js) expect(await axeViolations(page)).toEqual([]);
+        expect(
+          (await portal.server.services.orm.em.fork().findOneOrFail(SsoDomain, { domain })).verifiedAt,
+        ).not.toBeNull();
+
+        // A public mail domain: the one refusal next to the domains, nothing saved.
+        await page.getByLabel('Domäner', { exact: true }).fill(`webb-sso.se\n${domain}\ngmail.com`);
+        await page.getByRole('button', { name: 'Spara inloggning' }).click();
+        await page.locator('#domains-error').getByText(tSsoDomains.refused('gmail.com')).waitFor();
+        expect(await portal.server.services.orm.em.fork().count(SsoDomain, { domain: 'gmail.com' })).toBe(0);
       } finally {
         await page.context().close();
       }
