@@ -88,4 +88,25 @@ describe('RateLimiter', () => {
     const next = new Date(at.getTime() + 60_000);
     expect(await used.hit(em, 'user:3', 600, 10_000, next)).toMatchObject({ allowed: true, remaining: 0 });
   });
+
+  it('spends several budgets all or none, and answers the tightest (the least left; of equals, the smaller)', async () => {
+    const { em } = sharedRow();
+    const limiter = new RateLimiter();
+    const key = { key: 'apiKey:1', max: 30 };
+    const other = { key: 'apiKey:2', max: 30 };
+    const company = { key: 'company:1', max: 50 };
+    // 29 of the key and 49 of the company left: the key's.
+    expect(await limiter.spend(em, [key, company], 1, at)).toMatchObject({ allowed: true, limit: 30, remaining: 29 });
+    for (let i = 0; i < 20; i++) await limiter.spend(em, [other, company], 1, at);
+    // 28 of the key and 28 of the company left: of equals, the smaller budget.
+    expect(await limiter.spend(em, [key, company], 1, at)).toMatchObject({ limit: 30, remaining: 28 });
+    await limiter.spend(em, [other, company], 1, at);
+    // 27 of the key and 26 of the company left: the company's.
+    expect(await limiter.spend(em, [key, company], 1, at)).toMatchObject({ limit: 50, remaining: 26 });
+    // A list the key could take but the company cannot is refused by the company and costs the key nothing.
+    const refused = await limiter.spend(em, [key, company], 27, at);
+    expect(refused).toMatchObject({ allowed: false, limit: 50, remaining: 26, refusedBy: company });
+    expect(await limiter.spend(em, [key, company], 1, at)).toMatchObject({ limit: 50, remaining: 25 });
+    expect(await limiter.hit(em, 'apiKey:1', 30, 1, at)).toMatchObject({ allowed: true, remaining: 25 });
+  });
 });
