@@ -162,10 +162,15 @@ export async function runIdempotent(
         if (stored) {
           // The checks of the first request, passed again before anything of its answer is said: a user demoted
           // or signed in without a recent step-up, or a key revoked or made read-only, gets what the procedure
-          // would answer now (401, 403), never the first answer (it may carry a new API key's secret).
+          // would answer now (401, 403), never the first answer (it may carry a new API key's secret). A refusal
+          // that is stored (a 400 of the body's schema: the first request had it too) leaves the replay to say it.
           ctx.em = forksInside(tx);
           try {
-            await check();
+            const refused = await check().then(
+              () => null,
+              (err: unknown) => ({ err }),
+            );
+            if (refused && !keep(refused.err)) throw refused.err;
           } finally {
             ctx.em = em;
           }

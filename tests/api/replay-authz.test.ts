@@ -134,6 +134,16 @@ describe('an Idempotency-Key replay passes the first request’s checks again', 
     expect(await em().count(ApiKey, { name: body.name })).toBe(1);
   });
 
+  it('a refusal of the body’s schema, which the checks give again, is still the replayed answer', async () => {
+    const member = await portal.server.sessionCookie('anna@demo.test');
+    const bad = { iccid: newIccid(), dataLimit: 'mycket', callAndSms: true, roaming: false };
+    const key = uniqueKey();
+    const first = await post('/api/sim', { cookie: member }, bad, key);
+    expect(first.status).toBe(400);
+    const again = await post('/api/sim', { cookie: member }, bad, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([400, 'true', first.text]);
+  });
+
   it('an API key made read-only gets 403, revoked 401; the SIM was activated once', async () => {
     const made = await post(
       '/api/company/apiKeys',
