@@ -90,6 +90,7 @@ const schema = z.object({
   ),
   // How long a request to a company's identity provider (discovery, keys, token) may take.
   SSO_DISCOVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  SSO_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
   // Demo data in an empty database: the embedded default seeds it; a PostgreSQL database only when the operator
   // types DEMO_DATA=true (never a production database by accident: the demo logins include a super admin).
   DEMO_DATA: z.enum(['true', 'false']).optional(),
@@ -203,7 +204,13 @@ export type Config = {
    * the session secret; null in production without it: no company's sign-on can be saved or used) and the time
    * limit of a request to a provider (SSO_DISCOVERY_TIMEOUT_MS).
    */
-  sso: { secretKey: Buffer | null; secretKeyDerived: boolean; timeoutMs: number };
+  sso: {
+    secretKey: Buffer | null;
+    secretKeyDerived: boolean;
+    timeoutMs: number;
+    /** SSO_ALLOW_PRIVATE_TARGETS: providers on loopback may be reached (the tests' provider), as for webhooks. */
+    allowPrivateTargets: boolean;
+  };
   /** DEMO_DATA: seed the demo data into an empty database at start (default: only the embedded database). */
   demoData: boolean;
 };
@@ -261,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : createHash('sha256').update('sim-portal sso development key\0').update(sessionSecret).digest()),
       secretKeyDerived: !e.SSO_SECRET_KEY && e.NODE_ENV !== 'production',
       timeoutMs: e.SSO_DISCOVERY_TIMEOUT_MS,
+      allowPrivateTargets: e.SSO_ALLOW_PRIVATE_TARGETS === 'true',
     },
   };
 }

@@ -9,7 +9,11 @@ export const SSO_DOMAINS_MAX = 50;
 // A host name: labels of letters, digits and hyphens, at least one dot, no trailing dot (lower-cased first).
 const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
-/** The issuer's URL: https, or http to the own machine only (a provider on loopback). */
+/**
+ * The issuer's URL by its form: https, or http to the own machine only (a provider on loopback). Where it may
+ * point is the server's address policy, the one of webhook targets (server/net/target-policy.ts): checked with
+ * DNS when the settings are saved, for every endpoint its discovery names too, and again at every connection.
+ */
 export function issuerAllowed(value: string): boolean {
   let url: URL;
   try {

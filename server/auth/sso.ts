@@ -26,16 +26,30 @@ import type { Services } from '#server/services.ts';
 import { recordSecurityEvent } from './security-audit.ts';
 import { assertDomainsAllowed, checkSsoDomains, replaceDomains } from './sso-domains.ts';
 import { createSession, markSteppedUp } from './sessions.ts';
-import { decryptSecret, encryptSecret, SsoKeyMissing } from './sso-secret.ts';
+import {
+  authorizationUrl,
+  errorSummary,
+  forgetProvider,
+  isMisconfigured,
+  isUnreachable,
+  providerConfig,
+  rememberJwks,
+} from './sso-connection.ts';
+import { encryptSecret, SsoKeyMissing } from './sso-secret.ts';
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback';
 /** A login in flight (the provider's page, the user typing there) may take this long. */
 export const SSO_LOGIN_TTL_MS = 10 * 60 * 1000;
-/** The provider's discovery document (and its keys) are reused this long per issuer. */
-const METADATA_TTL_MS = 5 * 60 * 1000;
-
-export type SsoProblem = 'unavailable' | 'invalid' | 'denied' | 'unverified' | 'noAccount' | 'tooMany';
-export const SSO_PROBLEMS = ['unavailable', 'invalid', 'denied', 'unverified', 'noAccount', 'tooMany'] as const;
+export const SSO_PROBLEMS = [
+  'unavailable',
+  'misconfigured',
+  'invalid',
+  'denied',
+  'unverified',
+  'noAccount',
+  'tooMany',
+] as const;
+export type SsoProblem = (typeof SSO_PROBLEMS)[number];
 /** Sign-ins started from one client address (each stores a login in flight for 10 minutes). */
 export const SSO_START_LIMIT = { max: 100, windowMs: 15 * 60 * 1000 };
 
@@ -164,7 +178,7 @@ export async function saveSso(
   });
   // Each domain's proof is checked again on every save: one whose TXT record is gone stops signing in.
   await checkSsoDomains(services, em, companyId);
-  metadataCache.delete(input.issuer);
+  forgetProvider(input.issuer);
 }
 
 export async function removeSso(em: Em, actor: SsoActor, companyId: number): Promise<void> {
@@ -198,73 +212,6 @@ export async function setRequirePasskeys(em: Em, actor: SsoActor, companyId: num
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Talking to the provider
-
-const metadataCache = new Map<string, { at: number; metadata: oidc.ServerMetadata; jwks?: oidc.ExportedJWKSCache }>();
-
-/** Every request to a provider ends within the configured time, whatever the library's own default. */
-function timedFetch(timeoutMs: number): oidc.CustomFetch {
-  return (url, options) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    return fetch(url, { ...options, signal } as RequestInit);
-  };
-}
-
-async function providerConfig(services: Services, sso: SsoConfig): Promise<oidc.Configuration> {
-  const secret = decryptSecret(sso.clientSecret, services.config.sso.secretKey);
-  const issuer = new URL(sso.issuer);
-  const insecure = issuer.protocol === 'http:'; // loopback only (the settings refuse other http issuers)
-  const fetcher = timedFetch(services.config.sso.timeoutMs);
-  const cached = metadataCache.get(sso.issuer);
-  let config: oidc.Configuration;
-  if (cached && Date.now() - cached.at < METADATA_TTL_MS) {
-    config = new oidc.Configuration(cached.metadata, sso.clientId, secret, oidc.ClientSecretBasic(secret));
-    if (cached.jwks) oidc.setJwksCache(config, cached.jwks);
-    config[oidc.customFetch] = fetcher;
-    if (insecure) oidc.allowInsecureRequests(config);
-  } else {
-    config = await oidc.discovery(issuer, sso.clientId, secret, oidc.ClientSecretBasic(secret), {
-      [oidc.customFetch]: fetcher,
-      execute: insecure ? [oidc.allowInsecureRequests] : [],
-    });
-    metadataCache.set(sso.issuer, { at: Date.now(), metadata: config.serverMetadata() });
-  }
-  return config;
-}
-
-function rememberJwks(issuer: string, config: oidc.Configuration): void {
-  const cached = metadataCache.get(issuer);
-  const jwks = oidc.getJwksCache(config);
-  if (cached && jwks) cached.jwks = jwks;
-}
-
-/** A provider that did not answer (refused, timed out, reset) rather than one that answered wrongly. */
-function isUnreachable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
-    if (e instanceof SsoKeyMissing) return true;
-    if (e instanceof Error) {
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') return true;
-      if (e instanceof TypeError && /fetch failed/i.test(e.message)) return true;
-      const code = (e as { code?: unknown }).code;
-      if (typeof code === 'string' && /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|UND_ERR)/.test(code))
-        return true;
-      // A discovery answer that is not a provider's (a 5xx page, a proxy's error) is a provider that is down.
-      if (/RESPONSE_IS_NOT_CONFORM|response_is_not_conform/i.test(String(code))) return true;
-      e = e.cause;
-    } else break;
-  }
-  return false;
-}
-
-/** What may be logged of an error from the provider's side: its name, code and message (no secret is in them). */
-function errorSummary(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { error: String(err).slice(0, 200) };
-  const cause = err.cause instanceof Error ? `${err.cause.name}: ${err.cause.message}` : undefined;
-  return { error: `${err.name}: ${err.message}`.slice(0, 300), code: (err as { code?: unknown }).code, cause };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Starting a sign-in (or a step-up)
 
 export type SsoStart = { url: string } | { problem: SsoProblem };
@@ -291,7 +238,7 @@ export async function startSso(
     config = await providerConfig(services, sso);
   } catch (err) {
     services.log.warn({ companyId: input.companyId, ...errorSummary(err) }, 'sso: provider discovery failed');
-    return { problem: 'unavailable' };
+    return { problem: isMisconfigured(err) ? 'misconfigured' : 'unavailable' };
   }
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -311,7 +258,13 @@ export async function startSso(
     params.prompt = 'login';
     params.max_age = '0';
   }
-  const url = oidc.buildAuthorizationUrl(config, params);
+  let url: URL;
+  try {
+    url = authorizationUrl(config, params);
+  } catch (err) {
+    services.log.warn({ companyId: input.companyId, ...errorSummary(err) }, 'sso: provider unusable');
+    return { problem: 'misconfigured' };
+  }
   await em.fork().transactional(async (tx) => {
     // Logins in flight that were never finished go with the next start (the purge would, but later).
     await tx.nativeDelete(SsoLogin, { expiresAt: { $lt: new Date() } });
@@ -449,9 +402,11 @@ export async function finishSso(
     if (!idClaims) return { ok: false, problem: 'invalid' };
     claims = idClaims;
   } catch (err) {
-    const unavailable = isUnreachable(err);
     log.warn({ companyId: login.company.id, ...errorSummary(err) }, 'sso: sign-in not completed');
-    return { ok: false, problem: unavailable ? 'unavailable' : 'invalid' };
+    return {
+      ok: false,
+      problem: isMisconfigured(err) ? 'misconfigured' : isUnreachable(err) ? 'unavailable' : 'invalid',
+    };
   }
   if (typeof claims.email !== 'string' || !claims.email.includes('@')) return { ok: false, problem: 'unverified' };
   if (claims.email_verified !== true) return { ok: false, problem: 'unverified' };

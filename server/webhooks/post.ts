@@ -1,5 +1,6 @@
 // One webhook attempt: a signed POST to an endpoint's URL, checked against the target policy
-// (server/net/target-policy.ts) before and while connecting; only the answer's status counts. The delivery worker (deliver.ts) sends through it.
+// (server/net/target-policy.ts) before and while connecting; only the answer's status counts. The delivery worker
+// (deliver.ts) sends through it.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';

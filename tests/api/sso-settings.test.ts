@@ -7,6 +7,7 @@ import { AuditEvent, Company, SsoConfig, SsoDomain, User } from '#server/db/enti
 import { tSecurity } from '#domain/texts/security.ts';
 import { tSsoDomains } from '#domain/texts/sso-domains.ts';
 import { decodeHtml } from '#tests/helpers/html.ts';
+import { startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const s = tSecurity.sso;
@@ -14,6 +15,8 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SECRET = 'settings-client-secret-that-must-never-show';
 
 let server: TestServer;
+// A real provider (on loopback): a save fetches the issuer's discovery document and checks its endpoints.
+let idp: TestProvider;
 let companyId: number;
 let otherId: number;
 let owner: string;
@@ -29,7 +32,7 @@ async function post(path: string, cookie: string, fields: Record<string, string>
 
 const saveFields = (extra: Record<string, string> = {}) => ({
   intent: 'save',
-  issuer: 'https://login.installning.example',
+  issuer: idp.issuer,
   clientId: 'portal-client',
   clientSecret: SECRET,
   domains: 'installning-sso.se,\nWWW.Installning-SSO.se',
@@ -41,7 +44,8 @@ const saveFields = (extra: Record<string, string> = {}) => ({
 const em = () => server.services.orm.em.fork();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { SSO_ALLOW_PRIVATE_TARGETS: 'true' } });
+  idp = await startOidcProvider({ redirectUri: `${server.url}/auth/sso/callback` });
   const e = em();
   const company = e.create(Company, { name: 'Inställning AB', customerNumber: 'SSO-SET', invoiceNote: '' });
   const other = e.create(Company, { name: 'Annan AB', customerNumber: 'SSO-OTHER', invoiceNote: '' });
@@ -54,6 +58,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await idp?.close();
   await server?.stop();
 });
 
@@ -76,7 +81,7 @@ describe('the owner page /company/sign-in', () => {
     expect(r.html).not.toContain(SECRET);
     const row = await em().findOneOrFail(SsoConfig, { company: companyId });
     expect(row).toMatchObject({
-      issuer: 'https://login.installning.example',
+      issuer: idp.issuer,
       clientId: 'portal-client',
       allowEmailLink: true,
       createUsers: false,
@@ -87,13 +92,13 @@ describe('the owner page /company/sign-in', () => {
     const domains = (await em().find(SsoDomain, { company: companyId })).map((d) => d.domain).sort();
     expect(domains).toEqual(['installning-sso.se', 'www.installning-sso.se']);
     const audit = await em().findOneOrFail(AuditEvent, { action: 'ssoConfigured', company: companyId });
-    expect(audit.after).toMatchObject({ issuer: 'https://login.installning.example' });
+    expect(audit.after).toMatchObject({ issuer: idp.issuer });
     expect(JSON.stringify([audit.before, audit.after])).not.toContain(SECRET);
     // Shown again: the values, never the secret.
     const page = decodeHtml(
       await (await fetch(`${server.url}/company/sign-in`, { headers: { cookie: owner } })).text(),
     );
-    expect(page).toContain('https://login.installning.example');
+    expect(page).toContain(idp.issuer);
     expect(page).toContain(s.clientSecretKeep);
     expect(page).not.toContain(SECRET);
   });
@@ -128,17 +133,15 @@ describe('the owner page /company/sign-in', () => {
     const r = await post(
       '/company/sign-in',
       owner,
-      saveFields({ issuer: 'https://ny.installning.example', domains: 'installning-sso.se\nupptagen-sso.se' }),
+      saveFields({ clientId: 'ny-klient', domains: 'installning-sso.se\nupptagen-sso.se' }),
     );
     expect(r.html).toMatch(new RegExp(`id="domains-error"[^>]*>${escaped(tSsoDomains.refused('upptagen-sso.se'))}`));
     expect(r.html).not.toContain('Annan AB');
-    expect(r.html).toContain('value="https://ny.installning.example"');
+    expect(r.html).toContain('value="ny-klient"');
     expect(r.html).toContain('upptagen-sso.se');
     expect(r.html).not.toContain(SECRET);
     // Nothing half-saved.
-    expect((await em().findOneOrFail(SsoConfig, { company: companyId })).issuer).toBe(
-      'https://login.installning.example',
-    );
+    expect((await em().findOneOrFail(SsoConfig, { company: companyId })).clientId).toBe('portal-client-2');
     expect((await em().findOneOrFail(SsoDomain, { domain: 'upptagen-sso.se' })).company.id).toBe(otherId);
   });
 
@@ -178,14 +181,10 @@ describe('the super admin page /admin/companies/:id/sign-in', () => {
     const companyPage = await fetch(`${server.url}/admin/companies/${otherId}`, { headers: { cookie: admin } });
     expect(decodeHtml(await companyPage.text())).toContain(`href="/admin/companies/${otherId}/sign-in"`);
     const path = `/admin/companies/${otherId}/sign-in`;
-    const saved = await post(
-      path,
-      admin,
-      saveFields({ issuer: 'https://idp.annan.example', domains: 'upptagen-sso.se', clientSecret: 'annan-secret-x' }),
-    );
+    const saved = await post(path, admin, saveFields({ domains: 'upptagen-sso.se', clientSecret: 'annan-secret-x' }));
     expect(saved.html).toContain(s.saved);
     expect(saved.html).not.toContain('annan-secret-x');
-    expect((await em().findOneOrFail(SsoConfig, { company: otherId })).issuer).toBe('https://idp.annan.example');
+    expect((await em().findOneOrFail(SsoConfig, { company: otherId })).issuer).toBe(idp.issuer);
 
     const stale = await server.sessionCookie('admin@demo.test', { steppedUp: false });
     const refused = await post(path, stale, { intent: 'remove' });

@@ -117,7 +117,13 @@ beforeAll(async () => {
   dns = await startDns();
   server = await startTestServer({
     logs: true,
-    env: { SMTP_URL: smtp.url, SSO_DNS_SERVERS: dns.address, SSO_DISCOVERY_TIMEOUT_MS: '1500' },
+    // The provider is on loopback: let the address policy reach it, as the webhook tests do.
+    env: {
+      SMTP_URL: smtp.url,
+      SSO_DNS_SERVERS: dns.address,
+      SSO_DISCOVERY_TIMEOUT_MS: '1500',
+      SSO_ALLOW_PRIVATE_TARGETS: 'true',
+    },
   });
   idp = await startOidcProvider({ redirectUri: `${server.url}/auth/sso/callback` });
   alfaId = await company('Alfa SSO AB', 'SSO-ALFA');

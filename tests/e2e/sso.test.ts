@@ -14,9 +14,10 @@ import { ssoTxtName, ssoTxtValue } from '#domain/sso/domains.ts';
 import { tSsoDomains } from '#domain/texts/sso-domains.ts';
 import { SsoDomain } from '#server/db/entities.ts';
 
+// The provider is on loopback: the address policy lets it be reached only with SSO_ALLOW_PRIVATE_TARGETS.
 // The domains' proofs are asked of a DNS server on loopback that the test controls.
 const dns = await startDns();
-const portal = useScreens({ env: { SSO_DNS_SERVERS: dns.address } });
+const portal = useScreens({ env: { SSO_DNS_SERVERS: dns.address, SSO_ALLOW_PRIVATE_TARGETS: 'true' } });
 let idp: TestProvider;
 
 beforeAll(async () => {

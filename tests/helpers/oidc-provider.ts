@@ -1,7 +1,8 @@
 // A real OpenID provider for the single sign-on tests: oidc-provider on a loopback port, with one confidential
 // client (client_secret_basic, PKCE required, the portal's callback as its only redirect URI), accounts whose
 // claims each test chooses, and an interaction that signs in the test's chosen account at once (no login or
-// consent page: the tests are about the portal, not the provider's screens). Also a small browser for HTTP tests:
+// consent page: the tests are about the portal, not the provider's screens); its discovery document can be changed
+// by a test (endpoints the portal must refuse), and it keeps the list of requests it received. Also a small browser for HTTP tests:
 // a cookie jar per origin that follows redirects by hand, so a test can look at (and tamper with) each hop.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,13 @@ export type TestProvider = {
   next: { accountId: string; amr?: string[]; acr?: string } | { error: string };
   /** The authorization requests the provider received (their query), newest last. */
   authorizations: URLSearchParams[];
+  /**
+   * Changes to the discovery document it answers (a value of null drops the field): a provider naming endpoints
+   * the portal must refuse. Empty: the document as oidc-provider makes it.
+   */
+  discovery: Record<string, unknown>;
+  /** Every request it received ("GET /path"), newest last: a test's proof of what the portal sent (or did not). */
+  requests: string[];
   close: () => Promise<void>;
 };
 
@@ -30,6 +38,7 @@ export async function startOidcProvider(opts: { redirectUri: string }): Promise<
   const clientSecret = `test-client-secret-${Math.random().toString(36).slice(2)}-do-not-leak`;
   const accounts = new Map<string, TestAccount>();
   const authorizations: URLSearchParams[] = [];
+  const requests: string[] = [];
 
   const configuration: Configuration = {
     clients: [
@@ -73,6 +82,8 @@ export async function startOidcProvider(opts: { redirectUri: string }): Promise<
     accounts,
     next: { accountId: 'nobody' },
     authorizations,
+    discovery: {},
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -80,9 +91,27 @@ export async function startOidcProvider(opts: { redirectUri: string }): Promise<
       }),
   };
   const callback = provider.callback();
+  /** The provider's own document (asked of itself), with the test's changes. */
+  const answerChangedDiscovery = async (res: http.ServerResponse) => {
+    const own = await fetch(`${issuer}/.well-known/openid-configuration`, {
+      headers: { 'x-test-original-discovery': '1' },
+    });
+    const doc = (await own.json()) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(state.discovery))
+      if (value === null) delete doc[key];
+      else doc[key] = value;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(doc));
+  };
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', issuer);
+    const original = req.headers['x-test-original-discovery'] === '1';
+    if (!original) requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname === '/auth') authorizations.push(url.searchParams);
+    if (url.pathname === '/.well-known/openid-configuration' && !original && Object.keys(state.discovery).length) {
+      void answerChangedDiscovery(res);
+      return;
+    }
     if (!url.pathname.startsWith('/interaction/')) {
       callback(req, res);
       return;

@@ -32,6 +32,7 @@ import {
 } from '#server/auth/sso.ts';
 import { checkSsoDomains, ssoForEmail } from '#server/auth/sso-domains.ts';
 import { SsoConfig } from '#server/db/entities.ts';
+import { verifyProvider } from '#server/auth/sso-connection.ts';
 import { hit } from '#server/auth/rate-limit.ts';
 import { Forbidden } from '#domain/errors.ts';
 import { tSecurity } from '#domain/texts/security.ts';
@@ -151,6 +152,7 @@ export const ssoRouter = router({
     .input(ssoSaveInput)
     .output(success)
     .mutation(async ({ ctx, input }) => {
+      await verifyProvider(ctx.services, input.issuer);
       await saveSso(ctx.services, ctx.em, actorOf(ctx.session), ctx.companyId, input);
       return { success: true };
     }),
@@ -187,6 +189,7 @@ export const ssoRouter = router({
     .output(success)
     .mutation(async ({ ctx, input }) => {
       const { companyId, ...fields } = input;
+      await verifyProvider(ctx.services, fields.issuer);
       await saveSso(ctx.services, ctx.em, actorOf(ctx.session), companyId, fields);
       return { success: true };
     }),
