@@ -24,7 +24,7 @@ import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
 const newIccid = iccidFactory('8946717');
 // Twenty bulk lists of 1,000 rows are far beyond a minute's budget of a key or a person.
-const budgets = { API_KEY_RATE_LIMIT: '1000000', API_SESSION_RATE_LIMIT: '100000000' };
+const budgets = { API_KEY_RATE_LIMIT: '1000000', API_SESSION_RATE_LIMIT: '100000000', COMPANY_RATE_LIMIT: '100000000' };
 let server: TestServer;
 let owner: string; // a session cookie of the demo company's owner
 let member: string;
