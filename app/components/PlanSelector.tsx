@@ -1,17 +1,18 @@
 // The rate plan selector: "Datamängd" first, then tal & SMS and roaming as the rules allow; a field like the
 // others (its legend the label, its errors under it, naming every option to change).
-// The server renders every control enabled (without JS the amount can change after the page was made, so no lock
-// could be right; the server checks the rules and says what to change), and JS keeps exactly that state when it
-// arrives, so nothing on the page switches or moves then. From the user's first change on, the rules of
-// domain/plans/selector.ts tick and lock an option every remaining plan has, and disable one none has. Before an
-// amount is chosen the boxes look disabled by CSS alone (forms.css), with and without JS.
-import { useState } from 'react';
+// Rule 1 holds from the first paint, with and without JS (decision 031): while no amount is chosen each box is
+// disabled and says why (the spec's tooltip, also shown under the label). Without JS the server cannot know when
+// the amount changes, so it draws both a disabled stand-in and the real box, and CSS on the select shows the one
+// that is true (forms.css); once JS runs the stand-in goes and the real box is disabled itself, in the same place.
+// The other rules (an option every remaining plan has is ticked and locked, one none has disabled) apply from the
+// user's first change: the server cannot lock a box, and JS arriving must not switch or move what it drew.
+import { useEffect, useState } from 'react';
 import {
   dataAmounts,
   formatDataAmount,
   normalizeSelection,
   optionContext,
-  optionRules,
+  shownRules,
   type OptionRule,
   type PlanOption,
   type Selection,
@@ -40,21 +41,25 @@ export function PlanSelector({
   idPrefix?: string;
 }) {
   const [sel, setSel] = useState<Selection>(initial);
-  // The rules apply once the user changes something here: until then the boxes are as the server made them.
+  // The rules of an amount apply once the user changes something here: until then the boxes are as the server drew them.
   const [touched, setTouched] = useState(false);
+  // JS has taken over (after hydration, which renders exactly the server's markup): rule 1 by the form's state.
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
   const change = (next: Selection) => {
     setTouched(true);
     setSel(normalizeSelection(plans, next));
   };
   const ids = planFieldIds(idPrefix);
-  const rules = optionRules(plans, sel);
+  const rules = shownRules(plans, sel, touched);
   // The options to change, each with its message: both when both make the choice impossible.
   const optionErrors = (['callAndSms', 'roaming'] as const).filter((name) => errors[name]);
   const errorId = `${idPrefix}-error`;
   const option = (name: Option, label: string, help: string, needsAmount: string) => {
-    const rule: OptionRule = touched ? rules[name] : 'free';
+    const rule: OptionRule = enhanced ? rules[name] : 'free';
     const locked = rule === 'included';
-    // Why a box is locked or disabled; before an amount is chosen the spec's own text stands in for the help.
+    const needsAmountNow = rule === 'needsAmount';
+    // Why a box is locked or disabled by the rules of the amount.
     const hint =
       rule === 'included'
         ? t.plans.included(optionContext(plans, sel, name))
@@ -63,17 +68,26 @@ export function PlanSelector({
           : null;
     const invalid = !!errors[name];
     return (
-      <div className="check" title={sel.dataLimit === null ? needsAmount : undefined}>
+      <div className="check" title={needsAmountNow ? needsAmount : undefined}>
+        {/* Without JS: the box shown while no amount is chosen (forms.css), disabled, named by the spec's tooltip;
+            not posted. Its name is the tooltip, not the label, so the label names one control only. */}
+        {!enhanced && !disabled ? (
+          <input type="checkbox" className="needs-amount-box" disabled title={needsAmount} />
+        ) : null}
         <input
           type="checkbox"
           id={ids[name]}
           name={name}
           value="true"
-          checked={sel[name]}
+          checked={needsAmountNow ? false : sel[name]}
           disabled={disabled || rule !== 'free'}
           onChange={(e) => change({ ...sel, [name]: e.target.checked })}
           aria-invalid={invalid ? true : undefined}
-          aria-describedby={[`${ids[name]}-help`, hint ? `${ids[name]}-rule` : null, invalid ? errorId : null]
+          aria-describedby={[
+            needsAmountNow ? `${ids[name]}-needs-amount` : `${ids[name]}-help`,
+            hint ? `${ids[name]}-rule` : null,
+            invalid ? errorId : null,
+          ]
             .filter(Boolean)
             .join(' ')}
         />
@@ -86,9 +100,16 @@ export function PlanSelector({
               {hint}
             </p>
           ) : null}
-          <p id={`${ids[name]}-help`} className="hint">
-            {rule === 'needsAmount' ? needsAmount : help}
-          </p>
+          {/* The help, or while no amount is chosen why the box cannot be used: one place, the taller text's
+              height, CSS shows the one that holds (forms.css), so nothing moves when the amount changes. */}
+          <div className="plan-hints">
+            <p id={`${ids[name]}-help`} className="hint plan-help">
+              {help}
+            </p>
+            <p id={`${ids[name]}-needs-amount`} className="hint plan-needs-amount">
+              {needsAmount}
+            </p>
+          </div>
         </div>
       </div>
     );

@@ -55,6 +55,17 @@ export function optionRules(plans: readonly PlanOption[], s: Selection): OptionR
   };
 }
 
+/**
+ * The rules a page shows. Rule 1 always, from the first paint: whether an amount is chosen is known in the browser
+ * (with JS by the form's state, without it by CSS on the select), so the boxes are disabled exactly while none is.
+ * Rules 2 and 3 only from the user's first change (`changed`): the server cannot lock a box (without JS the amount
+ * can change after the page was made), and JS arriving must not switch or move what the server drew.
+ */
+export function shownRules(plans: readonly PlanOption[], s: Selection, changed: boolean): OptionRules {
+  if (s.dataLimit === null || changed) return optionRules(plans, s);
+  return { callAndSms: 'free', roaming: 'free' };
+}
+
 function applyRule(rule: OptionRule, wanted: boolean): boolean {
   return rule === 'included' ? true : rule === 'free' ? wanted : false;
 }

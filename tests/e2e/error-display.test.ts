@@ -1,7 +1,7 @@
 // One way to show a refused form, in a real Chromium with JavaScript on and off: the server's message under the
 // field and in a summary at the top (a heading with the count, a link to each field), focused; the values kept;
 // no browser bubble stops the post (the forms are noValidate, so the request reaches the server). The plan
-// selector names every option to change and keeps the server's state when JS arrives. The SIM page: the
+// selector names every option to change and shows what the server drew when JS arrives. The SIM page: the
 // deactivate dialog names the ICCID, a legacy SIM's page is a view with an information notice.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -43,15 +43,16 @@ async function submit(page: Page, button: string, path: string) {
 
 const summary = (page: Page) => page.locator('#error-summary');
 
-/** The plan boxes as the user sees them: checked and disabled, and the selector's text. */
+/**
+ * The plan boxes as the user sees them: checked and disabled, and the selector's text. Only the boxes drawn: while
+ * no amount is chosen the page without JS shows a disabled stand-in for each (decision 031), with JS the box itself.
+ */
 const planState = (page: Page) =>
   page.evaluate(() => {
     const fieldset = document.querySelector<HTMLFieldSetElement>('fieldset.plan-selector')!;
-    const boxes = [...fieldset.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].map((b) => ({
-      name: b.name,
-      checked: b.checked,
-      disabled: b.disabled,
-    }));
+    const boxes = [...fieldset.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
+      .filter((b) => b.checkVisibility())
+      .map((b) => ({ checked: b.checked, disabled: b.disabled }));
     return { boxes, text: fieldset.innerText, amount: fieldset.querySelector('select')!.value };
   });
 
@@ -182,7 +183,7 @@ describe('a refused form on /add', () => {
 });
 
 describe('the plan selector when JavaScript arrives', () => {
-  it('keeps the boxes exactly as the server made them (checked, disabled and texts), on /add and a SIM page', async () => {
+  it('shows the boxes exactly as the server drew them (checked, disabled and texts), on /add and a SIM page', async () => {
     // 50 GB with tal & SMS and roaming: once the rules run, roaming is locked; the server cannot lock it.
     const caller = await import('#tests/helpers/caller.ts');
     const { id } = await (
@@ -205,6 +206,12 @@ describe('the plan selector when JavaScript arrives', () => {
       // A moment for effects that would change something after hydration.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 300))));
       expect(await planState(page), path).toEqual(before);
+      // On /add (no amount yet) what is drawn is disabled both ways: the stand-ins without JS, the boxes with it.
+      if (path === '/add')
+        expect(before.boxes).toEqual([
+          { checked: false, disabled: true },
+          { checked: false, disabled: true },
+        ]);
       // The rules still run from the user's first change: 50 GB without tal & SMS has no roaming.
       if (path !== '/add') {
         await page.getByLabel(t.plans.callAndSms).uncheck();

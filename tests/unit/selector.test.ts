@@ -6,6 +6,7 @@ import {
   optionRules,
   resolvePlan,
   selectionProblem,
+  shownRules,
 } from '#domain/plans/selector.ts';
 
 const plan = (code: string, dataLimit: number, call: boolean, sms: boolean, roaming: boolean, isLegacy = false) => ({
@@ -65,6 +66,23 @@ describe('plan option rules', () => {
 
   it('rule 1: nothing can be ticked before an amount is chosen', () => {
     expect(rules(null)).toEqual({ callAndSms: 'needsAmount', roaming: 'needsAmount' });
+  });
+  it('rule 1 is shown from the first paint; the rules of an amount only from the first change (decision 031)', () => {
+    const none = { dataLimit: null, callAndSms: false, roaming: false };
+    // No amount: both disabled, also on a page nobody has touched yet (and whatever the posted boxes said).
+    expect(shownRules(catalog, none, false)).toEqual({ callAndSms: 'needsAmount', roaming: 'needsAmount' });
+    expect(shownRules(catalog, { ...none, callAndSms: true, roaming: true }, false)).toEqual({
+      callAndSms: 'needsAmount',
+      roaming: 'needsAmount',
+    });
+    expect(shownRules(catalog, none, true)).toEqual({ callAndSms: 'needsAmount', roaming: 'needsAmount' });
+    // An amount the server drew: nothing locked until the user changes something, then the rules of the amount.
+    const atFifteen = { dataLimit: 1500, callAndSms: false, roaming: true };
+    expect(shownRules(catalog, atFifteen, false)).toEqual({ callAndSms: 'free', roaming: 'free' });
+    expect(shownRules(catalog, atFifteen, true)).toEqual(optionRules(catalog, atFifteen));
+    expect(shownRules(catalog, atFifteen, true)).toEqual({ callAndSms: 'unavailable', roaming: 'included' });
+    // A disabled box is not posted: the selection the rules make before an amount has both options off.
+    expect(normalizeSelection(catalog, { ...none, callAndSms: true, roaming: true })).toEqual(none);
   });
   it('rule 2: tal & SMS only where a plan of the amount has both call and sms; locked on where every plan has', () => {
     expect(rules(500).callAndSms).toBe('unavailable');
