@@ -382,7 +382,7 @@ describe('users', () => {
   it('refuses an e-mail used in any company, whatever its case (CONFLICT)', async () => {
     const caller = await as('admin@demo.test');
     const r = await refusal(
-      caller.admin.createUser({ name: 'Anna Kopia', email: 'ANNA@Demo.se', companyId: other.id }),
+      caller.admin.createUser({ name: 'Anna Kopia', email: 'ANNA@Demo.test', companyId: other.id }),
     );
     expect(r).toMatchObject({ code: 'CONFLICT', message: 'E-postadressen används redan av en annan användare.' });
     expect(r.fields.email).toBe('E-postadressen används redan av en annan användare.');
@@ -391,7 +391,7 @@ describe('users', () => {
       email: 'cecilia@exempel.se',
       companyId: other.id,
     });
-    const u = await refusal(caller.admin.updateUser({ ...newUser, email: 'Anna@DEMO.se' }));
+    const u = await refusal(caller.admin.updateUser({ ...newUser, email: 'Anna@DEMO.TEST' }));
     expect(u.code).toBe('CONFLICT');
     expect(u.fields.email).toBe('E-postadressen används redan av en annan användare.');
     expect((await services.orm.em.fork().findOneOrFail(User, { id: newUser.id })).email).toBe('cecilia@exempel.se');
