@@ -23,6 +23,9 @@ import { listQuery } from '#domain/companies/schemas.ts';
 import { companyUserCreateInput } from '#domain/companies/owner-schemas.ts';
 import type { UserRole } from '#domain/companies/kinds.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { draftOf } from '#app/utils/step-up.ts';
+import { stepUpRedirect, stepUpWanted } from '#app/utils/step-up.server.ts';
+import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 
 const PAGE_SIZE = 20;
 const c = tCompany;
@@ -42,7 +45,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     offset: (page - 1) * PAGE_SIZE,
   });
   const notice = url.searchParams.get('notice');
+  // A new user refused for want of a step-up comes back with what was typed (app/utils/step-up.ts).
+  const draft = draftOf(url, ['name', 'email', 'role'] as const);
+  const wanted = stepUpWanted(session);
   return {
+    draft,
+    stepUpNotice: draft && wanted ? tPasskeyPrompt.stepUp[wanted === 'none' ? 'notDoneNone' : 'notDone'] : null,
     companyName: session.companyName,
     me: session.userId,
     users: users.slice(0, PAGE_SIZE),
@@ -62,12 +70,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const values: Values = { name: formText(form, 'name'), email: formText(form, 'email'), role: formText(form, 'role') };
   // The procedure parses the role like every other field (an unknown one is refused next to the select).
   const result = await attempt(() => context.trpc.company.createUser({ ...values, role: values.role as UserRole }));
+  if (!result.ok && result.stepUp) return stepUpRedirect('/company', values);
   if (!result.ok) return { values: withinLimits(values, constraints(companyUserCreateInput)), errors: result.fields };
   return redirect('/company?notice=added');
 }
 
 export default function CompanyUsers() {
-  const { companyName, me, users, hasNext, q, page, notice, form } = useLoaderData<typeof loader>();
+  const { companyName, me, users, hasNext, q, page, notice, form, draft, stepUpNotice } =
+    useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const busy = useNavigation().state === 'submitting';
   const e: Record<string, string | undefined> = data?.errors ?? {};
@@ -120,6 +130,11 @@ export default function CompanyUsers() {
           lead={tAdmin.failedReason}
           formTitle={tAdmin.failed}
         />
+        {stepUpNotice && !data ? (
+          <Notice kind="warning" role="alert" className="step-up-refused">
+            {stepUpNotice}
+          </Notice>
+        ) : null}
         <Form method="post" key={notice === 'added' ? 'added' : 'new'} noValidate>
           <TextField
             id="company-user-name"
@@ -127,7 +142,7 @@ export default function CompanyUsers() {
             label={c.name}
             {...form.user.name}
             autoComplete="off"
-            defaultValue={data?.values.name}
+            defaultValue={(data?.values ?? draft)?.name}
             error={e.name}
           />
           <TextField
@@ -137,10 +152,10 @@ export default function CompanyUsers() {
             type="email"
             {...form.user.email}
             autoComplete="off"
-            defaultValue={data?.values.email}
+            defaultValue={(data?.values ?? draft)?.email}
             error={e.email}
           />
-          <RoleField id="company-user-role" value={data?.values.role || 'member'} error={e.role} />
+          <RoleField id="company-user-role" value={(data?.values ?? draft)?.role || 'member'} error={e.role} />
           <button className="btn btn-primary" type="submit" disabled={busy}>
             {c.add}
           </button>

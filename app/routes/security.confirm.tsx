@@ -148,7 +148,7 @@ export default function SecurityConfirm() {
         </Notice>
       ) : null}
       {acted?.sent ? (
-        <Notice kind="success" role="status">
+        <Notice kind="success" role="status" as="div">
           <p>{p.linkSent(email)}</p>
           <p>{p.linkSentAgain}</p>
         </Notice>

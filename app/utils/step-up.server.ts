@@ -21,5 +21,5 @@ export function stepUpRedirect(path: string, values: Record<string, string | str
 
 /** What a page says when its change was refused for want of a step-up (the layout's prompt offers the way). */
 export function stepUpRefusal(session: SessionInfo): string {
-  return tPasskeyPrompt.stepUp[session.hasPasskey ? 'notDone' : 'notDoneNone'];
+  return tPasskeyPrompt.stepUp[session.hasPasskey ? 'notDoneHere' : 'notDoneHereNone'];
 }

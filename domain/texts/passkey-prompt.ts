@@ -33,6 +33,9 @@ export const tPasskeyPrompt = {
     notDone:
       'Ändringen är inte gjord: bekräfta först att det är du (se ovan) och skicka sedan igen. Det du skrev finns kvar.',
     notDoneNone: `Ändringen är inte gjord: du behöver först en ${w.full} (se ovan). Det du skrev finns kvar, och du kommer tillbaka hit.`,
+    // A confirm page's question (remove, revoke) refused the same way: nothing was typed.
+    notDoneHere: 'Ändringen är inte gjord: bekräfta först att det är du (se ovan) och svara sedan igen.',
+    notDoneHereNone: `Ändringen är inte gjord: du behöver först en ${w.full} (se ovan); sedan kommer du tillbaka hit.`,
   },
   adding: `Väntar på ${w.the} …`,
   // The ceremony's code could not be fetched (the network went away).

@@ -182,8 +182,8 @@ describe('using a passkey', () => {
     const options = await trpc.passkeys.secondFactorOptions();
     await expect(trpc.passkeys.secondFactor({ response: other.assert(options) })).rejects.toThrow();
 
-    // A register challenge answered as a step-up.
-    const full = await as(await fullSession('anna@demo.test', false));
+    // A register challenge answered as a step-up (adding a passkey needs a recent step-up itself: issue 37).
+    const full = await as(await fullSession('anna@demo.test', true));
     const reg = await full.trpc.passkeys.registrationOptions();
     await expect(
       full.trpc.passkeys.stepUp({ response: auth.assert({ challenge: reg.challenge, rpId: reg.rp.id }) }),
@@ -315,5 +315,19 @@ describe('using a passkey', () => {
     await expect(
       (await as(await fullSession('ella@demo.test', false))).trpc.passkeys.renewRecoveryCodes(),
     ).rejects.toThrow(/Bekräfta/);
+  });
+});
+
+describe('adding a passkey is a sensitive change (issue 37, finding 1)', () => {
+  it('a full session without a recent step-up is refused (403 stepUp); one still registering at sign-in is not', async () => {
+    const stale = await as(await fullSession('anna@demo.test', false));
+    await expect(stale.trpc.passkeys.registrationOptions()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const fresh = await as(await fullSession('anna@demo.test', true));
+    const options = await fresh.trpc.passkeys.registrationOptions();
+    // An answer made on a stepped-up session is refused on the stale one (its own challenge is what counts).
+    const auth = new SoftAuthenticator(services.config.appUrl);
+    await expect(
+      stale.trpc.passkeys.register({ response: auth.register(options), name: 'Tjuv' }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -42,7 +42,7 @@ export function StepUpPrompt({ message, none: noPasskey }: { message?: string; n
       <Notice as="div" className="step-up" role="status">
         <p>{message ?? p.noticeNone}</p>
         <div className="step-up-actions">
-          <Link className="btn btn-primary" to={href}>
+          <Link className="btn" to={href}>
             {p.linkNone}
           </Link>
         </div>
