@@ -127,6 +127,8 @@ const EMAIL = {
   superAdmin: 'admin@demo.test',
   superAdminNoPasskey: 'sigrid.nyckellos@demo.test',
   otherOwner: 'bo@matris-b.test',
+  /** A user still to add her first passkey (stage register), for the passkey rows. */
+  firstPasskey: 'nora.ny@demo.test',
 };
 let seq = 0;
 const n = () => ++seq;
@@ -138,6 +140,7 @@ beforeAll(async () => {
   const staff = await e.findOneOrFail(User, { email: EMAIL.superAdmin }, { populate: ['company'] });
   const b = e.create(Company, { name: 'Matris B AB', customerNumber: 'MATRIS-B', invoiceNote: '' });
   e.create(User, { name: 'Olle Nyckellös', email: EMAIL.ownerNoPasskey, company: a, role: 'owner' });
+  e.create(User, { name: 'Nora Ny', email: EMAIL.firstPasskey, company: a, role: 'member' });
   e.create(User, {
     name: 'Sigrid Nyckellös',
     email: EMAIL.superAdminNoPasskey,
@@ -205,7 +208,8 @@ async function callerFor(role: Role, state: State): Promise<Caller> {
     case 'halfPasskey':
       return withCookie(own, { stage: 'passkey' });
     case 'halfRegister':
-      return withCookie(own, { stage: 'register' });
+      // Adding a passkey is that session's one way on: as it is met, a user who has none yet.
+      return withCookie(role === 'self' ? EMAIL.firstPasskey : own, { stage: 'register' });
     case 'keyRead':
       return { bearer: keys.read, userId: null, sessionId: null };
     case 'keyWrite':
@@ -700,11 +704,12 @@ const toStepUp = (a: Answer) =>
     /^\/security\/confirm/.test(a.location ?? ''));
 
 /**
- * After every cell: the settings a fresh change turned on are off again, the keys it made are revoked and the
- * webhooks are gone (a company may have 10).
+ * After every cell: the settings a fresh change turned on are off again, the keys it made are revoked, the
+ * webhooks are gone (a company may have 10) and the user still to add her first passkey has none again.
  */
 async function tidy() {
   await em().execute('update company set require_passkeys = false');
+  await em().execute('delete from passkey where user_id = ?', [await userIdOf(EMAIL.firstPasskey)]);
   await em().execute('delete from webhook_endpoint');
   await em().execute('update api_key set revoked_at = now() where revoked_at is null and id not in (?, ?)', [
     keys.readId,
