@@ -198,6 +198,8 @@ export const tSecurity = {
     recoveryCodesCreated: 'Skapade nya återställningskoder',
     ssoConfigured: (issuer: string) => `Ställde in inloggning via ${issuer}`,
     ssoRemoved: 'Tog bort inloggningen via identitetsleverantör',
+    ssoDomainVerified: (domain: string) => `Domänen ${domain} bekräftades (TXT-posten hittades)`,
+    ssoDomainUnverified: (domain: string) => `Domänen ${domain} är inte längre bekräftad (TXT-posten saknas)`,
     sessionEnded: (who: string) => `Avslutade en inloggning för ${who}`,
     passkeysRequired: `Krävde ${w.many} för alla användare`,
     passkeysNotRequired: `Slutade kräva ${w.many} för alla användare`,

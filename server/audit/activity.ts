@@ -85,6 +85,9 @@ function securityWhat(action: string, after: Record<string, unknown>): string {
       return a[action](str(after.userName));
     case 'ssoConfigured':
       return a.ssoConfigured(str(after.issuer));
+    case 'ssoDomainVerified':
+    case 'ssoDomainUnverified':
+      return a[action](str(after.domain));
     case 'stepUpFailed':
     case 'stepUpByEmail':
     case 'recoveryCodeUsed':

@@ -15,6 +15,8 @@ export type SecurityAction =
   | 'recoveryCodesCreated'
   | 'ssoConfigured'
   | 'ssoRemoved'
+  | 'ssoDomainVerified'
+  | 'ssoDomainUnverified'
   | 'sessionEnded'
   | 'passkeysRequired'
   | 'passkeysNotRequired';

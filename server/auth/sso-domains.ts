@@ -12,6 +12,10 @@ import { normalizeEmail } from '#server/companies/email.ts';
 import { type Company, SsoConfig, SsoDomain, User } from '#server/db/entities.ts';
 import type { Em } from '#server/db/orm.ts';
 import type { Services } from '#server/services.ts';
+import { recordSecurityEvent } from './security-audit.ts';
+
+/** Who asked for a check (the trail names them when a domain's proof is found or lost). */
+export type DomainActor = { userId: number; actingCompanyId: number | null };
 
 const domainOf = (email: string) => normalizeEmail(email).split('@').pop() ?? '';
 
@@ -96,19 +100,29 @@ async function lookupProof(services: Services, domain: string, token: string): P
   }
 }
 
-/** Records what DNS said of one domain: proved now, no longer proved, or refused to this company. */
-async function applyProof(em: Em, companyId: number, domain: string, found: Lookup): Promise<DomainCheckState> {
+/** Records what DNS said of one domain: proved now, no longer proved, or refused to this company (in the trail). */
+async function applyProof(
+  em: Em,
+  actor: DomainActor,
+  companyId: number,
+  domain: string,
+  found: Lookup,
+): Promise<DomainCheckState> {
   if (found === 'unavailable') return 'unavailable'; // nothing known: the state stays as it was
   try {
     return await em.fork().transactional(async (tx): Promise<DomainCheckState> => {
       const row = await tx.findOne(SsoDomain, { company: companyId, domain });
       if (!row) return 'missing';
+      const trail = (action: 'ssoDomainVerified' | 'ssoDomainUnverified') =>
+        recordSecurityEvent(tx, { action, by: actor, about: { userId: null, companyId }, details: { domain } });
       if (found === 'missing') {
+        if (row.verifiedAt) trail('ssoDomainUnverified');
         row.verifiedAt = null;
         return 'missing';
       }
       // The rules again at the proof: users of another company may have come since the domain was saved.
       if (!row.verifiedAt && (await domainRefused(tx, companyId, domain))) return 'refused';
+      if (!row.verifiedAt) trail('ssoDomainVerified');
       row.verifiedAt = new Date();
       return 'verified';
     });
@@ -126,6 +140,7 @@ async function applyProof(em: Em, companyId: number, domain: string, found: Look
 export async function checkSsoDomains(
   services: Services,
   em: Em,
+  actor: DomainActor,
   companyId: number,
   only?: string,
 ): Promise<Array<{ domain: string; state: DomainCheckState }>> {
@@ -138,6 +153,7 @@ export async function checkSsoDomains(
     })),
   );
   const out: Array<{ domain: string; state: DomainCheckState }> = [];
-  for (const { domain, found } of looked) out.push({ domain, state: await applyProof(em, companyId, domain, found) });
+  for (const { domain, found } of looked)
+    out.push({ domain, state: await applyProof(em, actor, companyId, domain, found) });
   return out;
 }

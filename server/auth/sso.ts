@@ -177,7 +177,7 @@ export async function saveSso(
     });
   });
   // Each domain's proof is checked again on every save: one whose TXT record is gone stops signing in.
-  await checkSsoDomains(services, em, companyId);
+  await checkSsoDomains(services, em, actor, companyId);
   forgetProvider(input.issuer);
 }
 

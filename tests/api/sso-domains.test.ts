@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssoTxtName, ssoTxtValue } from '#domain/sso/domains.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { tSsoDomains } from '#domain/texts/sso-domains.ts';
-import { Company, SsoDomain, User } from '#server/db/entities.ts';
+import { AuditEvent, Company, SsoDomain, User } from '#server/db/entities.ts';
 import { startDns, type TestDns } from '#tests/helpers/dns-server.ts';
 import { decodeHtml } from '#tests/helpers/html.ts';
 import { startOidcProvider, type TestProvider } from '#tests/helpers/oidc-provider.ts';
@@ -196,6 +196,9 @@ describe('signing in by a domain', () => {
     expect(checked.status).toBe(200);
     expect(checked.html).toContain(d.results.verified('offer-sso.se'));
     expect(checked.html).toMatch(/data-testid="sso-domain-offer-sso.se"[\s\S]*?Bekräftad/);
+    // In the company's trail, by its owner.
+    const proved = await em().findOneOrFail(AuditEvent, { action: 'ssoDomainVerified', company: ids.offer! });
+    expect(proved.after).toMatchObject({ domain: 'offer-sso.se' });
     const after = await login('olof@offer-sso.se');
     expect(new URL(after.redirect!).origin).toBe(idp.issuer);
     expect(new URL(after.redirect!).searchParams.get('login_hint')).toBe('olof@offer-sso.se');
@@ -205,6 +208,7 @@ describe('signing in by a domain', () => {
     dns.txt(ssoTxtName('offer-sso.se'), []);
     expect((await trpc('sso.save', cookies['vera@offer-sso.se']!, settings(['offer-sso.se']))).status).toBe(200);
     expect((await row(ids.offer!, 'offer-sso.se')).verifiedAt).toBeNull();
+    expect(await em().count(AuditEvent, { action: 'ssoDomainUnverified', company: ids.offer! })).toBe(1);
     expect((await login('olof@offer-sso.se')).redirect).toBeUndefined();
     await expect.poll(() => smtp.to('olof@offer-sso.se').length, { timeout: 10_000 }).toBe(2);
     // Back: saving finds the record again (the token is the domain's own, kept across saves).

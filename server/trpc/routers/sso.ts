@@ -168,7 +168,7 @@ export const ssoRouter = router({
     .input(checkDomainInput)
     .output(checkDomainOutput)
     .mutation(async ({ ctx, input }) => {
-      const [result] = await checkSsoDomains(ctx.services, ctx.em, ctx.companyId, input.domain);
+      const [result] = await checkSsoDomains(ctx.services, ctx.em, actorOf(ctx.session), ctx.companyId, input.domain);
       return result ?? { domain: input.domain, state: 'missing' as const };
     }),
   requirePasskeys: ownerChangeProcedure
@@ -204,7 +204,7 @@ export const ssoRouter = router({
     .input(adminCheckDomainInput)
     .output(checkDomainOutput)
     .mutation(async ({ ctx, input }) => {
-      const [result] = await checkSsoDomains(ctx.services, ctx.em, input.companyId, input.domain);
+      const [result] = await checkSsoDomains(ctx.services, ctx.em, actorOf(ctx.session), input.companyId, input.domain);
       return result ?? { domain: input.domain, state: 'missing' as const };
     }),
   adminRequirePasskeys: superAdminChangeProcedure
