@@ -153,6 +153,8 @@ async function takeChallenge(
  */
 function mayRegister(session: SessionInfo): void {
   if (session.stage === 'passkey') throw new Forbidden(t.notSignedIn);
+  // Stage register is for a user's FIRST passkey; once one exists (added elsewhere meanwhile), it is signed in with.
+  if (session.stage === 'register' && session.hasPasskey) throw new Forbidden(t.notSignedIn);
   if (session.stage === 'full' && !isSteppedUp(session))
     throw new StepUpRequired(session.hasPasskey ? tSecurity.stepUp.toAdd : tSecurity.stepUp.toAddNone);
 }

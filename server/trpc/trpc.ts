@@ -24,7 +24,13 @@ const t = initTRPC
     // What an HTTP client reads: our Swedish message and the issues, never a stack or a library's text.
     errorFormatter({ shape, error, ctx }) {
       const { body } = httpError(error, ctx?.requestId);
-      return { ...shape, message: body.error, data: { ...shape.data, stack: undefined, issues: body.issues } };
+      // A missing step-up carries `stepUp: true` here too, as on the REST and JSON doors (decision 026).
+      const stepUp = body.stepUp === true ? { stepUp: true } : {};
+      return {
+        ...shape,
+        message: body.error,
+        data: { ...shape.data, stack: undefined, issues: body.issues, ...stepUp },
+      };
     },
   });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, findSession, isSteppedUp, readSessionCookie } from '#server/auth/sessions.ts';
 import { readBindingCookie } from '#server/auth/passkeys.ts';
-import { AuditEvent, Passkey, RecoveryCode, User, WebauthnChallenge } from '#server/db/entities.ts';
+import { AuditEvent, Company, Passkey, RecoveryCode, User, WebauthnChallenge } from '#server/db/entities.ts';
 import type { Services } from '#server/services.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { createContextInner, type Context } from '#server/trpc/context.ts';
@@ -329,5 +329,22 @@ describe('adding a passkey is a sensitive change (issue 37, finding 1)', () => {
     await expect(
       stale.trpc.passkeys.register({ response: auth.register(options), name: 'Tjuv' }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('a session still registering at sign-in adds no passkey once the user has one (added elsewhere meanwhile)', async () => {
+    const em = services.orm.em.fork();
+    const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+    em.create(User, { email: 'nora.ny@demo.test', name: 'Nora Ny', company: demo, role: 'owner' });
+    await em.flush();
+    const pending = await pendingSession('nora.ny@demo.test', 'register');
+    const options = await (await as(pending)).trpc.passkeys.registrationOptions();
+    // Meanwhile another, stepped-up session of hers adds her first passkey.
+    await registerWith(new SoftAuthenticator(services.config.appUrl), await fullSession('nora.ny@demo.test', true));
+    const late = await as(pending);
+    await expect(late.trpc.passkeys.registrationOptions()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(
+      late.trpc.passkeys.register({ response: new SoftAuthenticator(services.config.appUrl).register(options) }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await services.orm.em.fork().count(Passkey, { user: await userId('nora.ny@demo.test') })).toBe(1);
   });
 });
