@@ -4,9 +4,8 @@
 // (the real SMTP peer), opens it in the same browser, adds a passkey (JS: Chromium's virtual authenticator) or
 // goes on without (no JS: the link's 10 minutes), and is back at the form with what she typed, which then
 // goes through. Also the revoke and remove confirm pages with a stale step-up, the mails and the audit rows,
-// axe, and screenshots at 1280 and 390 px into the test's temporary directory (looked at while writing).
+// axe, and screenshots at 1280 and 390 px into STEP_UP_SHOTS when it names a directory (looked at while writing).
 import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +17,9 @@ import { stepUpTokenIn } from '#tests/helpers/smtp.ts';
 
 const portal = useScreens({ smtp: true });
 const em = () => portal.server.services.orm.em.fork();
-const SHOTS = process.env.STEP_UP_SHOTS ?? path.join(os.tmpdir(), 'step-up-shots');
-mkdirSync(SHOTS, { recursive: true });
+// Pictures to look at, only when asked for (STEP_UP_SHOTS=dir): a run leaves nothing behind in its temporary dir.
+const SHOTS = process.env.STEP_UP_SHOTS;
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 
 let n = 0;
 /** An owner without a passkey, in a company of her own, signed in by the e-mail link 30 minutes ago. */
@@ -69,7 +69,7 @@ async function pageFor(cookie: string, opts: { js: boolean; width?: number }) {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The step-up link from the newest mail to the address (the mail sent after the answer: wait for it). */
