@@ -3,7 +3,13 @@
 // when a sensitive change needs a passkey use first. The signed-out browser's binding cookie is read here.
 import type { AppLoadContext } from '@remix-run/node';
 import { readBindingCookie } from '#server/auth/passkeys.ts';
-import { CEREMONY_PURPOSES, type CeremonyPurpose } from '#domain/auth/passkeys.ts';
+import type { z } from 'zod';
+import {
+  CEREMONY_PURPOSES,
+  type authenticationResponse,
+  type CeremonyPurpose,
+  type registrationResponse,
+} from '#domain/auth/passkeys.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { procedureHeaders } from './http.server.ts';
 import { procedureProblem } from './forms.server.ts';
@@ -65,11 +71,13 @@ export async function passkeyVerify(request: Request, context: AppLoadContext): 
   if (!read) return refusal(tSecurity.passkeys.failed, 400);
   const p = context.trpc.passkeys;
   // The procedures' schemas check the answer's shape; the door passes it on as it came.
-  const response = read.body.response as never;
+  const raw = read.body.response;
+  const registration = raw as z.input<typeof registrationResponse>;
+  const response = raw as z.input<typeof authenticationResponse>;
   return answer(context, () => {
     switch (read.purpose) {
       case 'register':
-        return p.register({ response, name: typeof read.body.name === 'string' ? read.body.name : '' });
+        return p.register({ response: registration, name: typeof read.body.name === 'string' ? read.body.name : '' });
       case 'signIn':
         return p.signIn({ response, binding: readBindingCookie(request.headers.get('cookie')) ?? '' });
       case 'secondFactor':

@@ -1,5 +1,9 @@
 // A passkey ceremony in the browser: the options from POST /auth/passkey/options, the browser's passkey prompt
 // (@simplewebauthn/browser, loaded only when a ceremony starts), the answer to POST /auth/passkey/verify.
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type { CeremonyPurpose } from '#domain/auth/passkeys.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 
@@ -35,8 +39,8 @@ export async function runCeremony<T = unknown>(
     try {
       response =
         purpose === 'register'
-          ? await webauthn.startRegistration({ optionsJSON: options.data as never })
-          : await webauthn.startAuthentication({ optionsJSON: options.data as never });
+          ? await webauthn.startRegistration({ optionsJSON: options.data as PublicKeyCredentialCreationOptionsJSON })
+          : await webauthn.startAuthentication({ optionsJSON: options.data as PublicKeyCredentialRequestOptionsJSON });
     } catch (err) {
       const name = (err as { name?: unknown } | null)?.name;
       const code = (err as { code?: unknown } | null)?.code;
