@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
+import { TableNotFoundException } from '@mikro-orm/core';
 import { build, buildDir, buildIsStale, remixServerBuild, root } from '#scripts/build.js';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseIsEmpty, seedDemo } from './db/seed.ts';
@@ -67,7 +68,13 @@ export async function startServer(
   // Demo data only where the caller asks for it: `run` passes DEMO_DATA (the embedded default, or an operator's
   // explicit opt-in), never a production PostgreSQL by itself; the first super admin there comes from the CLI.
   const seed = opts.seed ?? config.demoData;
-  if (await databaseIsEmpty(services.orm.em.fork())) {
+  // A database without this build's tables (a server started before `migrate`, as an operator may) is not empty
+  // in any sense that seeding could help: it waits, unready (/readyz says so), and seeds nothing.
+  const empty = await databaseIsEmpty(services.orm.em.fork()).catch((e: unknown) => {
+    if (e instanceof TableNotFoundException) return false;
+    throw e;
+  });
+  if (empty) {
     if (seed) {
       const r = await seedDemo(services.orm.em.fork());
       log.info(r, 'empty database: demo data seeded (admin@demo.test, ella@demo.test, anna@demo.test)');
