@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import getRawBody from 'raw-body';
+import { DEFAULT_BODY_LIMIT } from '#domain/limits.ts';
 import { t } from '#domain/texts/common.ts';
 import { bodyProblem } from './clean-text.ts';
 import { refuse } from './refusal.ts';
@@ -14,7 +15,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export const DEFAULT_BODY_LIMIT = 100 * 1024;
+export { DEFAULT_BODY_LIMIT };
 
 /** /api/trpc/<procedures>: a call or a batch of calls that are all bulk procedures of SIMs. */
 const TRPC_BULK =

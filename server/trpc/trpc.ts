@@ -3,19 +3,19 @@
 // companyWriteProcedure (owner or member: changes SIMs), ownerProcedure (the company's own admin),
 // superAdminProcedure (403), and the sensitive changes of the last two that need a recent passkey use (step-up):
 // ownerChangeProcedure and superAdminChangeProcedure (403 with `stepUp: true`).
-// Every procedure starts with the one error translator (server/http/answer.ts), so a caller in a loader
+// Every procedure starts with the one error translator (./errors.ts), so a caller in a loader
 // and every HTTP door see the same tRPC code and the same issues.
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { t as texts } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tCompany } from '#domain/texts/company.ts';
-import { httpError, toTRPCError } from '#server/http/answer.ts';
 import { Forbidden, StepUpRequired, Unauthenticated } from '#domain/errors.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { isSteppedUp, type SessionInfo } from '#server/auth/sessions.ts';
 import { callerRole, WRITE_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import type { Context } from './context.ts';
+import { httpError, toTRPCError } from './errors.ts';
 
 const t = initTRPC
   .context<Context>()
