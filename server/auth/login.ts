@@ -15,7 +15,7 @@ import { normalizeEmail } from '#server/companies/email.ts';
 import { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT } from './login-limits.ts';
 import { hit } from './rate-limit.ts';
 import { createSession } from './sessions.ts';
-import { loginLinks } from '#server/http/metrics.ts';
+import { loginLinks } from '#server/metrics.ts';
 
 // The rate limits live in login-limits.ts (the purge reads them too); callers may still take them from here.
 export { ADDRESS_LIMIT, ADDRESS_SOURCE_LIMIT, IP_LIMIT };

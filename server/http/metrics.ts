@@ -1,46 +1,12 @@
 // Prometheus metrics (prom-client), for /metrics: HTTP requests by route pattern and status, open event streams,
-// the database pool, the webhook outbox (depth and failures), bulk runs, login links sent and refused, and Node's
-// own (memory, CPU, event loop).
+// the database pool, the webhook outbox's depth, and Node's own (memory, CPU, event loop), beside the counters the
+// services keep (server/metrics.ts: webhook failures, bulk runs, login links sent and refused).
 // Never public: /metrics answers only with METRICS_TOKEN as a bearer token (else the same 404 as any unknown
 // path), or on METRICS_PORT, a listener of its own bound to 127.0.0.1 (server/index.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import client from 'prom-client';
 import { pgPoolOf, type Orm } from '#server/db/orm.ts';
-
-/** Counted where it happens (server/auth/login.ts, server/sims/bulk.ts, server/webhooks/deliver.ts): one set per process. */
-const shared = new client.Registry();
-
-export const loginLinks = new client.Counter({
-  name: 'sim_portal_login_links_total',
-  help: 'Login link requests by outcome: sent (a mail went out), refused (rate limit: ip or address), failed (mail error)',
-  labelNames: ['outcome', 'reason'] as const,
-  registers: [shared],
-});
-
-export const bulkRuns = new client.Counter({
-  name: 'sim_portal_bulk_runs_total',
-  help: 'Bulk activations and deactivations run (one per submitted list)',
-  labelNames: ['kind'] as const,
-  registers: [shared],
-});
-
-export const webhookDelivered = new client.Counter({
-  name: 'sim_portal_webhook_deliveries_delivered_total',
-  help: 'Webhook deliveries this instance delivered (answered 2xx)',
-  registers: [shared],
-});
-
-export const webhookAttemptsFailed = new client.Counter({
-  name: 'sim_portal_webhook_attempts_failed_total',
-  help: 'Webhook delivery attempts by this instance that failed (an answer other than 2xx, a timeout, a refused or failed connection)',
-  registers: [shared],
-});
-
-export const webhookDeliveriesFailed = new client.Counter({
-  name: 'sim_portal_webhook_deliveries_failed_total',
-  help: 'Webhook deliveries this instance gave up on (marked failed: still failing past WEBHOOK_RETRY_FOR_MS)',
-  registers: [shared],
-});
+import { shared } from '#server/metrics.ts';
 
 let defaultsStarted = false;
 

@@ -22,7 +22,7 @@ import {
 } from '#domain/sims/schemas.ts';
 import { planFor, type Actor } from './changes.ts';
 import { isoSql } from './rows.ts';
-import { bulkRuns } from '#server/http/metrics.ts';
+import { bulkRuns } from '#server/metrics.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 
 /** bulk.completed's data: the statement's changed SIMs (none: no event). */

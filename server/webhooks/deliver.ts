@@ -12,7 +12,7 @@
 import type { Config } from '#server/config.ts';
 import type { Orm } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
-import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '#server/http/metrics.ts';
+import { webhookAttemptsFailed, webhookDelivered, webhookDeliveriesFailed } from '#server/metrics.ts';
 import { post } from './post.ts';
 
 /** Endpoints one instance serves at once (one attempt in flight each). */
