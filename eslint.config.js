@@ -132,6 +132,28 @@ export default tseslint.config(
     },
   },
   {
+    // Inside server/ the layers go one way, http -> trpc -> area -> db: the procedures (server/trpc/) and the services
+    // of each area (server/<area>/) never import the HTTP layer (server/http/), which imports them. (This block
+    // replaces the one above for these files, so it repeats its patterns.)
+    files: ['server/*/**/*.ts'],
+    ignores: ['server/http/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #domain/, #server/ ...' },
+            { regex: '^#(app|tests|bench)/', message: 'server/ never imports app/ (pages), tests or benchmarks.' },
+            {
+              regex: '^#server/http/',
+              message: 'Procedures and services never import the HTTP layer (http -> trpc -> area -> db).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['app/**/*.{ts,tsx}'],
     ignores: ['app/**/*.server.{ts,tsx}'],
     rules: {
