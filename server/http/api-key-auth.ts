@@ -11,7 +11,7 @@ import type { Services } from '#server/services.ts';
 import { createContext, createContextInner, type Context } from '#server/trpc/context.ts';
 import { t } from '#domain/texts/common.ts';
 import { lookUpApiKey } from '#server/api-keys/keys.ts';
-import { RateLimiter, requestWeight, setRateLimitHeaders, type Budget, type SpentState } from './rate-limits.ts';
+import { RateLimiter, setRateLimitHeaders, type Budget, type SpentState } from './rate-limits.ts';
 
 // One per server instance: the budgets' counts it has not yet added to the shared rows.
 const limiter = new RateLimiter();
@@ -90,7 +90,7 @@ function hasSessionCookie(services: Services, cookie: string | undefined): boole
 }
 
 /** The tRPC context of a REST request: an API key's with a bearer key, else the session cookie's. */
-export async function restContext(services: Services, req: Request): Promise<Context> {
+export async function restContext(services: Services, req: Request, weight = 1): Promise<Context> {
   const auth = req.headers.authorization;
   if (auth === undefined) {
     const ctx = await createContext({
@@ -102,7 +102,7 @@ export async function restContext(services: Services, req: Request): Promise<Con
     });
     // Anonymous: no budget; the door answers 401.
     if (!ctx.session) return ctx;
-    await spendSessionBudgets(services, ctx.em, req, ctx.session, requestWeight(req), 'api');
+    await spendSessionBudgets(services, ctx.em, req, ctx.session, weight, 'api');
     return ctx;
   }
   // Two callers in one request: which one acts would be a guess, so neither does.
@@ -116,7 +116,7 @@ export async function restContext(services: Services, req: Request): Promise<Con
       { key: `apiKey:${key.id}`, max: services.config.apiKeyRateLimit },
       companyBudget(services, key.companyId),
     ];
-    ({ refusal } = await spend(ctx.em, req, budgets, requestWeight(req), tApiKeys.errors.rateLimited));
+    ({ refusal } = await spend(ctx.em, req, budgets, weight, tApiKeys.errors.rateLimited));
     return refusal === null;
   });
   if (found.kind === 'unknown') throw new Unauthenticated(tApiKeys.errors.missing);

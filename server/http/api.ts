@@ -24,8 +24,8 @@ export function eventStream(services: Services): RequestHandler {
 
 /** The context of a REST path's call (a cookie or an API key), cancelled when its client leaves. */
 export function restContextOf(services: Services) {
-  return async (req: Request) => {
-    const ctx = await restContext(services, req);
+  return async (req: Request, weight = 1) => {
+    const ctx = await restContext(services, req, weight);
     if (req.res) ctx.signal = requestSignal(req, req.res);
     return ctx;
   };

@@ -15,7 +15,6 @@ import type { Context } from '#server/trpc/context.ts';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** 1 to 255 visible ASCII characters (a UUID is the usual choice). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** How often (on average) a request whose key is busy looks again, and for how long before it gives up with 409. */
 export const POLL_MS = 150;
 export const WAIT_MS = 30_000;
@@ -35,9 +34,8 @@ export type Answer = {
   replayed: boolean;
 };
 
-/** The request's Idempotency-Key: null without one (or on a method that does not change anything); 400 when malformed. */
+/** The Idempotency-Key of a request to an idempotent procedure (its meta): null without one; 400 when malformed. */
 export function idempotencyKeyOf(req: Request): string | null {
-  if (!WRITE_METHODS.has(req.method)) return null;
   const key = req.get(IDEMPOTENCY_HEADER);
   if (key === undefined) return null;
   if (!KEY_PATTERN.test(key)) throw Invalid.field(IDEMPOTENCY_HEADER, tIdempotency.badKey);

@@ -2,7 +2,7 @@
 // instance through the rate_limit_counter table; a request spends every budget that applies to it or none; a bulk
 // list weighs its rows; the IETF draft's RateLimit-* headers tell the caller where its tightest budget stands (set
 // before the procedure runs, so error answers carry them too).
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { Em } from '#server/db/orm.ts';
 
 export const RATE_WINDOW_MS = 60 * 1000;
@@ -105,27 +105,6 @@ export class RateLimiter {
 
 /** What a hit of this weight costs a budget of this size: at least 1, at most the whole budget. */
 const costOf = (max: number, weight: number) => Math.min(max, Math.max(1, Math.floor(weight)));
-
-const BULK_PATH = /^\/api\/sim\/bulk(\/deactivate)?\/?$/i;
-
-/**
- * What a REST request costs: the rows of a bulk list (POST /api/sim/bulk: iccids or rows; /deactivate: ids),
- * counted from the body server/http/bodies.ts already read, at least 1; any other request 1. A body that is not
- * such a list costs 1 (the door refuses it with 400).
- */
-export function requestWeight(req: Request): number {
-  if (req.method !== 'POST' || !req.rawBody?.length || !BULK_PATH.test(req.baseUrl + req.path)) return 1;
-  let body: unknown;
-  try {
-    body = JSON.parse(req.rawBody.toString('utf8'));
-  } catch {
-    return 1;
-  }
-  if (!body || typeof body !== 'object') return 1;
-  const { iccids, rows, ids } = body as Record<string, unknown>;
-  const list = [iccids, rows, ids].find(Array.isArray);
-  return Math.max(1, list?.length ?? 1);
-}
 
 /** The IETF draft's RateLimit-Limit, -Remaining and -Reset, as separate fields. */
 export function setRateLimitHeaders(res: Response | undefined, s: RateLimitState): void {

@@ -31,6 +31,7 @@ import type { Context } from '#server/trpc/context.ts';
 import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { appRouter } from '#server/trpc/router.ts';
+import { keyScopeOf, metaOf, weightOf, type KeyScope, type ProcedureMeta } from '#server/trpc/meta.ts';
 import { idempotencyKeyOf, runIdempotent, scopeOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
 import { exactDocument } from './openapi-document.ts';
@@ -110,6 +111,8 @@ type RestRoute = {
   procedure: string[];
   /** The procedure itself: its checks run again before an Idempotency-Key's answer is replayed. */
   built: BuiltProcedure;
+  /** What the procedure declares: its key scope, step-up, cost and whether it takes an Idempotency-Key. */
+  meta: ProcedureMeta;
   /** The input is only path parameters: the request takes no body and no content type. */
   bodyless: boolean;
   /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
@@ -122,7 +125,9 @@ type RestRoute = {
   queryKinds: QueryKinds;
 };
 const restRoutes: RestRoute[] = [];
-type OpenApiMeta = { openapi: { method: string; path: string; protect?: boolean } };
+/** Each REST operation's API-key scope, as its procedure declares it: `GET /sim/all` read. */
+const scopes = new Map<string, KeyScope | null>();
+type OpenApiMeta = ProcedureMeta & { openapi: { method: string; path: string; protect?: boolean } };
 forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedurePath, procedure, meta }) => {
   if (procedure._def.type === 'subscription') return;
   const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -138,11 +143,13 @@ forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedu
         )
         .map(([key]) => key)
     : [];
+  scopes.set(`${meta.openapi.method} ${normalizePath(meta.openapi.path)}`, keyScopeOf(meta));
   restRoutes.push({
     method: meta.openapi.method,
     path: getPathRegExp(normalizePath(meta.openapi.path)),
     procedure: procedurePath.split('.'),
     built: procedure,
+    meta,
     bodyless,
     protect: meta.openapi.protect !== false,
     noInput: instanceofZodTypeLikeVoid(schema),
@@ -160,6 +167,19 @@ function restRouteOf(method: string, path: string): { route: RestRoute; params: 
     if (match) return { route, params: { ...match.groups } };
   }
   return undefined;
+}
+
+// The list export (server/http/sim-export.ts) is a file, not a procedure's JSON: its procedure declares its scope.
+scopes.set('GET /sim/export', keyScopeOf(metaOf(appRouter.export.simList)));
+
+/** What a REST call costs the budgets, as its procedure declares it (a bulk call weighs its list); at least 1. */
+function restWeight(req: Request, route: RestRoute): number {
+  if (!route.meta.weighs || !req.rawBody?.length) return 1;
+  try {
+    return weightOf(route.meta, JSON.parse(req.rawBody.toString('utf8')));
+  } catch {
+    return 1; // the door refuses it with 400
+  }
 }
 
 /** The body read by guardBodies, parsed as JSON. */
@@ -215,17 +235,20 @@ function storedRefusal(err: unknown, req: Request): { status: number; body: stri
  * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
  * Any other /api path goes on (next).
  */
-export function restDoor(services: Services, contextOf: (req: Request) => Promise<Context>): RequestHandler {
+export function restDoor(
+  services: Services,
+  contextOf: (req: Request, weight: number) => Promise<Context>,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const found = restRouteOf(req.method, req.path);
     if (!found) return next();
     const { route, params } = found;
-    const context = contextOf(req);
+    const context = contextOf(req, restWeight(req, route));
     compressOnEnd(req, res);
     void (async () => {
       const ctx = await context;
       if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
-      const key = idempotencyKeyOf(req);
+      const key = route.meta.idempotent ? idempotencyKeyOf(req) : null;
       const input = restInput(req, route, params);
       let call: unknown = createCaller(ctx);
       for (const segment of route.procedure) call = (call as Record<string, unknown>)[segment];
@@ -252,16 +275,6 @@ export function restDoor(services: Services, contextOf: (req: Request) => Promis
       res.end(answer.body);
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));
   };
-}
-
-/**
- * The scope an API key needs on a REST path, as the procedures decide it: GET paths of the company
- * read, its SIM changes write; the company's own admin, the admin paths, feedback, login and a person's own
- * sessions take no key.
- */
-export function requiredScope(method: string, path: string): 'read' | 'write' | null {
-  if (/^\/(admin|company|auth|feedback|sessions)(\/|$)/.test(path)) return null;
-  return method.toLowerCase() === 'get' ? 'read' : 'write';
 }
 
 type Operation = { description?: string; security?: unknown[]; 'x-required-scope'?: string | null };
@@ -291,7 +304,7 @@ export function openApi(services: Services) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       if (typeof op !== 'object' || op === null || !/^(get|post|put|patch|delete)$/.test(method)) continue;
-      const scope = requiredScope(method, path);
+      const scope = scopes.get(`${method.toUpperCase()} ${path}`) ?? null;
       op['x-required-scope'] = scope;
       op.security = scope ? [{ session: [] }, { apiKey: [scope] }] : [{ session: [] }];
       const note = scope ? `API key scope: ${scope}.` : 'No API key (session only).';

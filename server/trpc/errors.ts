@@ -35,7 +35,7 @@ export function messageOf(code: string): string {
   if (code === 'UNAUTHORIZED') return t.errors.unauthenticated;
   if (code === 'FORBIDDEN') return t.errors.forbidden;
   if (code === 'PAYLOAD_TOO_LARGE') return t.refused.tooLarge(DEFAULT_BODY_LIMIT / 1024);
-  return t.errors.byCode[code] ?? t.errors.byCode.INTERNAL_SERVER_ERROR!;
+  return t.errors.byCode[code] ?? t.errors.byCode.INTERNAL_SERVER_ERROR;
 }
 
 /** The HTTP status of a tRPC code, as tRPC maps it; a wrong content type is a 400 here (our API always said so). */

@@ -3,10 +3,11 @@
 // companyWriteProcedure (owner or member: changes SIMs), ownerProcedure (the company's own admin),
 // superAdminProcedure (403), and the sensitive changes of the last two that need a recent passkey use (step-up):
 // ownerChangeProcedure and superAdminChangeProcedure (403 with `stepUp: true`).
+// What a call needs is declared in the procedure's meta (server/trpc/meta.ts: the key scope, the step-up, the cost,
+// the Idempotency-Key), which these kinds set and their middleware reads; the doors read it too.
 // Every procedure starts with the one error translator (./errors.ts), so a caller in a loader
 // and every HTTP door see the same tRPC code and the same issues.
 import { initTRPC } from '@trpc/server';
-import type { OpenApiMeta } from 'trpc-to-openapi';
 import { t as texts } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tCompany } from '#domain/texts/company.ts';
@@ -16,10 +17,11 @@ import { isSteppedUp, type SessionInfo } from '#server/auth/sessions.ts';
 import { callerRole, WRITE_ROLES, type UserRole } from '#domain/companies/kinds.ts';
 import type { Context } from './context.ts';
 import { httpError, toTRPCError } from './errors.ts';
+import type { ProcedureMeta } from './meta.ts';
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     // What an HTTP client reads: our Swedish message and the issues, never a stack or a library's text.
     errorFormatter({ shape, error, ctx }) {
@@ -52,22 +54,23 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /**
  * Company data: the company always comes from the caller, never the input: the session's (the acting company
- * for a super admin) or the API key's. A key of scope read reads as a viewer would, write as a member.
+ * for a super admin) or the API key's. A key of scope read reads as a viewer would, write as a member. A procedure
+ * whose meta says `keyScope: 'write'` (companyWriteProcedure) changes the company's SIMs: owner, member or a
+ * write key; else 403.
  */
-export const companyProcedure = publicProcedure.use(({ ctx, next }) => {
+export const companyProcedure = publicProcedure.meta({ keyScope: 'read' }).use(({ ctx, meta, next }) => {
   const key = ctx.apiKey;
-  if (!key && !ctx.session) throw new Unauthenticated(texts.errors.unauthenticated);
-  const companyId = key ? key.companyId : ctx.session!.companyId;
-  const role: UserRole = key ? (key.scope === 'write' ? 'member' : 'viewer') : callerRole(ctx.session!);
+  const session = ctx.session;
+  if (!key && !session) throw new Unauthenticated(texts.errors.unauthenticated);
+  const companyId = key ? key.companyId : session ? session.companyId : 0;
+  const role: UserRole = key ? (key.scope === 'write' ? 'member' : 'viewer') : session ? callerRole(session) : 'viewer';
+  if (meta?.keyScope === 'write' && !WRITE_ROLES.includes(role))
+    throw new Forbidden(key ? tApiKeys.errors.readOnly : tCompany.errors.viewerForbidden);
   return next({ ctx: { companyId, role } });
 });
 
 /** Changes to the company's SIMs (activate, edit, deactivate, bulk): owner, member or a write key; else 403. */
-export const companyWriteProcedure = companyProcedure.use(({ ctx, next }) => {
-  if (!WRITE_ROLES.includes(ctx.role))
-    throw new Forbidden(ctx.apiKey ? tApiKeys.errors.readOnly : tCompany.errors.viewerForbidden);
-  return next();
-});
+export const companyWriteProcedure = companyProcedure.meta({ keyScope: 'write' });
 
 /** A person's company data (feedback): like companyProcedure, but a session only, never an API key. */
 export const companyUserProcedure = authedProcedure.use(({ ctx, next }) =>
@@ -90,14 +93,14 @@ export function requireStepUp(session: Pick<SessionInfo, 'steppedUpAt'>): void {
   if (!isSteppedUp(session)) throw new StepUpRequired(tSecurity.stepUp.required);
 }
 
-/** An owner's sensitive change (API keys, webhooks, roles, the company's sign-in settings): owner + step-up. */
-export const ownerChangeProcedure = ownerProcedure.use(({ ctx, next }) => {
-  requireStepUp(ctx.session);
+/** The step-up a procedure's meta declares, checked after its role (a member is told 'owners only', not 'step up'). */
+const declaredStepUp = t.middleware(({ ctx, meta, next }) => {
+  if (meta?.stepUp) requireStepUp(ctx.session ?? { steppedUpAt: null });
   return next();
 });
 
+/** An owner's sensitive change (API keys, webhooks, roles, the company's sign-in settings): owner + step-up. */
+export const ownerChangeProcedure = ownerProcedure.meta({ stepUp: true }).use(declaredStepUp);
+
 /** Every change by a super admin (and acting as a company): super admin + step-up. */
-export const superAdminChangeProcedure = superAdminProcedure.use(({ ctx, next }) => {
-  requireStepUp(ctx.session);
-  return next();
-});
+export const superAdminChangeProcedure = superAdminProcedure.meta({ stepUp: true }).use(declaredStepUp);

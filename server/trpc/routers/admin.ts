@@ -35,6 +35,7 @@ export const adminRouter = router({
 
   createCompany: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/admin/createCompany',
@@ -68,6 +69,7 @@ export const adminRouter = router({
 
   updateCompany: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'PUT',
         path: '/admin/updateCompany',
@@ -87,6 +89,7 @@ export const adminRouter = router({
 
   loginAsCompany: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/admin/loginAsCompany',
@@ -106,6 +109,7 @@ export const adminRouter = router({
 
   createUser: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/admin/createUser',
@@ -154,6 +158,7 @@ export const adminRouter = router({
 
   updateUser: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'PUT',
         path: '/admin/updateUser',

@@ -34,6 +34,7 @@ export const apiKeysRouter = router({
 
   create: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/apiKeys',
@@ -52,6 +53,7 @@ export const apiKeysRouter = router({
 
   revoke: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/apiKeys/revoke/{id}',

@@ -54,6 +54,7 @@ export const companyRouter = router({
 
   createUser: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/users',
@@ -71,6 +72,7 @@ export const companyRouter = router({
 
   updateUser: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'PUT',
         path: '/company/users',
@@ -88,6 +90,7 @@ export const companyRouter = router({
 
   removeUser: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/users/remove/{id}',

@@ -8,6 +8,7 @@ import { companyUserProcedure, router } from '#server/trpc/trpc.ts';
 export const feedbackRouter = router({
   send: companyUserProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/feedback',

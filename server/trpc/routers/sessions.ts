@@ -52,6 +52,7 @@ export const sessionsRouter = router({
 
   end: authedProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/sessions/end',
@@ -71,6 +72,7 @@ export const sessionsRouter = router({
 
   endOthers: authedProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/sessions/endOthers',
@@ -101,6 +103,7 @@ export const sessionsRouter = router({
 
   endForUser: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/admin/sessions/end',
@@ -118,6 +121,7 @@ export const sessionsRouter = router({
 
   resetPasskeys: superAdminChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/admin/resetPasskeys/{userId}',

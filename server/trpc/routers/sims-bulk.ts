@@ -31,6 +31,8 @@ async function reportBulk(
 export const simsBulkProcedures = {
   bulkActivate: companyWriteProcedure
     .meta({
+      idempotent: true,
+      weighs: ['iccids', 'rows'],
       openapi: {
         method: 'POST',
         path: '/sim/bulk',
@@ -68,6 +70,8 @@ export const simsBulkProcedures = {
     }),
   bulkDeactivate: companyWriteProcedure
     .meta({
+      idempotent: true,
+      weighs: ['ids'],
       openapi: {
         method: 'POST',
         path: '/sim/bulk/deactivate',

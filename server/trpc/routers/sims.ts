@@ -36,7 +36,7 @@ function cursorId(cursor: string): number {
 
 export const simsRouter = router({
   activate: companyWriteProcedure
-    .meta({ openapi: { method: 'POST', path: '/sim', tags: ['sims'], summary: 'Activate a SIM' } })
+    .meta({ idempotent: true, openapi: { method: 'POST', path: '/sim', tags: ['sims'], summary: 'Activate a SIM' } })
     .input(activateInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
@@ -151,7 +151,10 @@ export const simsRouter = router({
     .output(z.object({ sim: simOutput, history: simHistoryOutput }))
     .query(({ ctx, input }) => simPage(ctx.em, ctx.companyId, input.id, input.before)),
   edit: companyWriteProcedure
-    .meta({ openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' } })
+    .meta({
+      idempotent: true,
+      openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' },
+    })
     .input(editInput)
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
@@ -160,7 +163,10 @@ export const simsRouter = router({
       return { success: true, ...result };
     }),
   deactivate: companyWriteProcedure
-    .meta({ openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' } })
+    .meta({
+      idempotent: true,
+      openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' },
+    })
     .input(z.object({ id: rowId() }))
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {

@@ -54,6 +54,7 @@ export const webhooksRouter = router({
 
   create: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/webhooks',
@@ -72,6 +73,7 @@ export const webhooksRouter = router({
 
   update: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: { method: 'PUT', path: '/company/webhooks', tags, summary: "Change an endpoint's URL, events, on/off" },
     })
     .input(webhookUpdateInput)
@@ -84,6 +86,7 @@ export const webhooksRouter = router({
 
   delete: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/webhooks/delete/{id}',
@@ -101,6 +104,7 @@ export const webhooksRouter = router({
 
   test: ownerProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/webhooks/test/{id}',
@@ -118,6 +122,7 @@ export const webhooksRouter = router({
 
   rotate: ownerChangeProcedure
     .meta({
+      idempotent: true,
       openapi: {
         method: 'POST',
         path: '/company/webhooks/rotate/{id}',
