@@ -1,8 +1,8 @@
+// Long: each case needs the same callers and the same few helpers (about 380 lines).
 // Retries of the REST writes with Idempotency-Key over HTTP: a replay answers the first answer again without
 // doing the work again, another request with the key is 422, a malformed key 400, keys belong to one caller,
 // twenty parallel bulk calls with one key do the work once and answer alike, a server killed mid-request leaves
 // nothing (the retry does the work), and the purge deletes the answers after a day.
-// Long (about 380 lines): each case needs the same callers and the same few helpers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -272,8 +272,22 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
           lockNameOf(`apiKey:${apiKeyId}`, key),
         ]);
         answer = post('/api/sim', { key: keyA }, activation(iccid), key);
-        // It polls (a short transaction a try): not done while the lock is held elsewhere.
-        await new Promise((r) => setTimeout(r, 1_500));
+        // It polls (one statement a try, no connection held between): once it has looked three times, as the
+        // database's sessions show (each look's start), it has still done nothing while the lock is held here.
+        const looks = new Set<string>();
+        await expect
+          .poll(
+            async () => {
+              const rows = await em().execute<{ look: string }[]>(
+                `select pid || ' ' || query_start as look from pg_stat_activity
+                 where query like 'select pg_try_advisory_xact_lock%'`,
+              );
+              for (const r of rows) looks.add(r.look);
+              return looks.size;
+            },
+            { timeout: 10_000, interval: 20 },
+          )
+          .toBeGreaterThanOrEqual(3);
         expect(await activeCount([iccid])).toBe(0);
       });
       const done = await answer!;

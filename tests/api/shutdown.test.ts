@@ -60,7 +60,8 @@ describe('shutting down under load', () => {
       await running.close();
       // Every handler finished before close() resolved, and none met a closed database (/readyz: 503).
       expect(answered).toEqual(Array(n).fill(200));
-      // Anything the handlers still had running would fail after this point; give it a moment to surface.
+      // A deliberate quiet period: anything the handlers still had running would fail after this point, and the
+      // test shows that nothing does; no event marks "nothing more", so 200 ms for it to surface.
       await new Promise((r) => setTimeout(r, 200));
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -1,3 +1,4 @@
+// Long: every form shows a refusal the one way, and the cases share the page helpers and the plan state reader.
 // One way to show a refused form, in a real Chromium with JavaScript on and off: the server's message under the
 // field and in a summary at the top (a heading with the count, a link to each field), focused; the values kept;
 // no browser bubble stops the post (the forms are noValidate, so the request reaches the server). The plan
@@ -203,8 +204,9 @@ describe('the plan selector when JavaScript arrives', () => {
       const page = await portal.loggedInPage('anna@demo.test', { js: true });
       await page.goto(path);
       await hydrated(page);
-      // A moment for effects that would change something after hydration.
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 300))));
+      // The selector's effect has run and its render is in the page: its stand-ins for the page without JS (the
+      // disabled boxes drawn until JS takes over, decision 031) are gone.
+      await page.waitForFunction(() => !document.querySelector('fieldset.plan-selector .needs-amount-box'));
       expect(await planState(page), path).toEqual(before);
       // On /add (no amount yet) what is drawn is disabled both ways: the stand-ins without JS, the boxes with it.
       if (path === '/add')

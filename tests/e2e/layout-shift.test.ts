@@ -23,6 +23,7 @@ describe('layout shift on a slow network with JavaScript', () => {
     const context = await newContext(portal.browser, { baseURL: portal.server.url, viewport: MOBILE });
     try {
       const page = await context.newPage();
+      // The shift to be seen, made on purpose late: 200 ms after the page has loaded (not a wait).
       await page.addInitScript(() =>
         addEventListener('load', () =>
           setTimeout(() => {

@@ -1,9 +1,9 @@
+// Long: the readers of the accessibility tree and of axe without JS serve only this one rule.
 // Rule 1 of the plan selector (spec, section 5) as a browser and a screen reader meet it, in a real Chromium with
 // JavaScript on and off, on /add and on a SIM's page: while no data amount is chosen, "Aktivera tal & SMS" and
 // "Aktivera roaming" are disabled in the accessibility tree (not only painted so), carry the spec's tooltip, and a
 // click on them does nothing and shows why; choosing an amount makes them usable; without JS the server still names
 // what to change; nothing moves either way; axe finds nothing. Decision 031.
-// Longer than 250 lines: the readers of the accessibility tree and of axe without JS serve only this one rule.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { t } from '#domain/texts/common.ts';
@@ -24,9 +24,13 @@ const OPTIONS = [
 async function hydrated(page: Page) {
   await page.waitForFunction(() => {
     const form = document.querySelector('main form');
-    return !!form && Object.keys(form).some((k) => k.startsWith('__reactFiber'));
+    // The selector's effect has run and rendered: its stand-ins for the page without JS are gone.
+    return (
+      !!form &&
+      Object.keys(form).some((k) => k.startsWith('__reactFiber')) &&
+      !form.querySelector('fieldset.plan-selector .needs-amount-box')
+    );
   });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
 }
 
 async function open(path: string, js: boolean, width = DESKTOP.width): Promise<Page> {

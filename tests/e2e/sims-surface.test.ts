@@ -212,6 +212,8 @@ needs(describe, 'chromium')('/sims as a work surface', () => {
                     if (!e.hadRecentInput) seen.push(e.value);
                 });
                 observer.observe({ type: 'layout-shift', buffered: true });
+                // A deliberate quiet period: the buffered entries come to the observer in a task of their own, and
+                // when there are none (what the first call shows) no event says so; a frame and 100 ms for them.
                 requestAnimationFrame(() =>
                   setTimeout(() => {
                     observer.disconnect();

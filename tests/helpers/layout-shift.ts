@@ -83,9 +83,12 @@ export async function layoutShiftOf(
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const hydratedMs = Date.now() - started;
     const deadline = Date.now() + (o.timeoutMs ?? 30_000);
+    // Polled (every 100 ms, until the deadline): no request in flight for `quietFor`.
     while (Date.now() < deadline && (inflight.size > 0 || Date.now() - lastActivity < quietFor))
       await page.waitForTimeout(100);
     const quietMs = Date.now() - started;
+    // A deliberate quiet period: what the measure shows is that no shift comes once the page has settled, and no
+    // event marks "no shift"; `settleMs` for a late one to show.
     await page.waitForTimeout(o.settleMs ?? 500);
     const shifts = await page.evaluate(() => window.__layoutShifts ?? []);
     return { cls: shifts.reduce((sum, s) => sum + s.value, 0), shifts, hydratedMs, quietMs };
