@@ -8,6 +8,7 @@ import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '
 import { AUDIT_KINDS } from '#domain/companies/kinds.ts';
 import { numberedSql } from '#server/db/prepared.ts';
 import { callerFor, startServices } from '#tests/helpers/caller.ts';
+import { needs } from '#tests/helpers/needs.ts';
 
 let started: Awaited<ReturnType<typeof startServices>>;
 let demo: Company;
@@ -193,7 +194,7 @@ describe('the admin audit (admin.audit, GET /api/admin/audit)', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('the plans (PostgreSQL)', () => {
+needs(describe, 'PostgreSQL')('the plans (PostgreSQL)', () => {
   /** The plan's node lines, with the other ways than an index walk priced out (what the index can serve). */
   async function plan(sql: string, params: unknown[]): Promise<string> {
     return em().transactional(async (tx) => {
