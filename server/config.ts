@@ -1,4 +1,5 @@
 // Environment, validated once at start. A bad or missing value stops the server with one line naming the variable.
+import { defined } from '#domain/defined.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -219,7 +220,7 @@ export type Config = {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = defined(parsed.error.issues[0], "a refused parse's first issue");
     const name = String(issue.path[0] ?? 'environment');
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got "${env[name] ?? ''}")`);
   }

@@ -36,7 +36,10 @@ export function startRows(list: readonly string[]): BulkRow[] {
 /** The indexes of the next chunk: up to `size` rows still pending, in list order. */
 export function nextChunk(rows: readonly BulkRow[], size = CHUNK_SIZE): number[] {
   const out: number[] = [];
-  for (let i = 0; i < rows.length && out.length < size; i++) if (rows[i]!.outcome === 'pending') out.push(i);
+  for (const [i, row] of rows.entries()) {
+    if (out.length >= size) break;
+    if (row.outcome === 'pending') out.push(i);
+  }
   return out;
 }
 
@@ -49,7 +52,8 @@ export function applyChunk(
   const next = [...rows];
   chunk.forEach((index, k) => {
     const r = results[k];
-    if (r) next[index] = { iccid: rows[index]!.iccid, outcome: r.outcome, message: r.message, simId: r.simId };
+    const row = rows[index];
+    if (r && row) next[index] = { iccid: row.iccid, outcome: r.outcome, message: r.message, simId: r.simId };
   });
   return next;
 }

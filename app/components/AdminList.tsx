@@ -155,7 +155,7 @@ export function AdminTable<R extends { id: number }>({
             return (
               <tr key={row.id}>
                 {cells(row).map((cell, i) => (
-                  <td key={columns[i]!.header} className={columns[i]!.wide ? 'hide-mobile' : undefined}>
+                  <td key={columns[i]?.header ?? i} className={columns[i]?.wide ? 'hide-mobile' : undefined}>
                     {cell}
                   </td>
                 ))}

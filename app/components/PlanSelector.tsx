@@ -150,8 +150,8 @@ export function PlanSelector({
       {option('roaming', t.plans.roaming, t.plans.roamingHelp, t.plans.roamingNeedsAmount)}
       {optionErrors.length ? (
         <p id={errorId} className="error">
-          {optionErrors.length === 1
-            ? errors[optionErrors[0]!]
+          {optionErrors.length === 1 && optionErrors[0]
+            ? errors[optionErrors[0]]
             : optionErrors.map((name) => (
                 <span key={name} className="error-line">
                   {errors[name]}

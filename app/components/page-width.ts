@@ -35,8 +35,7 @@ function isWidth(v: unknown): v is PageWidth {
 
 /** The width of the deepest route that names one; a page not listed is a form page. */
 export function pageWidth(matches: ReadonlyArray<{ id: string; handle?: unknown }>): PageWidth {
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const { id, handle } = matches[i]!;
+  for (const { id, handle } of [...matches].reverse()) {
     const named = (handle as { width?: unknown } | undefined)?.width;
     if (isWidth(named)) return named;
     if (WIDE.has(id)) return 'wide';

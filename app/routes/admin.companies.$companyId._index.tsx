@@ -106,7 +106,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // A select posts one of its options; anything else is refused in the schema's words.
     const interval = companyFields.invoiceInterval.safeParse(values.invoiceInterval);
     if (!interval.success)
-      return { intent, values, errors: { invoiceInterval: interval.error.issues[0]!.message } } satisfies ActionData;
+      return {
+        intent,
+        values,
+        errors: { invoiceInterval: interval.error.issues[0]?.message ?? t.errors.byCode.BAD_REQUEST },
+      } satisfies ActionData;
     const result = await attempt(() =>
       context.trpc.admin.updateCompany({ id, ...values, invoiceInterval: interval.data }),
     );

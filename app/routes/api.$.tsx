@@ -5,7 +5,7 @@ import { errorBody } from '#domain/errors.ts';
 import { t } from '#domain/texts/common.ts';
 
 const notFound = () =>
-  Response.json(errorBody(t.errors.byCode.NOT_FOUND!), { status: 404, headers: { 'Cache-Control': 'no-store' } });
+  Response.json(errorBody(t.errors.byCode.NOT_FOUND), { status: 404, headers: { 'Cache-Control': 'no-store' } });
 
 export const loader = notFound;
 export const action = notFound;

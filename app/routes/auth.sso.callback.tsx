@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = url.searchParams;
   if (!q.has('state') && !q.has('code') && !q.has('error')) {
     const problem = q.get('problem') ?? '';
-    return { message: s.problems[problem] ?? s.problems.invalid! };
+    return { message: s.problems[problem] ?? s.problems.invalid };
   }
   const result = await context.trpc.sso.finish({
     search: url.search.slice(0, 8000),

@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 function filenameFrom(disposition: string | null): string | null {
   const m = /filename="?([^";]+)"?/i.exec(disposition ?? '');
-  return m ? m[1]! : null;
+  return m?.[1] ?? null;
 }
 
 type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; filename: string };

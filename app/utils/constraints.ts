@@ -4,6 +4,7 @@
 // @conform-to/zod's getZodConstraint, which with zod 4.6 reads no length or bound and marks every checkbox
 // required (docs/decisions/024-ui-plumbing.md; tests/unit/constraints-pages.test.ts pins both).
 import type { z } from 'zod';
+import { defined } from '#domain/defined.ts';
 
 export type FieldConstraint = {
   required?: boolean;
@@ -42,27 +43,35 @@ const higher = (a: number | undefined, b: number) => (a === undefined ? b : Math
 
 const defOf = (node: Node) => node._zod.def as Def;
 
+/** A part of a definition its kind always has (zod 4's shape; an Error names it if a zod update drops it). */
+const part = <T>(value: T | undefined, def: Def, name: keyof Def) =>
+  defined(value, `zod's ${def.check ?? def.type} definition's ${name}`);
+
 function readCheck(def: Def, found: Found, integer: boolean) {
   switch (def.check) {
     case 'min_length':
-      found.minLength = higher(found.minLength, def.minimum!);
+      found.minLength = higher(found.minLength, part(def.minimum, def, 'minimum'));
       break;
     case 'max_length':
       // Both ends of a pipe may cap the text (raw, then trimmed): the form allows the smaller.
-      found.maxLength = lower(found.maxLength, def.maximum!);
+      found.maxLength = lower(found.maxLength, part(def.maximum, def, 'maximum'));
       break;
     case 'length_equals':
-      found.minLength = found.maxLength = def.length!;
+      found.minLength = found.maxLength = part(def.length, def, 'length');
       break;
     case 'string_format':
       readFormat(def, found);
       break;
-    case 'greater_than':
-      found.min = higher(found.min, def.inclusive || !integer ? def.value! : def.value! + 1);
+    case 'greater_than': {
+      const value = part(def.value, def, 'value');
+      found.min = higher(found.min, def.inclusive || !integer ? value : value + 1);
       break;
-    case 'less_than':
-      found.max = lower(found.max, def.inclusive || !integer ? def.value! : def.value! - 1);
+    }
+    case 'less_than': {
+      const value = part(def.value, def, 'value');
+      found.max = lower(found.max, def.inclusive || !integer ? value : value - 1);
       break;
+    }
   }
 }
 
@@ -79,15 +88,15 @@ function walk(node: Node, found: Found) {
     case 'default':
     case 'prefault':
       found.optional = true;
-      walk(def.innerType!, found);
+      walk(part(def.innerType, def, 'innerType'), found);
       return;
     case 'nullable':
     case 'readonly':
-      walk(def.innerType!, found);
+      walk(part(def.innerType, def, 'innerType'), found);
       return;
     case 'pipe':
-      walk(def.in!, found);
-      walk(def.out!, found);
+      walk(part(def.in, def, 'in'), found);
+      walk(part(def.out, def, 'out'), found);
       return;
     case 'enum':
     case 'literal':

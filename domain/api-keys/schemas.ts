@@ -1,4 +1,5 @@
 // Input and output schemas of a company's API keys. Pure zod, so the pages import them too.
+import { defined } from '#domain/defined.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from './limits.ts';
 import { rowId, z } from '#domain/zod.ts';
@@ -8,9 +9,10 @@ export { API_KEY_NAME_MAX } from './limits.ts';
 
 /** The Stockholm offset from UTC in minutes at a moment (60 or 120). */
 function stockholmOffsetMinutes(at: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Stockholm', timeZoneName: 'shortOffset' })
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Stockholm', timeZoneName: 'shortOffset' })
     .formatToParts(at)
-    .find((p) => p.type === 'timeZoneName')!.value; // "GMT+1"
+    .find((p) => p.type === 'timeZoneName');
+  const name = defined(part, 'the time zone name of Intl.DateTimeFormat').value; // "GMT+1"
   const m = /GMT([+-]\d+)/.exec(name);
   return m ? Number(m[1]) * 60 : 0;
 }

@@ -41,8 +41,8 @@ export const updateUserInput = z.object({
   id: rowId(),
   name: userFields.name,
   email: userFields.email,
-  isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean!) }),
-  isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean!) }),
+  isCompanyOwner: z.boolean({ error: t.validation.type('isCompanyOwner', t.validation.types.boolean) }),
+  isSuperAdmin: z.boolean({ error: t.validation.type('isSuperAdmin', t.validation.types.boolean) }),
   /**
    * The role; when given it decides and isCompanyOwner must agree with it. Left out, isCompanyOwner decides:
    * true makes an owner, false makes an owner a member and leaves a member or viewer as they are.

@@ -1,5 +1,7 @@
-// The Swedish texts every page or answer may show (the parts of one area are in the files beside it). Long because it
-// is a dictionary: one entry per text, grouped by screen; splitting it further would scatter the shared words.
+// Long: a dictionary, one entry per text grouped by screen; splitting it further would scatter the shared words.
+// The Swedish texts every page or answer may show (the parts of one area are in the files beside it).
+import { lookup } from './lookup.ts';
+
 /** A count as Swedish writes it: 1 000 000 (no-break spaces between the groups). */
 export const grouped = (n: number) => n.toLocaleString('sv-SE');
 
@@ -116,7 +118,7 @@ export const t = {
     },
     // What a refusal says when no text of ours names it (the libraries' own refusals are English);
     // UNAUTHORIZED, FORBIDDEN and PAYLOAD_TOO_LARGE use the texts above and refused.tooLarge.
-    byCode: {
+    byCode: lookup({
       PARSE_ERROR: 'Förfrågans innehåll är inte giltig JSON.',
       BAD_REQUEST: 'Ogiltiga uppgifter.',
       NOT_FOUND: 'Det du söker finns inte.',
@@ -125,7 +127,7 @@ export const t = {
       UNSUPPORTED_MEDIA_TYPE: 'Innehållstypen måste vara application/json.',
       TOO_MANY_REQUESTS: 'För många förfrågningar. Försök igen om en stund.',
       INTERNAL_SERVER_ERROR: 'Något gick fel på servern.',
-    } as Record<string, string>,
+    }),
   },
   sims: {
     iccid: 'ICCID',
@@ -251,7 +253,7 @@ export const t = {
   validation: {
     missing: (field: string) => `${field} saknas.`,
     type: (field: string, what: string) => `${field} måste vara ${what}.`,
-    types: {
+    types: lookup({
       number: 'ett tal',
       int: 'ett heltal',
       string: 'text',
@@ -259,7 +261,7 @@ export const t = {
       object: 'ett objekt',
       array: 'en lista',
       date: 'ett datum',
-    } as Record<string, string>,
+    }),
     otherType: 'ett annat slags värde',
     atLeast: (field: string, min: string) => `${field} måste vara minst ${min}.`,
     above: (field: string, min: string) => `${field} måste vara större än ${min}.`,

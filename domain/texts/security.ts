@@ -1,5 +1,7 @@
+// Long: a dictionary of one page's texts (passkeys, recovery codes, step-up, SSO, sessions), one entry per text.
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
 // @texts:security (passkeys, recovery codes, step-up, single sign-on, the sessions a user sees: the page "Säkerhet")
+import { lookup } from './lookup.ts';
 import { passkeyWords as w, tPasskeyPrompt } from './passkey-prompt.ts';
 
 export const tSecurity = {
@@ -257,7 +259,7 @@ export const tSecurity = {
         `${url} svarar inte med en giltig OpenID Connect-beskrivning för den här utfärdaren (fältet issuer måste vara utfärdarens URL).`,
       endpoint: (name: string, reason: string) =>
         `Identitetsleverantörens beskrivning (discovery) anger ${name} som inte kan användas: ${reason}`,
-      endpointReasons: {
+      endpointReasons: lookup({
         missing: 'den saknas.',
         invalid: 'det är ingen giltig URL.',
         scheme: 'den måste börja med https://.',
@@ -265,9 +267,9 @@ export const tSecurity = {
         loopback: 'den pekar på den egna servern.',
         private: 'den pekar på ett internt nät.',
         unresolved: 'värdnamnet finns inte (DNS).',
-      } as Record<string, string>,
+      }),
     },
-    problems: {
+    problems: lookup({
       unavailable: 'Företagets inloggning svarar inte just nu. Försök igen om en stund.',
       misconfigured: 'Företagets inloggning svarar inte som den ska. Kontakta företagets IT-avdelning.',
       invalid: 'Inloggningen via företagets identitetsleverantör kunde inte slutföras. Börja om från inloggningen.',
@@ -276,7 +278,7 @@ export const tSecurity = {
       noAccount:
         'Det finns inget konto för din adress hos det här företaget. Be företagets administratör att lägga till dig.',
       tooMany: 'För många inloggningsförsök härifrån. Vänta en stund och försök igen.',
-    } as Record<string, string>,
+    }),
     continueTitle: 'Till företagets inloggning',
     continueLink: 'Fortsätt till företagets inloggning',
     problemTitle: 'Inloggningen misslyckades',

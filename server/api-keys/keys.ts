@@ -67,7 +67,11 @@ type ListRow = {
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
 };
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+function iso(v: Date | string): string;
+function iso(v: Date | string | null): string | null;
+function iso(v: Date | string | null) {
+  return v === null ? null : new Date(v).toISOString();
+}
 
 /** The company's keys, newest first, revoked and expired ones too (with their status). */
 export async function listApiKeys(em: Em, companyId: number, now = new Date()): Promise<ApiKeyView[]> {
@@ -85,7 +89,7 @@ export async function listApiKeys(em: Em, companyId: number, now = new Date()): 
     // A key belongs to the company, not to its creator (docs/decisions/018): a removed creator is named as such, so
     // an owner sees which keys to look over.
     createdBy: r.created_by === null ? null : r.creator_removed ? tApiKeys.removedCreator(r.created_by) : r.created_by,
-    createdAt: iso(r.created_at)!,
+    createdAt: iso(r.created_at),
     lastUsedAt: iso(r.last_used_at),
     expiresAt: iso(r.expires_at),
     revokedAt: iso(r.revoked_at),

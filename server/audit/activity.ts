@@ -196,7 +196,8 @@ async function trailPage(
     params,
   );
   const page = rows.slice(0, limit);
-  return { rows: page, nextBefore: rows.length > limit ? Number(page.at(-1)!.id) : null };
+  const last = page.at(-1);
+  return { rows: page, nextBefore: rows.length > limit && last ? Number(last.id) : null };
 }
 
 /** One page of the company's trail, newest first: rows older than `before`, of one kind when given. */
@@ -229,7 +230,7 @@ export async function listAuditTrail(
     if (!found)
       throw opts.companyId !== undefined
         ? Invalid.field('companyId', tAdmin.audit.noCompanyId)
-        : Invalid.field('customerNumber', tAdmin.audit.noCustomerNumber(opts.customerNumber!));
+        : Invalid.field('customerNumber', tAdmin.audit.noCustomerNumber(opts.customerNumber ?? ''));
     if (opts.companyId !== undefined && opts.customerNumber && found.customer_number !== opts.customerNumber)
       throw Invalid.field('customerNumber', tAdmin.audit.noCustomerNumber(opts.customerNumber));
     company = { id: Number(found.id), name: found.name, customerNumber: found.customer_number };

@@ -295,7 +295,7 @@ export async function signInOptions(
   ip: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   if (!(await hit(em, `passkey:sign-in:${ip}`, SIGN_IN_OPTIONS_LIMIT)))
-    throw new Invalid(common.errors.byCode.TOO_MANY_REQUESTS!);
+    throw new Invalid(common.errors.byCode.TOO_MANY_REQUESTS);
   return authenticationOptions(config, em, 'signIn', bindingHash, null);
 }
 

@@ -1,5 +1,6 @@
 // Fixed-window counters in the database, so several server instances share them.
 // One atomic upsert per hit: no read-then-write race.
+import { defined } from '#domain/defined.ts';
 import type { Em } from '#server/db/orm.ts';
 
 export type Limit = { max: number; windowMs: number };
@@ -15,5 +16,5 @@ export async function hit(em: Em, key: string, limit: Limit, now = new Date()): 
      returning count`,
     [key, now, windowStart, windowStart],
   );
-  return Number(rows[0]!.count) <= limit.max;
+  return Number(defined(rows[0], 'the rate-limit counter the upsert returns').count) <= limit.max;
 }

@@ -1,5 +1,6 @@
 // Database-backed sessions: the cookie holds a random id, the table holds its SHA-256 and the user.
 // Deleting the row ends the session everywhere (logout, revocation).
+import { defined } from '#domain/defined.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '#server/db/orm.ts';
 import { readRow } from '#server/db/prepared.ts';
@@ -171,7 +172,8 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
   if (now.getTime() - lastSeenAt.getTime() > TOUCH_AFTER_MS) {
     await em.nativeUpdate(Session, { id: row.id }, { lastSeenAt: now });
   }
-  const acting = row.is_super_admin && row.acting_id !== null;
+  // A super admin acting as a company: that company's id and name (the left join finds it, or acting_id is null).
+  const acting = row.is_super_admin && row.acting_id !== null ? { id: row.acting_id, name: row.acting_name } : null;
   const passkeyRequired = row.is_super_admin || row.require_passkeys;
   const data = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as { flash?: Toast } | null;
   return {
@@ -179,10 +181,10 @@ export async function findSession(em: Em, raw: string, now = new Date()): Promis
     userId: row.user_id,
     name: row.name,
     email: row.email,
-    companyId: acting ? row.acting_id! : row.company_id,
+    companyId: acting ? acting.id : row.company_id,
     ownCompanyId: row.company_id,
-    companyName: acting ? row.acting_name! : row.company_name,
-    actingCompanyId: acting ? row.acting_id : null,
+    companyName: acting ? defined(acting.name, "the acting company's name") : row.company_name,
+    actingCompanyId: acting ? acting.id : null,
     isSuperAdmin: row.is_super_admin,
     role: row.role,
     isCompanyOwner: row.role === 'owner',

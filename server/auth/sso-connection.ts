@@ -200,7 +200,7 @@ export async function verifyProvider(services: Services, issuer: string): Promis
     throw Invalid.field('issuer', e.discoveryInvalid(documentUrl));
   }
   const endpointError = (field: string, reason: string) =>
-    Invalid.field('issuer', e.endpoint(field, e.endpointReasons[reason] ?? e.endpointReasons.invalid!));
+    Invalid.field('issuer', e.endpoint(field, e.endpointReasons[reason] ?? e.endpointReasons.invalid));
   try {
     checkEndpoints(metadata, policy);
   } catch (err) {

@@ -436,7 +436,8 @@ export async function finishSso(
     if (!user) {
       if (!sso.createUsers || (await wasRemoved(tx, companyId, email)))
         return { ok: false, problem: 'noAccount' } as const;
-      const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : email.split('@')[0]!;
+      const name =
+        typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : (email.split('@')[0] ?? email);
       user = tx.create(User, {
         email,
         name: name.slice(0, 200),

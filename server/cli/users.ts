@@ -1,4 +1,5 @@
 // user:create: a user (in a customer's company, made if new, or a super admin in the staff company).
+import { defined } from '#domain/defined.ts';
 import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '#server/audit/trail.ts';
 import { createCompany, staffCompany } from '#server/companies/companies.ts';
@@ -57,7 +58,7 @@ export async function userCreate(argv: string[]): Promise<string> {
       customerNumber: values['customer-number'],
     });
   if (!input.success) {
-    const issue = input.error.issues[0]!;
+    const issue = defined(input.error.issues[0], "a refused parse's first issue");
     const option = { email: '--email', name: '--name', company: '--company', customerNumber: '--customer-number' }[
       String(issue.path[0])
     ];
@@ -73,10 +74,11 @@ export async function userCreate(argv: string[]): Promise<string> {
           : await em.findOne(Company, { name: companyName, isStaff: false });
       let made = '';
       if (!company) {
+        if (companyName === undefined) throw new CliError('No staff company in the database: name one with --company');
         const number =
           customerNumber ?? String(100000 + (await em.count(Company, {})) + 1 + Math.floor(Math.random() * 1000));
         company = await createCompany(em, CLI_ACTOR, {
-          name: companyName!,
+          name: companyName,
           customerNumber: number,
           invoiceNote: '',
           invoiceInterval: 'monthly',

@@ -88,7 +88,9 @@ export function shedLoad(
   pool.connect = ((cb?: ConnectCallback) => {
     if (cb) return void take(cb);
     return new Promise<pg.PoolClient>((resolve, reject) =>
-      take((err, client) => (err ? reject(err) : resolve(client!))),
+      take((err, client) =>
+        err || !client ? reject(err ?? new Error('The pool gave neither a client nor an error')) : resolve(client),
+      ),
     );
   }) as typeof pool.connect;
 }

@@ -34,7 +34,7 @@ export function numberedSql(sql: string): string {
   let n = 0;
   let out = '';
   for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
+    const c = sql.charAt(i);
     if (c === "'" || c === '"') {
       const end = sql.indexOf(c, i + 1);
       if (end < 0) throw new Error('unterminated quoted text in a prepared statement');

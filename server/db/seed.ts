@@ -1,5 +1,6 @@
 // Demo data: a company, a super admin, a regular user, a rate plan catalog (demo-plans.ts) and a few SIMs with history.
 // Idempotent: running it again changes nothing that exists.
+import { defined } from '#domain/defined.ts';
 import type { Em } from './orm.ts';
 import { Company, RatePlan, Sim, SimEvent, User, type UserRole } from './entities.ts';
 import { staffCompany } from '#server/companies/companies.ts';
@@ -50,7 +51,7 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     const simCount = await tx.count(Sim, { company });
     if (simCount === 0) {
       const byCode = new Map((await tx.find(RatePlan, {})).map((p) => [p.code, p]));
-      const anna = created['anna@demo.test']!;
+      const anna = defined(created['anna@demo.test'], 'the demo user anna@demo.test');
       const year = new Date().getUTCFullYear();
       const demo: Array<{
         n: string;
@@ -101,7 +102,7 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
       ];
       for (const d of demo) {
         const iccid = withCheckDigit(d.n + '0');
-        const firstPlan = byCode.get(d.plan)!;
+        const firstPlan = defined(byCode.get(d.plan), `the demo plan ${d.plan}`);
         const sim = tx.create(Sim, {
           iccid,
           company,
@@ -122,7 +123,7 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
           after: { ratePlan: d.plan, invoiceLineMark: d.mark, invoiceLineNote: d.note },
         });
         if (d.change) {
-          const next = byCode.get(d.change[1])!;
+          const next = defined(byCode.get(d.change[1]), `the demo plan ${d.change[1]}`);
           sim.ratePlan = next;
           tx.create(SimEvent, {
             sim,

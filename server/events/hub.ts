@@ -162,7 +162,7 @@ export async function createHub(orm: Orm, opts: { databaseUrl?: string; log: Log
     // At most MAX_BATCH_BYTES of events per statement; the rest follows at once in the next one.
     let take = 0;
     for (let bytes = 0; take < queue.length && (take === 0 || bytes < MAX_BATCH_BYTES); take++)
-      bytes += queue[take]!.text.length;
+      bytes += queue[take]?.text.length ?? 0;
     const batch = queue.slice(0, take);
     queue = queue.slice(take);
     try {

@@ -122,8 +122,7 @@ export async function writeInvoiceSpecification(
   const summary = new Summary();
   let rows = 0;
   for await (const batch of batches) {
-    for (let i = 0; i < batch.length; i++) {
-      const r = batch[i]!;
+    for (const [i, r] of batch.entries()) {
       // Give the event loop a turn now and then: the compressor (zlib, on another thread) needs it to
       // take the next chunk, so it works while the rows are being turned into XML.
       if (i > 0 && i % XML_ROWS_BETWEEN_LOOKS === 0) await caughtUp(sheet, out);

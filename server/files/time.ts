@@ -1,4 +1,5 @@
 // Times as the portal's files write them: wall-clock time in the exports' time zone (Stockholm), to the minute.
+import { defined } from '#domain/defined.ts';
 import { EXPORT_TIME_ZONE } from '#domain/export/periods.ts';
 
 /** Date and time to the minute in the exports' time zone, 24-hour: "2026-11-23 14:05" (format) or its parts. */
@@ -14,8 +15,9 @@ export const EXPORT_MINUTE = new Intl.DateTimeFormat('sv-SE', {
 
 /** The wall-clock time in Stockholm, as the parts of a UTC date (how a spreadsheet date cell carries no zone). */
 export function stockholmWallClock(iso: string): Date {
-  const parts = Object.fromEntries(EXPORT_MINUTE.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
-  return new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute));
+  const parts = new Map(EXPORT_MINUTE.formatToParts(new Date(iso)).map((p) => [p.type, Number(p.value)]));
+  const part = (type: Intl.DateTimeFormatPartTypes) => defined(parts.get(type), `the ${type} of a Stockholm time`);
+  return new Date(Date.UTC(part('year'), part('month') - 1, part('day'), part('hour') % 24, part('minute')));
 }
 
 /** "2026-03-01 14:05", Stockholm time. */

@@ -40,8 +40,7 @@ export type XmlCell =
  */
 export function rowXml(n: number, cells: XmlCell[]): string {
   let xml = `<row r="${n}" spans="1:${cells.length}" x14ac:dyDescent="0.25">`;
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells[i]!;
+  for (const [i, c] of cells.entries()) {
     const ref = `${COLUMN_LETTERS[i]}${n}`;
     const style = c.style ? ` s="${c.style}"` : '';
     if (c.kind === 'text') xml += stringCell(ref, style, c.value);

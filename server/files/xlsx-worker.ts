@@ -6,9 +6,9 @@
 // inflate to gigabytes). The entries the first worksheet needs are inflated here with a cap on the bytes actually
 // produced, and exceljs gets a new zip of only those, stored (not compressed), so it inflates nothing itself.
 //
-// Node runs this file as it is (type stripping, Node >= 22.18): it is loaded by path from the source tree, both
-// in the tests and from the built pages, so it imports only ./zip.ts (likewise plain) and types, and uses only
-// erasable TypeScript.
+// Node runs this file as it is (type stripping, Node >= 22.18) under tsx and in the tests: it is loaded by path,
+// beside ./xlsx-read.ts, so it imports only ./zip.ts (likewise plain) and types, and uses only erasable TypeScript.
+// The production build compiles it beside the server's bundle (build/node/xlsx-worker.js, scripts/build.js).
 import { parentPort } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
 import type { Cell, RawRow } from './rows.ts';
@@ -28,17 +28,16 @@ export type XlsxAnswer =
 
 const NOT_READABLE = { ok: false, reason: 'unreadable' } as const;
 
+const XML_ENTITIES: Partial<Record<string, string>> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
+
 /** The attributes of one start tag, entities decoded. */
 function attributes(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([^\s=<>/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
-    out[m[1]!] = (m[2] ?? m[3] ?? '')
+  for (const [, name = '', doubleQuoted, singleQuoted] of tag.matchAll(/([^\s=<>/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    out[name] = (doubleQuoted ?? singleQuoted ?? '')
       .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
       .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-      .replace(
-        /&(lt|gt|quot|apos|amp);/g,
-        (_, n: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[n]!,
-      );
+      .replace(/&(lt|gt|quot|apos|amp);/g, (whole: string, n: string) => XML_ENTITIES[n] ?? whole);
   return out;
 }
 
@@ -56,7 +55,12 @@ const SHEET_PARTS = [
 ];
 /** Read by exceljs as a theme or an image before the patterns above are tried: never needed for the rows. */
 const SKIPPED = [/xl\/theme\/([a-zA-Z0-9]+)[.]xml/, /xl\/media\/([a-zA-Z0-9]+[.][a-zA-Z0-9]{3,4})$/];
-const WORKBOOK_PARTS = ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+const WORKBOOK_PARTS = [
+  'xl/workbook.xml',
+  'xl/_rels/workbook.xml.rels',
+  'xl/sharedStrings.xml',
+  'xl/styles.xml',
+] as const;
 
 /**
  * The worksheet exceljs would make the first: the first <sheet> of the workbook whose relation names an entry of
@@ -102,9 +106,10 @@ function worksheetZip(req: XlsxRequest): Uint8Array<ArrayBuffer> | XlsxAnswer {
     if (data !== undefined && !(data instanceof Uint8Array)) return data;
   }
   const names = new Set(entries.keys());
-  const sheet = firstSheet(text(files.get(WORKBOOK_PARTS[0]!)), text(files.get(WORKBOOK_PARTS[1]!)), names);
+  const sheet = firstSheet(text(files.get(WORKBOOK_PARTS[0])), text(files.get(WORKBOOK_PARTS[1])), names);
   if (sheet !== undefined) {
-    const sheetNo = SHEET.exec(sheet)![1];
+    const sheetNo = SHEET.exec(sheet)?.[1];
+    if (sheetNo === undefined) throw new Error(`firstSheet gave ${sheet}, not a worksheet`);
     const wanted = [
       sheet,
       ...[...names].filter((n) => SHEET_RELS.exec(n)?.[1] === sheetNo && !SHEET.test(n)),

@@ -47,7 +47,7 @@ export async function guardForms(req: Request, res: Response, next: NextFunction
     // A body with text was parsed by guardBodies already; an empty one (or none) must parse as well.
     if (req.rawBody?.length) return next();
     try {
-      await new Response(new Uint8Array(0), { headers: { 'content-type': header! } }).formData();
+      await new Response(new Uint8Array(0), { headers: { 'content-type': header ?? '' } }).formData();
       return next();
     } catch {
       return refuse(req, res, 400, t.refused.badForm);

@@ -3,6 +3,7 @@
 // server/webhooks/endpoints.ts), the signature header as server/webhooks/post.ts makes it, the answer the
 // sender waits for and its retries (deliver.ts). tests/api/openapi-contract.test.ts checks a real delivery
 // against it; tests/unit/openapi-webhooks.test.ts the defaults named here against the configuration.
+import { defined } from '#domain/defined.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '#domain/webhooks/events.ts';
 import { backoffMs, SECRET_OVERLAP_MS } from '#server/webhooks/deliver.ts';
 
@@ -161,7 +162,7 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
 export const webhookSchemaName = (type: string) =>
   `Webhook${type
     .split(/[._]/)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}`;
 
 const overlapHours = SECRET_OVERLAP_MS / 3_600_000;
@@ -233,7 +234,7 @@ export function addWebhooks(doc: Json & { components?: Json }): void {
   const webhooks: Json = {};
   const types = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT];
   for (const type of types) {
-    const event = EVENTS[type]!;
+    const event = defined(EVENTS[type], `the description of the event ${type}`);
     webhooks[type] = {
       post: {
         operationId: `webhook-${type.replace('.', '-')}`,

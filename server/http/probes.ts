@@ -37,7 +37,7 @@ export function mountProbes(app: Express, services: Services, metrics: Metrics):
   app.get(
     '/metrics',
     asyncHandler(async (req, res, next) => {
-      if (!metrics.authorized(req.get('authorization'))) return next(new NotFound(t.errors.byCode.NOT_FOUND!));
+      if (!metrics.authorized(req.get('authorization'))) return next(new NotFound(t.errors.byCode.NOT_FOUND));
       const { contentType, body } = await metrics.scrape();
       res.set({ 'Content-Type': contentType, 'Cache-Control': 'no-store' }).send(body);
     }),

@@ -26,7 +26,7 @@ export function requestLog(services: Services, metrics: Metrics): RequestHandler
     const method = req.method;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const urlPath = req.originalUrl.split('?')[0]!;
+      const urlPath = req.originalUrl.split('?')[0] ?? req.originalUrl;
       metrics.observe(method, urlPath, res.statusCode, ms / 1000);
       log.info(
         {

@@ -128,7 +128,7 @@ export function securityHeaders(config: Config, opts: { dev: boolean }): Request
     }
     const nonce = newNonce();
     res.locals.cspNonce = nonce;
-    for (const [name, parts] of withNonce) res.setHeader(name, parts.length === 1 ? parts[0]! : parts.join(nonce));
+    for (const [name, parts] of withNonce) res.setHeader(name, parts.join(nonce));
     if (!neverADocument(req.path)) for (const [name, value] of documentHeaders) res.setHeader(name, value);
     next();
   };

@@ -72,12 +72,12 @@ function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): V[] {
 function removeFrom<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
   const at = list?.indexOf(value) ?? -1;
-  if (at >= 0) list!.splice(at, 1);
+  if (list && at >= 0) list.splice(at, 1);
   if (list?.length === 0) map.delete(key);
 }
 
 /** The parts as one Buffer (no copy for one part). */
-const joined = (parts: Buffer[]) => (parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+const joined = (parts: Buffer[]) => (parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts));
 
 export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): Streams {
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
@@ -182,7 +182,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
       startTimer();
       addTo(bySession, stream.sessionId, stream);
       const mine = addTo(byUser, stream.userId, stream);
-      while (mine.length > MAX_STREAMS_PER_USER) close(mine[0]!);
+      for (const old of mine.slice(0, Math.max(0, mine.length - MAX_STREAMS_PER_USER))) close(old);
       send(stream, HELLO);
     },
   };

@@ -7,6 +7,7 @@
 // FOR UPDATE SKIP LOCKED, so each row is deleted, and archived, by one of them.
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { defined } from '#domain/defined.ts';
 import type { Em } from '#server/db/orm.ts';
 
 /** Full calendar years kept before the current one (Bokföringslagen 7 kap. 2 §: seven years after the year's end). */
@@ -20,9 +21,10 @@ export const ROWS_PER_BATCH = 5_000;
 const ZONE = 'Europe/Stockholm';
 
 function stockholmOffsetMinutes(at: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, timeZoneName: 'shortOffset' })
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, timeZoneName: 'shortOffset' })
     .formatToParts(at)
-    .find((p) => p.type === 'timeZoneName')!.value; // "GMT+1"
+    .find((p) => p.type === 'timeZoneName');
+  const name = defined(part, 'the time zone name of Intl.DateTimeFormat').value; // "GMT+1"
   const m = /GMT([+-]\d+)/.exec(name);
   return m ? Number(m[1]) * 60 : 0;
 }

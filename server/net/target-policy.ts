@@ -168,7 +168,8 @@ export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemRe
         }
         const all = r.addresses.map((address) => ({ address, family: isIP(address) }));
         if (options.all) (callback as (e: null, a: typeof all) => void)(null, all);
-        else callback(null, all[0]!.address, all[0]!.family);
+        else if (all[0]) callback(null, all[0].address, all[0].family);
+        else callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 0);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
     );

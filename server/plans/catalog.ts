@@ -1,4 +1,5 @@
 // Rate plan import: validation of a catalog file and an upsert by code, all or nothing.
+import { defined } from '#domain/defined.ts';
 import { z } from '#domain/zod.ts';
 import type { Em } from '#server/db/orm.ts';
 import { RatePlan } from '#server/db/entities.ts';
@@ -23,7 +24,7 @@ export function parseCatalog(json: unknown): RatePlanInput[] {
   return json.map((entry, i) => {
     const r = ratePlanInput.safeParse(entry);
     if (!r.success) {
-      const issue = r.error.issues[0]!;
+      const issue = defined(r.error.issues[0], "a refused parse's first issue");
       throw new CatalogError(`Entry ${i + 1}, field "${issue.path.join('.') || '(entry)'}": ${issue.message}`);
     }
     if (codes.has(r.data.code)) throw new CatalogError(`Entry ${i + 1}, field "code": duplicate code ${r.data.code}`);

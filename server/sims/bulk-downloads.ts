@@ -71,13 +71,9 @@ export async function bulkResultFile(
 ): Promise<DownloadFile> {
   const c = tBulkFile.resultColumns;
   const filename = `aktivera-flera-resultat_${now.toISOString().slice(0, 10)}.${format}`;
-  const cells = rows.map((r) => [r.iccid, tBulkAdd.outcomes[r.outcome], r.message ?? '']);
+  const cells = rows.map((r): [string, string, string] => [r.iccid, tBulkAdd.outcomes[r.outcome], r.message ?? '']);
   if (format === 'csv') {
-    const records = cells.map(([iccid, outcome, message]) => [
-      csvIccidCell(iccid!),
-      csvText(outcome!),
-      csvText(message!),
-    ]);
+    const records = cells.map(([iccid, outcome, message]) => [csvIccidCell(iccid), csvText(outcome), csvText(message)]);
     return {
       filename,
       contentType: contentType(format),

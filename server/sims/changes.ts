@@ -1,5 +1,6 @@
 // What the SIM changes share (activate, edit, deactivate, bulk): the caller, its history event's and the trail's
 // names for it, the plan a choice selects, and the lock on a SIM being changed.
+import { defined } from '#domain/defined.ts';
 import { LockMode } from '@mikro-orm/core';
 import { t } from '#domain/texts/common.ts';
 import { ApiKey, RatePlan, Sim, User } from '#server/db/entities.ts';
@@ -24,16 +25,21 @@ export const actorOf = (ctx: {
   companyId: number;
   session: { userId: number; actingCompanyId: number | null } | null;
   apiKey: { id: number; name: string } | null;
-}): Actor =>
-  ctx.apiKey
-    ? { companyId: ctx.companyId, userId: null, apiKey: { id: ctx.apiKey.id, name: ctx.apiKey.name } }
-    : { companyId: ctx.companyId, userId: ctx.session!.userId, actingCompanyId: ctx.session!.actingCompanyId };
+}): Actor => {
+  if (ctx.apiKey)
+    return { companyId: ctx.companyId, userId: null, apiKey: { id: ctx.apiKey.id, name: ctx.apiKey.name } };
+  const session = defined(ctx.session, "a SIM change's caller (a session or an API key)");
+  return { companyId: ctx.companyId, userId: session.userId, actingCompanyId: session.actingCompanyId };
+};
 
 /** The trail's actor of a SIM operation's caller. */
 export const auditActor = (actor: Actor): AuditActor =>
   actor.apiKey
     ? { userId: null, actingCompanyId: null, apiKey: actor.apiKey }
-    : { userId: actor.userId!, actingCompanyId: actor.actingCompanyId ?? null };
+    : {
+        userId: defined(actor.userId, 'the user of a change not made by an API key'),
+        actingCompanyId: actor.actingCompanyId ?? null,
+      };
 
 /** Who a SIM's history event names: the user, or the API key. */
 export const eventBy = (tx: Em, actor: Actor) => ({
@@ -73,12 +79,13 @@ export async function planFor(
   const plans = await selectablePlans(em);
   // Every option to change is named, each on its field (the first one's message is the error's).
   const problems = selectionProblems(plans, choice);
-  if (problems.length)
+  const [first] = problems;
+  if (first)
     throw new Invalid(
-      problems[0]!.message,
+      first.message,
       problems.map((p) => ({ path: [p.field], message: p.message })),
     );
-  return resolvePlan(plans, choice)!;
+  return defined(resolvePlan(plans, choice), 'the plan of a choice with no selection problem');
 }
 
 /** The company's active SIM, locked for the rest of the transaction (edit and deactivate). */

@@ -102,10 +102,9 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimVie
   const cell = (value: TextCell) => ({ kind: 'text' as const, value, style: text });
   let rows = 0;
   for await (const batch of batches) {
-    for (let i = 0; i < batch.length; i++) {
+    for (const [i, s] of batch.entries()) {
       // A turn for the compressor now and then (caughtUp), as the invoice specification gives it.
       if (i > 0 && i % XML_ROWS_BETWEEN_LOOKS === 0) await caughtUp(sheet, out);
-      const s = batch[i]!;
       const v = values(s);
       xml.write(
         rowXml(rows + 2, [

@@ -62,7 +62,9 @@ export async function listSims(
   const offset = opts.offset ?? 0;
   /** The page (and count) in a search's form (null: the whole list, or the keyset of the API without a search). */
   const run = async (db: Em, form: 'walk' | 'bitmap' | null) => {
-    const chosen = form ? { ...filter, where: form === 'walk' ? filter.walk! : filter.bitmap! } : filter;
+    const chosen = form
+      ? { ...filter, where: (form === 'walk' ? filter.walk : filter.bitmap) ?? filter.where }
+      : filter;
     const { page, count } = listSql(chosen);
     const read = filter.search
       ? <T extends object>(sql: string, params: unknown[]) => db.execute<T[]>(sql, params)
@@ -81,7 +83,7 @@ export async function listSims(
         offset,
       ]);
       const n =
-        hit.length > 0 ? Number(hit[0]!.n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
+        hit[0] !== undefined ? Number(hit[0].n) : Number((await read<{ n: number }>(count, filter.params))[0]?.n ?? 0);
       return { rows: hit as SimRow[], n };
     }
     // In a transaction (one connection) the two run one after the other; else at once.
@@ -121,7 +123,7 @@ export async function* listSimBatches(
   const filter = await listFilter(em, companyId, opts.q);
   // A search reads in the form the probe picks, each batch in that form's transaction (as listSims does).
   const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
-  const where = form ? filter[form]! : filter.where;
+  const where = (form && filter[form]) ?? filter.where;
   const base = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${where}`;
   const order = ` ${ORDER} limit ?`;
   const read = (sql: string, params: unknown[]) =>
@@ -142,7 +144,8 @@ export async function* listSimBatches(
             opts.batchSize,
           ]);
     if (rows.length > 0) yield rows.map(simView);
-    if (rows.length < opts.batchSize) return;
-    lastId = Number(rows.at(-1)!.id);
+    const last = rows.at(-1);
+    if (rows.length < opts.batchSize || !last) return;
+    lastId = Number(last.id);
   }
 }

@@ -73,7 +73,8 @@ const historyItem = (e: EventRow & { id: number }): HistoryItem => ({
 /** The rows of one page of history: the page, and the `before` of the next (older) one, or null. */
 function historyPage(rows: Array<EventRow & { id: number }>): { items: HistoryItem[]; nextBefore: number | null } {
   const items = rows.slice(0, HISTORY_PAGE).map(historyItem);
-  return { items, nextBefore: rows.length > HISTORY_PAGE ? items.at(-1)!.id : null };
+  const last = items.at(-1);
+  return { items, nextBefore: rows.length > HISTORY_PAGE && last ? last.id : null };
 }
 
 /**

@@ -167,7 +167,11 @@ type DeliveryRow = {
   delivered_at: Date | string | null;
   created_at: Date | string;
 };
-const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString());
+function iso(d: Date | string): string;
+function iso(d: Date | string | null): string | null;
+function iso(d: Date | string | null) {
+  return d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
+}
 const deliveryView = (r: DeliveryRow): DeliveryView => ({
   id: r.id,
   eventId: r.event_id,
@@ -178,7 +182,7 @@ const deliveryView = (r: DeliveryRow): DeliveryView => ({
   lastError: r.last_error,
   lastAttemptAt: iso(r.last_attempt_at),
   deliveredAt: iso(r.delivered_at),
-  createdAt: iso(r.created_at)!,
+  createdAt: iso(r.created_at),
 });
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, e.type, d.status, d.attempts, d.last_status_code, d.last_error,
   d.last_attempt_at, d.delivered_at, e.created_at`;

@@ -22,6 +22,7 @@ import {
 } from '#app/bulk/queue.ts';
 import { activatedIds, answered, applyChunk, nextChunk, type BulkRow } from '#app/bulk/run.ts';
 import { addToList } from '#app/scanner/machine.ts';
+import { defined } from '#domain/defined.ts';
 import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 import type { ScanAnswer } from './BulkScan.tsx';
 
@@ -203,7 +204,7 @@ export function useBulkLive({ owner, formRef, fieldRef, initialList }: Options) 
       const trpc = await loadClient();
       for (let chunk = nextChunk(current); chunk.length > 0; chunk = nextChunk(current)) {
         const answer = await trpc.sim.bulkActivateChunk.mutate({
-          iccids: chunk.map((i) => current[i]!.iccid),
+          iccids: chunk.map((i) => defined(current[i], `row ${i} of the list`).iccid),
           ...plan,
           dryRun: false,
         });
