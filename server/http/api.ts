@@ -1,12 +1,12 @@
 // The API answered straight by Express besides the REST paths: the logged-in user's event stream, and the context
-// of a REST call (its session or API key, and the request's signal).
+// of a REST call (its session or API key, its budgets spent with the call's weight, and the request's signal).
 import type { Request, RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
 import { Unauthenticated } from '#domain/errors.ts';
 import type { Services } from '#server/services.ts';
-import { restContext } from './api-key-auth.ts';
+import type { Context } from '#server/trpc/context.ts';
 import { asyncHandler } from './async-handler.ts';
-import { apiContext, requestSignal } from './request-context.ts';
+import { apiContext, requestContext } from './request-context.ts';
 import { sendRestError } from './rest.ts';
 import { STREAM_HEADERS } from './sse.ts';
 
@@ -22,11 +22,8 @@ export function eventStream(services: Services): RequestHandler {
   });
 }
 
-/** The context of a REST path's call (a cookie or an API key), cancelled when its client leaves. */
+/** The context of a REST path's call or the list export (a cookie or an API key), cancelled when its client leaves. */
 export function restContextOf(services: Services) {
-  return async (req: Request, weight = 1) => {
-    const ctx = await restContext(services, req, weight);
-    if (req.res) ctx.signal = requestSignal(req, req.res);
-    return ctx;
-  };
+  return (req: Request, weight = 1): Promise<Context> =>
+    requestContext(services, req, req.res, { keys: true, budget: { weight, words: 'api' } });
 }

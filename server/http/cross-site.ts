@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
 import type { Services } from '#server/services.ts';
 import { errorBody } from './answer.ts';
-import { isBearerOnly } from './api-key-auth.ts';
+import { isBearerOnly } from './request-context.ts';
 
 export function crossSiteGuard(services: Services): RequestHandler {
   return (req, res, next) => {

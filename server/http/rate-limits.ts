@@ -2,8 +2,11 @@
 // instance through the rate_limit_counter table; a request spends every budget that applies to it or none; a bulk
 // list weighs its rows; the IETF draft's RateLimit-* headers tell the caller where its tightest budget stands (set
 // before the procedure runs, so error answers carry them too).
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { t } from '#domain/texts/common.ts';
+import type { SessionInfo } from '#server/auth/sessions.ts';
 import type { Em } from '#server/db/orm.ts';
+import type { Services } from '#server/services.ts';
 
 export const RATE_WINDOW_MS = 60 * 1000;
 
@@ -112,4 +115,74 @@ export function setRateLimitHeaders(res: Response | undefined, s: RateLimitState
   res.setHeader('RateLimit-Limit', String(s.limit));
   res.setHeader('RateLimit-Remaining', String(s.remaining));
   res.setHeader('RateLimit-Reset', String(s.resetSeconds));
+}
+
+/**
+ * A caller over one of its budgets (an API key's, a signed-in user's, or its company's): 429 with Retry-After (the
+ * seconds left of its window) and the RateLimit-* headers.
+ */
+export class RateLimited extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// One per server instance: the budgets' counts it has not yet added to the shared rows.
+const limiter = new RateLimiter();
+
+/** The budget of the company a caller acts for. */
+export const companyBudget = (services: Services, companyId: number): Budget => ({
+  key: `company:${companyId}`,
+  max: services.config.companyRateLimit,
+});
+
+/**
+ * Counts the request against its budgets and puts where the tightest stands on the answer; over one of them, the
+ * refusal names which: the company's, or the caller's own (`own`).
+ */
+export async function spendBudgets(
+  em: Em,
+  req: Request,
+  budgets: Budget[],
+  weight: number,
+  own: (seconds: number) => string,
+): Promise<RateLimited | null> {
+  const state = await limiter.spend(em, budgets, weight);
+  setRateLimitHeaders(req.res, state);
+  const seconds = state.resetSeconds;
+  return state.refusedBy
+    ? new RateLimited(
+        seconds,
+        state.refusedBy.key.startsWith('company:') ? t.errors.companyRateLimited(seconds) : own(seconds),
+      )
+    : null;
+}
+
+/**
+ * Counts a signed-in user's request (of this weight) against the user's budget and the company's it acts for;
+ * throws RateLimited when over one. `door` picks the words of the user's own refusal: the API's or the pages'.
+ */
+export async function spendSessionBudgets(
+  services: Services,
+  em: Em,
+  req: Request,
+  session: SessionInfo,
+  weight: number,
+  door: 'api' | 'page',
+): Promise<void> {
+  const budgets = [
+    { key: `user:${session.userId}`, max: services.config.apiSessionRateLimit },
+    companyBudget(services, session.companyId),
+  ];
+  const refusal = await spendBudgets(
+    em,
+    req,
+    budgets,
+    weight,
+    door === 'api' ? t.errors.rateLimited : t.errors.pageRateLimited,
+  );
+  if (refusal) throw refusal;
 }

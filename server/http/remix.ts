@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Services } from '#server/services.ts';
 import { drained } from '#server/files/streams.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, errorBody } from './answer.ts';
-import { RateLimited, spendSessionBudgets } from './api-key-auth.ts';
+import { RateLimited, spendSessionBudgets } from './rate-limits.ts';
 import { asyncHandler } from './async-handler.ts';
 import { bytesOf, validHost } from './clean-text.ts';
 import { isNavigation, sendErrorPage } from './refusal.ts';

@@ -1,13 +1,35 @@
-// What a request's handlers are given: the signal aborted when its client leaves, the load context of a page's
-// loaders and actions (app/load-context.ts declares it as Remix's AppLoadContext), and the tRPC context of an API call.
+// The one way a request becomes a tRPC context, at every door (the REST paths and the list export, /api/trpc, the
+// pages' loaders and actions, the event stream): requestContext finds the caller (an API key where the door takes
+// keys, else the session cookie), spends the budgets the door asks for, and makes the context once, with the
+// request's signal; nothing changes it afterwards. The load context of a page (app/load-context.ts declares it as
+// Remix's AppLoadContext) is made of it.
 import type { Request, Response } from 'express';
 import { t } from '#domain/texts/common.ts';
+import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { Invalid, Unauthenticated } from '#domain/errors.ts';
+import { lookUpApiKey, type ApiKeyCaller } from '#server/api-keys/keys.ts';
+import { cookieName, findSession, readSessionCookie } from '#server/auth/sessions.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import type { Services } from '#server/services.ts';
-import { createContext, type Context } from '#server/trpc/context.ts';
+import { createContextInner, type Context } from '#server/trpc/context.ts';
 import { createCaller } from '#server/trpc/caller.ts';
+import { companyBudget, RateLimited, spendBudgets, spendSessionBudgets } from './rate-limits.ts';
 
 export type AppLoadContextValue = Awaited<ReturnType<typeof loadContextFor>>;
+
+/** What a door asks of its context. */
+export type DoorOptions = {
+  /** `Authorization: Bearer <key>` makes the request an API key's (the REST paths and the list export only). */
+  keys?: boolean;
+  /**
+   * Spends the caller's budgets (decision 030) with this weight, the user's refusal in the API's or the pages'
+   * words (the REST paths; /api/trpc and the pages spend theirs by their own count); a key's request always spends
+   * its key's, as part of its lookup. Anonymous requests spend none.
+   */
+  budget?: { weight: number; words: 'api' | 'page' };
+  /** How a procedure's toasts are shown: 'held' for a page's action (ctx.showToasts), else 'live'. */
+  toastMode?: Context['toastMode'];
+};
 
 const signals = new WeakMap<Request, AbortSignal>();
 
@@ -28,17 +50,83 @@ export function requestSignal(req: Request, res: Response): AbortSignal {
   return signal;
 }
 
-export async function loadContextFor(services: Services, req: Request, res: Response) {
-  // A page's action decides how a procedure's toast is shown (app/routes: ctx.showToasts).
-  const ctx = await createContext({
+/** The request carries our session cookie (whatever its value). */
+function hasSessionCookie(services: Services, cookie: string | undefined): boolean {
+  if (!cookie) return false;
+  const name = cookieName(services.config.secureCookies);
+  return cookie.split(';').some((part) => part.split('=', 1)[0]?.trim() === name);
+}
+
+/** The API key of a bearer request, its budgets spent; 400 with a cookie too, 401 unknown, 429 over budget. */
+async function apiKeyOf(
+  services: Services,
+  em: Context['em'],
+  req: Request,
+  auth: string,
+  weight: number,
+): Promise<ApiKeyCaller> {
+  // Two callers in one request: which one acts would be a guess, so neither does.
+  if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
+  const m = /^Bearer +(\S+) *$/i.exec(auth);
+  if (!m?.[1]) throw new Unauthenticated(tApiKeys.errors.missing);
+  let refusal: RateLimited | null = null;
+  const found = await lookUpApiKey(em, m[1], async (key) => {
+    const budgets = [
+      { key: `apiKey:${key.id}`, max: services.config.apiKeyRateLimit },
+      companyBudget(services, key.companyId),
+    ];
+    refusal = await spendBudgets(em, req, budgets, weight, tApiKeys.errors.rateLimited);
+    return refusal === null;
+  });
+  if (found.kind === 'unknown') throw new Unauthenticated(tApiKeys.errors.missing);
+  if (found.kind === 'limited') throw refusal ?? new RateLimited(1, tApiKeys.errors.rateLimited(1));
+  return found.caller;
+}
+
+/** The context of a request at a door: its caller (a key or the session cookie), budgets spent, made once. */
+export async function requestContext(
+  services: Services,
+  req: Request,
+  res: Response | undefined,
+  door: DoorOptions = {},
+): Promise<Context> {
+  const em = services.orm.em.fork();
+  const auth = req.headers.authorization;
+  const common = {
     services,
-    cookie: req.headers.cookie ?? null,
+    em,
     requestId: req.id,
     ip: req.ip ?? '',
-    userAgent: req.headers['user-agent'] ?? '',
-    toastMode: 'held',
-    signal: requestSignal(req, res),
-  });
+    signal: res ? requestSignal(req, res) : undefined,
+    toastMode: door.toastMode,
+  };
+  if (door.keys && auth !== undefined) {
+    const apiKey = await apiKeyOf(services, em, req, auth, door.budget?.weight ?? 1);
+    return createContextInner({ ...common, apiKey });
+  }
+  const raw = readSessionCookie(req.headers.cookie ?? null, services.config.secureCookies);
+  const session = raw ? await findSession(em, raw) : null;
+  const ctx = createContextInner({ ...common, session, userAgent: req.headers['user-agent'] ?? '' });
+  // Anonymous (or still signing in): no budget; the door answers 401 where a caller is needed.
+  if (door.budget && ctx.session)
+    await spendSessionBudgets(services, em, req, ctx.session, door.budget.weight, door.budget.words);
+  return ctx;
+}
+
+/** A bearer request without cookies: no browser sends it on its own, so the cross-site check does not apply. */
+export const isBearerOnly = (req: Request) =>
+  req.headers.authorization !== undefined && req.headers.cookie === undefined;
+
+/** The context of an API request that takes no key (/api/trpc, the event stream): only its cookie counts. */
+export const apiContext = (services: Services, req: Request): Promise<Context> =>
+  requestContext(services, req, req.res);
+
+/**
+ * The load context of a page's loader or action: the request's context, whose toasts the page's action shows
+ * (ctx.showToasts), and the procedures as the page calls them.
+ */
+export async function loadContextFor(services: Services, req: Request, res: Response) {
+  const ctx = await requestContext(services, req, res, { toastMode: 'held' });
   return {
     services,
     ctx,
@@ -74,16 +162,4 @@ function pageCaller<T extends object>(caller: T): T {
         }),
     });
   return wrap(caller) as T;
-}
-
-/** The tRPC context of an API request: only its cookie counts. API callers get toasts over the event stream only. */
-export function apiContext(services: Services, req: Request): Promise<Context> {
-  return createContext({
-    services,
-    cookie: req.headers.cookie ?? null,
-    requestId: req.id,
-    ip: req.ip ?? '',
-    userAgent: req.headers['user-agent'] ?? '',
-    signal: req.res ? requestSignal(req, req.res) : undefined,
-  });
 }

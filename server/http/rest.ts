@@ -23,7 +23,7 @@ import {
 import { t } from '#domain/texts/common.ts';
 import { httpError } from './answer.ts';
 import { errorBody, Unauthenticated } from '#domain/errors.ts';
-import { ApiKeyRateLimited } from './api-key-auth.ts';
+import { RateLimited } from './rate-limits.ts';
 import { cookieName } from '#server/auth/sessions.ts';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.ts';
 import type { Services } from '#server/services.ts';
@@ -41,7 +41,7 @@ import { fromQuery, queryKindsOf, type QueryKinds } from './query-input.ts';
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
   const answer =
-    err instanceof ApiKeyRateLimited
+    err instanceof RateLimited
       ? {
           status: 429,
           body: errorBody(err.message),
@@ -224,7 +224,7 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
  * 404, 409, 422 ...). Never one a retry may cure: 401, 403 (a role, a step-up), 408, 429, a client gone, 5xx.
  */
 function storedRefusal(err: unknown, req: Request): { status: number; body: string; link: null } | null {
-  if (err instanceof ApiKeyRateLimited || req.socket.destroyed) return null;
+  if (err instanceof RateLimited || req.socket.destroyed) return null;
   const answer = httpError(err, req.id);
   if (answer.status < 400 || answer.status >= 500 || [401, 403, 408, 429].includes(answer.status)) return null;
   return { status: answer.status, body: JSON.stringify(answer.body), link: null };

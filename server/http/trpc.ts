@@ -6,7 +6,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { Request, RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
 import { errorBody, httpError } from './answer.ts';
-import { RateLimited, spendSessionBudgets } from './api-key-auth.ts';
+import { RateLimited, spendSessionBudgets } from './rate-limits.ts';
 import type { Services } from '#server/services.ts';
 import type { Context } from '#server/trpc/context.ts';
 import { appRouter } from '#server/trpc/router.ts';

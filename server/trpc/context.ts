@@ -1,5 +1,7 @@
-// The tRPC context: the services, a request-scoped entity manager and the session.
-// createContextInner needs no HTTP request, so tests and scripts can build one directly.
+// The tRPC context: the services, a request-scoped entity manager and the caller (a session or an API key).
+// createContextInner needs no HTTP request, so tests and scripts can build one directly; every HTTP door builds
+// its context with server/http/request-context.ts (requestContext), which finds the caller and then calls it.
+// A context is not changed once made: what a door knows of the request is given here.
 import type { ApiKeyCaller } from '#server/api-keys/keys.ts';
 import type { Em } from '#server/db/orm.ts';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
@@ -16,7 +18,7 @@ export type Context = {
    * logout procedures read it; to every other procedure and page the caller is signed out.
    */
   pending: SessionInfo | null;
-  /** A REST request made with `Authorization: Bearer <key>` (set by the REST door only; never with a session). */
+  /** A request made with `Authorization: Bearer <key>` (the REST paths and the list export only; never with a session). */
   apiKey: ApiKeyCaller | null;
   requestId: string;
   ip: string;
@@ -45,6 +47,9 @@ export type Context = {
 
 export function createContextInner(opts: {
   services: Services;
+  /** The request's entity manager, when the caller was looked up with it (else a new fork). */
+  em?: Em;
+  /** The request's session, of any stage: only a full one is `session`, one still signing in is `pending`. */
   session?: SessionInfo | null;
   apiKey?: ApiKeyCaller | null;
   requestId?: string;
@@ -53,11 +58,13 @@ export function createContextInner(opts: {
   toastMode?: Context['toastMode'];
   signal?: AbortSignal;
 }): Context {
+  const found = opts.session ?? null;
   const ctx: Context = {
     services: opts.services,
-    em: opts.services.orm.em.fork(),
-    session: null,
-    pending: null,
+    em: opts.em ?? opts.services.orm.em.fork(),
+    // A full session is the caller's session; one still signing in is only `pending`.
+    session: found?.stage === 'full' ? found : null,
+    pending: found && found.stage !== 'full' ? found : null,
     apiKey: opts.apiKey ?? null,
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
@@ -77,11 +84,11 @@ export function createContextInner(opts: {
       const toasts = ctx.toasts.splice(0);
       if (!session || !toasts.length) return;
       // The flash and the live event carry one id: a tab with JS shows the toast once.
-      if (flash) await setFlash(ctx.em.fork(), session.id, toasts.at(-1)!);
+      const last = toasts.at(-1);
+      if (flash && last) await setFlash(ctx.em.fork(), session.id, last);
       for (const toast of toasts) await publish(toast);
     },
   };
-  setSession(ctx, opts.session ?? null);
   // The toast is a courtesy: a failing event channel must not fail the operation that succeeded.
   const publish = (toast: Toast) =>
     ctx.session
@@ -104,15 +111,9 @@ export async function createContext(opts: {
   toastMode?: Context['toastMode'];
   signal?: AbortSignal;
 }): Promise<Context> {
-  const ctx = createContextInner(opts);
+  const em = opts.services.orm.em.fork();
   const cookie = opts.cookie !== undefined ? opts.cookie : (opts.headers?.get('cookie') ?? null);
   const raw = readSessionCookie(cookie, opts.services.config.secureCookies);
-  if (raw) setSession(ctx, await findSession(ctx.em, raw));
-  return ctx;
-}
-
-/** A full session is the caller's session; one still signing in is only `pending`. */
-function setSession(ctx: Context, session: SessionInfo | null): void {
-  ctx.session = session?.stage === 'full' ? session : null;
-  ctx.pending = session && session.stage !== 'full' ? session : null;
+  const session = raw ? await findSession(em, raw) : null;
+  return createContextInner({ ...opts, em, session });
 }
