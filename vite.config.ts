@@ -1,6 +1,8 @@
 import { vitePlugin as remix } from '@remix-run/dev';
 import { writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { GetManualChunk as ManualChunksFunction } from 'rollup';
 import { defineConfig, type Plugin } from 'vite';
@@ -75,8 +77,41 @@ function shellChunk(): ManualChunksFunction {
   };
 }
 
+/**
+ * The server's own modules stay outside the pages' server bundle: what app/ imports from #server/ (the *.server.ts
+ * that hand over files and streams, and what they bring: sessions, entities, the ORM), #domain/ (the domain errors
+ * the pages test with instanceof, the texts) and #migrations/ is imported at run time, so the process holds one
+ * copy of each, the one the server loaded, and a class is the same class on both sides. In the build the import
+ * keeps its specifier: tsx resolves it by package.json "imports" to the same .ts files as the server's (the tests,
+ * `npm run dev`), and esbuild bundles the pages' build with the server into one file (scripts/build.js, `npm
+ * start`). In development (Vite's ssrLoadModule) it becomes the file's URL, which the SSR environment treats as
+ * a built-in (see `builtins` below): Node imports it, through tsx, instead of Vite evaluating a second copy.
+ */
+const SERVER_SIDE = /^#(server|domain|migrations)\//;
+const rootUrl = pathToFileURL(import.meta.dirname).href;
+const SERVER_SIDE_URL = new RegExp(
+  `^${rootUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(server|domain|prisma-free-migrations)/`,
+);
+
+function serverModulesOutside(): Plugin {
+  let command: 'build' | 'serve' = 'serve';
+  return {
+    name: 'sim-portal:server-modules-outside',
+    enforce: 'pre',
+    configResolved(config) {
+      command = config.command;
+    },
+    async resolveId(source, importer, options) {
+      if (!options.ssr || !SERVER_SIDE.test(source)) return null;
+      if (command === 'build') return { id: source, external: true };
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved ? { id: pathToFileURL(resolved.id).href, external: true } : null;
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [remix(remixConfig), precompressAssets()],
+  plugins: [remix(remixConfig), precompressAssets(), serverModulesOutside()],
   resolve: {
     alias: [
       // quagga2's readable browser bundle, not its prebuilt .min.js (one 150 kB line): patches/ mends it (a
@@ -86,6 +121,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         replacement: new URL('./node_modules/@ericblade/quagga2/dist/quagga.js', import.meta.url).pathname,
       },
     ],
+  },
+  // Vite's default built-ins of the server side (Node's modules) and the server's own files by URL (above).
+  environments: {
+    ssr: {
+      resolve: { builtins: [...builtinModules.filter((m) => !m.includes(':')), /^(node|npm|bun):/, SERVER_SIDE_URL] },
+    },
   },
   // Server-only packages must never be pre-bundled for the browser.
   optimizeDeps: { exclude: ['@mikro-orm/core', '@mikro-orm/postgresql', '@mikro-orm/pglite', '@trpc/server', 'zod'] },

@@ -1,5 +1,6 @@
 // `npm start`: builds first when the build is missing or older than the sources (scripts/build.js), then runs
-// the compiled server (build/node/index.js) in this node process. tsx is for `npm run dev`, the CLI and the tests.
+// the compiled server with its pages (build/node/index.js, from server/main.ts) in this node process. tsx is for
+// `npm run dev`, the CLI and the tests.
 import { pathToFileURL } from 'node:url';
 import { build, buildIsStale, serverBundle } from './build.js';
 
@@ -7,4 +8,4 @@ if (buildIsStale()) build();
 // Stack traces in the logs name the TypeScript files and lines (build/node/index.js.map).
 process.setSourceMapsEnabled(true);
 const server = await import(pathToFileURL(serverBundle).href);
-await server.run({ buildChecked: true });
+await server.run();

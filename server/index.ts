@@ -1,6 +1,8 @@
 // Starts the portal: config, database (migrated, seeded when empty), HTTP server, graceful shutdown.
-// `npm start` runs it compiled (scripts/start.js, built first if missing or older than the sources); `npm run dev`
-// runs this file through tsx with `--dev` (Vite).
+// `npm start` runs it compiled, bundled with the pages (server/main.ts; scripts/start.js, built first if missing or
+// older than the sources); `npm run dev` runs this file through tsx with `--dev` (Vite), and the tests call
+// startServer, which then loads the pages' build (BUILD_DIR/server): its imports of #server/ and #domain/ are
+// the modules this process has already loaded (vite.config.ts), one copy of each.
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -170,8 +172,11 @@ export async function startServer(
   return { services, server, url: `http://localhost:${port}`, metricsUrl, close };
 }
 
-/** Starts the portal from the command line; `buildChecked`: the caller (scripts/start.js) has built already. */
-export async function run(opts: { buildChecked?: boolean } = {}): Promise<void> {
+/**
+ * Starts the portal from the command line; `buildChecked`: the caller (scripts/start.js) has built already;
+ * `build`: the pages' build, bundled with the server (server/main.ts), else loaded from BUILD_DIR.
+ */
+export async function run(opts: { buildChecked?: boolean; build?: ServerBuild } = {}): Promise<void> {
   const dev = process.argv.includes('--dev');
   let config: Config;
   try {
@@ -187,7 +192,7 @@ export async function run(opts: { buildChecked?: boolean } = {}): Promise<void> 
   // React (loaded with the build) picks its production build by NODE_ENV.
   process.env.NODE_ENV ??= config.nodeEnv;
   if (!dev && !opts.buildChecked && buildIsStale()) build();
-  const running = await startServer(config, { dev });
+  const running = await startServer(config, { dev, build: opts.build });
   if (config.sessionSecretGenerated && config.nodeEnv === 'production') {
     running.services.log.warn(
       { file: path.join(config.dataDir, 'session-secret') },
@@ -218,7 +223,12 @@ export async function run(opts: { buildChecked?: boolean } = {}): Promise<void> 
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+// Run as `tsx server/index.ts` (in the bundle, build/node/index.js, server/main.ts is the program).
+if (
+  path.basename(import.meta.filename) === 'index.ts' &&
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(import.meta.filename)
+) {
   run().catch((err) => {
     console.error(err);
     process.exit(1);

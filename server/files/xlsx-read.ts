@@ -2,8 +2,6 @@
 // worker thread (./xlsx-worker.ts), only the parts the first worksheet needs, inflated to at most XLSX_MAX_UNPACKED
 // bytes actually produced (the sizes its zip declares are checked first, but never trusted), within a heap and a
 // time limit, and at most PARSES_AT_ONCE at once per process.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RawRows } from './rows.ts';
 import type { XlsxAnswer, XlsxRequest } from './xlsx-worker.ts';
@@ -87,18 +85,11 @@ class Gate {
 
 const parses = new Gate(PARSES_AT_ONCE);
 
-/** The worker's file: beside this one in the source tree, found from the built pages (build/server) too. */
-function workerFile(): string {
-  for (const from of [import.meta.dirname, process.cwd()]) {
-    for (let dir = from; ; dir = path.dirname(dir)) {
-      for (const candidate of [path.join(dir, 'xlsx-worker.ts'), path.join(dir, 'server/files/xlsx-worker.ts')])
-        if (existsSync(candidate)) return candidate;
-      if (path.dirname(dir) === dir) break;
-    }
-  }
-  throw new Error('server/files/xlsx-worker.ts was not found');
-}
-let workerPath: string | undefined;
+/**
+ * The worker's file, beside the module that runs it: ./xlsx-worker.ts in the source tree (tsx, the tests; Node
+ * strips its types), xlsx-worker.js beside the server's bundle (build/node, built there by scripts/build.js).
+ */
+const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './xlsx-worker.ts' : './xlsx-worker.js', import.meta.url);
 
 /** Threads that finished a parse, kept a while: starting one and loading exceljs costs a few hundred ms. */
 const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
@@ -109,8 +100,7 @@ function takeWorker(): Worker {
     clearTimeout(kept.timer);
     return kept.worker;
   }
-  workerPath ??= workerFile();
-  const worker = new Worker(workerPath, {
+  const worker = new Worker(WORKER_FILE, {
     resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: PARSE_YOUNG_MB },
   });
   worker.unref(); // an idle parser never keeps the process from ending
