@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
   } catch (err) {
     const problem = procedureProblem(err);
     if (!problem) throw err;
-    const stepUp = (err as { cause?: { stepUp?: unknown } }).cause?.stepUp === true;
+    const { stepUp } = problem;
     if (problem.code === 'NOT_FOUND') return { error: k.notFound };
     if (problem.code === 'BAD_REQUEST' || stepUp) return { error: problem.message, stepUp };
     throw err;

@@ -1,14 +1,16 @@
-import { issuesOf, type Issue } from '#domain/errors.ts';
+import { TRPCError } from '@trpc/server';
+import { DomainError, StepUpRequired, type Issue } from '#domain/errors.ts';
 import { MAX_ROW_ID } from '#domain/zod.ts';
 import { FORM_ERROR } from './forms.ts';
 
 export { FORM_ERROR };
 
 // Turning a procedure's refusal into what a form shows: a message per field from its issues (the one
-// encoding of field errors, domain/errors.ts) and whether it was a refusal at all. Read by shape:
-// the procedures run outside this bundle, so instanceof against their classes would fail.
+// encoding of field errors, domain/errors.ts) and whether it was a refusal at all. The procedures' classes are
+// the pages' classes (one copy of each module in the process, vite.config.ts), so a refusal is known by instanceof:
+// a TRPCError whose cause is the domain error (server/trpc/errors.ts).
 export type ProcedureProblem = {
-  code: string;
+  code: TRPCError['code'];
   message: string;
   issues: Issue[];
   fields: Record<string, string>;
@@ -17,17 +19,15 @@ export type ProcedureProblem = {
 };
 
 export function procedureProblem(err: unknown): ProcedureProblem | null {
-  if (!(err instanceof Error) || err.name !== 'TRPCError') return null;
-  const raw = (err as { code?: unknown }).code;
-  const code = typeof raw === 'string' ? raw : '';
-  const issues = issuesOf(err);
+  if (!(err instanceof TRPCError)) return null;
+  const issues = err.cause instanceof DomainError ? err.cause.issues : [];
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const key = issue.path[0];
     if (key && issue.message && !fields[key]) fields[key] = issue.message;
   }
-  const stepUp = code === 'FORBIDDEN' && (err as { cause?: { stepUp?: unknown } }).cause?.stepUp === true;
-  return { code, message: err.message, issues, fields, stepUp };
+  const stepUp = err.cause instanceof StepUpRequired;
+  return { code: err.code, message: err.message, issues, fields, stepUp };
 }
 
 /**

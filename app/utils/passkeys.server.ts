@@ -41,8 +41,7 @@ async function answer(context: AppLoadContext, call: () => Promise<unknown>): Pr
   } catch (err) {
     const problem = procedureProblem(err);
     if (!problem) throw err;
-    const stepUp = (err as { cause?: { stepUp?: unknown } }).cause?.stepUp === true;
-    return refusal(problem.message, STATUS[problem.code] ?? 400, stepUp ? { stepUp: true } : {});
+    return refusal(problem.message, STATUS[problem.code] ?? 400, problem.stepUp ? { stepUp: true } : {});
   }
 }
 

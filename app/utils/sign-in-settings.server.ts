@@ -45,8 +45,7 @@ async function run<T>(
   } catch (err) {
     const problem = procedureProblem(err);
     if (!problem) throw err;
-    if (problem.code === 'FORBIDDEN' && problem.message === tSecurity.stepUp.required)
-      return { ok: false, fields: { [FORM_ERROR]: problem.message }, stepUp: true };
+    if (problem.stepUp) return { ok: false, fields: { [FORM_ERROR]: problem.message }, stepUp: true };
     if (problem.code === 'BAD_REQUEST' || problem.code === 'CONFLICT') {
       const fields = Object.keys(problem.fields).length ? problem.fields : { [FORM_ERROR]: problem.message };
       return { ok: false, fields, stepUp: false };
