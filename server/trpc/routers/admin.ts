@@ -1,6 +1,7 @@
 // Super admin procedures: companies, users, acting as a company. Each is also a REST path of the spec
 // (/api/admin/...) through trpc-to-openapi; the rules live in server/companies and server/users.
 import { rowId, z } from '#domain/zod.ts';
+import { tAdmin } from '#domain/texts/admin.ts';
 import { actAsCompany } from '#server/auth/acting.ts';
 import type { Actor } from '#server/audit/trail.ts';
 import { createCompany, getCompany, listCompanies, updateCompany } from '#server/companies/companies.ts';
@@ -49,7 +50,7 @@ export const adminRouter = router({
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const newCompany = await createCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag skapat', newCompany.name);
+      await ctx.notify('info', tAdmin.companies.created, newCompany.name);
       return { newCompany };
     }),
 
@@ -83,7 +84,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
       const company = await updateCompany(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Företag uppdaterat', company.name);
+      await ctx.notify('info', tAdmin.companies.updated, company.name);
       return { success: true, company };
     }),
 
@@ -123,7 +124,7 @@ export const adminRouter = router({
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const newUser = await createUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare skapad', newUser.email);
+      await ctx.notify('info', tAdmin.user.created, newUser.email);
       return { newUser };
     }),
 
@@ -172,7 +173,7 @@ export const adminRouter = router({
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
       const user = await updateUser(ctx.em, actor(ctx.session), input);
-      await ctx.notify('info', 'Användare uppdaterad', user.email);
+      await ctx.notify('info', tAdmin.user.updated, user.email);
       return { success: true, user };
     }),
 });

@@ -41,7 +41,7 @@ export const simsRouter = router({
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
       const sim = await activateSim(ctx.em, actorOf(ctx), input);
-      await ctx.notify('info', 'SIM-kortet är aktiverat', `ICCID ${sim.iccid}`);
+      await ctx.notify('info', t.sims.activated, `ICCID ${sim.iccid}`);
       return { success: true, id: sim.id };
     }),
   /** A page of the list (limit, offset), as the REST path /sim/all of the spec serves it. */
@@ -72,11 +72,12 @@ export const simsRouter = router({
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
       const page = items.slice(0, limit);
-      if (items.length > limit) {
+      const last = page.at(-1);
+      if (items.length > limit && last) {
         const next = new URLSearchParams();
         if (input.q) next.set('q', input.q);
         next.set('limit', String(limit));
-        next.set('cursor', cursorOf(page.at(-1)!.id));
+        next.set('cursor', cursorOf(last.id));
         ctx.resHeaders.set('Link', `<${ctx.services.config.appUrl}/api/sim/all?${next}>; rel="next"`);
       }
       return page;
@@ -159,7 +160,7 @@ export const simsRouter = router({
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const result = await editSim(ctx.em, actorOf(ctx), input);
-      if (result.changed) await ctx.notify('info', 'SIM-kortet är sparat', '');
+      if (result.changed) await ctx.notify('info', t.sims.updated, '');
       return { success: true, ...result };
     }),
   deactivate: companyWriteProcedure
@@ -171,7 +172,7 @@ export const simsRouter = router({
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const sim = await deactivateSim(ctx.em, actorOf(ctx), input.id);
-      await ctx.notify('info', 'SIM-kortet är avaktiverat', `ICCID ${sim.iccid}`);
+      await ctx.notify('info', t.sims.deactivated, `ICCID ${sim.iccid}`);
       return { success: true };
     }),
   // Bulk work: routers/sims-bulk.ts.
