@@ -2,8 +2,8 @@
 // (for a writer; the whole cell is the box's label, 44 px on a phone), its ICCID (the last 8 digits on a phone),
 // mark, on a wide screen its plan and activation day, and its link, which on a phone covers the whole row (CSS
 // only: a tap anywhere but the box opens the SIM); the pages as plain links carrying the search.
-import type { ReactNode } from 'react';
-import { Link } from '@remix-run/react';
+import type { MouseEvent, ReactNode } from 'react';
+import { Link, useNavigate } from '@remix-run/react';
 import { pageHref } from '#app/sims/links.ts';
 import { truncate } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
@@ -23,7 +23,25 @@ type RowsProps = {
   selectAll?: ReactNode;
 };
 
+/**
+ * A plain click on a row's link (the main button, no modifier key, not handled already): the app's navigation,
+ * as Remix's <Link> does it. One handler for the table's 50 links, each a plain <a> with the attributes <Link>
+ * renders (data-discover: its route is found as a <Link>'s is), not 50 <Link> components, whose hooks were a
+ * large part of the server's work on /sims (bench:load).
+ */
+function useRowLinks(): (e: MouseEvent<HTMLAnchorElement>) => void {
+  const navigate = useNavigate();
+  return (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.altKey || e.ctrlKey || e.shiftKey) return;
+    const href = e.currentTarget.getAttribute('href');
+    if (!href) return;
+    e.preventDefault();
+    navigate(href);
+  };
+}
+
 export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsProps) {
+  const onLinkClick = useRowLinks();
   return (
     <table className="sims">
       <thead>
@@ -73,13 +91,15 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsPro
             <td className="sims-wide">{s.plan}</td>
             <td className="sims-wide sims-day">{s.activated}</td>
             <td className="sims-open-col">
-              <Link
+              <a
                 className="sims-open"
-                to={`/sims/${s.id}`}
                 aria-label={writable ? t.sims.editLabel(s.iccid) : t.sims.viewLabel(s.iccid)}
+                data-discover="true"
+                href={`/sims/${s.id}`}
+                onClick={onLinkClick}
               >
                 <span className="sims-open-text">{writable ? t.sims.edit : t.sims.view}</span>
-              </Link>
+              </a>
             </td>
           </tr>
         ))}
