@@ -1,5 +1,7 @@
+// Long: what every benchmark shares (build, database, seeding, processes, autocannon, results), one import.
 // Shared parts of the benchmarks: the build, a fresh database, seeding, the real server in its own process,
 // and the results file. Import './env.js' before this module (it sets BUILD_DIR).
+import { defined } from '#domain/defined.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon, { type Result } from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,8 @@ export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 export const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 export const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The first row of a query that always gives one (a count, a row known to be there); an Error if it gave none. */
+export const firstRow = <T>(rows: readonly T[]): T => defined(rows[0], 'the row a query always returns');
 export const machine = () => ({
   cpus: os.cpus().length,
   node: process.version,
@@ -149,7 +153,7 @@ export async function seedWithMiddleSim<T = void>(
     { company: seeded.demoCompanyId, status: 'active' },
     { orderBy: { id: 'asc' }, limit: 1, offset: Math.floor(sims / 2) },
   );
-  const simId = middle[0]!.id;
+  const simId = firstRow(middle).id;
   const extra = await more(em, seeded);
   await seeded.orm.close(true);
   log(`seeded in ${Math.round(performance.now() - t)} ms; SIM ${simId} for /api/sim/{id}`);
@@ -218,16 +222,17 @@ export async function cannon(
   };
 }
 
-export type ServerProcess = { child: ChildProcess; url: string; port: number; stop: () => Promise<void> };
+export type ServerProcess = { child: ChildProcess; pid: number; url: string; port: number; stop: () => Promise<void> };
 
 /**
  * Starts the built portal the way `npm start` does (`node scripts/start.js`: the compiled server in BUILD_DIR,
  * built first when missing or stale) on a free port, or with `script`, another program (a baseline) through
- * `node --import tsx <script>`; waits for GET <readyPath>. `host`: APP_URL's host (default localhost).
+ * `node --import tsx <script>`; waits for GET <readyPath>. `host`: APP_URL's host (default localhost). `cwd`: another
+ * checkout of the portal to start (its own sources and build; default this one).
  */
 export async function startProcess(
   env: Record<string, string>,
-  opts: { script?: string; readyPath?: string; name?: string; host?: string } = {},
+  opts: { script?: string; readyPath?: string; name?: string; host?: string; cwd?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   // The started program is this child itself (the tsx CLI would put a script in a grandchild).
@@ -238,7 +243,7 @@ export async function startProcess(
   // As `npm start` runs it (package.json), its young generation too.
   const program = opts.script ? ['--import', 'tsx', opts.script] : ['--max-semi-space-size=32', 'scripts/start.js'];
   const child = spawn(process.execPath, [...profile, ...program], {
-    cwd: root,
+    cwd: opts.cwd ?? root,
     env: {
       ...process.env,
       BUILD_DIR: buildDir,
@@ -248,6 +253,8 @@ export async function startProcess(
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${opts.name ?? 'the server'} did not start (no process id)`);
   const url = `http://127.0.0.1:${port}`;
   const unregister = onInterrupt(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -264,6 +271,7 @@ export async function startProcess(
   }
   return {
     child,
+    pid,
     url,
     port,
     stop: () =>

@@ -1,3 +1,4 @@
+// Long: one benchmark, its three routes and the API key run alike and print one table (about 350 lines).
 // Server throughput (npm run bench:load), on PostgreSQL. Makes a fresh database on the machine's PostgreSQL
 // (DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432; dropped at the end), seeds 10,000 SIMs for
 // Demo AB, starts the production server (BUILD_DIR=build-bench) in its own process, and runs autocannon on
@@ -15,9 +16,14 @@
 //
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_ROUNDS=2 (runs per side, alternated)  BENCH_CONNECTIONS=50
 //   BENCH_SMOKE=1 (500 SIMs, 2 s runs, 1 round)
+//   BENCH_LOAD_ONLY=sims,list,one,key (some of the parts only, e.g. to profile one route with BENCH_CPU_PROF)
+//   BENCH_BEFORE=<dir>: another checkout of the portal (e.g. `git archive <commit> | tar -x -C <dir>`, node_modules
+//     linked, built there with BUILD_DIR=build-bench) measured in the same rounds, for before and after in one run
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createApiKey } from '#server/api-keys/keys.ts';
 import { User } from '#server/db/entities.ts';
 import { buildSimsBaseline } from './load-baseline-remix.ts';
@@ -61,6 +67,10 @@ function combined(runs: CannonRun[]): CannonRun {
   };
 }
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** The parts to run (BENCH_LOAD_ONLY): GET /sims, the list, one SIM, one SIM with an API key; all by default. */
+const ONLY = new Set((process.env.BENCH_LOAD_ONLY ?? 'sims,list,one,key').split(',').map((s) => s.trim()));
+/** Another checkout of the portal, measured beside this one (BENCH_BEFORE). */
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : null;
 const TARGET = { apiRatioMin: 0.8, simsRatioMin: 0.6, p99OverP50Max: 10, errors: 0, apiKeyOverCookieMin: 0.9 };
 
 /** JSON with its object keys sorted, to compare two answers. */
@@ -72,9 +82,42 @@ function canonical(v: unknown): string {
   );
 }
 
+/**
+ * The API-key path against the cookie path of the same route, alternated (cookie, key, cookie, key) so that
+ * neither gains from running later on a shared machine: the sums of each pair's req/s compared.
+ */
+async function keyOverCookie(idUrl: string, cookie: string, keyValue: string) {
+  await cannon(idUrl, { bearer: keyValue }, WARMUP, CONNECTIONS);
+  const pairs: Array<{ cookie: CannonRun; key: CannonRun }> = [];
+  let lastKeyRun: CannonRun | null = null;
+  for (let i = 0; i < 2; i++) {
+    const cookieRun = await cannon(idUrl, cookie, DURATION, CONNECTIONS);
+    lastKeyRun = await cannon(idUrl, { bearer: keyValue }, DURATION, CONNECTIONS);
+    pairs.push({ cookie: cookieRun, key: lastKeyRun });
+  }
+  if (!lastKeyRun) throw new Error('no API key run');
+  const sum = (f: (p: { cookie: CannonRun; key: CannonRun }) => number) => pairs.reduce((a, p) => a + f(p), 0);
+  const keyErrors = sum((p) => p.key.errors + p.key.timeouts + p.key.non2xx);
+  const overCookie = round(sum((p) => p.key.reqPerSec) / sum((p) => p.cookie.reqPerSec));
+  const apiKey = {
+    name: 'GET /api/sim/{id} (API key)',
+    pairs,
+    lastKeyRun,
+    errors: keyErrors,
+    overCookie,
+    pass: overCookie >= TARGET.apiKeyOverCookieMin && keyErrors === 0,
+  };
+  log(
+    `${apiKey.name}: ${pairs.map((p) => `cookie ${p.cookie.reqPerSec} / key ${p.key.reqPerSec} req/s`).join(', ')}; errors ${keyErrors}; ${overCookie}x the cookie path`,
+  );
+  return apiKey;
+}
+
 async function main() {
   const { dataDir, pg, cleanup } = await benchOnPostgres('load', log);
   let app: Awaited<ReturnType<typeof startProcess>> | null = null;
+  let before: Awaited<ReturnType<typeof startProcess>> | null = null;
+  const beforeData = BEFORE ? mkdtempSync(path.join(os.tmpdir(), 'sim-bench-load-before-')) : null;
   let base: Awaited<ReturnType<typeof startProcess>> | null = null;
   let basePrepared: Awaited<ReturnType<typeof startProcess>> | null = null;
   let remixBase: Awaited<ReturnType<typeof startProcess>> | null = null;
@@ -102,6 +145,11 @@ async function main() {
       { ...serverEnv(pg.target, dataDir), API_KEY_RATE_LIMIT: '1000000' },
       { name: 'the portal' },
     );
+    if (BEFORE && beforeData)
+      before = await startProcess(
+        { ...serverEnv(pg.target, beforeData), API_KEY_RATE_LIMIT: '1000000' },
+        { name: 'the portal before', cwd: BEFORE },
+      );
     base = await startProcess(
       { DATABASE_URL: pg.target.url },
       { script: 'bench/load-baseline.ts', name: 'the baseline server' },
@@ -140,16 +188,24 @@ async function main() {
     if (!same['/sims']) log(`WARNING: /sims: the bare Remix page's ICCIDs differ from the portal's`);
 
     const targets = [
-      { name: 'GET /sims (SSR)', path: '/sims', base: remixBase, min: TARGET.simsRatioMin },
+      { part: 'sims', name: 'GET /sims (SSR)', path: '/sims', base: remixBase, min: TARGET.simsRatioMin },
       {
+        part: 'list',
         name: 'GET /api/sim/all?limit=50',
         path: '/api/sim/all?limit=50',
         base,
         prepared: basePrepared,
         min: TARGET.apiRatioMin,
       },
-      { name: 'GET /api/sim/{id}', path: `/api/sim/${simId}`, base, prepared: basePrepared, min: TARGET.apiRatioMin },
-    ];
+      {
+        part: 'one',
+        name: 'GET /api/sim/{id}',
+        path: `/api/sim/${simId}`,
+        base,
+        prepared: basePrepared,
+        min: TARGET.apiRatioMin,
+      },
+    ].filter((target) => ONLY.has(target.part));
     const keyAnswer = await fetch(`${app.url}/api/sim/${simId}`, { headers: { authorization: `Bearer ${keyValue}` } });
     if (keyAnswer.status !== 200) throw new Error(`the API key path answered ${keyAnswer.status}`);
     await keyAnswer.text();
@@ -159,6 +215,8 @@ async function main() {
       portal: CannonRun;
       baseline: CannonRun;
       ratio: number;
+      /** BENCH_BEFORE's portal in the same rounds: its req/s and its ratio to the baseline. */
+      before: { run: CannonRun; ratio: number } | null;
       /** The baseline with prepared statements (information): its req/s and the portal's ratio to it. */
       preparedBaseline: { run: CannonRun; ratio: number } | null;
       ratioMin: number;
@@ -174,19 +232,27 @@ async function main() {
       await cannon(target.base.url + target.path, cookie, WARMUP, CONNECTIONS);
       const preparedBase = 'prepared' in target ? target.prepared : null;
       if (preparedBase) await cannon(preparedBase.url + target.path, cookie, WARMUP, CONNECTIONS);
+      if (before) await cannon(before.url + target.path, cookie, WARMUP, CONNECTIONS);
+      const beforeRuns: CannonRun[] = [];
       const portalRuns: CannonRun[] = [];
       const baselineRuns: CannonRun[] = [];
       const preparedRuns: CannonRun[] = [];
       let rss = 0;
       for (let i = 0; i < ROUNDS; i++) {
         const p = await cannon(app.url + target.path, cookie, DURATION, CONNECTIONS);
-        rss = Math.max(rss, rssOf(app.child.pid!));
+        if (app.child.pid !== undefined) rss = Math.max(rss, rssOf(app.child.pid));
         await sleep(500);
         const b = await cannon(target.base.url + target.path, cookie, DURATION, CONNECTIONS);
         await sleep(500);
         const c = preparedBase ? await cannon(preparedBase.url + target.path, cookie, DURATION, CONNECTIONS) : null;
         if (c) {
           preparedRuns.push(c);
+          await sleep(500);
+        }
+        const o = before ? await cannon(before.url + target.path, cookie, DURATION, CONNECTIONS) : null;
+        if (o) {
+          beforeRuns.push(o);
+          log(`${target.name} (round ${i + 1}): before ${o.reqPerSec} req/s: ${round(o.reqPerSec / b.reqPerSec)}x`);
           await sleep(500);
         }
         log(
@@ -200,6 +266,7 @@ async function main() {
       const baseline = combined(baselineRuns);
       const ratio = round(portal.reqPerSec / baseline.reqPerSec);
       const prepared = preparedRuns.length ? combined(preparedRuns) : null;
+      const beforeRun = beforeRuns.length ? combined(beforeRuns) : null;
       const p99OverP50 = round(portal.p99 / Math.max(1, portal.p50), 1);
       const errors = portal.errors + portal.timeouts + portal.non2xx;
       rows.push({
@@ -209,6 +276,7 @@ async function main() {
         baseline,
         ratio,
         preparedBaseline: prepared ? { run: prepared, ratio: round(portal.reqPerSec / prepared.reqPerSec) } : null,
+        before: beforeRun ? { run: beforeRun, ratio: round(beforeRun.reqPerSec / baseline.reqPerSec) } : null,
         ratioMin: target.min,
         p99OverP50,
         rssMB: Math.round(rss / 1024 / 1024),
@@ -218,27 +286,7 @@ async function main() {
 
     // The API-key path against the cookie path of the same route, alternated (cookie, key, cookie, key) so
     // that neither gains from running later on a shared machine: the sums of each pair's req/s compared.
-    const idUrl = `${app.url}/api/sim/${simId}`;
-    await cannon(idUrl, { bearer: keyValue }, WARMUP, CONNECTIONS);
-    const pairs: Array<{ cookie: CannonRun; key: CannonRun }> = [];
-    for (let i = 0; i < 2; i++) {
-      const cookieRun = await cannon(idUrl, cookie, DURATION, CONNECTIONS);
-      const keyRun = await cannon(idUrl, { bearer: keyValue }, DURATION, CONNECTIONS);
-      pairs.push({ cookie: cookieRun, key: keyRun });
-    }
-    const sum = (f: (p: { cookie: CannonRun; key: CannonRun }) => number) => pairs.reduce((a, p) => a + f(p), 0);
-    const keyRun = pairs.at(-1)!.key;
-    const keyErrors = sum((p) => p.key.errors + p.key.timeouts + p.key.non2xx);
-    const overCookie = round(sum((p) => p.key.reqPerSec) / sum((p) => p.cookie.reqPerSec));
-    const apiKey = {
-      name: 'GET /api/sim/{id} (API key)',
-      pairs,
-      overCookie,
-      pass: overCookie >= TARGET.apiKeyOverCookieMin && keyErrors === 0,
-    };
-    log(
-      `${apiKey.name}: ${pairs.map((p) => `cookie ${p.cookie.reqPerSec} / key ${p.key.reqPerSec} req/s`).join(', ')}; errors ${keyErrors}; ${overCookie}x the cookie path`,
-    );
+    const apiKey = ONLY.has('key') ? await keyOverCookie(`${app.url}/api/sim/${simId}`, cookie, keyValue) : null;
 
     const result = {
       date: new Date().toISOString(),
@@ -251,11 +299,12 @@ async function main() {
       tool: 'autocannon 9.0.0, in this process, loopback; portal and baseline each in its own process',
       baseline:
         "API: bench/load-baseline.ts, node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once), as unnamed statements (pg's default; also run with named prepared statements, for information); /sims: bench/load-baseline-remix.ts, a bare Remix app of the same versions on Express + compression, the session, then the page of 50 and the count at once, rendered as a plain table",
+      before: BEFORE,
       sameJson: same,
       routes: rows,
       apiKey,
       targets: TARGET,
-      pass: rows.every((r) => r.pass) && apiKey.pass,
+      pass: rows.every((r) => r.pass) && (apiKey?.pass ?? true),
     };
     const file = writeResult('load', result);
     const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -266,13 +315,22 @@ async function main() {
         `  ${'route'.padEnd(26)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('p99/p50', 8)} ${pad('errors', 7)} | ${pad('baseline', 8)} ${pad('p50', 5)} ${pad('p99', 5)} | ${pad('ratio', 6)}`,
         ...rows.flatMap((r) => [
           `  ${r.name.padEnd(26)} ${pad(r.portal.reqPerSec, 8)} ${pad(r.portal.p50, 7)} ${pad(r.portal.p99, 7)} ${pad(r.p99OverP50, 8)} ${pad(r.portal.errors + r.portal.timeouts + r.portal.non2xx, 7)} | ${pad(r.baseline.reqPerSec, 8)} ${pad(r.baseline.p50, 5)} ${pad(r.baseline.p99, 5)} | ${pad(r.ratio, 6)}  ${r.pass ? 'met' : 'MISSED'}`,
+          ...(r.before
+            ? [
+                `    ${'(before: ' + BEFORE + ')'} ${r.before.run.reqPerSec} req/s, p50 ${r.before.run.p50} ms, p99 ${r.before.run.p99} ms: ${r.before.ratio}x the same baseline`,
+              ]
+            : []),
           ...(r.preparedBaseline
             ? [
                 `    ${'(its baseline with prepared statements)'.padEnd(63)} | ${pad(r.preparedBaseline.run.reqPerSec, 8)} ${pad(r.preparedBaseline.run.p50, 5)} ${pad(r.preparedBaseline.run.p99, 5)} | ${pad(r.preparedBaseline.ratio, 6)}  information`,
               ]
             : []),
         ]),
-        `  ${apiKey.name.padEnd(26)} ${pad(keyRun.reqPerSec, 8)} ${pad(keyRun.p50, 7)} ${pad(keyRun.p99, 7)} ${pad('', 8)} ${pad(keyErrors, 7)} | ${pad(apiKey.overCookie, 6)}x the cookie path  ${apiKey.pass ? 'met' : 'MISSED'}`,
+        ...(apiKey
+          ? [
+              `  ${apiKey.name.padEnd(26)} ${pad(apiKey.lastKeyRun.reqPerSec, 8)} ${pad(apiKey.lastKeyRun.p50, 7)} ${pad(apiKey.lastKeyRun.p99, 7)} ${pad('', 8)} ${pad(apiKey.errors, 7)} | ${pad(apiKey.overCookie, 6)}x the cookie path  ${apiKey.pass ? 'met' : 'MISSED'}`,
+            ]
+          : []),
         `  targets: API routes >= ${TARGET.apiRatioMin}x the bare http+pg baseline's req/s, /sims >= ${TARGET.simsRatioMin}x the bare Remix page's; p99 < ${TARGET.p99OverP50Max}x p50; zero errors`,
         `  same answers as the baselines: ${Object.entries(same)
           .map(([p, s]) => `${p} ${s ? 'yes' : 'NO'}`)
@@ -286,6 +344,8 @@ async function main() {
     await base?.stop();
     await basePrepared?.stop();
     await app?.stop();
+    await before?.stop();
+    if (beforeData) rmSync(beforeData, { recursive: true, force: true });
     if (remixDir) rmSync(remixDir, { recursive: true, force: true });
     await cleanup();
   }
