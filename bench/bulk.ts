@@ -13,6 +13,7 @@
 //
 //   BENCH_ICCIDS=10000  BENCH_SEEDED=100000 (SIMs already in the company)  BENCH_SMOKE=1 (50 ICCIDs, 100 SIMs)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
+import { defined } from '#domain/defined.ts';
 import { SMOKE } from './env.ts';
 import http from 'node:http';
 import ExcelJS from 'exceljs';
@@ -95,7 +96,7 @@ async function multipart(
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (file) form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
   const req = new Request('http://x/', { method: 'POST', body: form });
-  return { body: Buffer.from(await req.arrayBuffer()), type: req.headers.get('content-type')! };
+  return { body: Buffer.from(await req.arrayBuffer()), type: req.headers.get('content-type') ?? '' };
 }
 
 const countOf = (html: string, outcome: string) =>
@@ -148,7 +149,7 @@ async function main() {
     await seeded.orm.close(true);
     const cookie = seeded.adminCookie;
     app = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
-    const pid = app.child.pid!;
+    const { pid, url } = app;
 
     // Warm-up of both paths (JIT, pool, plan cache), on ICCIDs of their own.
     for (const iccid of iccids(SMOKE ? 5 : 50)) await postJson(`${app.url}/api/sim`, cookie, { ...plan, iccid });
@@ -159,7 +160,7 @@ async function main() {
     const single = await measured(pid, async () => {
       let failed = 0;
       for (const iccid of singleList) {
-        const r = await postJson(`${app!.url}/api/sim`, cookie, { ...plan, iccid });
+        const r = await postJson(`${url}/api/sim`, cookie, { ...plan, iccid });
         if (r.status !== 200) failed++;
       }
       return failed;
@@ -168,23 +169,21 @@ async function main() {
     log(`${N} x POST /api/sim: ${single.ms} ms (${round(single.ms / N, 2)} ms each), RSS +${single.rssGrowthMB} MB`);
 
     const bulkList = iccids(N);
-    const bulk = await measured(pid, () => postJson(`${app!.url}/api/sim/bulk`, cookie, { ...plan, iccids: bulkList }));
+    const bulk = await measured(pid, () => postJson(`${url}/api/sim/bulk`, cookie, { ...plan, iccids: bulkList }));
     if (bulk.value.status !== 200 || bulk.value.data.counts?.activated !== N)
       throw new Error(
         `POST /api/sim/bulk answered ${bulk.value.status}: ${JSON.stringify(bulk.value.data).slice(0, 300)}`,
       );
     log(`POST /api/sim/bulk with ${N} ICCIDs: ${bulk.ms} ms, RSS +${bulk.rssGrowthMB} MB`);
 
-    const repeat = await measured(pid, () =>
-      postJson(`${app!.url}/api/sim/bulk`, cookie, { ...plan, iccids: bulkList }),
-    );
+    const repeat = await measured(pid, () => postJson(`${url}/api/sim/bulk`, cookie, { ...plan, iccids: bulkList }));
     if (repeat.value.status !== 200 || repeat.value.data.counts?.alreadyActive !== N)
       throw new Error(`the repeat answered ${repeat.value.status}: ${JSON.stringify(repeat.value.data).slice(0, 300)}`);
     log(`the same list again (nothing left): ${repeat.ms} ms`);
 
     const bulkIds: number[] = bulk.value.data.results.map((r: { simId: number }) => r.simId);
     const deactivation = await measured(pid, () =>
-      postJson(`${app!.url}/api/sim/bulk/deactivate`, cookie, { ids: bulkIds }),
+      postJson(`${url}/api/sim/bulk/deactivate`, cookie, { ids: bulkIds }),
     );
     if (deactivation.value.status !== 200 || deactivation.value.data.counts?.deactivated !== N)
       throw new Error(
@@ -194,7 +193,7 @@ async function main() {
 
     // The browser's run with JS: the live preview of the whole list, then chunks one after another, then the toast.
     const trpc = (procedure: string, input: unknown) =>
-      postJson(`${app!.url}/api/trpc/${procedure}?batch=1`, cookie, { 0: input }).then((r) => {
+      postJson(`${url}/api/trpc/${procedure}?batch=1`, cookie, { 0: input }).then((r) => {
         if (r.status !== 200)
           throw new Error(`${procedure} answered ${r.status}: ${JSON.stringify(r.data).slice(0, 300)}`);
         return r.data[0].result.data;
@@ -218,8 +217,8 @@ async function main() {
     const chunks = {
       count: chunkMs.length,
       size: CHUNK_SIZE,
-      p50Ms: round(chunkMs[Math.floor(chunkMs.length / 2)]!, 1),
-      maxMs: round(chunkMs.at(-1)!, 1),
+      p50Ms: round(chunkMs[Math.floor(chunkMs.length / 2)] ?? NaN, 1),
+      maxMs: round(chunkMs.at(-1) ?? NaN, 1),
     };
     log(`the JS run: preview ${livePreview.ms} ms, ${chunks.count} chunks of ${CHUNK_SIZE}: ${jsRun.ms} ms`);
 
@@ -236,7 +235,7 @@ async function main() {
         },
         file,
       );
-      const r = await postBody(`${app!.url}/add/bulk`, cookie, body, type, 'text/html');
+      const r = await postBody(`${url}/add/bulk`, cookie, body, type, 'text/html');
       if (r.status !== 200 || typeof r.data !== 'string') throw new Error(`/add/bulk answered ${r.status}`);
       return r.data;
     };
@@ -245,7 +244,7 @@ async function main() {
       const file = await listFile(format, iccids(N));
       const preview = await measured(pid, () => page({ intent: 'preview' }, file));
       if (countOf(preview.value, 'ready') !== N) throw new Error(`the ${format} preview did not find ${N} rows ready`);
-      const rows = hiddenValue(preview.value, 'rows')!;
+      const rows = defined(hiddenValue(preview.value, 'rows'), `the rows of the ${format} preview`);
       const activation = await measured(pid, () =>
         page({ intent: 'activate', rows, fileName: hiddenValue(preview.value, 'fileName') ?? '' }),
       );

@@ -3,9 +3,10 @@
 // the first byte, the whole download, rows per second and the server's RSS growth (its peak while the download
 // ran over its RSS just before). Then a CSV download abandoned after its first megabyte: how long until no export
 // statement runs in the database. Targets: growth < 100 MB, >= 50,000 rows/s, first byte < 1 s.
+import { defined } from '#domain/defined.ts';
 import pg from 'pg';
 import type { DataPhaseContext, PhaseResult } from './data-phase.ts';
-import { mb, round, rssOf, sleep } from './lib.ts';
+import { firstRow, mb, round, rssOf, sleep } from './lib.ts';
 
 const TARGET = { growthMB: 100, rowsPerSecond: 50_000, firstByteMs: 1_000 };
 
@@ -13,7 +14,7 @@ type Download = { firstByteMs: number; ms: number; bytes: number; lines: number;
 
 /** One download read to its end: times, bytes, CRLF-ended lines and the server's peak RSS growth. */
 async function download(ctx: DataPhaseContext, path: string): Promise<Download> {
-  const pid = ctx.server.child.pid!;
+  const pid = ctx.server.pid;
   // A settled server first: what the last download left is not this one's growth.
   await sleep(1000);
   const before = rssOf(pid);
@@ -26,7 +27,7 @@ async function download(ctx: DataPhaseContext, path: string): Promise<Download> 
     let firstByteMs = 0;
     let bytes = 0;
     let lines = 0;
-    const reader = res.body!.getReader();
+    const reader = defined(res.body, 'the body of the export').getReader();
     for (;;) {
       const { done, value: chunk } = await reader.read();
       if (done) break;
@@ -48,7 +49,7 @@ async function exportStatements(db: pg.Client): Promise<number> {
     `select count(*)::int as n from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid() and state = 'active' and query ilike '%from sim s%'`,
   );
-  return r.rows[0]!.n;
+  return firstRow(r.rows).n;
 }
 
 export async function exportsPhase(ctx: DataPhaseContext): Promise<PhaseResult> {
@@ -64,11 +65,14 @@ export async function exportsPhase(ctx: DataPhaseContext): Promise<PhaseResult> 
       .formatToParts(now)
       .reduce<Record<string, number>>((o, p) => (p.type === 'literal' ? o : { ...o, [p.type]: Number(p.value) }), {});
     const month = `start_year=${stockholm.year}&start_month=${stockholm.month}&end_year=${stockholm.year}&end_month=${stockholm.month}`;
-    const sims = (
-      await db.query<{ n: number }>(`select count(*)::int as n from sim where company_id = $1 and status = 'active'`, [
-        ctx.companyId,
-      ])
-    ).rows[0]!.n;
+    const sims = firstRow(
+      (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from sim where company_id = $1 and status = 'active'`,
+          [ctx.companyId],
+        )
+      ).rows,
+    ).n;
 
     const rows: Array<Record<string, unknown>> = [];
     const runs: Array<[string, string, (d: Download) => number]> = [
@@ -96,7 +100,7 @@ export async function exportsPhase(ctx: DataPhaseContext): Promise<PhaseResult> 
       signal: client.signal,
     });
     let read = 0;
-    const reader = res.body!.getReader();
+    const reader = defined(res.body, 'the body of the export').getReader();
     while (read < 1024 * 1024) {
       const r = await reader.read();
       if (r.done) break;

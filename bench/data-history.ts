@@ -8,6 +8,7 @@
 //   BENCH_HISTORY_SIM_EVENTS=10000000  BENCH_HISTORY_AUDIT_EVENTS=1000000  (BENCH_SMOKE=1: 200,000 and 50,000)
 import pg from 'pg';
 import type { DataPhaseContext, PhaseResult, Stats } from './data-phase.ts';
+import { firstRow } from './lib.ts';
 
 const TARGET_P95 = 50;
 
@@ -35,7 +36,7 @@ async function dropIndexes(c: pg.Client, table: string): Promise<string[]> {
 }
 
 const count = async (c: pg.Client, table: string) =>
-  Number((await c.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0]!.n);
+  Number(firstRow((await c.query<{ n: string }>(`select count(*) as n from ${table}`)).rows).n);
 
 /**
  * Adds SIM events up to `simEvents` and audit events up to `auditEvents` (what is there already counts). Demo AB's
@@ -64,8 +65,9 @@ export async function seedHistory(
     const users = (
       await c.query<{ id: number }>(`select id from app_user where company_id = $1 order by id`, [company])
     ).rows.map((r) => r.id);
-    const admin = (await c.query<{ id: number }>(`select id from app_user where is_super_admin order by id limit 1`))
-      .rows[0]!.id;
+    const admin = firstRow(
+      (await c.query<{ id: number }>(`select id from app_user where is_super_admin order by id limit 1`)).rows,
+    ).id;
     const plans = (
       await c.query<{ id: number; code: string }>(`select id, code from rate_plan where not is_legacy order by id`)
     ).rows;
@@ -73,7 +75,7 @@ export async function seedHistory(
       select (row_number() over (order by id))::int as rn, id, activated_at from sim where company_id = ${company} and status = 'active'`);
     await c.query(`create index on hs (rn)`);
     await c.query(`analyze hs`);
-    const n = Number((await c.query<{ n: number }>(`select count(*)::int as n from hs`)).rows[0]!.n);
+    const n = Number(firstRow((await c.query<{ n: number }>(`select count(*)::int as n from hs`)).rows).n);
     if (n < 1000) throw new Error(`Demo AB has ${n} SIMs: seed the fleet first`);
     const have = await count(c, 'sim_event');
     // A database seeded before (a second run on it) is measured as it is.
@@ -134,12 +136,14 @@ export async function seedHistory(
     const audits = Math.max(0, Math.trunc(opts.auditEvents) - auditHave);
     const auditIndexes = audits > 0 ? await dropIndexes(c, 'audit_event') : [];
     const staff = (await c.query<{ id: number }>(`select id from company where is_staff limit 1`)).rows[0]?.id ?? null;
-    const small = (
-      await c.query<{ lo: number; n: number }>(
-        `select min(id)::int as lo, count(*)::int as n from (select id from company where not is_staff and id <> $1 order by id limit 1000) x`,
-        [company],
-      )
-    ).rows[0]!;
+    const small = firstRow(
+      (
+        await c.query<{ lo: number; n: number }>(
+          `select min(id)::int as lo, count(*)::int as n from (select id from company where not is_staff and id <> $1 order by id limit 1000) x`,
+          [company],
+        )
+      ).rows,
+    );
     const kindOf = `case
       when g % 1000 = 999 then 'company' when g % 100 < 50 then 'simActivated' when g % 100 < 70 then 'simUpdated'
       when g % 100 < 80 then 'simDeactivated' when g % 100 < 85 then 'bulk' when g % 100 < 93 then 'user'
@@ -177,28 +181,32 @@ export async function seedHistory(
       await c.query(`vacuum analyze audit_event`);
     }
 
-    const hotSimId = (await c.query<{ id: number }>(`select id from hs where rn = $1`, [hotRn])).rows[0]!.id;
+    const hotSimId = firstRow((await c.query<{ id: number }>(`select id from hs where rn = $1`, [hotRn])).rows).id;
     const ordinary = (
       await c.query<{ id: number }>(
         `select s.id from hs s where s.rn = $1 + 7 and (select count(*) from sim_event e where e.sim_id = s.id) < 50`,
         [hotRn],
       )
     ).rows[0]?.id;
-    const hotMiddleEventId = (
-      await c.query<{ id: number }>(
-        `select id from sim_event where sim_id = $1 order by at desc, id desc offset $2 limit 1`,
-        [hotSimId, Math.floor(hot / 2)],
-      )
-    ).rows[0]!.id;
-    const middleAuditId = (
-      await c.query<{ id: number }>(
-        `select id from audit_event where company_id = $1 order by id desc offset $2 limit 1`,
-        [company, Math.floor((audits || auditHave) * 0.3)],
-      )
-    ).rows[0]!.id;
+    const hotMiddleEventId = firstRow(
+      (
+        await c.query<{ id: number }>(
+          `select id from sim_event where sim_id = $1 order by at desc, id desc offset $2 limit 1`,
+          [hotSimId, Math.floor(hot / 2)],
+        )
+      ).rows,
+    ).id;
+    const middleAuditId = firstRow(
+      (
+        await c.query<{ id: number }>(
+          `select id from audit_event where company_id = $1 order by id desc offset $2 limit 1`,
+          [company, Math.floor((audits || auditHave) * 0.3)],
+        )
+      ).rows,
+    ).id;
     return {
       hotSimId,
-      ordinarySimId: ordinary ?? (await c.query<{ id: number }>(`select id from hs where rn = 3`)).rows[0]!.id,
+      ordinarySimId: ordinary ?? firstRow((await c.query<{ id: number }>(`select id from hs where rn = 3`)).rows).id,
       hotMiddleEventId,
       middleAuditId,
       simEvents: await count(c, 'sim_event'),
@@ -228,8 +236,9 @@ export async function historyPhase(ctx: DataPhaseContext): Promise<PhaseResult> 
     const c = new pg.Client({ connectionString: ctx.dbUrl });
     await c.connect();
     try {
-      return (await c.query<{ n: string }>(`select customer_number as n from company where id = $1`, [ctx.companyId]))
-        .rows[0]!.n;
+      return firstRow(
+        (await c.query<{ n: string }>(`select customer_number as n from company where id = $1`, [ctx.companyId])).rows,
+      ).n;
     } finally {
       await c.end();
     }

@@ -34,7 +34,7 @@ export type DataPhaseContext = {
 export type PhaseResult = { name: string; rows: Array<Record<string, unknown>>; pass: boolean; table: string[] };
 
 const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export function stats(lat: number[], errors: number): Stats {
   const s = [...lat].sort((a, b) => a - b);
@@ -44,7 +44,7 @@ export function stats(lat: number[], errors: number): Stats {
     p50: s.length ? round(pct(s, 50), 1) : NaN,
     p95: s.length ? round(pct(s, 95), 1) : NaN,
     p99: s.length ? round(pct(s, 99), 1) : NaN,
-    max: s.length ? round(s.at(-1)!, 1) : NaN,
+    max: round(s.at(-1) ?? NaN, 1),
   };
 }
 

@@ -19,7 +19,17 @@ import { seedDemo } from '#server/db/seed.ts';
 import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { listSims } from '#server/sims/list.ts';
 import { listFilter } from '#server/sims/search.ts';
-import { benchOnPostgres, logger, machine, round, runBenchmark, serverEnv, startProcess, writeResult } from './lib.ts';
+import {
+  benchOnPostgres,
+  firstRow,
+  logger,
+  machine,
+  round,
+  runBenchmark,
+  serverEnv,
+  startProcess,
+  writeResult,
+} from './lib.ts';
 import { fleetIccid, seedFleet } from './fleet.ts';
 import { exportsPhase } from './data-exports.ts';
 import { overloadPhase } from './data-overload.ts';
@@ -95,10 +105,12 @@ async function main(): Promise<{ pass: boolean }> {
     const seedMs = Math.round(performance.now() - t0);
     log(`seeded and indexed in ${seedMs} ms`);
 
-    const admin = await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.test'`);
-    const cookie = `sim_session=${await signedInSession(em, admin[0]!.id, { actingCompanyId: companyId })}`;
+    const admin = firstRow(
+      await em.execute<{ id: number }[]>(`select id from app_user where email = 'admin@demo.test'`),
+    );
+    const cookie = `sim_session=${await signedInSession(em, admin.id, { actingCompanyId: companyId })}`;
     // The super admin as staff (not acting as a company): the /admin lists.
-    const staff = `sim_session=${await signedInSession(em, admin[0]!.id)}`;
+    const staff = `sim_session=${await signedInSession(em, admin.id)}`;
     const smallId = (
       await em.execute<{ id: number }[]>(
         `select id from company where customer_number = 'SMA-' || least(4321, ${COMPANIES})`,
@@ -108,20 +120,20 @@ async function main(): Promise<{ pass: boolean }> {
     // Picks: an ICCID in the middle of the fleet; a mark that about 200 SIMs share; a plan description; and a
     // text in about half of the fleet (checked below).
     const iccid = fleetIccid(Math.floor(SIMS / 2) + 7);
-    const shared = (
+    const shared = firstRow(
       await em.execute<{ m: string; n: number }[]>(
         `select invoice_line_mark as m, count(*)::int as n from sim where company_id = ? and status = 'active'
        group by 1 order by abs(count(*) - 200), 1 limit 1`,
         [companyId],
-      )
-    )[0]!;
-    const plan = plans.find((p) => p.description === 'Data 5 GB') ?? plans[0]!;
-    const total = (
+      ),
+    );
+    const plan = plans.find((p) => p.description === 'Data 5 GB') ?? firstRow(plans);
+    const total = firstRow(
       await em.execute<{ n: number }[]>(
         `select count(*)::int as n from sim where company_id = ? and status = 'active'`,
         [companyId],
-      )
-    )[0]!.n;
+      ),
+    ).n;
     const lastPage = Math.max(1, Math.ceil(total / PAGE));
     const scenarios: Scenario[] = [
       { name: 'first page (no search)', q: '', page: 1 },
@@ -143,8 +155,10 @@ async function main(): Promise<{ pass: boolean }> {
     for (const s of scenarios) {
       if (!s.q) continue;
       const f = await listFilter(em, companyId, s.q);
-      const [r] = await em.execute<{ n: number }[]>(`select count(*)::int as n from sim s where ${f.where}`, f.params);
-      share[s.name] = round(r!.n / total, 4);
+      const r = firstRow(
+        await em.execute<{ n: number }[]>(`select count(*)::int as n from sim s where ${f.where}`, f.params),
+      );
+      share[s.name] = round(r.n / total, 4);
     }
     await orm.close(true);
 

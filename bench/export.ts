@@ -8,6 +8,7 @@
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 //   BENCH_EXPORT_CSV=1 (BENCH_CSV_ROWS=200000) only compares, in this process, the /sims list's CSV writer (its fields
 //   encoded by hand) with csv-stringify making the same file (docs/decisions/023-files-plumbing.md).
+import { defined } from '#domain/defined.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -50,7 +51,7 @@ const TARGET_RSS_MB = 60;
 /** Flat memory: the growth at full size at most this many times the growth at a tenth of the size. */
 const TARGET_RSS_RATIO = 1.5;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const log = (...a: unknown[]) => console.log('[bench:export]', ...a);
 
 /** N SIMs for the company, all active at the period start; a third change plan mid-period, a tenth end. */
@@ -184,7 +185,7 @@ async function httpExport(url: string, cookie: string, pid: number) {
   if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
   let ttfb = 0;
   let bytes = 0;
-  const reader = res.body!.getReader();
+  const reader = defined(res.body, 'the body of the export').getReader();
   for (;;) {
     const r = await reader.read();
     if (r.done) break;
@@ -259,7 +260,7 @@ async function main() {
     BUILD_DIR: buildDir,
     ...(target.kind === 'postgres' ? { DATABASE_URL: target.url } : {}),
   });
-  const pid = server.child.pid!;
+  const pid = defined(server.child.pid, 'the process id of the server');
   try {
     const exportUrl = `${server.url}/api/export/getExcelV1?${query}`;
     // Warm-up: the page, and a one-month export of the small company.
@@ -306,7 +307,7 @@ async function main() {
         medianMs: Math.round(http),
         runsMs: runs.map((r) => Math.round(r.ms)),
         firstByteMs: runs.map((r) => Math.round(r.ttfbMs)),
-        bytes: runs[0]!.bytes,
+        bytes: runs[0]?.bytes,
       },
       ratio,
       rowsPerSecond: Math.round(rowCount / (http / 1000)),
@@ -428,7 +429,7 @@ async function csvWriters(): Promise<{ pass: boolean }> {
       const t0 = performance.now();
       await write(sink.stream);
       files.add(await sink.done());
-      times[name]!.push(performance.now() - t0);
+      (times[name] ??= []).push(performance.now() - t0);
     }
   }
   const result = Object.fromEntries(

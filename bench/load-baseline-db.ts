@@ -30,9 +30,9 @@ export const EVENTS_SQL = numberedSql(HISTORY_SQL);
 
 /** The company the request's session acts for, or null (no cookie, unknown, idle or expired session). */
 export async function companyOf(cookie: string | null | undefined): Promise<number | null> {
-  const m = /(?:^|;\s*)sim_session=([A-Za-z0-9_-]{20,100})/.exec(cookie ?? '');
-  if (!m) return null;
-  const { rows } = await query('session', SESSION_SQL, [createHash('sha256').update(m[1]!).digest('hex')]);
+  const raw = /(?:^|;\s*)sim_session=([A-Za-z0-9_-]{20,100})/.exec(cookie ?? '')?.[1];
+  if (raw === undefined) return null;
+  const { rows } = await query('session', SESSION_SQL, [createHash('sha256').update(raw).digest('hex')]);
   const s = rows[0];
   if (!s) return null;
   const now = Date.now();

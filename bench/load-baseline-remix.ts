@@ -59,8 +59,10 @@ async function sims(cookie: string | null) {
     query('list', LIST_SQL, [company, PAGE_SIZE, 0]),
     query('count', COUNT_SQL, [company]),
   ]);
+  const total = count.rows[0]?.n;
+  if (typeof total !== 'number') throw new Error('the count query gave no number');
   return {
-    total: count.rows[0]!.n as number,
+    total,
     sims: page.rows.map((r) => ({ id: r.id, iccid: r.iccid, mark: r.invoice_line_mark, legacy: r.is_legacy })),
   };
 }

@@ -29,6 +29,7 @@ import { Sim } from '#server/db/entities.ts';
 import { layoutShiftOf, SLOW_NETWORK, type Shift } from '#tests/helpers/layout-shift.ts';
 import {
   buildDir,
+  firstRow,
   ensureBuild,
   freshPostgres,
   kb,
@@ -88,7 +89,8 @@ const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
 // Layout shift of a first visit on a slow network, JS on, per width.
 
 /** A shift's sum as read: 0 only when nothing moved (a tiny shift is not rounded away). */
-const clsText = (v: number) => (v === 0 ? '0' : v < 0.0001 ? v.toExponential(1) : String(round(v, 4)));
+const clsText = (v: number | undefined) =>
+  v === undefined ? '-' : v === 0 ? '0' : v < 0.0001 ? v.toExponential(1) : String(round(v, 4));
 
 type ClsVisit = { route: string; cls: number; byWidth: Record<string, number>; shifts: Record<string, Shift[]> };
 
@@ -395,8 +397,11 @@ function zodInRouteJs(): Record<string, string[]> {
   };
   const holds = new Map<string, boolean>();
   const zod = (url: string) => {
-    if (!holds.has(url)) holds.set(url, ZOD_MARK.test(readFileSync(path.join(root, buildDir, 'client', url), 'utf8')));
-    return holds.get(url)!;
+    const known = holds.get(url);
+    if (known !== undefined) return known;
+    const held = ZOD_MARK.test(readFileSync(path.join(root, buildDir, 'client', url), 'utf8'));
+    holds.set(url, held);
+    return held;
   };
   const found: Record<string, string[]> = {};
   for (const [id, r] of Object.entries({ entry: manifest.entry, ...manifest.routes })) {
@@ -508,7 +513,7 @@ async function runLighthouse(
       for (const t of targets) {
         const started = performance.now();
         const s = await once(t);
-        runs.get(t.name)!.push(s);
+        runs.get(t.name)?.push(s);
         log(
           `lighthouse ${t.name} (${pass + 1}/${LH_RUNS}): performance ${s.performance ?? '-'}, accessibility ${s.accessibility ?? '-'}${s.error ? ` (error: ${s.error})` : ''} in ${Math.round((performance.now() - started) / 1000)} s`,
         );
@@ -520,7 +525,7 @@ async function runLighthouse(
   const results: Record<string, LighthouseScores> = {};
   for (const [name, list] of runs) {
     const ok = list.filter((r) => !r.error).sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
-    const median = ok[Math.floor((ok.length - 1) / 2)] ?? list[0]!;
+    const median = ok[Math.floor((ok.length - 1) / 2)] ?? firstRow(list);
     results[name] = {
       ...median,
       runs: list.map((r) => ({ performance: r.performance, accessibility: r.accessibility, error: r.error })),
@@ -562,6 +567,7 @@ async function main() {
     log(`seeded in ${Math.round(performance.now() - t)} ms`);
 
     server = await startProcess(serverEnv(target, dataDir));
+    const serverUrl = server.url;
     floor = await serveRemixApp(floorDir);
 
     // Warm both servers (first render, database caches) before measuring.
@@ -608,7 +614,7 @@ async function main() {
       if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
       // The bytes on the wire too, as the server compresses them.
       const wire = await new Promise<number>((resolve, reject) => {
-        httpGet(server!.url + p, { headers: { cookie, 'accept-encoding': 'gzip' } }, (r) => {
+        httpGet(serverUrl + p, { headers: { cookie, 'accept-encoding': 'gzip' } }, (r) => {
           let n = 0;
           r.on('data', (c: Buffer) => (n += c.length));
           r.on('end', () => resolve(n));
@@ -635,7 +641,7 @@ async function main() {
       const lhRoutes = SMOKE ? ROUTES.filter((r) => r.path === '/login') : ROUTES;
       lighthouse = await runLighthouse([
         { name: 'floor', url: floor.url + '/', cookie: null },
-        ...lhRoutes.map((r) => ({ name: r.path, url: server!.url + r.path, cookie: r.auth ? cookie : null })),
+        ...lhRoutes.map((r) => ({ name: r.path, url: serverUrl + r.path, cookie: r.auth ? cookie : null })),
       ]);
     }
 
@@ -754,7 +760,7 @@ async function main() {
       `  layout shift (CLS), first visit at ${SLOW_NETWORK.downloadThroughput * 8e-3} kbps and ${SLOW_NETWORK.latency} ms, JS on: ${CLS_WIDTHS.map((w) => `${w.width} px`).join(' / ')}`,
       ...cls.map(
         (c) =>
-          `    ${c.route.padEnd(26)} : ${CLS_WIDTHS.map((w) => clsText(c.byWidth[w.width]!)).join(' / ')}${c.cls > 0 ? `  (moved: ${[...new Set(Object.values(c.shifts).flatMap((l) => l.flatMap((x) => x.sources.map((src) => src.split(' ')[0]))))].join(', ')})` : ''}`,
+          `    ${c.route.padEnd(26)} : ${CLS_WIDTHS.map((w) => clsText(c.byWidth[w.width])).join(' / ')}${c.cls > 0 ? `  (moved: ${[...new Set(Object.values(c.shifts).flatMap((l) => l.flatMap((x) => x.sources.map((src) => src.split(' ')[0]))))].join(', ')})` : ''}`,
       ),
       `    CLS, worst page            : ${clsText(clsWorst)} (target <= ${TARGET.clsMax}) ${checks.cls ? 'met' : 'MISSED'}`,
       `  zod in a route's JS          : ${

@@ -2,6 +2,7 @@
 // (nothing installed), and served the plain way (Express, compression, static assets): the floor the
 // benchmarks compare the portal with. bench:pages measures its bytes (one route, FLOOR_ROUTES); bench:load's
 // /sims baseline (bench/load-baseline-remix.ts) renders the same 50 SIMs as the portal from the same SQL.
+import { defined } from '#domain/defined.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -65,7 +66,8 @@ export function buildRemixApp(routes: Record<string, string> = FLOOR_ROUTES, pre
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
   };
-  const pick = (names: string[], from: Record<string, string>) => Object.fromEntries(names.map((n) => [n, from[n]!]));
+  const pick = (names: string[], from: Record<string, string>) =>
+    Object.fromEntries(names.map((n) => [n, defined(from[n], `the version of ${n} in package.json`)]));
   writeFileSync(
     path.join(dir, 'package.json'),
     JSON.stringify({

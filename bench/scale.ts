@@ -12,6 +12,7 @@
 //
 //   BENCH_SIMS=10000  BENCH_DURATION=10 (s per run)  BENCH_CONNECTIONS=50  BENCH_SCALE_INSTANCES=1,2,3
 //   BENCH_SMOKE=1 (500 SIMs, 1 and 2 instances, 2 s runs)
+import { defined } from '#domain/defined.ts';
 import { SMOKE } from './env.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,10 @@ const COUNTS = (process.env.BENCH_SCALE_INSTANCES ?? (SMOKE ? '1,2' : '1,2,3')).
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS = 100;
 
+/** `a`'s requests per second over `b`'s (null without both runs). */
+const ratio = (a: { reqPerSec: number } | undefined, b: { reqPerSec: number } | undefined) =>
+  a && b ? round(a.reqPerSec / b.reqPerSec) : null;
+
 type Run = { reqPerSec: number; p50: number; p99: number; requests: number; errors: number };
 
 /** One route under load (bench/lib.ts's autocannon run); every failure (error, timeout, non-2xx) counts. */
@@ -72,9 +77,14 @@ function cpuSeconds(pid: number): number {
 
 /** The whole machine's busy CPU time in seconds (all cores; idle and iowait left out). */
 function machineBusySeconds(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const f = defined(readFileSync('/proc/stat', 'utf8').split('\n')[0], 'the cpu line of /proc/stat')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const total = f.reduce((a, b) => a + b, 0);
-  return (total - f[3]! - f[4]!) / TICKS;
+  const [, , , idle = 0, iowait = 0] = f;
+  return (total - idle - iowait) / TICKS;
 }
 
 type Instance = ServerProcess & { dataDir: string };
@@ -117,20 +127,21 @@ async function measureCpu<T>(
   const t = performance.now();
   const value = await work();
   const wall = (performance.now() - t) / 1000;
-  const used = names.map((n, k) => sum(groups[n]) - before[k]!);
+  const [servers, nginx, postgres, autocannon] = names.map((n, k) => sum(groups[n]) - (before[k] ?? 0));
+  const used = { servers: servers ?? 0, nginx: nginx ?? 0, postgres: postgres ?? 0, autocannon: autocannon ?? 0 };
   const machineUsed = machineBusySeconds() - busyBefore;
   const cores = (s: number) => round(s / wall, 2);
   return {
     value,
     cores: {
-      servers: cores(used[0]!),
-      nginx: cores(used[1]!),
-      postgres: cores(used[2]!),
-      autocannon: cores(used[3]!),
+      servers: cores(used.servers),
+      nginx: cores(used.nginx),
+      postgres: cores(used.postgres),
+      autocannon: cores(used.autocannon),
       machine: cores(machineUsed),
-      other: cores(Math.max(0, machineUsed - used.reduce((a, b) => a + b, 0))),
+      other: cores(Math.max(0, machineUsed - Object.values(used).reduce((a, b) => a + b, 0))),
     },
-    seconds: { servers: used[0]!, nginx: used[1]!, postgres: used[2]!, autocannon: used[3]! },
+    seconds: used,
   };
 }
 
@@ -189,7 +200,7 @@ async function main() {
         await route(base + r.path, cookie, WARMUP);
       }
       const groups: Groups = {
-        servers: instances.slice(0, n).map((i) => i.child.pid!),
+        servers: instances.slice(0, n).map((i) => i.pid),
         nginx: nginxMaster ? nginxPids(nginxMaster) : [],
         postgres: await backends(),
         autocannon: [process.pid],
@@ -229,7 +240,7 @@ async function main() {
         ceilingReqPerSec,
       });
       log(
-        `${name}: ${runs.map((x, k) => `${routes[k]!.name} ${x.reqPerSec} req/s (errors ${x.errors})`).join(', ')}; ` +
+        `${name}: ${runs.map((x, k) => `${routes[k]?.name} ${x.reqPerSec} req/s (errors ${x.errors})`).join(', ')}; ` +
           `CPU cores: servers ${cores.servers}, nginx ${cores.nginx}, postgres ${cores.postgres}, autocannon ${cores.autocannon}, other ${cores.other}`,
       );
     };
@@ -243,10 +254,16 @@ async function main() {
         await heldPort(),
       );
       stopNginx = nginx.stop;
-      await measure(`${n} instance${n > 1 ? 's' : ''} behind nginx`, n, nginx.url, nginx.child.pid!);
+      await measure(
+        `${n} instance${n > 1 ? 's' : ''} behind nginx`,
+        n,
+        nginx.url,
+        defined(nginx.child.pid, 'the process id of nginx'),
+      );
       await nginx.stop();
       stopNginx = null;
-      if (n === COUNTS[0]) await measure('1 instance, no nginx', 1, instances[0]!.url, null);
+      if (n === COUNTS[0])
+        await measure('1 instance, no nginx', 1, defined(instances[0], 'the first instance').url, null);
     }
     // Requests autocannon left behind when its runs ended (their clients gone) finish before the instances stop.
     await sleep(2_000);
@@ -254,10 +271,8 @@ async function main() {
     const one = configs.find((c) => c.nginx && c.instances === 1);
     const table = routes.map((r, k) => ({
       route: r.name,
-      reqPerSec: Object.fromEntries(configs.map((c) => [c.name, c.runs[k]!.reqPerSec])),
-      ratioToOneBehindNginx: Object.fromEntries(
-        configs.map((c) => [c.name, one ? round(c.runs[k]!.reqPerSec / one.runs[k]!.reqPerSec) : null]),
-      ),
+      reqPerSec: Object.fromEntries(configs.map((c) => [c.name, c.runs[k]?.reqPerSec])),
+      ratioToOneBehindNginx: Object.fromEntries(configs.map((c) => [c.name, ratio(c.runs[k], one?.runs[k])])),
     }));
     const errors = configs.reduce((a, c) => a + c.runs.reduce((b, x) => b + x.errors, 0), 0);
     const result = {
@@ -290,7 +305,7 @@ async function main() {
             `  ${c.name.padEnd(w)} ${c.runs
               .map((x, k) =>
                 pad(
-                  `${x.reqPerSec} (${one ? round(x.reqPerSec / one.runs[k]!.reqPerSec) : '-'}x) p99 ${x.p99} ms${x.errors ? ` ERR ${x.errors}` : ''}`,
+                  `${x.reqPerSec} (${ratio(x, one?.runs[k]) ?? '-'}x) p99 ${x.p99} ms${x.errors ? ` ERR ${x.errors}` : ''}`,
                   34,
                 ),
               )

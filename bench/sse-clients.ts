@@ -5,7 +5,7 @@
 // the wall-clock time it was published (performance.timeOrigin + performance.now(), the same clock in every
 // thread of the machine). Only node: modules here: the worker loads without the project's imports.
 import { request, type ClientRequest } from 'node:http';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 
 export type ClientsInput = { url: string; streams: Array<{ userId: number; cookie: string }>; openBatch: number };
 export type FinishRequest = { toasts: number; timeoutMs: number };
@@ -34,10 +34,10 @@ export function openStream(
   onLatency: (ms: number) => void,
 ): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const s: Stream = { userId, req: null as never, connected: false, closed: false, received: [] };
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`stream of user ${userId}: not connected in 30 s`)), 30_000);
-    s.req = request(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
+    // The answer's callback runs after `s` below is made (the request is only sent by req.end()).
+    const req = request(`${url}/api/sse`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
       if (res.statusCode !== 200) {
         clearTimeout(timer);
         reject(new Error(`stream of user ${userId}: status ${res.statusCode}`));
@@ -68,6 +68,7 @@ export function openStream(
       });
       res.on('close', () => (s.closed = true));
     });
+    const s: Stream = { userId, req, connected: false, closed: false, received: [] };
     s.req.on('error', (err) => {
       s.closed = true;
       clearTimeout(timer);
@@ -78,7 +79,8 @@ export function openStream(
 }
 
 async function runWorker(input: ClientsInput) {
-  const port = parentPort!;
+  if (!parentPort) throw new Error('bench/sse-clients.ts runs as a worker thread');
+  const port: MessagePort = parentPort;
   const latencies: number[] = [];
   const onLatency = (ms: number) => latencies.push(ms);
   const streams: Stream[] = [];

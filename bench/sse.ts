@@ -11,6 +11,7 @@
 //
 //   BENCH_SSE_CONNECTIONS=1000  BENCH_SSE_SECONDS=60  BENCH_SMOKE=1 (20 connections for 5 s)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
+import { defined } from '#domain/defined.ts';
 import { SMOKE } from './env.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -48,7 +49,7 @@ const CLIENT_THREADS = Math.max(1, Number(process.env.BENCH_SSE_CLIENT_THREADS ?
 
 /** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
 function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 const ownCpuSeconds = () => {
@@ -124,10 +125,11 @@ async function main() {
     log(`${N} users with a session each seeded into PostgreSQL in ${Math.round(performance.now() - t)} ms`);
 
     server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
-    const pid = server.child.pid!;
+    const { pid, url } = server;
+    const cookieOf = (i: number) => defined(cookies[i], `the session cookie of user ${i}`);
     // Warm-up: a page and one stream opened and closed, then the idle RSS.
-    await fetch(`${server.url}/`, { headers: { cookie: cookies[0]! } });
-    const warm = await openStream(server.url, cookies[0]!, users[0]!.id, () => {});
+    await fetch(`${url}/`, { headers: { cookie: cookieOf(0) } });
+    const warm = await openStream(url, cookieOf(0), defined(users[0], 'a user').id, () => {});
     warm.req.destroy();
     await sleep(1000);
     const idleRss = rssOf(pid);
@@ -135,10 +137,10 @@ async function main() {
     // The streams, dealt round to the client threads, which open their shares side by side.
     t = performance.now();
     const shares = Array.from({ length: CLIENT_THREADS }, (_, k) =>
-      users.flatMap((u, i) => (i % CLIENT_THREADS === k ? [{ userId: u.id, cookie: cookies[i]! }] : [])),
+      users.flatMap((u, i) => (i % CLIENT_THREADS === k ? [{ userId: u.id, cookie: cookieOf(i) }] : [])),
     );
     const started = await Promise.allSettled(
-      shares.map((share) => startClients({ url: server!.url, streams: share, openBatch: OPEN_BATCH })),
+      shares.map((share) => startClients({ url, streams: share, openBatch: OPEN_BATCH })),
     );
     for (const r of started) if (r.status === 'fulfilled') clients.push(r.value);
     const failed = started.find((r) => r.status === 'rejected');
@@ -152,7 +154,8 @@ async function main() {
 
     // The publisher: the portal's hub on the same database, in this process.
     publisher = await initOrm(pg.target);
-    hub = await createHub(publisher, { databaseUrl: pg.target.url, log: createLogger('warn') });
+    const liveHub = await createHub(publisher, { databaseUrl: pg.target.url, log: createLogger('warn') });
+    hub = liveHub;
     const expected = new Map<number, string[]>(users.map((u) => [u.id, []]));
     let peakRss = connectedRss;
     const publishMs: number[] = [];
@@ -166,9 +169,9 @@ async function main() {
           // The publish time ends the message: the client threads measure the latency from it.
           const t0 = wallClock();
           const toast = newToast('info', 'Benchmark', `Sekund ${second + 1} ${t0}`);
-          expected.get(u.id)!.push(toast.id);
+          expected.get(u.id)?.push(toast.id);
           // When its NOTIFY statement is done: the part of the latency before the server gets the toast.
-          return hub!.publish({ kind: 'toast', userId: u.id, toast }).then(() => notified.push(wallClock() - t0));
+          return liveHub.publish({ kind: 'toast', userId: u.id, toast }).then(() => notified.push(wallClock() - t0));
         }),
       );
       publishMs.push(performance.now() - tick);
@@ -197,7 +200,7 @@ async function main() {
     let foreign = 0;
     let closedEarly = 0;
     for (const s of streams) {
-      const want = expected.get(s.userId)!;
+      const want = expected.get(s.userId) ?? [];
       const got = new Set(s.received);
       duplicates += s.received.length - got.size;
       const wantSet = new Set(want);
@@ -221,14 +224,13 @@ async function main() {
     const sorted = new Float64Array(results.reduce((n, r) => n + r.latencies.length, 0));
     results.reduce((at, r) => (sorted.set(r.latencies, at), at + r.latencies.length), 0);
     sorted.sort();
-    const pct = (p: number) =>
-      sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!) : 0;
+    const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
     const notifiedSorted = Float64Array.from(notified).sort();
     const notifiedMs = {
       p50: Math.round(notifiedSorted[Math.floor(notifiedSorted.length * 0.5)] ?? 0),
       p99: Math.round(notifiedSorted[Math.floor(notifiedSorted.length * 0.99)] ?? 0),
     };
-    const latency = { p50: pct(0.5), p99: pct(0.99), max: sorted.length ? Math.round(sorted[sorted.length - 1]!) : 0 };
+    const latency = { p50: pct(0.5), p99: pct(0.99), max: Math.round(sorted[sorted.length - 1] ?? 0) };
     const pass =
       complete === N &&
       missing === 0 &&
@@ -261,7 +263,7 @@ async function main() {
       openAllMs: openMs,
       notifyDoneMs: notifiedMs,
       publishMsPerSecond: {
-        median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)]!),
+        median: Math.round([...publishMs].sort((a, b) => a - b)[Math.floor(publishMs.length / 2)] ?? 0),
         max: Math.round(Math.max(...publishMs)),
       },
       serverRss: { idleMB: mb(idleRss), connectedMB: mb(connectedRss), peakMB: mb(peakRss), endMB: mb(endRss) },
