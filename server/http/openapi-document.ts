@@ -24,8 +24,10 @@ type Schema = Json & {
   anyOf?: Schema[];
   oneOf?: Schema[];
 };
+type Parameter = Json & { name: string; in: string; schema?: Schema };
 type Operation = Json & {
-  parameters?: Array<Json & { name: string; in: string; schema?: Schema }>;
+  // trpc-to-openapi writes parameter objects; the Idempotency-Key header is added below as a reference to one.
+  parameters?: Array<Parameter | { $ref: string }>;
   requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }> };
   responses?: Record<string, Json & { content?: Record<string, { schema?: Schema; example?: unknown }> }>;
 };
@@ -258,7 +260,7 @@ export const CONFLICTS = new Set([
 /** A thing named by the request (a path parameter, an id in the query or body) may not exist, or not for this caller. */
 function mayBeNotFound(path: string, op: Operation): boolean {
   const isId = (name: string) => name === 'id' || name.endsWith('Id');
-  if (path.includes('{') || (op.parameters ?? []).some((p) => isId(p.name))) return true;
+  if (path.includes('{') || (op.parameters ?? []).some((p) => !('$ref' in p) && isId(p.name))) return true;
   const body = op.requestBody?.content?.['application/json']?.schema;
   return !!body?.properties && Object.keys(body.properties).some(isId);
 }
@@ -419,6 +421,7 @@ export function exactDocument(generated: object): void {
       // A parameter a request names: the required ones and those a person would send (a search, a limit, a kind).
       for (const parameter of op.parameters ?? [])
         if (
+          !('$ref' in parameter) &&
           parameter.schema &&
           !('example' in parameter) &&
           (parameter.required ||
@@ -427,7 +430,7 @@ export function exactDocument(generated: object): void {
             parameter.schema.enum)
         )
           parameter.example = exampleOf(parameter.schema, parameter.name, true);
-      if (change) (op.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' } as never);
+      if (change) (op.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' });
       const body = op.requestBody?.content?.['application/json'];
       if (body?.schema && !('example' in body)) body.example = exampleOf(body.schema, '', true);
       const answer = op.responses['200']?.content?.['application/json'];

@@ -20,7 +20,7 @@ describe('templates', () => {
 
   it('the XLSX template has its ICCID column formatted as text', async () => {
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await bulkTemplate('xlsx')).body as never);
+    await wb.xlsx.load(new Uint8Array((await bulkTemplate('xlsx')).body).buffer);
     const sheet = wb.worksheets[0]!;
     expect(sheet.getColumn(1).numFmt).toBe('@');
     expect(sheet.getCell('A2').value).toBe(example.iccid);
@@ -48,7 +48,7 @@ describe('result', () => {
       `"'=HYPERLINK(""http://x"")";Ogiltigt ICCID;ICCID får bara innehålla siffror.`,
     ]);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await bulkResultFile('xlsx', rows)).body as never);
+    await wb.xlsx.load(new Uint8Array((await bulkResultFile('xlsx', rows)).body).buffer);
     const cell = wb.worksheets[0]!.getCell('A3');
     expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
     expect(cell.text).toBe('=HYPERLINK("http://x")');
