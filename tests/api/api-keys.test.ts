@@ -1,3 +1,4 @@
+// Long: one owner, its keys of each scope and one server serve every rule of a key.
 // API keys over REST: created, listed and revoked by an owner under /api/company/apiKeys; a key of
 // scope read on every GET path of its company, write on its SIM changes too; 401 for a wrong, revoked or
 // expired key; the rate limit (API_KEY_RATE_LIMIT, small here) with 429, Retry-After and RateLimit-*; a cookie and

@@ -1,3 +1,4 @@
+// Long: one table of routes and callers with its expected statuses, which reads best whole.
 // The authorization matrix: every route and API path against every kind of caller, with the expected
 // status in one table; answers for callers outside company A never contain A's data.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Long: both bulk paths share the callers, the error shape and the list helpers.
 // The bulk REST paths over HTTP: POST /api/sim/bulk and /api/sim/bulk/deactivate, good and bad input,
 // the one error shape, company scope, the summary toast and parallel overlapping lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Long: the budgets of one company through every door share one server with small limits.
 // Budgets that cannot be multiplied or gone around, through the real doors (issue 37, finding 7): the keys of one
 // company share its budget (COMPANY_RATE_LIMIT) on top of their own, with RateLimit-* headers of whichever budget
 // is tightest; a signed-in user's /api/trpc calls, page data requests, pages and form posts spend the same budget as

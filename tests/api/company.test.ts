@@ -1,3 +1,4 @@
+// Long: the company's own admin (users, trail, CSV) shares its owners, companies and server.
 // The company's own admin over REST: /api/company/users and /api/company/audit. Good and bad
 // input, the last-owner rule (also two owners demoting at once, on PostgreSQL a real race), removal ending
 // the user's sessions and event streams at once, the trail of SIM changes and support, and its CSV.

@@ -1,3 +1,4 @@
+// Long: every kind of answer is held to one set of header rules, and the CSP to one Chromium.
 // Security and cache headers on every kind of answer (pages, data requests, API, assets, refusals), the CSP
 // nonce on Remix's inline scripts, no CSP violation in a real Chromium, and which proxy headers are trusted.
 import type { Browser } from 'playwright-core';

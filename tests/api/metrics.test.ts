@@ -1,3 +1,4 @@
+// Long: the token, the port and every counter are read from one server and its receiver.
 // /metrics: Prometheus text for a bearer of METRICS_TOKEN only (anyone else: the 404 of an unknown path, so a
 // wrong token learns nothing), on METRICS_PORT on loopback without a token; the counters and gauges move with
 // what the portal does (the webhook outbox against a receiver on 127.0.0.1 that answers 500); route labels are

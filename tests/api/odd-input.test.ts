@@ -1,3 +1,4 @@
+// Long: one table of odd types and bodies is sent to every door, the doors listed here.
 // Odd input and a fuzz pass: odd Content-Types (lists, parameters, a
 // type that only starts like JSON, upper case, empty, missing) with odd bodies (NUL, \xff, escaped NUL, empty) to
 // every door: each REST path of the OpenAPI document, /api/trpc, the form posts of every page, /auth/* and /theme.

@@ -1,3 +1,4 @@
+// Long: the keys' and users' budgets share one server with small limits; two instances one budget.
 // The REST paths' request budgets through the real doors: per API key (API_KEY_RATE_LIMIT) and per signed-in user
 // (API_SESSION_RATE_LIMIT), both small here; RateLimit-Limit, -Remaining and -Reset on every answer (200, 400, 404,
 // the list export, the 429 with Retry-After); a bulk list costing its rows and refused before any work; another

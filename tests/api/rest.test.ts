@@ -1,3 +1,4 @@
+// Long: the spec's REST paths, each with its statuses and answers, against one server and its data.
 // The spec's REST paths over HTTP: status codes, answers and the one error shape.
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';

@@ -1,3 +1,4 @@
+// Long: the sessions of several users on two instances are set up once for every rule of ending them.
 // The sessions a user sees and ends, and a super admin's ending of anyone's sessions and resetting of passkeys,
 // through the REST door as a client makes the calls: only one's own sessions, another's id is "not found", ending
 // others keeps this one, the super admin's changes need a step-up, every end closes the ended session's event

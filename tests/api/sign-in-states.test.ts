@@ -1,3 +1,4 @@
+// Long: one matrix, every route, REST path and procedure against the sign-in states.
 // The authorization matrix of the sign-in states. A session still signing in (stage passkey: the link was used, the
 // passkey is still asked; stage register: a passkey must be added first) is signed out to the whole portal: every page
 // route of the build (each GET, and each POST to a route with an action) and every /api path (the OpenAPI document's

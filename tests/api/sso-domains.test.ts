@@ -1,3 +1,4 @@
+// Long: one DNS server, the companies and their domains serve every rule of who may use a domain.
 // Who may use an e-mail domain for single sign-on, through the doors an owner and a signed-out visitor use: the
 // settings procedure (tRPC) and page (a form post without JavaScript), and the login doors (POST /auth/login, the
 // link procedure). A company proves a domain with a DNS TXT record, asked of a real DNS server on loopback that the

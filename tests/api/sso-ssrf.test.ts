@@ -1,3 +1,4 @@
+// Long: the address policy at every step of one provider's set-up, with one set of hostile addresses.
 // A company's identity provider is held to the address policy of webhook targets (issue 37, findings 4 and 6):
 // the issuer and every endpoint its discovery document names, at save and at every connection, refused before any
 // packet is sent; and a provider whose document cannot be used is a Swedish message at every login door (never a

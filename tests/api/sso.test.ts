@@ -1,3 +1,4 @@
+// Long: one OpenID provider and one portal serve every case of single sign-on, one rule a case.
 // Single sign-on through a company's identity provider, against a real OpenID provider (oidc-provider on
 // loopback) and the real portal, through the doors a browser uses: POST /login, the provider, GET
 // /auth/sso/callback. Each rule is one case: who signs in, who is refused and why, what a tampered or replayed

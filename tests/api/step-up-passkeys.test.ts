@@ -1,3 +1,4 @@
+// Long: the passkeys' step-up rules through every door share one authenticator, mailbox and server.
 // Issue 37, findings 1 and 3 through the real doors (tRPC /api/trpc, REST /api, the browser's JSON doors
 // /auth/passkey/*, the pages' forms): adding a passkey to a signed-in session needs a step-up like any sensitive
 // change (a stolen cookie must not add a passkey that later signs in alone); a user without a passkey proves it

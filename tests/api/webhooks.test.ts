@@ -1,3 +1,4 @@
+// Long: one receiver and one server serve every rule of delivery, from the signature to two instances.
 // Webhooks over REST against a real HTTP receiver on 127.0.0.1 (the only address any test sends to): the
 // signature checked by docs/api.md's own recipe, retries after a 500 and after a timeout, delivery after a
 // restart, two instances delivering each event once (PostgreSQL), the outbox's atomicity and SSRF refusals.

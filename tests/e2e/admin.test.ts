@@ -1,3 +1,4 @@
+// Long: the admin screens share one Chromium, its logins and the page helpers, JS on and off.
 // The admin screens in a real Chromium, with JavaScript on and off: companies (create, search, page, edit),
 // users (add, edit), log in as a company; plus the 403/404 pages and the mobile layout.
 import type { Page } from 'playwright-core';

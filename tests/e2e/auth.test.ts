@@ -1,3 +1,4 @@
+// Long: every step of the login by link shares one Chromium, one SMTP server and one portal.
 // Login by e-mail link through the real doors: a browser, the HTTP server and a real SMTP server.
 import { describe, expect, it } from 'vitest';
 import { AuditEvent, Company, LoginToken } from '#server/db/entities.ts';

@@ -1,3 +1,4 @@
+// Long: the selection, its dialog and its no-JS twin share the SIMs and the page helpers.
 // Deactivate many from /sims, the selection: "Markera alla N som matchar sökningen" over more than one
 // page (resolved by the server's own list search, at most 1,000), the confirm dialog with JS (count, ICCIDs,
 // legacy SIMs refused, Esc and Tab) and its no-JS twin, the confirm page; JS on and off, desktop and 390 px.

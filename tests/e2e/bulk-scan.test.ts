@@ -1,3 +1,4 @@
+// Long: one Chromium with a fake camera serves the scanner, the offline queue and the chunked run.
 // /add/bulk with JavaScript in a real Chromium: continuous scanning with Chromium's fake camera
 // filming three different ICCID barcodes in a row (the video loops, so the first comes back: a repeat), the
 // offline queue with the network switched off and on (a reload and a closed tab keep it; another user never

@@ -1,3 +1,4 @@
+// Long: one Chromium with the fake camera and its barcodes serves every scanner condition.
 // The ICCID camera scanner in a real Chromium with Chromium's own fake camera: a video of a real
 // Code 128 (bwip-js, photographed by Chromium) is read into the field; photos are read through
 // "Skanna från bild"; the camera conditions show their Swedish messages; quagga2 is not in the initial

@@ -1,3 +1,4 @@
+// Long: the SIM screens share one Chromium, the logins and the page helpers, JS on and off.
 // SIM screens in a real Chromium, JS on and off: activate, search, edit, deactivate, 390 px layout.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Long: the super admin's procedures share one database, its companies and callers.
 // Super admin procedures through createContext + createCaller: roles, validation messages, uniqueness,
 // the company in the URL, self-demotion and the audit trail. A fresh database for this file.
 import { mkdtempSync, rmSync } from 'node:fs';

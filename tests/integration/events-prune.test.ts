@@ -1,3 +1,4 @@
+// Long: the retention rules share one history built here, pruned and archived on both databases.
 // Retention (docs/decisions/020): pruneEvents and `npm run cli -- events:prune` on both databases. Of each SIM the
 // activation and the last event before the cutoff stay, so the invoice specification of every month from the cutoff
 // on is the same after pruning; audit rows before the cutoff go; every deleted row is archived (JSON Lines, gzip)

@@ -1,3 +1,4 @@
+// Long: the workbook is read back cell by cell against one server and its SIMs.
 // GET /api/export/getExcelV1 against the real server: the file is read back with exceljs and checked
 // cell by cell; bad queries, other companies' SIMs and anonymous callers are refused.
 import http from 'node:http';

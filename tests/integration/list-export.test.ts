@@ -1,3 +1,4 @@
+// Long: the CSV and the XLSX are parsed back strictly against one server and its SIMs.
 // GET /api/sim/export against the real server: the CSV is parsed back strictly (BOM, semicolons, CRLF, RFC 4180
 // quoting) and the XLSX read with exceljs; the search, the company scope, the refusals, a 5,000-SIM list read in
 // batches, and a download cancelled half-way.

@@ -1,3 +1,4 @@
+// Long: the passkey rules share one authenticator, its users and callers.
 // The passkey rules through the procedures (createCaller), with a software authenticator: challenges are single
 // use, expire, belong to one session (or signed-out browser) and one purpose; recovery codes work once and wrong
 // ones are limited; the last passkey of a user who must have one stays; a session still signing in reaches only

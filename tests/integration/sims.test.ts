@@ -1,3 +1,4 @@
+// Long: the SIM procedures' rules share one database, its companies and callers.
 // SIM procedures through createCaller: rules, company scoping, legacy refusal, history, concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, RatePlan, Sim, SimEvent, User } from '#server/db/entities.ts';
