@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (seed, server, the one-by-one, bulk, chunked and file paths, the report).
 // Bulk activation (npm run bench:bulk), on PostgreSQL. Makes a fresh database on the machine's PostgreSQL
 // (DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432; dropped at the end), seeds BENCH_SEEDED SIMs for
 // Demo AB, starts the production server (BUILD_DIR=build-bench) in its own process and, in the same run:

@@ -1,3 +1,4 @@
+// Long: the history phase's seeding of 10,000,000 events and its measured reads belong to one run.
 // bench:data's history phase: SIM history and audit trails at 10,000,000 SIM events and 1,000,000
 // audit events. Seeds the events beyond the fleet's own with SQL (plan changes and edits spread over Demo AB's
 // SIMs, a hundred SIMs with thousands each; audit rows of every kind in Demo AB, small companies and the staff),

@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (fleet seed, server, the list and search scenarios, the report).
 // The portal at fleet size (npm run bench:data), on PostgreSQL: a fresh database on the machine's
 // PostgreSQL (dropped at the end) seeded with SQL (bench/fleet.ts): Demo AB with 1,000,000 active SIMs and
 // 10,000 companies of 100 SIMs beside it, one 'activated' event each. The built server (`node scripts/start.js`)

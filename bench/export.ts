@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (seed, baseline, HTTP and in-process exports, the report).
 // Benchmark of the invoice export (npm run bench:export). Seeds BENCH_SIMS SIMs (default 10,000) with a year
 // of history into a fresh database, starts the real server in its own process, and times the HTTP export of
 // 12 months against a baseline in this same run: the same rows written from an in-memory array with exceljs

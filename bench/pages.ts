@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (build, server, page weights, journeys, layout shift, Lighthouse, the report).
 // Page weight and speed (npm run bench:pages). Starts the real production server (BUILD_DIR=build-bench) with
 // 10,000 SIMs in Demo AB and visits each screen once in a fresh Chromium profile (playwright-core), logged in as
 // admin@demo.test where the page needs it. Every response of the first visit is recorded and gzipped (level 6,

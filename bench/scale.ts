@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (instances, nginx, the CPU accounting of each configuration, the report).
 // Several instances behind nginx (npm run bench:scale), on PostgreSQL. Makes a fresh database on the machine's
 // PostgreSQL (dropped at the end), seeds 10,000 SIMs for Demo AB, and runs the built server (BUILD_DIR=build-bench,
 // `node build-bench/node/index.js`, as `npm start` does) as 1, 2 and 3 instances behind a real nginx configured

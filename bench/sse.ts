@@ -1,3 +1,4 @@
+// Long: one benchmark run end to end (sessions, streams in client threads, publishing, the latency report).
 // Event streams under load (npm run bench:sse), on PostgreSQL. Makes a fresh database on the machine's
 // PostgreSQL, seeds N users of Demo AB with a session each, starts the production server (BUILD_DIR=build-bench)
 // in its own process and opens N concurrent GET /api/sse streams (one per user, each its own session cookie),

@@ -1,3 +1,4 @@
+// Long: one schema of every environment variable, validated together at start.
 // Environment, validated once at start. A bad or missing value stops the server with one line naming the variable.
 import { defined } from '#domain/defined.ts';
 import { createHash, randomBytes } from 'node:crypto';

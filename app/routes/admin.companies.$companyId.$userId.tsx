@@ -1,3 +1,4 @@
+// Long: one user's admin page: its edit form, its sessions and the passkey reset share one loader and action.
 // /admin/companies/{companyId}/{userId}: edit a user of that company (name, e-mail, role, super admin), see where
 // they are signed in and end a session ("Inloggningar"), and reset their passkeys ("Återställ nycklar", confirmed on
 // the page itself: ?confirm=reset, so it works without JS). The role is the same select as the owner's /company

@@ -1,4 +1,4 @@
-// Over 250 lines: three forms of one page (the company, its users' search, a new user) on one loader and action.
+// Long: three forms of one page (the company, its users' search, a new user) on one loader and action.
 // /admin/companies/{companyId}: edit the company, log in as it, search its users, add a user.
 // Three forms on one page, told apart by a hidden `intent`.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';

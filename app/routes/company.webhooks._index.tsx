@@ -1,4 +1,4 @@
-// Over 250 lines: one list whose endpoints each carry four plain forms, told apart by their intent, and the
+// Long: one list whose endpoints each carry four plain forms, told apart by their intent, and the
 // step-up's draft (a refused change comes back with its values).
 // /company/webhooks: the company's webhook endpoints with their last deliveries, a form to add one
 // (the signing secret is shown once, on the answer to that POST), and per endpoint: send a test event, turn

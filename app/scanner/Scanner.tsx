@@ -1,4 +1,4 @@
-// Over 250 lines as one camera's lifecycle (open, close, a hidden tab, another camera, a photo) sharing its refs;
+// Long: one camera's lifecycle (open, close, a hidden tab, another camera, a photo) sharing its refs;
 // its rules are in machine.ts, rules.ts and live.ts, its panel in app/components/scanner/ScannerPanel.tsx.
 // The camera barcode scanner for the ICCID. Loaded only when the user opens it (add.tsx imports this
 // module on the button press, and this module fetches quagga2 at once), driven by the state machine

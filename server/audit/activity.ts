@@ -1,3 +1,4 @@
+// Long: each audit kind's description in words is read by the page, the API and the CSV from this one table.
 // A company's activity: its audit trail (server/audit/trail.ts), newest first, a page at a time by keyset
 // (before = the last id seen), filtered by kind; described in words for the page, the API and the CSV file.
 import { tCompany } from '#domain/texts/company.ts';

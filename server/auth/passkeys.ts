@@ -1,3 +1,4 @@
+// Long: four WebAuthn ceremonies share the challenge rows, the binding cookie and the verification.
 // Passkeys (WebAuthn) with @simplewebauthn/server: adding one (register), signing in with one alone (signIn), the
 // passkey after the e-mail link (secondFactor) and confirming a sensitive change (stepUp). Every ceremony's
 // challenge is a row bound to the session (or a signed-out browser's binding cookie) and its purpose; it lives

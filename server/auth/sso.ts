@@ -1,3 +1,4 @@
+// Long: the provider settings, the domains and the sign-in share the discovery and the login in flight.
 // Single sign-on by OpenID Connect, per company: its provider's settings (the client secret encrypted at rest,
 // never shown again), the addresses it signs in (the company's domains), and the sign-in itself: the
 // authorization code flow with PKCE (S256), state and nonce, the login in flight stored server-side and bound to

@@ -1,3 +1,4 @@
+// Long: one OpenAPI description per webhook event type, kept in one table beside the schema they share.
 // The webhooks the portal sends, as OpenAPI 3.1 `webhooks`: one POST per event type with its payload as the code
 // builds it (server/webhooks/deliver.ts deliveryBody; the data of each type from server/sims/*.ts and
 // server/webhooks/endpoints.ts), the signature header as server/webhooks/post.ts makes it, the answer the
