@@ -38,7 +38,11 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
-        onAllReady: waitForAll ? ready : undefined,
+        onAllReady() {
+          // Done: the abort timer would otherwise keep this render (its tree and buffers) alive for 5 s.
+          clearTimeout(timer);
+          if (waitForAll) ready();
+        },
         onShellReady: waitForAll ? undefined : ready,
         onShellError: reject,
         onError(error: unknown) {
@@ -50,7 +54,8 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // Its callbacks above run in later turns (React starts rendering in setImmediate), after this is set.
+    const timer = setTimeout(abort, ABORT_DELAY);
   });
 }
 
