@@ -1,3 +1,4 @@
+// Long: the document's rules and every REST door's real answers are held to one document.
 // The OpenAPI document tells the truth: it is valid OpenAPI 3.1 (Redocly's recommended rules run in
 // `npm run lint:openapi`, with redocly.yaml), every operation has a summary, a description, tags and examples,
 // every error answer refers to the one Error schema, real error answers of the REST door fit the document's

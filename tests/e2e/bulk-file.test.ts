@@ -1,3 +1,4 @@
+// Long: the file flows (CSV, XLSX, refusals, downloads) share the files made here and the page helpers.
 // /add/bulk with a file, in a real Chromium with JS on and off (the main flow at 390 px): a Swedish Excel CSV
 // (BOM, semicolons, Swedish header) and an XLSX with marks per row through preview, confirm and result; an
 // XLSX whose ICCIDs Excel made numbers, a garbage file, 10,001 rows and a file beside a pasted list refused
