@@ -1,5 +1,5 @@
 // The errors services throw: what went wrong in the product's terms, never an HTTP status or a tRPC code
-// (server/http/answer.ts translates). A field error is always an issue { path, message }, so forms, the
+// (server/trpc/errors.ts translates). A field error is always an issue { path, message }, so forms, the
 // API and tests read one encoding. Pure (only the texts), so app/ may import it too.
 
 /** One refused value: the path of the field in the input and a Swedish message for the user. */
@@ -67,9 +67,8 @@ export function errorBody(
 }
 
 /**
- * The issues of a thrown value in the one encoding, read by shape (app/ runs in another bundle, where
- * instanceof against server classes would fail): the error's own issues or its cause's (a tRPC error
- * wrapping a domain error).
+ * The issues of a thrown value in the one encoding: the error's own issues or its cause's (a tRPC error wrapping a
+ * domain error). Read by shape so that zod's errors (their issues' paths hold numbers too) are read the same way.
  */
 export function issuesOf(err: unknown): Issue[] {
   for (const e of [err, (err as { cause?: unknown } | null)?.cause]) {
