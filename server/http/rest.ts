@@ -1,25 +1,12 @@
-// The REST door: the spec's REST paths, answered by Express before Remix through trpc-to-openapi's node
-// handler. Ours is only what the library does not do: 401 before the body is looked at, a path-only route
-// that takes no body, HEAD as GET, the body that server/http/bodies.ts already read, Swedish { error, issues }
-// answers (server/http/answer.ts httpError, the one translation), compression in one go with the answer's length,
-// and the writes' Idempotency-Key (server/http/idempotency.ts). Kept in one file (about 310 lines): the route table, the input taken as the library takes it and the answer are
-// one mechanism that reads top to bottom.
+// The REST door: the spec's REST paths (their route table: server/http/rest-routes.ts), answered by Express before
+// Remix by calling the procedure through the tRPC caller. Here: 401 before the body is looked at, the input shaped
+// (query or JSON body, path parameters), Swedish { error, issues } answers (server/http/answer.ts), compression in
+// one go with the answer's length, the writes' Idempotency-Key (server/http/idempotency.ts), the OpenAPI document.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ZodArray } from 'zod/v4';
-import {
-  forEachOpenApiProcedure,
-  generateOpenApiDocument,
-  getInputOutputParsers,
-  getPathRegExp,
-  instanceofZodTypeLikeVoid,
-  instanceofZodTypeObject,
-  instanceofZodTypeOptional,
-  normalizePath,
-  unwrapZodType,
-} from 'trpc-to-openapi';
+import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { t } from '#domain/texts/common.ts';
 import { httpError } from './answer.ts';
 import { errorBody, Unauthenticated } from '#domain/errors.ts';
@@ -31,12 +18,13 @@ import type { Context } from '#server/trpc/context.ts';
 import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { appRouter } from '#server/trpc/router.ts';
-import { keyScopeOf, metaOf, weightOf, type KeyScope, type ProcedureMeta } from '#server/trpc/meta.ts';
+import { weightOf } from '#server/trpc/meta.ts';
 import { idempotencyKeyOf, runIdempotent, scopeOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
 import { exactDocument } from './openapi-document.ts';
-import { passChecks, type BuiltProcedure } from './procedure-checks.ts';
-import { fromQuery, queryKindsOf, type QueryKinds } from './query-input.ts';
+import { passChecks } from './procedure-checks.ts';
+import { fromQuery } from './query-input.ts';
+import { restRouteOf, restScopes, type RestRoute } from './rest-routes.ts';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
@@ -96,81 +84,11 @@ function compressOnEnd(req: Request, res: Response): void {
   }) as Response['end'];
 }
 
-// The REST paths the procedures' meta names, matched as trpc-to-openapi matches them (case-insensitive, trailing
-// slash ignored), each with what it takes. The door calls the procedure itself, through the same tRPC caller
-// as a page's loader (server/trpc/caller.ts): the same middleware, role checks and validation. It takes the
-// input as trpc-to-openapi's handler did (query or JSON body, path parameters over both, a query's empty value
-// left out, a lone value of a list field made a list, a query's or path's strings read as the field's type) but a
-// JSON body as JSON (the library made every input schema coerce, for every door: "false" was true), without that
-// handler's per-request work: a URL object, a fetch Request made only for an abort signal no procedure reads,
-// a procedure lookup through a proxy, the schema unwrapped again on every call (bench:load).
-type RestRoute = {
-  method: string;
-  path: RegExp;
-  /** The procedure's path in the router, e.g. ["sim", "list"]. */
-  procedure: string[];
-  /** The procedure itself: its checks run again before an Idempotency-Key's answer is replayed. */
-  built: BuiltProcedure;
-  /** What the procedure declares: its key scope, step-up, cost and whether it takes an Idempotency-Key. */
-  meta: ProcedureMeta;
-  /** The input is only path parameters: the request takes no body and no content type. */
-  bodyless: boolean;
-  /** A session is required (every path of the spec): an anonymous caller gets 401 before the body is looked at. */
-  protect: boolean;
-  /** z.void() or none: the procedure takes no input. */
-  noInput: boolean;
-  /** The query fields that are lists (a lone value becomes a one-item list). */
-  listFields: string[];
-  /** The fields a query or a path gives as strings but the schema takes as numbers, booleans or dates. */
-  queryKinds: QueryKinds;
-};
-const restRoutes: RestRoute[] = [];
-/** Each REST operation's API-key scope, as its procedure declares it: `GET /sim/all` read. */
-const scopes = new Map<string, KeyScope | null>();
-type OpenApiMeta = ProcedureMeta & { openapi: { method: string; path: string; protect?: boolean } };
-forEachOpenApiProcedure<OpenApiMeta>(appRouter._def.procedures, ({ path: procedurePath, procedure, meta }) => {
-  if (procedure._def.type === 'subscription') return;
-  const pathParams = [...meta.openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const shape = (procedure._def.inputs[0] as { shape?: Record<string, unknown> } | undefined)?.shape;
-  const bodyless = meta.openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
-  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
-  const object = instanceofZodTypeObject(schema) ? schema : null;
-  const listFields = object
-    ? Object.entries(object.shape)
-        .filter(
-          ([, field]) =>
-            field instanceof ZodArray || (instanceofZodTypeOptional(field) && field.unwrap() instanceof ZodArray),
-        )
-        .map(([key]) => key)
-    : [];
-  scopes.set(`${meta.openapi.method} ${normalizePath(meta.openapi.path)}`, keyScopeOf(meta));
-  restRoutes.push({
-    method: meta.openapi.method,
-    path: getPathRegExp(normalizePath(meta.openapi.path)),
-    procedure: procedurePath.split('.'),
-    built: procedure,
-    meta,
-    bodyless,
-    protect: meta.openapi.protect !== false,
-    noInput: instanceofZodTypeLikeVoid(schema),
-    listFields,
-    queryKinds: object ? queryKindsOf(object) : {},
-  });
-});
-
-function restRouteOf(method: string, path: string): { route: RestRoute; params: Record<string, string> } | undefined {
-  const normalized = normalizePath(path);
-  const as = method === 'HEAD' ? 'GET' : method; // HEAD is the GET without its body (Node leaves it out)
-  for (const route of restRoutes) {
-    if (route.method !== as) continue;
-    const match = route.path.exec(normalized);
-    if (match) return { route, params: { ...match.groups } };
-  }
-  return undefined;
-}
-
-// The list export (server/http/sim-export.ts) is a file, not a procedure's JSON: its procedure declares its scope.
-scopes.set('GET /sim/export', keyScopeOf(metaOf(appRouter.export.simList)));
+// The door calls the procedure itself, through the same tRPC caller as a page's loader (server/trpc/caller.ts):
+// the same middleware, role checks and validation. It takes the input as trpc-to-openapi's handler did (query or
+// JSON body, path parameters over both, a query's empty value left out, a lone value of a list field made a list,
+// a query's or path's strings read as the field's type) but a JSON body as JSON (the library made every input
+// schema coerce, for every door: "false" was true), without that handler's per-request work (bench:load).
 
 /** What a REST call costs the budgets, as its procedure declares it (a bulk call weighs its list); at least 1. */
 function restWeight(req: Request, route: RestRoute): number {
@@ -304,7 +222,7 @@ export function openApi(services: Services) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       if (typeof op !== 'object' || op === null || !/^(get|post|put|patch|delete)$/.test(method)) continue;
-      const scope = scopes.get(`${method.toUpperCase()} ${path}`) ?? null;
+      const scope = restScopes.get(`${method.toUpperCase()} ${path}`) ?? null;
       op['x-required-scope'] = scope;
       op.security = scope ? [{ session: [] }, { apiKey: [scope] }] : [{ session: [] }];
       const note = scope ? `API key scope: ${scope}.` : 'No API key (session only).';
