@@ -1,6 +1,7 @@
 // Login by e-mail link, on remix-auth's EmailLinkStrategy with what it lacks added here:
 // links built on APP_URL, sent only to known users, single use (a hash in login_token), rate limits,
 // and a confirm step (only a POST logs in, so mail scanners that GET the link do not use it up).
+import { defined } from '#domain/defined.ts';
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import { createCookieSessionStorage } from '@remix-run/node';
@@ -110,7 +111,7 @@ export function requestLoginLink(
     const authenticator = authenticatorFor(services, em, (to, link, user) => {
       if (!user) return; // unknown address: no token, no mail
       mail.sent = (async () => {
-        const token = new URL(link).searchParams.get('token')!;
+        const token = defined(new URL(link).searchParams.get('token'), 'the token of the login link');
         em.create(LoginToken, {
           tokenHash: hashToken(token),
           email: user.email,

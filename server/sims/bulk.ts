@@ -8,6 +8,7 @@
 // Webhook events (sim.activated / sim.deactivated per SIM, and bulk.completed) are written by the same
 // statement (more CTEs), so they exist exactly when the change does; a list that needed several rounds (lost
 // races) gives one bulk.completed per round that changed something.
+import { defined } from '#domain/defined.ts';
 import { tBulk } from '#domain/texts/bulk.ts';
 import type { Em } from '#server/db/orm.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from '#domain/sims/iccid.ts';
@@ -76,25 +77,26 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
   const plan = await planFor(em, input);
   const results: ActivateResult[] = [];
   // Each row's mark and comment: its own when it has them (a file's columns), else the list's.
-  const marks: Array<{ mark: string; note: string }> = [];
+  const marksOf = new Map<ActivateResult, { mark: string; note: string }>();
   const rows = input.rows ?? (input.iccids ?? []).map((iccid): BulkRow => ({ iccid }));
   const seen = new Set<string>();
   for (const row of rows) {
-    marks.push({
+    const iccid = normalizeIccid(row.iccid);
+    const problem = iccidProblem(iccid);
+    let result: ActivateResult;
+    if (problem) result = { iccid, outcome: 'invalid', message: iccidMessages[problem] };
+    else if (seen.has(iccid)) result = { iccid, outcome: 'duplicateInList', message: tBulk.duplicateInList };
+    else {
+      seen.add(iccid);
+      result = { iccid, outcome: 'ready' };
+    }
+    results.push(result);
+    marksOf.set(result, {
       mark: row.invoiceLineMark ?? input.invoiceLineMark,
       note: row.invoiceLineNote ?? input.invoiceLineNote,
     });
-    const iccid = normalizeIccid(row.iccid);
-    const problem = iccidProblem(iccid);
-    if (problem) results.push({ iccid, outcome: 'invalid', message: iccidMessages[problem] });
-    else if (seen.has(iccid)) results.push({ iccid, outcome: 'duplicateInList', message: tBulk.duplicateInList });
-    else {
-      seen.add(iccid);
-      results.push({ iccid, outcome: 'ready' });
-    }
   }
 
-  const marksOf = new Map(results.map((r, i) => [r, marks[i]!]));
   let pending = results.filter((r) => r.outcome === 'ready');
   // A row whose holder was deactivated between our insert and our look-up is tried again; each round
   // settles at least every row that was taken, so this ends quickly.
@@ -142,7 +144,7 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
         // The rows as one JSON parameter: marks are any text, and a list of 10,000 would be 30,000 parameters.
         JSON.stringify(
           pending.map((r) => {
-            const m = marksOf.get(r)!;
+            const m = defined(marksOf.get(r), `the mark of the row ${r.iccid}`);
             return { iccid: r.iccid, mark: m.mark, note: m.note };
           }),
         ),

@@ -9,6 +9,7 @@
 // exponential backoff until the event is older than the retry window (24 h), then failed. Everything lives in
 // the database, so a restart loses nothing; delivery is at least once, the event id stable for de-duplication.
 // Each attempt is one signed POST (post.ts).
+import { defined } from '#domain/defined.ts';
 import type { Config } from '#server/config.ts';
 import type { Orm } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
@@ -25,7 +26,9 @@ export const SECRET_OVERLAP_MS = 24 * 3600_000;
 const BACKOFF_STEPS = [1, 3, 6, 30, 90, 180, 360];
 
 export function backoffMs(attempts: number, base: number): number {
-  return base * BACKOFF_STEPS[Math.min(Math.max(attempts, 1), BACKOFF_STEPS.length) - 1]!;
+  // The last step repeats once the attempts run past the list.
+  const step = BACKOFF_STEPS[Math.min(Math.max(attempts, 1), BACKOFF_STEPS.length) - 1];
+  return base * defined(step, `the backoff step of attempt ${attempts}`);
 }
 
 type ClaimedEndpoint = { id: number; url: string; secret: string; previous_secret: string | null };
