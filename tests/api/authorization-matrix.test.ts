@@ -1,3 +1,4 @@
+// Long: one table of 28 procedures with their inputs and page forms, which reads best in one place.
 // The authorization matrix of the sensitive changes (issue 37): every procedure that needs a recent passkey use
 // (step-up) × every kind of caller × every door it has: its REST path in the OpenAPI document, `/api/trpc/<name>`,
 // and its page's form post (or the page's JSON door, for the passkey ceremonies). Only a fresh step-up of the right
@@ -8,7 +9,6 @@
 // database as it was (tests/helpers/doors.ts: fingerprint). The sensitive list is checked against the router: a
 // mutation that is neither in it nor in NOT_SENSITIVE (with its reason) fails the first test, as does a procedure
 // built on ownerChangeProcedure or superAdminChangeProcedure that is missing from it.
-// Longer than 250 lines: one table of 28 procedures with their inputs and page forms, which reads best in one place.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAFT_FLAG } from '#app/utils/step-up.ts';
