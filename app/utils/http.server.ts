@@ -1,11 +1,6 @@
 // Small helpers for loaders and actions.
 import type { AppLoadContext } from '@remix-run/node';
 
-/** The client address Express saw (X-Forwarded-For only from the proxies TRUST_PROXY names). */
-export function clientIp(context: AppLoadContext): string {
-  return context.ctx.ip || 'unknown';
-}
-
 /** Headers a procedure asked for (Set-Cookie after a session change), to put on the answer. */
 export function procedureHeaders(context: AppLoadContext, extra?: Record<string, string>): Headers {
   const headers = new Headers(extra);

@@ -5,8 +5,6 @@ import { t } from '#domain/texts/common.ts';
 export type PlanOption = { dataLimit: number; call: boolean; sms: boolean; roaming: boolean; isLegacy?: boolean };
 export type Selection = { dataLimit: number | null; callAndSms: boolean; roaming: boolean };
 
-export const EMPTY_SELECTION: Selection = { dataLimit: null, callAndSms: false, roaming: false };
-
 /** The data amounts to choose from: duplicates removed, ascending; only amounts some plan can be chosen with. */
 export function dataAmounts(plans: readonly PlanOption[]): number[] {
   return [...new Set(plans.filter((p) => !p.isLegacy && p.call === p.sms).map((p) => p.dataLimit))].sort(

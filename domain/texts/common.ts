@@ -49,7 +49,6 @@ export const t = {
     company: 'Redigera företag',
     user: 'Redigera användare',
   },
-  notBuilt: 'Den här sidan byggs just nu och kommer snart.',
   notFound: {
     title: 'Sidan finns inte',
     text: 'Sidan du söker finns inte eller så har du inte behörighet att se den.',
