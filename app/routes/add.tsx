@@ -31,6 +31,7 @@ import { procedureHeaders } from '#app/utils/http.server.ts';
 import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { cameFrom } from '#app/utils/return-to.server.ts';
 import { activateInput } from '#domain/sims/schemas.ts';
+import { ICCID_INPUT_PATTERN } from '#domain/sims/iccid.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.add);
@@ -121,8 +122,8 @@ export default function Activate() {
                 inputMode="numeric"
                 autoComplete="off"
                 required
-                maxLength={30}
-                pattern="[0-9 ]{20,29}"
+                {...fields.iccid}
+                pattern={ICCID_INPUT_PATTERN}
                 title={t.sims.iccidTitle}
                 defaultValue={v?.iccid}
               />

@@ -3,6 +3,11 @@
 import { t } from '#domain/texts/common.ts';
 
 export const ICCID_LENGTH = 20;
+/**
+ * The ICCID field's pattern (HTML, so whole-value): ICCID_LENGTH digits, with spaces between the groups allowed, as
+ * the field's title says (t.sims.iccidTitle). The check digit is the procedure's to check, in words.
+ */
+export const ICCID_INPUT_PATTERN = ` *([0-9] *){${ICCID_LENGTH}}`;
 
 /** Removes the spaces people type or scanners add between digit groups. */
 export function normalizeIccid(input: string): string {

@@ -1,6 +1,12 @@
 // The SIM operations' bounds and outcome names, apart from their zod schemas (schemas.ts) and importing
 // nothing: pages and components import them from here, so no zod reaches a route's browser JS.
 
+/**
+ * The most characters an ICCID may have as typed or pasted (digit groups with spaces, a scanner's extras) before
+ * its spaces are removed: the schemas' bound and, read from them, the ICCID field's maxLength.
+ */
+export const ICCID_TYPED_MAX = 100;
+
 /** The longest invoice line mark or comment. */
 export const MARK_MAX = 200;
 

@@ -3,7 +3,7 @@ import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
-import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, MARK_MAX } from './limits.ts';
+import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
 
 // The bounds live in limits.ts (no zod there, so pages can import them); server code may keep importing them here.
 export {
@@ -40,7 +40,7 @@ const dataLimit = z.coerce
 
 export const iccidSchema = z
   .string({ error: iccidMessages.empty })
-  .max(100, iccidMessages.length)
+  .max(ICCID_TYPED_MAX, iccidMessages.length)
   .transform(normalizeIccid)
   .superRefine((v, ctx) => {
     const problem = iccidProblem(v);
@@ -139,13 +139,12 @@ export const simHistoryOutput = z.object({
 // Bulk work. An ICCID of the list is checked per row, not by the schema: a bad one is an outcome
 // ("invalid") of its own row and never refuses the rest of the list.
 
-const ICCID_RAW_MAX = 100;
 /** A list over BULK_MAX: how long it was, in Swedish, and what to do. */
 const listMax = {
   error: (issue: { input?: unknown }) =>
     tBulkFile.listTooLong(Array.isArray(issue.input) ? issue.input.length : BULK_MAX + 1, BULK_MAX),
 };
-const bulkIccid = z.string().max(ICCID_RAW_MAX, t.errors.fields.iccid.length);
+const bulkIccid = z.string().max(ICCID_TYPED_MAX, t.errors.fields.iccid.length);
 // A row's own mark or comment (a file's columns): trimmed; its length is checked on the list, so the
 // message can name the row.
 const rowMark = z
@@ -171,7 +170,7 @@ export const bulkActivateInput = z
       .max(BULK_MAX, listMax)
       .superRefine((rows, ctx) =>
         rows.forEach((row, i) => {
-          if (row.iccid.length > ICCID_RAW_MAX)
+          if (row.iccid.length > ICCID_TYPED_MAX)
             ctx.addIssue({
               code: 'custom',
               path: [i, 'iccid'],
