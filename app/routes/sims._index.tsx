@@ -24,10 +24,13 @@ const BULK_FORM = 'sims-bulk';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
 
+/** The search field's constraints from the schema: the same for every request, read once. */
+const QUERY = fieldConstraint(listQuery.shape.q);
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
   const url = new URL(request.url);
-  const query = fieldConstraint(listQuery.shape.q);
+  const query = QUERY;
   const q = (url.searchParams.get('q') ?? '').slice(0, query.maxLength);
   // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
