@@ -3,10 +3,11 @@
 // client after 300 ms; a third of the way in, the database stalls for 3 s (`sim` locked from another connection). What must hold: no 500; the refusals (503 with Retry-After) come fast (p99 < 1 s); no search
 // is left running for a client that went away; and afterwards the portal serves a person's pace normally within
 // seconds (the first 2-second window whose p95 is under 100 ms).
+import { defined } from '#domain/defined.ts';
 import pg from 'pg';
 import { fleetIccid } from './fleet.ts';
 import { stats, type DataPhaseContext, type PhaseResult } from './data-phase.ts';
-import { round, sleep } from './lib.ts';
+import { firstRow, round, sleep } from './lib.ts';
 
 const SEARCHERS = Number(process.env.BENCH_OVERLOAD_USERS ?? 100);
 /** How long the database stalls in the middle of the run. */
@@ -48,7 +49,7 @@ export async function overloadPhase(ctx: DataPhaseContext): Promise<PhaseResult>
   await Promise.all(
     Array.from({ length: searchers }, async (_, u) => {
       for (let i = 0; performance.now() < until; i++) {
-        const q = queries[(u + i) % queries.length]!();
+        const q = defined(queries[(u + i) % queries.length], 'a search')();
         const page = i % 2 === 0;
         const url = page ? `/sims?q=${encodeURIComponent(q)}` : `/api/sim/all?limit=50&q=${encodeURIComponent(q)}`;
         const giveUp = (u + i) % 5 === 0;
@@ -79,11 +80,13 @@ export async function overloadPhase(ctx: DataPhaseContext): Promise<PhaseResult>
   let leftRunning = 0;
   try {
     await sleep(500);
-    leftRunning = (
-      await db.query<{ n: number }>(
-        `select count(*)::int as n from pg_stat_activity where application_name like 'sim-portal search %'`,
-      )
-    ).rows[0]!.n;
+    leftRunning = firstRow(
+      (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where application_name like 'sim-portal search %'`,
+        )
+      ).rows,
+    ).n;
   } finally {
     await db.end();
   }
