@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 import local from './eslint-rules/index.js';
 
 // The files of app/ that may import from server/ at run time, each with the reason; everything else in app/ takes
-// only types from #server/ (the no-restricted-imports block of app/ below). These modules are built into the Remix bundle as well as the
-// server's, so the list is to shrink (issue 38), never to grow: a new need goes through context.trpc instead.
+// only types from #server/ (the no-restricted-imports block of app/ below). The list is to shrink, never to
+// grow: a new need goes through context.trpc instead.
 const APP_SERVER_RUNTIME_IMPORTS = {
   'app/utils/bulk-files.server.ts': 'hands over the bulk templates and result files, and reads an uploaded list',
   'app/utils/downloads.server.ts': "the downloads' 503: the database's Retry-After and the plain page of server/http",
@@ -20,16 +20,6 @@ const APP_SERVER_RUNTIME_IMPORTS = {
   'app/utils/step-up.server.ts': "asks whether a session is stepped up (server/auth/sessions.ts's isSteppedUp)",
   'app/utils/step-up-link.server.ts': "the step-up link's lifetime and isSteppedUp (server/auth/)",
 };
-
-// Issue 38: fixed by the procedure-meta work. Files another change is rewriting keep their non-null `!` (and
-// the SIM page its length without a first-line reason) until it lands; then these lists go.
-const NON_NULL_PENDING = [
-  'app/routes/sims.$id._index.tsx',
-  'server/files/xlsx-read.ts',
-  'server/http/metrics.ts',
-  'server/http/remix.ts',
-];
-const LONG_FILE_PENDING = ['app/routes/sims.$id._index.tsx'];
 
 export default tseslint.config(
   {
@@ -66,7 +56,6 @@ export default tseslint.config(
   {
     // A file over 250 lines says why on its first line (`// Long: <reason>`), or is split.
     files: ['**/*.{ts,tsx,js}'],
-    ignores: LONG_FILE_PENDING,
     plugins: { local },
     rules: { 'local/long-file-reason': 'error' },
   },
@@ -74,7 +63,6 @@ export default tseslint.config(
     // No non-null `!`: a value that may be missing is checked (narrowing, ??, or domain/defined.ts's defined(),
     // which throws an Error naming what was missing). Tests are left out: there a missing value fails the test.
     files: ['{app,server,domain,scripts,bench}/**/*.{ts,tsx,js}'],
-    ignores: NON_NULL_PENDING,
     rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   {

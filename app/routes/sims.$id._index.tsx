@@ -1,4 +1,4 @@
-// Over 250 lines by a few: the SIM's form and its history are one page; each history line is historyLines'.
+// Long: the SIM's form and its history are one page; each history line is historyLines'.
 // Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan (or for a viewer) is shown read-only, as a view.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
@@ -121,10 +121,11 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
   const plan = (code: unknown) => planNames.get(shown(code)) ?? shown(code);
   const text = (value: unknown) => (value ? t.sims.quoted(shown(value)) : t.sims.emptyValue);
   if (h.kind === 'activated' && h.after?.ratePlan) return [t.sims.activatedWith(plan(h.after.ratePlan))];
-  const lines = CHANGES.filter((key) => h.after && key in h.after).map((key) =>
+  const after = h.after ?? {};
+  const lines = CHANGES.filter((key) => key in after).map((key) =>
     key === 'ratePlan'
-      ? t.sims.changed.ratePlan(plan(h.before?.ratePlan), plan(h.after!.ratePlan))
-      : t.sims.changed[key](text(h.before?.[key]), text(h.after![key])),
+      ? t.sims.changed.ratePlan(plan(h.before?.ratePlan), plan(after.ratePlan))
+      : t.sims.changed[key](text(h.before?.[key]), text(after[key])),
   );
   return lines.length ? lines : [t.sims.kinds[h.kind] ?? h.kind];
 }

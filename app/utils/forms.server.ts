@@ -61,13 +61,6 @@ export function pageError(err: unknown): never {
   throw err;
 }
 
-/** A form post as a plain object of its text values (entered values to send back on error). */
-export async function formValues(request: Request): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of await request.formData()) if (typeof v === 'string') out[k] = v;
-  return out;
-}
-
 export function formText(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === 'string' ? v : '';

@@ -109,7 +109,8 @@ function takeWorker(): Worker {
   worker.on('error', () => {});
   worker.on('exit', () => {
     const at = idle.findIndex((e) => e.worker === worker);
-    if (at >= 0) clearTimeout(idle.splice(at, 1)[0]!.timer);
+    const gone = at >= 0 ? idle.splice(at, 1)[0] : undefined;
+    if (gone) clearTimeout(gone.timer);
   });
   return worker;
 }

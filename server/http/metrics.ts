@@ -70,8 +70,9 @@ export function routeLabeller(sources: RouteSources): (path: string) => string {
   for (const p of patterns) {
     const first = p.segments[0];
     if (typeof first !== 'string' || first === '*') continue;
-    if (!byFirst.has(first)) byFirst.set(first, [...anyFirst]);
-    byFirst.get(first)!.push(p);
+    const list = byFirst.get(first) ?? [...anyFirst];
+    list.push(p);
+    byFirst.set(first, list);
   }
   return (path) => {
     let data = '';

@@ -27,13 +27,13 @@ function remixRequest(req: Request, res: Response): globalThis.Request {
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     else if (value !== undefined) headers.set(key, value);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.rawBody !== undefined;
+  const rawBody = req.method !== 'GET' && req.method !== 'HEAD' ? req.rawBody : undefined;
   return new Request(`${req.protocol}://${host}${req.originalUrl}`, {
     method: req.method,
     headers,
     // Aborts loaders and actions once the answer can no longer be written.
     signal: requestSignal(req, res),
-    body: hasBody ? bytesOf(req.rawBody!) : undefined,
+    body: rawBody !== undefined ? bytesOf(rawBody) : undefined,
   });
 }
 
