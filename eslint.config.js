@@ -21,6 +21,20 @@ const APP_SERVER_RUNTIME_IMPORTS = {
   'app/utils/step-up-link.server.ts': "the step-up link's lifetime and isSteppedUp (server/auth/)",
 };
 
+// The imports server/ never makes, and those its inner layers never make (http -> trpc -> area -> db).
+const SERVER_IMPORTS = [
+  { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #domain/, #server/ ...' },
+  { regex: '^#(app|tests|bench)/', message: 'server/ never imports app/ (pages), tests or benchmarks.' },
+];
+const NOT_HTTP = {
+  regex: '^#server/http/',
+  message: 'Procedures and services never import the HTTP layer (http -> trpc -> area -> db).',
+};
+const NOT_TRPC = {
+  regex: '^#server/trpc/',
+  message: 'Services never import the procedures (server/trpc/), which call them (http -> trpc -> area -> db).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -154,37 +168,24 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts', 'scripts/**/*.js', 'prisma-free-migrations/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #domain/, #server/ ...' },
-            { regex: '^#(app|tests|bench)/', message: 'server/ never imports app/ (pages), tests or benchmarks.' },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: SERVER_IMPORTS }],
     },
   },
   {
     // Inside server/ the layers go one way, http -> trpc -> area -> db: the procedures (server/trpc/) and the services
     // of each area (server/<area>/) never import the HTTP layer (server/http/), which imports them. (This block
-    // replaces the one above for these files, so it repeats its patterns.)
-    files: ['server/*/**/*.ts'],
-    ignores: ['server/http/**'],
+    // replaces the one above for these files, so it takes its patterns too.)
+    files: ['server/trpc/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^(\\.\\./|~/)', message: 'Import from outside this folder by its alias: #domain/, #server/ ...' },
-            { regex: '^#(app|tests|bench)/', message: 'server/ never imports app/ (pages), tests or benchmarks.' },
-            {
-              regex: '^#server/http/',
-              message: 'Procedures and services never import the HTTP layer (http -> trpc -> area -> db).',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...SERVER_IMPORTS, NOT_HTTP] }],
+    },
+  },
+  {
+    // ... and the services (server/<area>/) never import the procedures (server/trpc/) either, which call them.
+    files: ['server/*/**/*.ts'],
+    ignores: ['server/http/**', 'server/trpc/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...SERVER_IMPORTS, NOT_HTTP, NOT_TRPC] }],
     },
   },
   {
