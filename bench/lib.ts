@@ -5,7 +5,7 @@ import { defined } from '#domain/defined.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon, { type Result } from 'autocannon';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '#tests/helpers/ports.ts';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -44,16 +44,7 @@ export function ensureBuild(log: (...a: unknown[]) => void): void {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+export { freePort };
 
 export function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -10,7 +10,7 @@
 // Needs DATABASE_URL and nginx (Debian's package, installed by .ci/run); skips with the reason otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '#tests/helpers/ports.ts';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -36,17 +36,6 @@ if (skipReason) console.warn(`tests/api/instances.test.ts skipped: ${skipReason}
 
 const newIccid = iccidFactory('8946555');
 const SECRET = 'a-session-secret-shared-by-the-three-instances';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 type Instance = { name: string; port: number; metricsPort: number; child: ChildProcess; dataDir: string };
 

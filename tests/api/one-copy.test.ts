@@ -7,7 +7,7 @@
 // same message as the REST door's), an unknown SIM is a 404; with two copies each would be a 403 or a 500.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '#tests/helpers/ports.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,17 +69,6 @@ describe('the built files', () => {
     expect(declarations(bundle, 'procedureProblem')).toBe(1);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** React's escaping of a text in the page. */
 const html = (s: string) =>
