@@ -4,6 +4,7 @@
 // startServer, which then loads the pages' build (BUILD_DIR/server): its imports of #server/ and #domain/ are
 // the modules this process has already loaded (vite.config.ts), one copy of each.
 import { createServer, type Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerBuild } from '@remix-run/node';
@@ -108,7 +109,11 @@ export async function startServer(
   // The requests in flight: from their arrival until their handler ends the answer (res.end), whether or not the
   // client is still there to read it (a connection that has closed says nothing about its handler).
   const inFlight = new Set<Promise<void>>();
+  let draining = false;
   const server = createServer((req, res) => {
+    // While draining, a request that comes on a kept-alive connection (a proxy's cached one) is answered, and its
+    // connection closed after the answer, so the proxy retires it cleanly instead of having it closed under a request.
+    if (draining) res.setHeader('Connection', 'close');
     let done!: () => void;
     const handled = new Promise<void>((resolve) => (done = resolve));
     inFlight.add(handled);
@@ -136,19 +141,25 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      // Stop taking connections, close the idle keep-alive ones, end the event streams (they would hold the close
-      // for the whole drain; ended cleanly, browsers reconnect, behind a load balancer to another instance), let
-      // the requests in flight finish, including those whose client has gone (at most 10 s), then close the
-      // webhook worker and the database (the ORM, the hub's LISTEN connection).
-      const connectionsClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Stop taking connections, end the event streams (they would hold the close for the whole drain; ended
+      // cleanly, browsers reconnect, behind a load balancer to another instance), let the requests in flight
+      // finish, including those whose client has gone (at most 10 s), then close the webhook worker and the
+      // database (the ORM, the hub's LISTEN connection). The idle keep-alive connections are closed once nothing is
+      // in flight, not at once: a proxy (nginx's upstream keepalive) may be writing a request on one at this very
+      // moment, and a POST it has sent it never resends, so closing the connection under it is a 502 for a request
+      // the portal never saw. Until then each request on one is answered with Connection: close. Node's
+      // http.Server.close would close them at once, so the listener is closed by net.Server's own close.
+      draining = true;
+      const connectionsClosed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       services.streams.closeAll();
       let timer: NodeJS.Timeout | undefined;
       const drained = await Promise.race([
         (async () => {
           while (inFlight.size) await Promise.all([...inFlight]);
-          // Answers written: a keep-alive connection now idle goes at once, a slow reader gets the rest.
+          // Answers written: a keep-alive connection now idle goes at once, a slow reader gets the rest (http's
+          // close also stops its timer of request and header timeouts; the listener is closed already).
           server.closeIdleConnections();
+          server.close(() => {});
           await connectionsClosed;
           return true;
         })(),
@@ -158,6 +169,7 @@ export async function startServer(
       if (!drained) {
         log.warn({ inFlight: inFlight.size }, 'shutdown: requests still running after the drain timeout');
         server.closeAllConnections();
+        server.close(() => {});
       }
       metricsServer?.closeAllConnections();
       await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));

@@ -71,3 +71,71 @@ describe('shutting down under load', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+/** Reads from a raw socket until `done` says the text so far is enough, or the socket ends. */
+function readUntil(socket: net.Socket, done: (text: string) => boolean): Promise<{ text: string; ended: boolean }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const finish = (ended: boolean) => {
+      socket.off('data', onData);
+      resolve({ text, ended });
+    };
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (done(text)) finish(false);
+    };
+    socket.on('data', onData);
+    socket.once('close', () => finish(true));
+  });
+}
+
+describe('a kept-alive connection during the drain (a proxy such as nginx reuses its idle connections)', () => {
+  it('answers a request that comes on it with Connection: close instead of closing it under the request', async () => {
+    const db = await freshDatabase();
+    cleanups.push(db.drop);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sim-portal-test-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const running = await startServer(config, { services: await createServices(config, { db: db.target }) });
+    const port = (running.server.address() as net.AddressInfo).port;
+    const connect = () => {
+      const s = net.connect(port, '127.0.0.1');
+      s.on('error', () => {});
+      return s;
+    };
+    const whole = (text: string) =>
+      /\r\n\r\n/.test(text) && /content-length: 0*(\d+)/i.test(text)
+        ? text.split('\r\n\r\n', 2)[1]?.length === Number(/content-length: 0*(\d+)/i.exec(text)?.[1])
+        : false;
+    // A connection that has had its answer and is kept alive, idle, as a proxy's cached upstream connection.
+    const idle = connect();
+    idle.write('GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const first = await readUntil(idle, whole);
+    expect(first.text).toMatch(/^HTTP\/1\.1 200/);
+    expect(first.text).toMatch(/connection: keep-alive/i);
+    // A request in flight: its body is still coming, so the drain waits for it.
+    const slow = connect();
+    const slowAnswer = readUntil(slow, whole);
+    const slowIn = new Promise((resolve) => running.server.once('request', resolve));
+    slow.write(
+      'POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4\r\n\r\na=',
+    );
+    await slowIn;
+    const closed = running.close();
+    // The listener is closed at once: no new connection.
+    await expect.poll(() => running.server.listening).toBe(false);
+    // The idle connection is still there: a request on it is answered, with Connection: close, and the connection
+    // then ends (before this change it was closed at once, and the request got no answer: nginx's 502).
+    const onIdle = readUntil(idle, () => false);
+    idle.write('GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const second = await onIdle;
+    expect(second.text).toMatch(/^HTTP\/1\.1 200/);
+    expect(second.text).toMatch(/connection: close/i);
+    expect(second.ended).toBe(true);
+    // The request in flight gets its answer, and then the drain ends.
+    slow.write('bc');
+    expect((await slowAnswer).text).toMatch(/^HTTP\/1\.1 \d{3}/);
+    await closed;
+    slow.destroy();
+  });
+});
