@@ -14,6 +14,7 @@ import { Migration20261126110000_history_scale } from './Migration20261126110000
 import { Migration20261126120000_sign_in } from './Migration20261126120000_sign_in.ts';
 import { Migration20261126140000_idempotency } from './Migration20261126140000_idempotency.ts';
 import { Migration20261128070000_sso_domain_proof } from './Migration20261128070000_sso_domain_proof.ts';
+import { Migration20261128150000_usage } from './Migration20261128150000_usage.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -29,4 +30,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126120000_sign_in', class: Migration20261126120000_sign_in },
   { name: 'Migration20261126140000_idempotency', class: Migration20261126140000_idempotency },
   { name: 'Migration20261128070000_sso_domain_proof', class: Migration20261128070000_sso_domain_proof },
+  { name: 'Migration20261128150000_usage', class: Migration20261128150000_usage },
 ];

@@ -21,6 +21,13 @@ import {
 } from './entities/security.ts';
 import { WebhookDeliverySchema, WebhookEndpointSchema, WebhookEventSchema } from './entities/webhooks.ts';
 import { IdempotencyKeySchema } from './entities/idempotency.ts';
+import {
+  UsageAsideSchema,
+  UsageDaySchema,
+  UsageLastSeenSchema,
+  UsageMonthSchema,
+  UsageRecordSchema,
+} from './entities/usage.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -42,6 +49,7 @@ export { Passkey, RecoveryCode, SsoConfig, SsoDomain, SsoLogin, WebauthnChalleng
 export { AuditEvent, Feedback } from './entities/audit.ts';
 export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './entities/webhooks.ts';
 export { IdempotencyKey } from './entities/idempotency.ts';
+export { UsageAside, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -66,4 +74,9 @@ export const entities = [
   SsoDomainSchema,
   SsoLoginSchema,
   IdempotencyKeySchema,
+  UsageRecordSchema,
+  UsageDaySchema,
+  UsageMonthSchema,
+  UsageLastSeenSchema,
+  UsageAsideSchema,
 ];

@@ -1,0 +1,111 @@
+// Usage (docs/decisions/033): the raw records of the network's feed, the totals per SIM per Swedish day and month,
+// each SIM's last sighting, and the records kept aside (unknown ICCID or a deactivated SIM). Written and read
+// only by plain SQL (server/usage/), set-based; these entities are here so that the schema diff knows the tables.
+// The time-series tables are partitioned by range in the migration (partitions made and dropped by
+// server/usage/partitions.ts); the entities declare no partitioning, which MikroORM then leaves alone.
+// Every tenant table's keys lead with company_id (Citus later, docs/decisions/033).
+import { defineEntity, p } from '@mikro-orm/core';
+
+const traffic = {
+  bytesUp: p.bigint('number'),
+  bytesDown: p.bigint('number'),
+};
+
+export const UsageRecordSchema = defineEntity({
+  name: 'UsageRecord',
+  tableName: 'usage_record',
+  properties: {
+    companyId: p.integer().primary(),
+    start: p.datetime().primary(),
+    source: p.string().length(100).primary(),
+    recordId: p.string().length(100).primary(),
+    simId: p.integer(),
+    end: p.datetime(),
+    ...traffic,
+    network: p.string().length(7).nullable(),
+    country: p.string().length(2).nullable(),
+    rat: p.string().length(16).nullable(),
+    imei: p.string().length(16).nullable(),
+    receivedAt: p.datetime(),
+  },
+  // A SIM's latest records (its sessions) walk this: company, SIM, newest first.
+  indexes: [
+    {
+      name: 'usage_record_sim_index',
+      expression: 'create index "usage_record_sim_index" on "usage_record" ("company_id", "sim_id", "start" desc)',
+    },
+  ],
+});
+export class UsageRecord extends UsageRecordSchema.class {}
+UsageRecordSchema.setClass(UsageRecord);
+
+export const UsageDaySchema = defineEntity({
+  name: 'UsageDay',
+  tableName: 'usage_day',
+  properties: {
+    companyId: p.integer().primary(),
+    simId: p.integer().primary(),
+    day: p.date().primary(),
+    ...traffic,
+    records: p.integer(),
+  },
+});
+export class UsageDay extends UsageDaySchema.class {}
+UsageDaySchema.setClass(UsageDay);
+
+export const UsageMonthSchema = defineEntity({
+  name: 'UsageMonth',
+  tableName: 'usage_month',
+  properties: {
+    companyId: p.integer().primary(),
+    simId: p.integer().primary(),
+    // The first day of the Swedish month.
+    month: p.date().primary(),
+    ...traffic,
+    records: p.integer(),
+  },
+});
+export class UsageMonth extends UsageMonthSchema.class {}
+UsageMonthSchema.setClass(UsageMonth);
+
+export const UsageLastSeenSchema = defineEntity({
+  name: 'UsageLastSeen',
+  tableName: 'usage_last_seen',
+  properties: {
+    companyId: p.integer().primary(),
+    simId: p.integer().primary(),
+    // The end of the SIM's latest record, and where it was.
+    at: p.datetime(),
+    network: p.string().length(7).nullable(),
+    country: p.string().length(2).nullable(),
+  },
+});
+export class UsageLastSeen extends UsageLastSeenSchema.class {}
+UsageLastSeenSchema.setClass(UsageLastSeen);
+
+// The operator's, not a company's: records whose ICCID is no active SIM's, kept as they came.
+export const UsageAsideSchema = defineEntity({
+  name: 'UsageAside',
+  tableName: 'usage_aside',
+  properties: {
+    source: p.string().length(100).primary(),
+    recordId: p.string().length(100).primary(),
+    start: p.datetime().primary(),
+    iccid: p.string().length(20),
+    end: p.datetime(),
+    ...traffic,
+    network: p.string().length(7).nullable(),
+    country: p.string().length(2).nullable(),
+    rat: p.string().length(16).nullable(),
+    imei: p.string().length(16).nullable(),
+    receivedAt: p.datetime(),
+  },
+  indexes: [
+    {
+      name: 'usage_aside_received_index',
+      expression: 'create index "usage_aside_received_index" on "usage_aside" ("received_at" desc)',
+    },
+  ],
+});
+export class UsageAside extends UsageAsideSchema.class {}
+UsageAsideSchema.setClass(UsageAside);

@@ -1,0 +1,164 @@
+// Taking usage in (docs/decisions/033): one batch of the network's records, checked, looked up and stored in one
+// transaction, set-based: one query finds the batch's SIMs, one statement inserts the new raw records and adds
+// exactly those to the day and month totals and the last sighting, one keeps the unknown ICCIDs' records aside.
+// A record seen before (same source and id) is skipped by the insert, so it adds nothing: a batch sent again, or
+// by two processes at once, counts once. Every door (the CLI's import, the REST door) calls ingestUsage.
+import { DeadlockException } from '@mikro-orm/core';
+import type { Em } from '#server/db/orm.ts';
+import { checkUsageRecord, type UsageRecord } from '#domain/usage/record.ts';
+import { USAGE_ZONE } from '#domain/usage/time.ts';
+import { ensurePartitions, partitionsForRecord, rawOldest, USAGE_RAW_DAYS, type Partition } from './partitions.ts';
+
+export type IngestCounts = {
+  /** New records stored and counted in the totals. */
+  taken: number;
+  /** Records seen before (in the store, kept aside, or earlier in the same batch): nothing changed. */
+  duplicates: number;
+  /** New records of an ICCID that is no active SIM's, kept aside for the operator. */
+  unknownIccid: number;
+  /** Records refused, by their index in the batch, with the reason in Swedish. */
+  refused: Array<{ index: number; reason: string }>;
+};
+
+export type IngestOptions = { now?: Date; rawDays?: number };
+
+export const SOURCE_MAX = 100;
+/** Deadlocks between two batches updating the same totals in another order: the loser is run again. */
+const DEADLOCK_TRIES = 3;
+
+export function validSource(source: string): boolean {
+  return source.length >= 1 && source.length <= SOURCE_MAX && /^[\p{L}\p{N}._:-]+$/u.test(source);
+}
+
+const INSERT_TAKEN = `with input as (
+    select * from json_to_recordset(?::json) as t(c int, s int, r text, a timestamptz, b timestamptz, u bigint,
+      d bigint, n text, y text, t text, i text)
+  ), ins as (
+    insert into usage_record (company_id, start, source, record_id, sim_id, "end", bytes_up, bytes_down, network,
+      country, rat, imei, received_at)
+    select c, a, ?, r, s, b, u, d, n, y, t, i, ?::timestamptz from input
+    on conflict do nothing
+    returning company_id, sim_id, start, "end", bytes_up, bytes_down, network, country
+  ), per_day as (
+    select company_id, sim_id, (start at time zone '${USAGE_ZONE}')::date as day, sum(bytes_up)::bigint as up,
+      sum(bytes_down)::bigint as down, count(*)::int as n
+    from ins group by 1, 2, 3
+  ), days as (
+    insert into usage_day (company_id, sim_id, day, bytes_up, bytes_down, records)
+    select company_id, sim_id, day, up, down, n from per_day order by 1, 2, 3
+    on conflict (company_id, sim_id, day) do update set bytes_up = usage_day.bytes_up + excluded.bytes_up,
+      bytes_down = usage_day.bytes_down + excluded.bytes_down, records = usage_day.records + excluded.records
+    returning 1
+  ), months as (
+    insert into usage_month (company_id, sim_id, month, bytes_up, bytes_down, records)
+    select company_id, sim_id, date_trunc('month', day)::date, sum(up)::bigint, sum(down)::bigint, sum(n)::int
+    from per_day group by 1, 2, 3 order by 1, 2, 3
+    on conflict (company_id, sim_id, month) do update set bytes_up = usage_month.bytes_up + excluded.bytes_up,
+      bytes_down = usage_month.bytes_down + excluded.bytes_down, records = usage_month.records + excluded.records
+    returning 1
+  ), seen as (
+    insert into usage_last_seen (company_id, sim_id, at, network, country)
+    select distinct on (company_id, sim_id) company_id, sim_id, "end", network, country
+    from ins order by company_id, sim_id, "end" desc
+    on conflict (company_id, sim_id) do update set at = excluded.at,
+      network = coalesce(excluded.network, usage_last_seen.network),
+      country = coalesce(excluded.country, usage_last_seen.country)
+    where usage_last_seen.at <= excluded.at
+    returning 1
+  )
+  select (select count(*) from ins)::int as taken, (select count(*) from days)::int as days,
+    (select count(*) from months)::int as months, (select count(*) from seen)::int as seen`;
+
+const INSERT_ASIDE = `insert into usage_aside (source, record_id, start, iccid, "end", bytes_up, bytes_down, network,
+    country, rat, imei, received_at)
+  select ?, r, a, k, b, u, d, n, y, t, i, ?::timestamptz
+  from json_to_recordset(?::json) as t(r text, k text, a timestamptz, b timestamptz, u bigint, d bigint, n text,
+    y text, t text, i text)
+  on conflict do nothing
+  returning 1`;
+
+/** The fields both statements take, under the short keys of their json_to_recordset. */
+const fields = (r: UsageRecord) => ({
+  r: r.recordId,
+  a: r.start.toISOString(),
+  b: r.end.toISOString(),
+  u: r.bytesUp,
+  d: r.bytesDown,
+  n: r.network,
+  y: r.country,
+  t: r.rat,
+  i: r.imei,
+});
+
+/** The partitions the batch may write to (its records' hours share them: a Swedish day starts on an hour). */
+function partitionsOf(records: UsageRecord[]): Partition[] {
+  const hours = new Set(records.map((r) => Math.floor(r.start.getTime() / 3_600_000)));
+  return [...hours].flatMap((h) => [
+    ...partitionsForRecord(new Date(h * 3_600_000), false),
+    ...partitionsForRecord(new Date(h * 3_600_000), true),
+  ]);
+}
+
+/**
+ * Takes a batch of records from `source` (the network key's name, or the CLI's --source): checks each, and
+ * stores the good ones all or nothing. Returns what became of each record; the four counts add up to the batch.
+ */
+export async function ingestUsage(
+  em: Em,
+  source: string,
+  records: readonly unknown[],
+  opts: IngestOptions = {},
+): Promise<IngestCounts> {
+  if (!validSource(source)) throw new Error(`not a usage source name: ${JSON.stringify(source)}`);
+  const now = opts.now ?? new Date();
+  const retentionDays = opts.rawDays ?? USAGE_RAW_DAYS;
+  const limits = { now, oldest: rawOldest(now, retentionDays), retentionDays };
+  const counts: IngestCounts = { taken: 0, duplicates: 0, unknownIccid: 0, refused: [] };
+  const good: UsageRecord[] = [];
+  const ids = new Set<string>();
+  records.forEach((input, index) => {
+    const c = checkUsageRecord(input, limits);
+    if (!c.ok) counts.refused.push({ index, reason: c.reason });
+    else if (ids.has(c.record.recordId)) counts.duplicates++;
+    else {
+      ids.add(c.record.recordId);
+      good.push(c.record);
+    }
+  });
+  if (good.length === 0) return counts;
+  await ensurePartitions(em, partitionsOf(good));
+  const received = now.toISOString();
+  const iccids = JSON.stringify([...new Set(good.map((r) => r.iccid))]);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const stored = await em.transactional(async (tx) => {
+        const sims = await tx.execute<Array<{ iccid: string; id: number; company_id: number }>>(
+          `select s.iccid, s.id, s.company_id from json_array_elements_text(?::json) as l(iccid)
+           join sim s on s.iccid = l.iccid and s.status = 'active'`,
+          [iccids],
+        );
+        const simOf = new Map(sims.map((s) => [s.iccid, s]));
+        const taken: object[] = [];
+        const aside: object[] = [];
+        for (const r of good) {
+          const sim = simOf.get(r.iccid);
+          if (sim) taken.push({ c: sim.company_id, s: sim.id, ...fields(r) });
+          else aside.push({ k: r.iccid, ...fields(r) });
+        }
+        const [row] = taken.length
+          ? await tx.execute<Array<{ taken: number }>>(INSERT_TAKEN, [JSON.stringify(taken), source, received])
+          : [{ taken: 0 }];
+        const kept = aside.length
+          ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
+          : 0;
+        return { taken: row?.taken ?? 0, kept, candidates: good.length };
+      });
+      counts.taken = stored.taken;
+      counts.unknownIccid = stored.kept;
+      counts.duplicates += stored.candidates - stored.taken - stored.kept;
+      return counts;
+    } catch (e) {
+      if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_TRIES) throw e;
+    }
+  }
+}
