@@ -26,7 +26,9 @@ export async function auditBulk(
   done: number,
   total: number,
 ): Promise<void> {
-  const tx = em.fork();
+  // Its own unit of work (only this row is flushed), in the caller's transaction when there is one (an
+  // Idempotency-Key's: the row goes with the work, or neither).
+  const tx = em.fork({ keepTransactionContext: true });
   recordAudit(tx, auditActor(actor), {
     action,
     kind: 'bulk',

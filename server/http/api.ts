@@ -1,12 +1,10 @@
-// The API answered straight by Express besides the REST paths: the logged-in user's event stream, and the context
-// of a REST call (its session or API key, its budgets spent with the call's weight, and the request's signal).
-import type { Request, RequestHandler } from 'express';
+// The API answered straight by Express besides the REST paths: the logged-in user's event stream.
+import type { RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
 import { Unauthenticated } from '#domain/errors.ts';
 import type { Services } from '#server/services.ts';
-import type { Context } from '#server/trpc/context.ts';
 import { asyncHandler } from './async-handler.ts';
-import { apiContext, requestContext } from './request-context.ts';
+import { apiContext } from './request-context.ts';
 import { sendRestError } from './rest.ts';
 import { STREAM_HEADERS } from './sse.ts';
 
@@ -20,10 +18,4 @@ export function eventStream(services: Services): RequestHandler {
     // The stream writes its frames straight to the response, and ends with it.
     services.streams.open(session, res);
   });
-}
-
-/** The context of a REST path's call or the list export (a cookie or an API key), cancelled when its client leaves. */
-export function restContextOf(services: Services) {
-  return (req: Request, weight = 1): Promise<Context> =>
-    requestContext(services, req, req.res, { keys: true, budget: { weight, words: 'api' } });
 }

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import express from 'express';
 import type { Services } from '#server/services.ts';
-import { eventStream, restContextOf } from './api.ts';
+import { eventStream } from './api.ts';
 import { mountApiDocs } from './api-docs.ts';
 import { mountStaticFiles } from './assets.ts';
 import { guardBodies } from './bodies.ts';
@@ -15,7 +15,7 @@ import { guardForms, guardUrls } from './guards.ts';
 import type { Metrics } from './metrics.ts';
 import { mountProbes } from './probes.ts';
 import { remixHandler, type BuildSource } from './remix.ts';
-import { apiContext } from './request-context.ts';
+import { apiContext, restContextOf } from './request-context.ts';
 import { metricsFor, requestLog } from './request-log.ts';
 import { openApi, restDoor } from './rest.ts';
 import { securityHeaders } from './security-headers.ts';

@@ -13,6 +13,7 @@ import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import type { Services } from '#server/services.ts';
 import { createContextInner, type Context } from '#server/trpc/context.ts';
 import { createCaller } from '#server/trpc/caller.ts';
+import type { IdempotentCall } from '#server/trpc/idempotency.ts';
 import { companyBudget, RateLimited, spendBudgets, spendSessionBudgets } from './rate-limits.ts';
 
 export type AppLoadContextValue = Awaited<ReturnType<typeof loadContextFor>>;
@@ -29,6 +30,8 @@ export type DoorOptions = {
   budget?: { weight: number; words: 'api' | 'page' };
   /** How a procedure's toasts are shown: 'held' for a page's action (ctx.showToasts), else 'live'. */
   toastMode?: Context['toastMode'];
+  /** A REST write's Idempotency-Key and request hash, for the procedure's `idempotent` middleware. */
+  idempotency?: IdempotentCall | null;
 };
 
 const signals = new WeakMap<Request, AbortSignal>();
@@ -99,6 +102,7 @@ export async function requestContext(
     ip: req.ip ?? '',
     signal: res ? requestSignal(req, res) : undefined,
     toastMode: door.toastMode,
+    idempotency: door.idempotency,
   };
   if (door.keys && auth !== undefined) {
     const apiKey = await apiKeyOf(services, em, req, auth, door.budget?.weight ?? 1);
@@ -120,6 +124,12 @@ export const isBearerOnly = (req: Request) =>
 /** The context of an API request that takes no key (/api/trpc, the event stream): only its cookie counts. */
 export const apiContext = (services: Services, req: Request): Promise<Context> =>
   requestContext(services, req, req.res);
+
+/** The context of a REST path's call or the list export (a cookie or an API key), cancelled when its client leaves. */
+export function restContextOf(services: Services) {
+  return (req: Request, weight = 1, idempotency: IdempotentCall | null = null): Promise<Context> =>
+    requestContext(services, req, req.res, { keys: true, budget: { weight, words: 'api' }, idempotency });
+}
 
 /**
  * The load context of a page's loader or action: the request's context, whose toasts the page's action shows

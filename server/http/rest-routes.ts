@@ -5,7 +5,6 @@
 import { z } from '#domain/zod.ts';
 import { appRouter } from '#server/trpc/router.ts';
 import { keyScopeOf, metaOf, type KeyScope, type ProcedureMeta } from '#server/trpc/meta.ts';
-import type { BuiltProcedure } from './procedure-checks.ts';
 import { queryKindsOf, type QueryKinds } from './query-input.ts';
 
 export type RestRoute = {
@@ -13,8 +12,6 @@ export type RestRoute = {
   path: RegExp;
   /** The procedure's path in the router, e.g. ["sim", "list"]. */
   procedure: string[];
-  /** The procedure itself: its checks run again before an Idempotency-Key's answer is replayed. */
-  built: BuiltProcedure;
   /** What the procedure declares: its key scope, step-up, cost and whether it takes an Idempotency-Key. */
   meta: ProcedureMeta;
   /** The input is only path parameters: the request takes no body and no content type. */
@@ -50,7 +47,7 @@ function unwrapped(schema: z.ZodType): z.ZodType {
 const isList = (field: unknown) =>
   field instanceof z.ZodArray || (field instanceof z.ZodOptional && field.unwrap() instanceof z.ZodArray);
 
-type Built = BuiltProcedure & { _def: { type: string; inputs: unknown[]; meta?: unknown } };
+type Built = { _def: { type: string; inputs: unknown[]; meta?: unknown } };
 type RestMeta = ProcedureMeta & { openapi: NonNullable<ProcedureMeta['openapi']> };
 
 export const restRoutes: RestRoute[] = [];
@@ -74,7 +71,6 @@ for (const [procedurePath, leaf] of Object.entries(appRouter._def.procedures as 
     method: openapi.method,
     path: pathRegExp(normalizePath(openapi.path)),
     procedure: procedurePath.split('.'),
-    built: procedure,
     meta,
     bodyless,
     protect: openapi.protect !== false,

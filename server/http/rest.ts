@@ -1,7 +1,8 @@
 // The REST door: the spec's REST paths (their route table: server/http/rest-routes.ts), answered by Express before
 // Remix by calling the procedure through the tRPC caller. Here: 401 before the body is looked at, the input shaped
 // (query or JSON body, path parameters), Swedish { error, issues } answers (server/http/answer.ts), compression in
-// one go with the answer's length, the writes' Idempotency-Key (server/http/idempotency.ts), the OpenAPI document.
+// one go with the answer's length, the writes' Idempotency-Key read into the context (server/http/idempotency.ts;
+// the procedure's middleware does the rest), the OpenAPI document.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
@@ -9,7 +10,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { t } from '#domain/texts/common.ts';
 import { httpError } from './answer.ts';
-import { errorBody, Unauthenticated } from '#domain/errors.ts';
+import { errorBody, Invalid, Unauthenticated } from '#domain/errors.ts';
 import { RateLimited } from './rate-limits.ts';
 import { cookieName } from '#server/auth/sessions.ts';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.ts';
@@ -19,10 +20,10 @@ import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { appRouter } from '#server/trpc/router.ts';
 import { weightOf } from '#server/trpc/meta.ts';
-import { idempotencyKeyOf, runIdempotent, scopeOf } from './idempotency.ts';
+import { idempotentAnswerIn, type IdempotentCall } from '#server/trpc/idempotency.ts';
+import { idempotencyOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
 import { exactDocument } from './openapi-document.ts';
-import { passChecks } from './procedure-checks.ts';
 import { fromQuery } from './query-input.ts';
 import { restRouteOf, restScopes, type RestRoute } from './rest-routes.ts';
 
@@ -138,57 +139,49 @@ function restInput(req: Request, route: RestRoute, params: Record<string, string
 }
 
 /**
- * A procedure's refusal kept as the answer of its Idempotency-Key: one the same request would get again (400,
- * 404, 409, 422 ...). Never one a retry may cure: 401, 403 (a role, a step-up), 408, 429, a client gone, 5xx.
- */
-function storedRefusal(err: unknown, req: Request): { status: number; body: string; link: null } | null {
-  if (err instanceof RateLimited || req.socket.destroyed) return null;
-  const answer = httpError(err, req.id);
-  if (answer.status < 400 || answer.status >= 500 || [401, 403, 408, 429].includes(answer.status)) return null;
-  return { status: answer.status, body: JSON.stringify(answer.body), link: null };
-}
-
-/**
  * Express middleware for the REST paths, mounted at /api before Remix: the API's requests skip the page
  * framework (route matching, fetch Request/Response conversion), which was most of their cost (ADR 003).
  * Any other /api path goes on (next).
  */
 export function restDoor(
   services: Services,
-  contextOf: (req: Request, weight: number) => Promise<Context>,
+  contextOf: (req: Request, weight: number, idempotency: IdempotentCall | null) => Promise<Context>,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const found = restRouteOf(req.method, req.path);
     if (!found) return next();
     const { route, params } = found;
-    const context = contextOf(req, restWeight(req, route));
+    // A write's Idempotency-Key goes into the context, for the procedure's middleware (server/trpc/idempotency.ts).
+    const idempotency = route.meta.idempotent ? idempotencyOf(req) : null;
+    const context = contextOf(req, restWeight(req, route), idempotency instanceof Invalid ? null : idempotency);
     compressOnEnd(req, res);
     void (async () => {
       const ctx = await context;
       if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
-      const key = route.meta.idempotent ? idempotencyKeyOf(req) : null;
+      if (idempotency instanceof Invalid) throw idempotency;
       const input = restInput(req, route, params);
       let call: unknown = createCaller(ctx);
       for (const segment of route.procedure) call = (call as Record<string, unknown>)[segment];
-      const run = async () => ({
-        status: 200,
-        body: JSON.stringify(await (call as (input: unknown) => Promise<unknown>)(input)) ?? '',
-        // A list's next page (GET /api/sim/all, RFC 8288).
-        link: ctx.resHeaders.get('link'),
-      });
-      const scope = key ? scopeOf(ctx) : null;
-      const checks = () => passChecks(route.built, ctx, input, route.procedure.join('.'));
-      const answer =
-        key && scope
-          ? await runIdempotent(ctx, req, key, scope, run, (err) => storedRefusal(err, req), checks)
-          : { ...(await run()), headers: {}, replayed: false };
+      let answer: { status: number; body: string; headers: Record<string, string>; replayed: boolean };
+      try {
+        const output = await (call as (input: unknown) => Promise<unknown>)(input);
+        answer = { status: 200, body: JSON.stringify(output) ?? '', headers: {}, replayed: false };
+      } catch (err) {
+        // A stored answer replayed, or the key's own refusal: sent as it is, with its link.
+        const stored = idempotentAnswerIn(err);
+        if (!stored) throw err;
+        answer = stored;
+        if (stored.link) ctx.resHeaders.set('link', stored.link);
+      }
       res.statusCode = answer.status;
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Cache-Control', 'no-store');
       const cookie = ctx.resHeaders.get('set-cookie');
       if (cookie && !answer.replayed) res.setHeader('Set-Cookie', cookie);
-      if (answer.link) res.setHeader('Link', answer.link);
+      // A list's next page (GET /api/sim/all, RFC 8288).
+      const link = ctx.resHeaders.get('link');
+      if (link) res.setHeader('Link', link);
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
       res.end(answer.body);
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));

@@ -7,6 +7,7 @@ import type { Em } from '#server/db/orm.ts';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
 import { newToast, type Toast } from '#server/events/hub.ts';
 import type { Services } from '#server/services.ts';
+import type { IdempotentCall } from './idempotency.ts';
 
 export type Context = {
   services: Services;
@@ -24,6 +25,8 @@ export type Context = {
   ip: string;
   /** The request's User-Agent ('' when none): a new session records it for the security page. */
   userAgent: string;
+  /** A REST write's Idempotency-Key and the request it stands for (the procedure's `idempotent` middleware). */
+  idempotency: IdempotentCall | null;
   /** Aborted when the HTTP client has gone away (a search still running for it is cancelled in the database). */
   signal?: AbortSignal;
   /** Headers to add to the HTTP answer (Set-Cookie after login, logout, switching company). */
@@ -57,6 +60,7 @@ export function createContextInner(opts: {
   ip?: string;
   toastMode?: Context['toastMode'];
   signal?: AbortSignal;
+  idempotency?: IdempotentCall | null;
 }): Context {
   const found = opts.session ?? null;
   const ctx: Context = {
@@ -70,6 +74,7 @@ export function createContextInner(opts: {
     ip: opts.ip ?? '127.0.0.1',
     userAgent: opts.userAgent ?? '',
     signal: opts.signal,
+    idempotency: opts.idempotency ?? null,
     resHeaders: new Headers(),
     toastMode: opts.toastMode ?? 'live',
     toasts: [],

@@ -18,6 +18,7 @@ import { callerRole, WRITE_ROLES, type UserRole } from '#domain/companies/kinds.
 import type { Context } from './context.ts';
 import { httpError, toTRPCError } from './errors.ts';
 import type { ProcedureMeta } from './meta.ts';
+import { runIdempotent } from './idempotency.ts';
 
 const t = initTRPC
   .context<Context>()
@@ -104,3 +105,12 @@ export const ownerChangeProcedure = ownerProcedure.meta({ stepUp: true }).use(de
 
 /** Every change by a super admin (and acting as a company): super admin + step-up. */
 export const superAdminChangeProcedure = superAdminProcedure.meta({ stepUp: true }).use(declaredStepUp);
+
+/**
+ * A REST write's Idempotency-Key, for a procedure whose meta says `idempotent: true`: used after its kind's checks
+ * (role, key scope, step-up) and before its `.input()`, so a replay goes only to a caller who passes them now and a
+ * refusal of the body is stored like any other answer (./idempotency.ts). Without a key it does nothing.
+ */
+export const idempotent = t.middleware(({ ctx, next }) =>
+  ctx.idempotency ? runIdempotent(ctx, ctx.idempotency, (over) => next({ ctx: over })) : next(),
+);

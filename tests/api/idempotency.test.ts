@@ -14,7 +14,7 @@ import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { ApiKey, AuditEvent, Company, IdempotencyKey, Sim, SimEvent, User } from '#server/db/entities.ts';
 import { newToast, type HubEvent } from '#server/events/hub.ts';
 import { initOrm, type Orm } from '#server/db/orm.ts';
-import { lockNameOf } from '#server/http/idempotency.ts';
+import { lockNameOf } from '#server/trpc/idempotency.ts';
 import { purgeExpired } from '#server/maintenance/purge.ts';
 import { freshDatabase } from '#tests/helpers/db.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';

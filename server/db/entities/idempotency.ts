@@ -1,4 +1,4 @@
-// The stored first answers of REST requests sent with an Idempotency-Key (server/http/idempotency.ts): one row
+// The stored first answers of REST requests sent with an Idempotency-Key (server/trpc/idempotency.ts): one row
 // per caller and key, written in the same transaction as the request's work, kept 24 hours (the purge deletes
 // older ones). Neither the key nor the answer is stored readable: the key as its SHA-256, the answer encrypted
 // with a key derived from the Idempotency-Key (an answer may hold a secret shown only once, e.g. a new API key).

@@ -11,7 +11,7 @@ import { companyOutput, createCompanyInput, listQuery, updateCompanyInput } from
 import { createUserInput, updateUserInput, userOutput } from '#domain/companies/user-schemas.ts';
 import { createUser, getUser, updateUser } from '#server/companies/users.ts';
 import type { SessionInfo } from '#server/auth/sessions.ts';
-import { router, superAdminChangeProcedure, superAdminProcedure } from '#server/trpc/trpc.ts';
+import { router, superAdminChangeProcedure, superAdminProcedure, idempotent } from '#server/trpc/trpc.ts';
 import { setSessionCookie, success } from './auth.ts';
 
 const actor = (session: SessionInfo): Actor => ({ userId: session.userId, actingCompanyId: session.actingCompanyId });
@@ -46,6 +46,7 @@ export const adminRouter = router({
           'A new company with its name, customer number, invoice note and invoice interval; a customer number already taken is a 409 on customerNumber.',
       },
     })
+    .use(idempotent)
     .input(createCompanyInput)
     .output(z.object({ newCompany: companyOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -80,6 +81,7 @@ export const adminRouter = router({
           "Change a company's name, customer number, invoice note and invoice interval; a customer number already taken is a 409 on customerNumber.",
       },
     })
+    .use(idempotent)
     .input(updateCompanyInput)
     .output(z.object({ success: z.boolean(), company: companyOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -100,6 +102,7 @@ export const adminRouter = router({
           "The session acts as the company's owner (support) until it stops acting; the new session cookie is set in the answer.",
       },
     })
+    .use(idempotent)
     .input(z.object({ companyId: rowId() }))
     .output(success)
     .mutation(async ({ ctx, input }) => {
@@ -120,6 +123,7 @@ export const adminRouter = router({
           'A new user of a company (name, email, role: member when left out); an e-mail already taken is a 409 on email. No mail is sent.',
       },
     })
+    .use(idempotent)
     .input(createUserInput)
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -169,6 +173,7 @@ export const adminRouter = router({
           "Change a user's name, e-mail and role (or super admin); an e-mail already taken is a 409 on email.",
       },
     })
+    .use(idempotent)
     .input(updateUserInput)
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {

@@ -4,7 +4,7 @@ import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from '#server/api-keys/keys.ts';
 import { apiKeyCreatedOutput, apiKeyCreateInput, apiKeyIdInput, apiKeyOutput } from '#domain/api-keys/schemas.ts';
 import { z } from '#domain/zod.ts';
-import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 
 const tags = ['company'];
 const actor = (ctx: { companyId: number; session: { userId: number; actingCompanyId: number | null } }) => ({
@@ -43,6 +43,7 @@ export const apiKeysRouter = router({
           'Create an API key { name, scope: read | write, expiresAt?: YYYY-MM-DD or ISO time }; the key is answered only this once',
       },
     })
+    .use(idempotent)
     .input(apiKeyCreateInput)
     .output(apiKeyCreatedOutput)
     .mutation(async ({ ctx, input }) => {
@@ -61,6 +62,7 @@ export const apiKeysRouter = router({
         summary: 'Revoke an API key: its next request gets 401',
       },
     })
+    .use(idempotent)
     .input(apiKeyIdInput)
     .output(apiKeyOutput)
     .mutation(async ({ ctx, input }) => {

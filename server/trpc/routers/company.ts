@@ -22,7 +22,7 @@ import {
 } from '#server/companies/owner-admin.ts';
 import { userOutput } from '#domain/companies/user-schemas.ts';
 import { z } from '#domain/zod.ts';
-import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 import { success } from './auth.ts';
 
 const tags = ['company'];
@@ -62,6 +62,7 @@ export const companyRouter = router({
         summary: 'Add a user (name, email, role: owner, member or viewer); no mail is sent',
       },
     })
+    .use(idempotent)
     .input(companyUserCreateInput)
     .output(z.object({ newUser: userOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -80,6 +81,7 @@ export const companyRouter = router({
         summary: "Edit a user's name, email and role; the last owner cannot be demoted",
       },
     })
+    .use(idempotent)
     .input(companyUserUpdateInput)
     .output(z.object({ success: z.boolean(), user: userOutput }))
     .mutation(async ({ ctx, input }) => {
@@ -98,6 +100,7 @@ export const companyRouter = router({
         summary: 'Remove a user: their sessions and event streams end at once; the last owner cannot be removed',
       },
     })
+    .use(idempotent)
     .input(companyUserIdInput)
     .output(success)
     .mutation(async ({ ctx, input }) => {

@@ -3,7 +3,7 @@ import { t } from '#domain/texts/common.ts';
 import { z } from '#domain/zod.ts';
 import { submitFeedback } from '#server/feedback/feedback.ts';
 import { feedbackInput } from '#domain/feedback/schemas.ts';
-import { companyUserProcedure, router } from '#server/trpc/trpc.ts';
+import { companyUserProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 
 export const feedbackRouter = router({
   send: companyUserProcedure
@@ -18,6 +18,7 @@ export const feedbackRouter = router({
           "A message to support, stored with the user and company and mailed on; the answer is the feedback's id.",
       },
     })
+    .use(idempotent)
     .input(feedbackInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {

@@ -22,7 +22,13 @@ import { clearSessionCookie } from '#server/auth/sessions.ts';
 import { User } from '#server/db/entities.ts';
 import { tellPasskeyChange } from '#server/mail/security-mails.ts';
 import type { Context } from '#server/trpc/context.ts';
-import { authedProcedure, router, superAdminChangeProcedure, superAdminProcedure } from '#server/trpc/trpc.ts';
+import {
+  authedProcedure,
+  router,
+  superAdminChangeProcedure,
+  superAdminProcedure,
+  idempotent,
+} from '#server/trpc/trpc.ts';
 
 const tags = ['sessions'];
 const currentOutput = endedOutput.extend({
@@ -61,6 +67,7 @@ export const sessionsRouter = router({
           "End one of the caller's sessions: it is signed out at once, its event streams close (404 for any other id)",
       },
     })
+    .use(idempotent)
     .input(endSessionInput)
     .output(currentOutput)
     .mutation(async ({ ctx, input }) => {
@@ -80,6 +87,7 @@ export const sessionsRouter = router({
         summary: "End every session of the caller's but this one",
       },
     })
+    .use(idempotent)
     .input(z.object({}).optional())
     .output(endedOutput)
     .mutation(({ ctx }) => endOtherSessions(ctx.services, ctx.em, ctx.session)),
@@ -111,6 +119,7 @@ export const sessionsRouter = router({
         summary: "End one of a user's sessions (needs a passkey use in the last 10 minutes: 403 with stepUp)",
       },
     })
+    .use(idempotent)
     .input(endUserSessionInput)
     .output(currentOutput)
     .mutation(async ({ ctx, input }) => {
@@ -130,6 +139,7 @@ export const sessionsRouter = router({
           "Remove a user's passkeys and recovery codes and end all their sessions; they add a new passkey at their next sign-in",
       },
     })
+    .use(idempotent)
     .input(userSessionsInput)
     .output(resetPasskeysOutput.extend({ current: z.boolean() }))
     .mutation(async ({ ctx, input }) => {

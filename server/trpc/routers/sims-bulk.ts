@@ -12,7 +12,7 @@ import {
 import { activateBulk, countActivatedBy, deactivateBulk } from '#server/sims/bulk.ts';
 import { actorOf } from '#server/sims/changes.ts';
 import { auditBulk } from '#server/audit/activity.ts';
-import { companyWriteProcedure } from '#server/trpc/trpc.ts';
+import { companyWriteProcedure, idempotent } from '#server/trpc/trpc.ts';
 import type { Context } from '#server/trpc/context.ts';
 
 /** A bulk run's one trail row and one toast: how many of how many rows were done. */
@@ -43,6 +43,7 @@ export const simsBulkProcedures = {
           'One answer for the whole list, each row with its outcome, in the order sent. 10,000 ICCIDs take about a second on PostgreSQL. The body may be up to 6 MB (10,000 rows with their own 200-character mark and comment); a list of more than 10,000 is refused with 400 and { error, issues }: split it.',
       },
     })
+    .use(idempotent)
     .input(bulkActivateInput)
     .output(bulkActivateOutput)
     .mutation(async ({ ctx, input }) => {
@@ -81,6 +82,7 @@ export const simsBulkProcedures = {
           'One answer for the whole list, each id with its outcome. A list of more than 10,000 ids is refused with 400 and { error, issues }: split it.',
       },
     })
+    .use(idempotent)
     .input(bulkDeactivateInput)
     .output(bulkDeactivateOutput)
     .mutation(async ({ ctx, input }) => {

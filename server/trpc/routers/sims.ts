@@ -21,7 +21,7 @@ import { editSim } from '#server/sims/edit.ts';
 import { listSims } from '#server/sims/list.ts';
 import { getSim, HISTORY_PAGE, simHistory, simPage, simsByIds } from '#server/sims/read.ts';
 import { t } from '#domain/texts/common.ts';
-import { companyProcedure, companyWriteProcedure, router } from '#server/trpc/trpc.ts';
+import { companyProcedure, companyWriteProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 import { Invalid } from '#domain/errors.ts';
 import { simsBulkProcedures } from './sims-bulk.ts';
 
@@ -37,6 +37,7 @@ function cursorId(cursor: string): number {
 export const simsRouter = router({
   activate: companyWriteProcedure
     .meta({ idempotent: true, openapi: { method: 'POST', path: '/sim', tags: ['sims'], summary: 'Activate a SIM' } })
+    .use(idempotent)
     .input(activateInput)
     .output(z.object({ success: z.boolean(), id: z.number() }))
     .mutation(async ({ ctx, input }) => {
@@ -156,6 +157,7 @@ export const simsRouter = router({
       idempotent: true,
       openapi: { method: 'PUT', path: '/sim/edit', tags: ['sims'], summary: 'Edit marks and rate plan' },
     })
+    .use(idempotent)
     .input(editInput)
     .output(z.object({ success: z.boolean(), changed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
@@ -168,6 +170,7 @@ export const simsRouter = router({
       idempotent: true,
       openapi: { method: 'POST', path: '/sim/deactivate/{id}', tags: ['sims'], summary: 'Deactivate a SIM' },
     })
+    .use(idempotent)
     .input(z.object({ id: rowId() }))
     .output(z.object({ success: z.boolean() }))
     .mutation(async ({ ctx, input }) => {

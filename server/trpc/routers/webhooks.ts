@@ -21,7 +21,7 @@ import {
 } from '#domain/webhooks/schemas.ts';
 import type { Services } from '#server/services.ts';
 import { z } from '#domain/zod.ts';
-import { ownerChangeProcedure, ownerProcedure, router } from '#server/trpc/trpc.ts';
+import { ownerChangeProcedure, ownerProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 import { success } from './auth.ts';
 
 const tags = ['company'];
@@ -63,6 +63,7 @@ export const webhooksRouter = router({
           'Register an endpoint (https; events sim.activated, sim.updated, sim.deactivated, bulk.completed); the signing secret is answered only this once',
       },
     })
+    .use(idempotent)
     .input(webhookCreateInput)
     .output(z.object({ id: z.number(), secret: z.string() }))
     .mutation(async ({ ctx, input }) => {
@@ -76,6 +77,7 @@ export const webhooksRouter = router({
       idempotent: true,
       openapi: { method: 'PUT', path: '/company/webhooks', tags, summary: "Change an endpoint's URL, events, on/off" },
     })
+    .use(idempotent)
     .input(webhookUpdateInput)
     .output(success)
     .mutation(async ({ ctx, input }) => {
@@ -94,6 +96,7 @@ export const webhooksRouter = router({
         summary: 'Delete an endpoint with its deliveries',
       },
     })
+    .use(idempotent)
     .input(webhookIdInput)
     .output(success)
     .mutation(async ({ ctx, input }) => {
@@ -112,6 +115,7 @@ export const webhooksRouter = router({
         summary: 'Queue a webhook.test event for this endpoint',
       },
     })
+    .use(idempotent)
     .input(webhookIdInput)
     .output(z.object({ eventId: z.string() }))
     .mutation(async ({ ctx, input }) => {
@@ -131,6 +135,7 @@ export const webhooksRouter = router({
           'A new signing secret, answered only this once; the old one signs beside it for 24 hours (previousSecretValidUntil)',
       },
     })
+    .use(idempotent)
     .input(webhookIdInput)
     .output(z.object({ secret: z.string(), previousSecretValidUntil: z.string() }))
     .mutation(async ({ ctx, input }) => {
