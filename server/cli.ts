@@ -1,4 +1,5 @@
-// Command line: migrate, seed, user:create, plans:import, migration:create, backup, restore, events:prune.
+// Command line: migrate, seed, user:create, plans:import, migration:create, backup, restore, events:prune,
+// usage:import.
 // Each prints what it did and exits non-zero with one clear line on error. The commands live in server/cli/,
 // one file per group; this file is the entry (`npm run cli -- <command>`) and dispatches to them.
 import { ConfigError } from './config.ts';
@@ -7,6 +8,7 @@ import { backup, restore } from './cli/backup.ts';
 import { CliError } from './cli/common.ts';
 import { migrateCommand, migrationCreate, plansImport, seed } from './cli/database.ts';
 import { eventsPrune } from './cli/prune.ts';
+import { usageImport } from './cli/usage.ts';
 import { userCreate } from './cli/users.ts';
 
 const usage = `Usage: npm run cli -- <command>
@@ -21,7 +23,11 @@ const usage = `Usage: npm run cli -- <command>
                                   (PostgreSQL: pg_dump / pg_restore, see docs/operations.md)
   events:prune [--before YYYY-MM-DD] [--audit-before YYYY-MM-DD] [--archive FILE[.gz]]
                                   delete SIM events and audit rows older than the retention (docs/decisions/020),
-                                  in batches, each archived to FILE (JSON Lines) first; safe to run again`;
+                                  in batches, each archived to FILE (JSON Lines) first; safe to run again;
+                                  drops usage partitions past their retention (docs/decisions/033)
+  usage:import FILE [--source NAME]
+                                  usage records from a CSV file (header row, plain or gzip) in batches of 5000;
+                                  prints the counts; safe to run again (a record seen before changes nothing)`;
 
 export async function runCli(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
@@ -42,6 +48,8 @@ export async function runCli(argv: string[]): Promise<string> {
       return restore(rest[0]);
     case 'events:prune':
       return eventsPrune(rest);
+    case 'usage:import':
+      return usageImport(rest);
     // Asking for help is not an error: the usage on stdout, exit 0.
     case undefined:
     case 'help':

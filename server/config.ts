@@ -96,6 +96,9 @@ const schema = z.object({
   // Demo data in an empty database: the embedded default seeds it; a PostgreSQL database only when the operator
   // types DEMO_DATA=true (never a production database by accident: the demo logins include a super admin).
   DEMO_DATA: z.enum(['true', 'false']).optional(),
+  // Usage (docs/decisions/033): days of raw records kept, months of totals per SIM kept.
+  USAGE_RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  USAGE_TOTALS_RETENTION_MONTHS: z.coerce.number().int().min(1).max(1200).default(36),
 });
 
 /** DNS servers as node's Resolver#setServers takes them: `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`. */
@@ -215,6 +218,8 @@ export type Config = {
   };
   /** DEMO_DATA: seed the demo data into an empty database at start (default: only the embedded database). */
   demoData: boolean;
+  /** USAGE_RAW_RETENTION_DAYS, USAGE_TOTALS_RETENTION_MONTHS: how long usage is kept (default 90 days, 36 months). */
+  usage: { rawDays: number; totalsMonths: number };
 };
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the variable. */
@@ -249,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     companyRateLimit: e.COMPANY_RATE_LIMIT,
     apiKeysMaxActive: e.API_KEYS_MAX_ACTIVE,
     demoData: e.DEMO_DATA ? e.DEMO_DATA === 'true' : !e.DATABASE_URL,
+    usage: { rawDays: e.USAGE_RAW_RETENTION_DAYS, totalsMonths: e.USAGE_TOTALS_RETENTION_MONTHS },
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
     sessionSecretGenerated: !e.SESSION_SECRET,

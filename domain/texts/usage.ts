@@ -1,7 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:usage (usage records taken in: why a record was refused, the import's counts)
-import { grouped } from './common.ts';
-
+// @texts:usage (usage records taken in: why a record was refused)
 export const tUsage = {
   refused: {
     notAnObject: 'Posten är inte ett objekt med fälten recordId, iccid, start, end, bytesUp och bytesDown.',
@@ -19,6 +17,4 @@ export const tUsage = {
     rat: (max: number) => `rat är ogiltigt: högst ${max} tecken, bokstäver, siffror och bindestreck.`,
     imei: 'imei är ogiltigt: 14–16 siffror.',
   },
-  counts: (c: { taken: number; duplicates: number; unknownIccid: number; refused: number }) =>
-    `Tagna: ${grouped(c.taken)}, dubbletter: ${grouped(c.duplicates)}, okänt ICCID: ${grouped(c.unknownIccid)}, avvisade: ${grouped(c.refused)}`,
 };

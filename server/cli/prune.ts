@@ -1,5 +1,7 @@
-// events:prune: SIM events and audit rows older than the retention deleted in batches, each archived first.
+// events:prune: SIM events and audit rows older than the retention deleted in batches, each archived first; the
+// usage partitions past their retention dropped (docs/decisions/033).
 import { parseArgs } from 'node:util';
+import { loadConfig } from '#server/config.ts';
 import { migrate } from '#server/db/orm.ts';
 import {
   AUDIT_EVENT_YEARS,
@@ -8,6 +10,7 @@ import {
   SIM_EVENT_YEARS,
   stockholmMidnight,
 } from '#server/maintenance/prune-events.ts';
+import { maintainUsagePartitions } from '#server/usage/partitions.ts';
 import { CliError, withOrm } from './common.ts';
 
 /** A cutoff of events:prune: the first day of a month (an invoice period starts there), not inside the retention. */
@@ -42,10 +45,13 @@ export async function eventsPrune(argv: string[]): Promise<string> {
   return withOrm(async (orm) => {
     await migrate(orm);
     const r = await pruneEvents(orm.em.fork(), { simCutoff, auditCutoff, archive: values.archive });
+    const { usage } = loadConfig();
+    const u = await maintainUsagePartitions(orm.em.fork(), { now: new Date(), ...usage });
     return [
       `sim_event: deleted ${r.simEvents.deleted} events before ${r.simEvents.cutoff} in ${r.simEvents.batches} batches (kept each SIM's activation and its last event before the cutoff)`,
       `audit_event: deleted ${r.auditEvents.deleted} rows before ${r.auditEvents.cutoff} in ${r.auditEvents.batches} batches`,
       r.archive ? `archived ${r.archived} rows to ${r.archive}` : 'no archive written (--archive FILE keeps the rows)',
+      `usage: dropped ${u.dropped.length} partitions (raw records ${usage.rawDays} days, totals ${usage.totalsMonths} months)${u.dropped.length ? `: ${u.dropped.join(', ')}` : ''}`,
     ].join('\n');
   });
 }

@@ -1,0 +1,118 @@
+// usage:import: a file of usage records from the network's mediation (CSV with a header row of the contract's
+// field names, plain or gzip, told by its first bytes) streamed into the store a batch at a time through the same
+// ingestUsage as the REST door. Safe to run twice and to run again after a crash: a record seen before changes
+// nothing. Exits non-zero only when the file itself cannot be read; refused records are counted and listed.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
+import { parse } from 'csv-parse';
+import { loadConfig } from '#server/config.ts';
+import { migrate } from '#server/db/orm.ts';
+import { ingestUsage, validSource, type IngestCounts } from '#server/usage/ingest.ts';
+import { CliError, withOrm } from './common.ts';
+
+export const IMPORT_BATCH = 5_000;
+const REQUIRED = ['recordId', 'iccid', 'start', 'end', 'bytesUp', 'bytesDown'];
+/** Refusals printed one by one; the rest are counted. */
+const REFUSALS_SHOWN = 20;
+
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+type Row = { record: Record<string, string>; info: { lines: number } };
+
+export async function usageImport(argv: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { source: { type: 'string' }, batch: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new CliError('usage:import FILE [--source NAME]: give one file');
+  const source = values.source ?? 'import';
+  if (!validSource(source))
+    throw new CliError(`--source "${source}": 1-100 letters, digits and . _ : - (the network key's name)`);
+  const size = values.batch === undefined ? IMPORT_BATCH : Number(values.batch);
+  if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new CliError('--batch: a whole number 1-10000');
+  let gzip: boolean;
+  try {
+    gzip = await isGzip(file);
+  } catch (e) {
+    throw new CliError(`${file} cannot be read: ${(e as Error).message}`);
+  }
+  const { usage } = loadConfig();
+  return withOrm(async (orm) => {
+    await migrate(orm);
+    const total: IngestCounts = { taken: 0, duplicates: 0, unknownIccid: 0, refused: [] };
+    let refusedLines: string[] = [];
+    let rows = 0;
+    let batches = 0;
+    let storing = false;
+    const flush = async (batch: Row[]) => {
+      storing = true;
+      const counts = await ingestUsage(
+        orm.em.fork(),
+        source,
+        batch.map((r) => r.record),
+        { rawDays: usage.rawDays },
+      );
+      total.taken += counts.taken;
+      total.duplicates += counts.duplicates;
+      total.unknownIccid += counts.unknownIccid;
+      total.refused.push(...counts.refused);
+      refusedLines = refusedLines.concat(
+        counts.refused.map((r) => `  line ${batch[r.index]?.info.lines ?? '?'}: ${r.reason}`),
+      );
+      batches++;
+      storing = false;
+    };
+    const summary = () =>
+      [
+        `usage:import ${file} (source ${source}${gzip ? ', gzip' : ''}): ${rows} records in ${batches} batches`,
+        `taken ${total.taken}, duplicates ${total.duplicates}, unknown ICCID ${total.unknownIccid}, refused ${total.refused.length}`,
+        ...refusedLines.slice(0, REFUSALS_SHOWN),
+        ...(refusedLines.length > REFUSALS_SHOWN ? [`  ... and ${refusedLines.length - REFUSALS_SHOWN} more`] : []),
+      ].join('\n');
+    const input: Readable = createReadStream(file);
+    const parser = parse({ columns: true, bom: true, trim: true, skip_empty_lines: true, info: true });
+    const stream = gzip ? input.pipe(createGunzip()) : input;
+    stream.on('error', (e) => parser.destroy(e));
+    stream.pipe(parser);
+    let batch: Row[] = [];
+    try {
+      let header = true;
+      for await (const row of parser as AsyncIterable<Row>) {
+        if (header) {
+          const missing = REQUIRED.filter((f) => !(f in row.record));
+          if (missing.length) throw new Error(`the header row lacks ${missing.join(', ')}`);
+          header = false;
+        }
+        rows++;
+        batch.push(row);
+        if (batch.length >= size) {
+          await flush(batch);
+          batch = [];
+        }
+      }
+      if (batch.length) await flush(batch);
+    } catch (e) {
+      // The file (or its gzip, or its CSV) broke off: the batches before it are stored; a run again is safe. A
+      // database error is no fault of the file's and goes on as it is.
+      if (storing) throw e;
+      throw new CliError(`${file} cannot be read: ${(e as Error).message}\n${summary()}`);
+    } finally {
+      input.destroy();
+    }
+    return summary();
+  });
+}
