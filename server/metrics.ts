@@ -37,3 +37,10 @@ export const webhookDeliveriesFailed = new client.Counter({
   help: 'Webhook deliveries this instance gave up on (marked failed: still failing past WEBHOOK_RETRY_FOR_MS)',
   registers: [shared],
 });
+
+export const poolRefusals = new client.Counter({
+  name: 'sim_portal_db_pool_refusals_total',
+  help: 'Requests refused a pooled connection (503): at once while the queue is stalled or full, or after waiting QUEUE_WAIT_MS',
+  labelNames: ['reason'] as const,
+  registers: [shared],
+});

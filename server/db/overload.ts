@@ -4,6 +4,7 @@
 // PostgreSQL only: embedded PGlite is one in-process connection with no pool and no other backend to cancel from.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { poolRefusals } from '#server/metrics.ts';
 
 /**
  * The longest a request waits in the queue for a pooled connection before it is refused (503, Retry-After): what a
@@ -24,9 +25,13 @@ export const SEARCH_STATEMENT_TIMEOUT_MS = 5_000;
 /** No pooled connection now and too many already waiting: answered 503 (db/errors.ts knows its code). */
 export class PoolSaturated extends Error {
   readonly code = 'POOL_SATURATED';
-  constructor() {
+  constructor(
+    /** At once: the queue stalled or full; or after waiting QUEUE_WAIT_MS (counted by reason in /metrics). */
+    readonly reason: 'stalled' | 'full' | 'waited',
+  ) {
     super('the connection pool is saturated');
     this.name = 'PoolSaturated';
+    poolRefusals.inc({ reason });
   }
 }
 
@@ -43,7 +48,8 @@ type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, release?
 
 /**
  * Makes the pool refuse a connection at once, instead of queueing it, while its queue is stalled (its oldest request
- * has waited QUEUE_STALLED_MS) or full (`maxWaiting`), and a request that has waited QUEUE_WAIT_MS give up (the
+ * has waited QUEUE_STALLED_MS, or a request gave up waiting and every connection is still taken) or full
+ * (`maxWaiting`), and a request that has waited QUEUE_WAIT_MS give up (the
  * connection it was waiting for goes back to the pool when it comes). Every refusal comes within QUEUE_WAIT_MS,
  * never at the acquire timeout. `pool.query` and MikroORM both take connections through here.
  */
@@ -55,13 +61,22 @@ export function shedLoad(
   const connect = pool.connect.bind(pool) as (cb: ConnectCallback) => void;
   // When each request now waiting began to wait, oldest first (a Set keeps the order of insertion).
   const waiting = new Set<{ since: number }>();
+  // A request gave up waiting and no connection has been handed out since: the queue is still stalled even when it
+  // is empty again (its waiting requests all gave up), so a new request is refused at once, not after its own wait.
+  let stalled = false;
+  const max = pool.options.max ?? 10;
   /** A connection for `cb`, or a PoolSaturated error: at once, or when the wait is over. */
   const take = (cb: ConnectCallback) => {
     const now = performance.now();
+    if (stalled && pool.idleCount === 0 && pool.totalCount >= max) {
+      process.nextTick(() => cb(new PoolSaturated('stalled')));
+      return;
+    }
     if (pool.waitingCount > 0) {
       const oldest = waiting.values().next().value;
-      if (pool.waitingCount >= maxWaiting || (oldest && now - oldest.since >= limits.stalledMs)) {
-        process.nextTick(() => cb(new PoolSaturated()));
+      const full = pool.waitingCount >= maxWaiting;
+      if (full || (oldest && now - oldest.since >= limits.stalledMs)) {
+        process.nextTick(() => cb(new PoolSaturated(full ? 'full' : 'stalled')));
         return;
       }
     }
@@ -70,18 +85,21 @@ export function shedLoad(
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
+      stalled = true;
       waiting.delete(entry);
-      cb(new PoolSaturated());
+      cb(new PoolSaturated('waited'));
     }, limits.waitMs);
     connect((err, client, release) => {
       if (settled) {
-        // Given up already: the connection goes back to the pool for the next in the queue.
+        // Given up already: the connection goes back to the pool for the next in the queue (which drains again).
+        if (client) stalled = false;
         release?.();
         return;
       }
       settled = true;
       clearTimeout(timer);
       waiting.delete(entry);
+      if (client) stalled = false;
       cb(err, client, release);
     });
   };

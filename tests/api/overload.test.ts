@@ -11,6 +11,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_STALLED_MS } from '#server/db/overload.ts';
+import { poolRefusals } from '#server/metrics.ts';
 import { freshDatabase } from '#tests/helpers/db.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
@@ -21,6 +22,13 @@ const HUNG_AFTER_MS = 30_000;
 
 type Health = { pool?: { total: number; idle: number; waiting: number } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The pool's refusals so far (the servers run in this process), by reason: at once (stalled, full) or waited. */
+async function refusals(): Promise<{ atOnce: number; waited: number }> {
+  const values = (await poolRefusals.get()).values;
+  const of = (reason: string) => values.filter((v) => v.labels.reason === reason).reduce((n, v) => n + v.value, 0);
+  return { atOnce: of('stalled') + of('full'), waited: of('waited') };
+}
 
 type Answer = { status: number; retryAfter: string | null; type: string; body: string };
 
@@ -142,14 +150,19 @@ needs(describe, 'PostgreSQL')('overload: refused at once, abandoned searches can
       const queued = performance.now();
       while (performance.now() - queued < QUEUE_STALLED_MS)
         await sleep(QUEUE_STALLED_MS - (performance.now() - queued));
-      // The queue has stalled: a second wave is refused, each of them, while the lock still holds (within the queue's
-      // longest wait, not at the acquire timeout of two minutes).
+      // The queue has stalled: a second wave is refused, each of them, while the lock still holds, at once (not
+      // after waiting QUEUE_WAIT_MS in the queue, nor at the acquire timeout of two minutes): the pool counts each
+      // refusal by its reason.
+      const before = await refusals();
       const second = await Promise.race([
         Promise.all(Array.from({ length: 30 }, (_, i) => request(i))),
         sleep(15_000).then(() => null), // a deadline: an answer not come by then is hung
       ]);
       expect(second).not.toBeNull();
       expect(second!.map((a) => a.status)).toEqual(second!.map(() => 503));
+      // The first wave holds the ten connections and waits on the lock: no request of it asks for another, so every
+      // refusal at once in this window is the second wave's (a queued one of the first may give up meanwhile, waited).
+      expect((await refusals()).atOnce - before.atOnce).toBeGreaterThanOrEqual(second!.length);
       return [...first, ...second!.map((a) => Promise.resolve(a))];
     });
     const all = await Promise.all(answers);
