@@ -44,6 +44,10 @@ export type Checked = { ok: true; record: UsageRecord } | { ok: false; reason: s
 export type RecordLimits = { now: Date; oldest: Date; retentionDays: number };
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Each code asked once (asking Intl is slow beside the rest of a record's checks). */
+const countries = new Map<string, boolean>();
+const RAT = new RegExp(`^[A-Za-z0-9-]{1,${RAT_MAX}}$`);
+const RECORD_ID_BAD = /[\p{Cc}\p{Cf}\s]/u;
 
 /** An optional text field: absent, null or empty (a CSV cell) is null. */
 function optional(v: unknown): string | null | undefined {
@@ -67,7 +71,10 @@ export function normalizeNetwork(v: string): string | null {
 /** An assigned ISO 3166 alpha-2 code, upper case; null otherwise. */
 export function normalizeCountry(v: string): string | null {
   const code = v.toUpperCase();
-  return /^[A-Z]{2}$/.test(code) && code !== 'ZZ' && regions.of(code) !== undefined ? code : null;
+  if (!/^[A-Z]{2}$/.test(code)) return null;
+  let known = countries.get(code);
+  if (known === undefined) countries.set(code, (known = code !== 'ZZ' && regions.of(code) !== undefined));
+  return known ? code : null;
 }
 
 /** One record checked and normalised, or the first reason it is refused. */
@@ -78,7 +85,7 @@ export function checkUsageRecord(input: unknown, limits: RecordLimits): Checked 
   const o = input as Record<string, unknown>;
   const recordId =
     typeof o.recordId === 'string' ? o.recordId.trim() : typeof o.recordId === 'number' ? String(o.recordId) : '';
-  if (!recordId || recordId.length > RECORD_ID_MAX || /[\p{Cc}\p{Cf}\s]/u.test(recordId))
+  if (!recordId || recordId.length > RECORD_ID_MAX || RECORD_ID_BAD.test(recordId))
     return no(r.recordId(RECORD_ID_MAX));
   const iccid = typeof o.iccid === 'string' ? normalizeIccid(o.iccid) : '';
   const problem = iccidProblem(iccid);
@@ -102,7 +109,7 @@ export function checkUsageRecord(input: unknown, limits: RecordLimits): Checked 
   const country = countryIn ? normalizeCountry(countryIn) : countryIn;
   if (country === undefined || (countryIn && !country)) return no(r.country);
   const rat = optional(o.rat);
-  if (rat === undefined || (rat && !new RegExp(`^[A-Za-z0-9-]{1,${RAT_MAX}}$`).test(rat))) return no(r.rat(RAT_MAX));
+  if (rat === undefined || (rat && !RAT.test(rat))) return no(r.rat(RAT_MAX));
   const imei = optional(o.imei);
   if (imei === undefined || (imei && !/^\d{14,16}$/.test(imei))) return no(r.imei);
   return {

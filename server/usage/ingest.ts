@@ -133,8 +133,9 @@ export async function ingestUsage(
     try {
       const stored = await em.transactional(async (tx) => {
         const sims = await tx.execute<Array<{ iccid: string; id: number; company_id: number }>>(
-          `select s.iccid, s.id, s.company_id from json_array_elements_text(?::json) as l(iccid)
-           join sim s on s.iccid = l.iccid and s.status = 'active'`,
+          // LATERAL: a probe of the active ICCIDs' unique index per ICCID, whatever the planner guesses of the list.
+          `select l.iccid, s.id, s.company_id from json_array_elements_text(?::json) as l(iccid)
+           cross join lateral (select id, company_id from sim where iccid = l.iccid and status = 'active' limit 1) s`,
           [iccids],
         );
         const simOf = new Map(sims.map((s) => [s.iccid, s]));
