@@ -1,31 +1,20 @@
 // Usage taken in (server/usage/ingest.ts) on a real database, PGlite or PostgreSQL: the counts, a repeat that
 // changes nothing, unknown ICCIDs kept aside, a batch that fails in the middle leaving nothing, and the property
 // that every day's and month's total is the sum of the raw records it stands for, whatever the order, the
-// lateness and the repeats of the records, across Swedish midnights, month ends and both DST changes.
+// lateness and the repeats of the records, across Swedish midnights, month ends and both DST changes. The
+// connection cut mid-batch and two processes at once: usage-faults.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { swedishDay } from '#domain/usage/time.ts';
-import { withCheckDigit } from '#domain/sims/iccid.ts';
-import type { Em } from '#server/db/orm.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
+import { activeSims, clear, num, unknownIccid } from '#tests/helpers/usage.ts';
 
 const db = useDemoOrm();
 const NOW = new Date('2026-11-28T12:00:00Z');
 /** A raw window long enough to hold both of 2026's DST changes. */
 const RAW_DAYS = 300;
 const opts = { now: NOW, rawDays: RAW_DAYS };
-
-async function activeSims(em: Em, n: number): Promise<Array<{ id: number; iccid: string }>> {
-  return em.execute(`select id, iccid from sim where status = 'active' order by id limit ${n}`);
-}
-
-async function clear(em: Em): Promise<void> {
-  await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside');
-}
-
-const num = (v: unknown) => Number(v);
-const unknownIccid = (i: number) => withCheckDigit(`8946999${String(i).padStart(12, '0')}`);
 
 describe('ingestUsage', () => {
   it('counts taken, duplicates, unknown ICCIDs and refusals; a repeat changes nothing', async () => {

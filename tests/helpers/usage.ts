@@ -1,0 +1,14 @@
+// What the usage tests share: the demo SIMs to send records for, an ICCID no SIM has, an empty store.
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import type { Em } from '#server/db/orm.ts';
+
+export async function activeSims(em: Em, n: number): Promise<Array<{ id: number; iccid: string }>> {
+  return em.execute(`select id, iccid from sim where status = 'active' order by id limit ${n}`);
+}
+
+export async function clear(em: Em): Promise<void> {
+  await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside');
+}
+
+export const num = (v: unknown) => Number(v);
+export const unknownIccid = (i: number) => withCheckDigit(`8946999${String(i).padStart(12, '0')}`);

@@ -1,0 +1,106 @@
+// Usage ingest on PostgreSQL under faults: the connection cut in the middle of a 10,000-record batch leaves
+// nothing half-counted and the retry counts it once; two processes ingesting the same batches at once count each
+// record once (server/usage/ingest.ts, docs/decisions/033).
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { initOrm, type Em } from '#server/db/orm.ts';
+import { ingestUsage } from '#server/usage/ingest.ts';
+import { needs } from '#tests/helpers/needs.ts';
+import { useDemoOrm } from '#tests/helpers/orm.ts';
+import { activeSims, clear, num, unknownIccid } from '#tests/helpers/usage.ts';
+
+const db = useDemoOrm();
+const opts = { now: new Date('2026-11-28T12:00:00Z') };
+/** Every tenth record's ICCID is no SIM's. */
+const known = (i: number) => i % 10 !== 9;
+
+needs(describe, 'PostgreSQL')('faults and two processes (PostgreSQL)', () => {
+  const batchOf = (sims: Array<{ iccid: string }>, prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      recordId: `${prefix}-${i}`,
+      iccid: !known(i) ? unknownIccid(100 + i) : (sims[i % sims.length]?.iccid ?? ''),
+      start: new Date(Date.parse('2026-11-27T22:00:00Z') + (i % 180) * 60_000).toISOString(),
+      end: new Date(Date.parse('2026-11-27T22:15:00Z') + (i % 180) * 60_000).toISOString(),
+      bytesUp: i,
+      bytesDown: 2 * i,
+    }));
+  const totals = async (em: Em) => {
+    const [r] = await em.execute(
+      `select (select count(*) from usage_record) as raw, (select coalesce(sum(records), 0) from usage_day) as days,
+         (select coalesce(sum(bytes_down), 0) from usage_month) as down, (select count(*) from usage_aside) as aside`,
+    );
+    return { raw: num(r?.raw), days: num(r?.days), down: num(r?.down), aside: num(r?.aside) };
+  };
+
+  it('a connection cut in the middle of a 10,000-record batch leaves nothing; the retry counts it once', async () => {
+    const em = db.orm.em.fork();
+    await clear(em);
+    const batch = batchOf(await activeSims(em, 50), 'cut', 10_000);
+    // The batch stops in its last statement (records aside), after the raw records and totals were written.
+    await em.execute(`create function usage_test_wait() returns trigger language plpgsql as $$
+      begin perform pg_sleep(60); return null; end $$`);
+    await em.execute(
+      `create trigger usage_test_wait after insert on usage_aside for each statement execute function usage_test_wait()`,
+    );
+    const admin = new pg.Client({ connectionString: String(db.orm.config.get('clientUrl')) });
+    await admin.connect();
+    try {
+      const running = ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);
+      const failed = running.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      // Wait for the batch's session to sleep in the trigger, then cut its connection as a failing database would.
+      await expect
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                `select pg_terminate_backend(pid) as cut from pg_stat_activity
+                 where datname = current_database() and pid <> pg_backend_pid() and wait_event = 'PgSleep'`,
+              )
+            ).rowCount,
+          { timeout: 30_000, interval: 100 },
+        )
+        .toBe(1);
+      expect(await failed).toBeInstanceOf(Error);
+    } finally {
+      await admin.query(`drop trigger if exists usage_test_wait on usage_aside`);
+      await admin.query(`drop function if exists usage_test_wait()`);
+      await admin.end();
+    }
+    expect(await totals(db.orm.em.fork())).toEqual({ raw: 0, days: 0, down: 0, aside: 0 });
+    const retry = await ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);
+    expect(retry).toEqual({ taken: 9_000, duplicates: 0, unknownIccid: 1_000, refused: [] });
+    const down = batch.filter((_, i) => known(i)).reduce((sum, r) => sum + r.bytesDown, 0);
+    expect(await totals(db.orm.em.fork())).toEqual({ raw: 9_000, days: 9_000, down, aside: 1_000 });
+  });
+
+  it('two processes ingesting the same batches at once count each record once', async () => {
+    const em = db.orm.em.fork();
+    await clear(em);
+    const sims = await activeSims(em, 50);
+    const batches = [0, 1, 2, 3].map((b) => batchOf(sims, `twice-${b}`, 2_000));
+    const other = await initOrm({ kind: 'postgres', url: String(db.orm.config.get('clientUrl')) });
+    try {
+      const run = async (orm: typeof other) => {
+        const sum = { taken: 0, duplicates: 0, unknownIccid: 0 };
+        for (const b of batches) {
+          const c = await ingestUsage(orm.em.fork(), 'mediation', b, opts);
+          sum.taken += c.taken;
+          sum.duplicates += c.duplicates;
+          sum.unknownIccid += c.unknownIccid;
+        }
+        return sum;
+      };
+      const [a, b] = await Promise.all([run(db.orm), run(other)]);
+      expect(a.taken + b.taken).toBe(4 * 1_800);
+      expect(a.unknownIccid + b.unknownIccid).toBe(4 * 200);
+      expect(a.duplicates + b.duplicates).toBe(4 * 2_000);
+    } finally {
+      await other.close(true);
+    }
+    const down = batches.flatMap((b) => b.filter((_, i) => known(i))).reduce((sum, r) => sum + r.bytesDown, 0);
+    expect(await totals(em)).toEqual({ raw: 7_200, days: 7_200, down, aside: 800 });
+  });
+});
