@@ -15,6 +15,7 @@ import { Migration20261126120000_sign_in } from './Migration20261126120000_sign_
 import { Migration20261126140000_idempotency } from './Migration20261126140000_idempotency.ts';
 import { Migration20261128070000_sso_domain_proof } from './Migration20261128070000_sso_domain_proof.ts';
 import { Migration20261128150000_usage } from './Migration20261128150000_usage.ts';
+import { Migration20261128160000_network_keys } from './Migration20261128160000_network_keys.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -31,4 +32,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126140000_idempotency', class: Migration20261126140000_idempotency },
   { name: 'Migration20261128070000_sso_domain_proof', class: Migration20261128070000_sso_domain_proof },
   { name: 'Migration20261128150000_usage', class: Migration20261128150000_usage },
+  { name: 'Migration20261128160000_network_keys', class: Migration20261128160000_network_keys },
 ];

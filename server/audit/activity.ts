@@ -15,6 +15,7 @@ import { LIST_PAGE_MAX } from '#domain/zod.ts';
 import { type ActivityView, type AuditTrailView, type TrailCompany } from '#domain/companies/owner-schemas.ts';
 import { Invalid } from '#domain/errors.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
+import { tNetwork } from '#domain/texts/network.ts';
 
 const c = tCompany;
 
@@ -91,6 +92,9 @@ function securityWhat(action: string, after: Record<string, unknown>): string {
     case 'ssoDomainVerified':
     case 'ssoDomainUnverified':
       return a[action](str(after.domain));
+    case 'networkKeyCreated':
+    case 'networkKeyRevoked':
+      return tNetwork.audit[action](str(after.name));
     case 'stepUpFailed':
     case 'stepUpByEmail':
     case 'recoveryCodeUsed':

@@ -28,6 +28,7 @@ import {
   UsageMonthSchema,
   UsageRecordSchema,
 } from './entities/usage.ts';
+import { NetworkKeySchema } from './entities/network.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -50,6 +51,7 @@ export { AuditEvent, Feedback } from './entities/audit.ts';
 export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './entities/webhooks.ts';
 export { IdempotencyKey } from './entities/idempotency.ts';
 export { UsageAside, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
+export { NetworkKey } from './entities/network.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -79,4 +81,5 @@ export const entities = [
   UsageMonthSchema,
   UsageLastSeenSchema,
   UsageAsideSchema,
+  NetworkKeySchema,
 ];
