@@ -84,8 +84,27 @@ function row(s: Listed) {
     mark: s.invoiceLineMark,
     legacy: s.ratePlan.isLegacy,
     plan: s.ratePlan.description,
-    activated: formatDate(new Date(s.activatedAt)),
+    activated: dayOf(s.activatedAt),
   };
+}
+
+/**
+ * The activation day in words, by the UTC hour of the instant (2026-11-28T13): Stockholm's offset from UTC is
+ * whole hours, so every instant of an hour is on the same day there, and a page's 50 SIMs share a few hours. One
+ * Intl format per hour seen, not one per row (they were over 1 % of the CPU of a request); bounded, emptied when full.
+ */
+const days = new Map<string, string>();
+const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+function dayOf(iso: string): string {
+  if (!UTC_ISO.test(iso)) return formatDate(new Date(iso));
+  const hour = iso.slice(0, 13);
+  let day = days.get(hour);
+  if (day === undefined) {
+    day = formatDate(new Date(iso));
+    if (days.size >= 2000) days.clear();
+    days.set(hour, day);
+  }
+  return day;
 }
 
 export default function Sims() {
