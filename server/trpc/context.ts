@@ -7,7 +7,9 @@ import type { Em } from '#server/db/orm.ts';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
 import { newToast, type Toast } from '#server/events/hub.ts';
 import type { Services } from '#server/services.ts';
-import type { IdempotentCall } from './idempotency.ts';
+
+/** What a door read of an idempotent request: the caller's Idempotency-Key and the request it stands for. */
+export type IdempotentCall = { key: string; requestHash: string };
 
 export type Context = {
   services: Services;

@@ -11,7 +11,7 @@ import { errorBody } from '#domain/errors.ts';
 import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { IDEMPOTENCY_KEPT_MS } from '#server/db/entities/idempotency.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
-import type { Context } from './context.ts';
+import type { Context, IdempotentCall } from './context.ts';
 import { httpError } from './errors.ts';
 
 /** How often (on average) a request whose key is busy looks again, and for how long before it gives up with 409. */
@@ -23,8 +23,7 @@ export const WAIT_MS = 30_000;
  */
 export const MAX_STORED_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** What the door read of an idempotent request: the caller's key and the request it stands for. */
-export type IdempotentCall = { key: string; requestHash: string };
+export type { IdempotentCall };
 
 /**
  * An answer the door sends as it is, instead of running the procedure: a first answer replayed (`replayed`), or
