@@ -16,6 +16,7 @@ import { Migration20261126140000_idempotency } from './Migration20261126140000_i
 import { Migration20261128070000_sso_domain_proof } from './Migration20261128070000_sso_domain_proof.ts';
 import { Migration20261128150000_usage } from './Migration20261128150000_usage.ts';
 import { Migration20261128160000_network_keys } from './Migration20261128160000_network_keys.ts';
+import { Migration20261128170000_usage_aside_list } from './Migration20261128170000_usage_aside_list.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -33,4 +34,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128070000_sso_domain_proof', class: Migration20261128070000_sso_domain_proof },
   { name: 'Migration20261128150000_usage', class: Migration20261128150000_usage },
   { name: 'Migration20261128160000_network_keys', class: Migration20261128160000_network_keys },
+  { name: 'Migration20261128170000_usage_aside_list', class: Migration20261128170000_usage_aside_list },
 ];

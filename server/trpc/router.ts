@@ -4,6 +4,7 @@ import { databaseIsUp } from '#server/db/health.ts';
 import { publicProcedure, router } from './trpc.ts';
 import { adminRouter } from './routers/admin.ts';
 import { apiKeysRouter } from './routers/api-keys.ts';
+import { networkKeysRouter } from './routers/network-keys.ts';
 import { authRouter } from './routers/auth.ts';
 import { companyRouter } from './routers/company.ts';
 import { exportRouter } from './routers/export.ts';
@@ -31,6 +32,7 @@ export const appRouter = router({
   company: companyRouter,
   webhooks: webhooksRouter,
   apiKeys: apiKeysRouter,
+  networkKeys: networkKeysRouter,
   passkeys: passkeysRouter,
   sso: ssoRouter,
   sessions: sessionsRouter,

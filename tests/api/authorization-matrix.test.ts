@@ -1,4 +1,4 @@
-// Long: one table of 28 procedures with their inputs and page forms, which reads best in one place.
+// Long: one table of 30 procedures with their inputs and page forms, which reads best in one place.
 // The authorization matrix of the sensitive changes (issue 37): every procedure that needs a recent passkey use
 // (step-up) × every kind of caller × every door it has: its REST path in the OpenAPI document, `/api/trpc/<name>`,
 // and its page's form post (or the page's JSON door, for the passkey ceremonies). Only a fresh step-up of the right
@@ -250,6 +250,18 @@ async function apiKeyOfA(): Promise<number> {
   return (r.json as { id: number }).id;
 }
 
+async function networkKeyMade(): Promise<number> {
+  const r = await send(
+    url(),
+    'POST',
+    '/api/admin/networkKeys',
+    { cookie: await cookie(EMAIL.superAdmin) },
+    { json: { name: `matris-${n()}` } },
+  );
+  expect(r.status, r.text).toBe(200);
+  return (r.json as { id: number }).id;
+}
+
 async function userOfA(): Promise<number> {
   const e = em();
   const i = n();
@@ -462,6 +474,24 @@ const ROWS: Row[] = [
     make: async () => {
       const { input, form } = await passkeysSwitched();
       return { input: { companyId: ids.companyA, ...input }, page: { path: `${adminCompany()}/sign-in`, form } };
+    },
+  },
+  {
+    name: 'networkKeys.create',
+    role: 'superAdmin',
+    other: 'refused',
+    make: async () => {
+      const name = `matris-${n()}`;
+      return { input: { name }, page: { path: '/admin/network', form: { name } } };
+    },
+  },
+  {
+    name: 'networkKeys.revoke',
+    role: 'superAdmin',
+    other: 'refused',
+    make: async () => {
+      const id = await networkKeyMade();
+      return { input: { id }, page: { path: `/admin/network/${id}/revoke`, form: {} } };
     },
   },
   {
@@ -722,6 +752,8 @@ async function tidy() {
     keys.readId,
     keys.writeId,
   ]);
+  // At most 20 live network keys: the ones a cell made are revoked, as the company's API keys are.
+  await em().execute('update network_key set revoked_at = now() where revoked_at is null');
 }
 
 async function cell(row: Row, state: State, d: Door): Promise<boolean> {

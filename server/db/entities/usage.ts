@@ -103,7 +103,8 @@ export const UsageAsideSchema = defineEntity({
   indexes: [
     {
       name: 'usage_aside_received_index',
-      expression: 'create index "usage_aside_received_index" on "usage_aside" ("received_at" desc)',
+      expression:
+        'create index "usage_aside_received_index" on "usage_aside" ("received_at" desc, "source" desc, "record_id" desc, "start" desc)',
     },
   ],
 });
