@@ -3,7 +3,9 @@
 // BUILD_DIR=build-bench, as for bench:load) and bench:load's bare baselines on one seeded PostgreSQL database;
 // for GET /sims, /api/sim/all?limit=50 and /api/sim/{id}, alternated BENCH_ROUNDS times (default 3): N requests
 // (autocannon, 20 connections) and the process's utime + stime from /proc over them. Prints each side's CPU
-// milliseconds a request, their medians and the bare server's over the portal's.
+// milliseconds a request, their medians and the bare server's over the portal's. The sides take turns going first
+// (a side measured right after another can pay for the other's garbage or a busier machine). BENCH_LOAD_ONLY=
+// sims,list,one (as bench:load) measures some of the routes only.
 import './env.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,7 @@ import {
 const log = logger('load-cpu');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : null;
+const ONLY = new Set((process.env.BENCH_LOAD_ONLY ?? 'sims,list,one').split(',').map((s) => s.trim()));
 
 /** The process's user and system CPU time, in clock ticks (1/100 s). */
 function ticks(pid: number | undefined): number {
@@ -67,18 +70,23 @@ async function main() {
       return ((ticks(p.child.pid) - t0) * 10) / amount;
     };
     const routes = [
-      { route: '/sims', base: remix, amount: 800 },
-      { route: '/api/sim/all?limit=50', base: bare, amount: 3000 },
-      { route: `/api/sim/${simId}`, base: bare, amount: 3000 },
-    ];
+      { part: 'sims', route: '/sims', base: remix, amount: 800 },
+      { part: 'list', route: '/api/sim/all?limit=50', base: bare, amount: 3000 },
+      { part: 'one', route: `/api/sim/${simId}`, base: bare, amount: 3000 },
+    ].filter((r) => ONLY.has(r.part));
     const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
     for (const { route, base, amount } of routes) {
       const sides = { before: [] as number[], portal: [] as number[], bare: [] as number[] };
-      for (let i = 0; i < ROUNDS; i++) {
-        if (before) sides.before.push(await cpu(before, route, amount));
-        sides.portal.push(await cpu(portal, route, amount));
-        sides.bare.push(await cpu(base, route, amount));
-      }
+      const turns = [
+        ...(before ? [{ side: sides.before, p: before }] : []),
+        { side: sides.portal, p: portal },
+        { side: sides.bare, p: base },
+      ];
+      for (let i = 0; i < ROUNDS; i++)
+        for (let j = 0; j < turns.length; j++) {
+          const turn = turns[(i + j) % turns.length];
+          if (turn) turn.side.push(await cpu(turn.p, route, amount));
+        }
       const ratio = (xs: number[]) => (median(sides.bare) / median(xs)).toFixed(2);
       console.log(
         `${route}: CPU ms a request: ` +

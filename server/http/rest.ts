@@ -56,6 +56,16 @@ const gzipAsync = promisify(gzip);
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
 const GZIP = { level: DYNAMIC_GZIP_LEVEL };
 
+// encodingFor of each Accept-Encoding value met (clients send a handful; negotiating anew was ~1 % of a list's CPU).
+const encodings = new Map<string, 'br' | 'gzip' | null>();
+function encodingOf(accept: string | undefined): 'br' | 'gzip' | null {
+  const known = accept === undefined ? null : encodings.get(accept);
+  if (known !== undefined || accept === undefined) return known ?? null;
+  const encoding = encodingFor(accept);
+  if (encodings.size < 64) encodings.set(accept, encoding); // bounded: odd values cannot grow it
+  return encoding;
+}
+
 /** Makes this response's one res.end(text) (how the library answers) compressed and sized. */
 function compressOnEnd(req: Request, res: Response): void {
   const end = res.end.bind(res) as (chunk?: Buffer) => Response;
@@ -66,7 +76,7 @@ function compressOnEnd(req: Request, res: Response): void {
       return end(body);
     }
     res.setHeader('Vary', 'Accept-Encoding');
-    const encoding = encodingFor(req.headers['accept-encoding']);
+    const encoding = encodingOf(req.headers['accept-encoding']);
     const send = (out: Buffer) => {
       if (encoding) res.setHeader('Content-Encoding', encoding);
       res.setHeader('Content-Length', out.length);
