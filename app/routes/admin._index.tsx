@@ -1,8 +1,9 @@
-// /admin: the admin menu: the companies, and the audit log of them all.
+// /admin: the admin menu: the companies, the audit log of them all, and the network's keys for the usage feed.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Link } from '@remix-run/react';
 import { t } from '#domain/texts/common.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
+import { tNetwork } from '#domain/texts/network.ts';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 
 export const meta: MetaFunction = () => [{ title: `${tAdmin.title} – ${t.appName}` }];
@@ -22,6 +23,9 @@ export default function AdminMenu() {
         </Link>
         <Link className="btn" to="/admin/audit">
           {tAdmin.auditButton}
+        </Link>
+        <Link className="btn" to="/admin/network">
+          {tNetwork.adminButton}
         </Link>
       </nav>
     </>

@@ -46,6 +46,7 @@ export const tNetwork = {
     end: 'Slut',
     bytesUp: 'Skickat (byte)',
     bytesDown: 'Mottaget (byte)',
+    bytesShort: (up: string, down: string) => `Skickat ${up} B, mottaget ${down} B`,
     network: 'Nät',
     country: 'Land',
     newest: 'Senaste',
