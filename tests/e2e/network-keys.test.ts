@@ -4,10 +4,10 @@
 // is no live key; the records kept aside are listed newest first, 50 a page, a batch's records (one instant) split
 // across pages without a loss or a repeat. A session without a recent step-up keeps what it typed and is told why.
 import { describe, expect, it } from 'vitest';
-import { NetworkKey } from '#server/db/entities.ts';
-import { lookUpNetworkKey } from '#server/network/keys.ts';
+import { NetworkKey, User } from '#server/db/entities.ts';
+import { createNetworkKey, lookUpNetworkKey } from '#server/network/keys.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
-import { DESKTOP, newContext } from '#tests/helpers/browser.ts';
+import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/browser.ts';
 import { look, ready, screenVariants as variants } from '#tests/helpers/company.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 import { unknownIccid } from '#tests/helpers/usage.ts';
@@ -180,6 +180,30 @@ describe('/admin/network/aside', () => {
       await page.getByText('Ogiltig sidmarkering').waitFor();
       expect(await rows.count()).toBe(50);
       await page.context().close();
+    }
+  });
+});
+
+describe('the light theme', () => {
+  it('has no WCAG 2.1 AA violations on the three pages, at 1280 and 390 px', async () => {
+    const admin = await em().findOneOrFail(User, { email: ADMIN });
+    const { id } = await createNetworkKey(em(), { userId: admin.id, actingCompanyId: null }, { name: 'ljus-tema' });
+    const cookie = await portal.server.sessionCookie(ADMIN);
+    for (const viewport of [DESKTOP, MOBILE]) {
+      const context = await newContext(portal.browser, {
+        baseURL: portal.server.url,
+        viewport,
+        cookie,
+        theme: 'light',
+      });
+      const page = await context.newPage();
+      for (const path of ['/admin/network', '/admin/network/aside', `/admin/network/${id}/revoke`]) {
+        await page.goto(path);
+        await ready(page, true);
+        expect(await page.locator('html').getAttribute('data-theme'), path).toBe('light');
+        expect(await axeViolations(page), `${path} at ${viewport.width} px`).toEqual([]);
+      }
+      await context.close();
     }
   });
 });
