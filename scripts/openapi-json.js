@@ -2,7 +2,7 @@
 // only the config's appUrl and cookie flag): to the file named by the first argument, else to stdout. Used by
 // `npm run lint:openapi` (redocly lint on it). Run with tsx (it imports the server's TypeScript).
 import { writeFileSync } from 'node:fs';
-import { openApi } from '#server/http/rest.ts';
+import { openApi } from '#server/http/openapi.ts';
 
 const appUrl = process.env.APP_URL ?? 'https://sim-portal.example.se';
 const services = /** @type {import('#server/services.ts').Services} */ (

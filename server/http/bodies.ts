@@ -39,6 +39,9 @@ const BODY_LIMITS: Array<{ path: RegExp; bytes: number }> = [
   { path: /^\/api\/sim\/bulk\/?$/i, bytes: 6 * 1024 * 1024 },
   // POST /api/sim/bulk/deactivate: 10,000 ids of up to 10 digits, even pretty-printed, stay under 200 kB.
   { path: /^\/api\/sim\/bulk\/deactivate\/?$/i, bytes: 256 * 1024 },
+  // POST /api/network/usage: 10,000 usage records (USAGE_BATCH_MAX) with every optional field are about 3.5 MB,
+  // pretty-printed by the mediation system up to about 5 MB.
+  { path: /^\/api\/network\/usage\/?$/i, bytes: 8 * 1024 * 1024 },
   // tRPC calls of the bulk procedures only (the browser's /add/bulk with JS): the live preview sends its whole
   // list of up to 10,000 ICCIDs (about 250 kB), a chunk far less, the summary up to 10,000 ids.
   { path: TRPC_BULK, bytes: 512 * 1024 },

@@ -1,5 +1,5 @@
 // Long: every correction of the generated document in one pass over it, so the document is made in one place.
-// The generated OpenAPI document made exact, in one place (run once by openApi in rest.ts): trpc-to-openapi
+// The generated OpenAPI document made exact, in one place (run once by openApi in openapi.ts): trpc-to-openapi
 // describes errors with its own shape ({ message, code, issues }) and only some statuses, while every door
 // answers { error, issues } (server/http/answer.ts, domain/errors.ts errorBody) with the statuses below. Here
 // every operation gets the statuses its door can really send, each a reference to one shared response and

@@ -8,6 +8,8 @@ import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { Invalid, Unauthenticated } from '#domain/errors.ts';
 import { lookUpApiKey, type ApiKeyCaller } from '#server/api-keys/keys.ts';
+import { lookUpNetworkKey, NETWORK_KEY_PREFIX } from '#server/network/keys.ts';
+import { tNetwork } from '#domain/texts/network.ts';
 import { cookieName, findSession, readSessionCookie } from '#server/auth/sessions.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
 import type { Services } from '#server/services.ts';
@@ -60,20 +62,16 @@ function hasSessionCookie(services: Services, cookie: string | undefined): boole
   return cookie.split(';').some((part) => part.split('=', 1)[0]?.trim() === name);
 }
 
-/** The API key of a bearer request, its budgets spent; 400 with a cookie too, 401 unknown, 429 over budget. */
+/** The API key of a bearer request, its budgets spent; 401 unknown, 429 over budget. */
 async function apiKeyOf(
   services: Services,
   em: Context['em'],
   req: Request,
-  auth: string,
+  token: string,
   weight: number,
 ): Promise<ApiKeyCaller> {
-  // Two callers in one request: which one acts would be a guess, so neither does.
-  if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
-  const m = /^Bearer +(\S+) *$/i.exec(auth);
-  if (!m?.[1]) throw new Unauthenticated(tApiKeys.errors.missing);
   let refusal: RateLimited | null = null;
-  const found = await lookUpApiKey(em, m[1], async (key) => {
+  const found = await lookUpApiKey(em, token, async (key) => {
     const budgets = [
       { key: `apiKey:${key.id}`, max: services.config.apiKeyRateLimit },
       companyBudget(services, key.companyId),
@@ -86,7 +84,10 @@ async function apiKeyOf(
   return found.caller;
 }
 
-/** The context of a request at a door: its caller (a key or the session cookie), budgets spent, made once. */
+/**
+ * The context of a request at a door: its caller (a company's API key, the network's key, or the session cookie),
+ * budgets spent, made once. A bearer key and a cookie together: 400.
+ */
 export async function requestContext(
   services: Services,
   req: Request,
@@ -105,7 +106,17 @@ export async function requestContext(
     idempotency: door.idempotency,
   };
   if (door.keys && auth !== undefined) {
-    const apiKey = await apiKeyOf(services, em, req, auth, door.budget?.weight ?? 1);
+    // Two callers in one request: which one acts would be a guess, so neither does.
+    if (hasSessionCookie(services, req.headers.cookie)) throw new Invalid(tApiKeys.errors.both);
+    const token = /^Bearer +(\S+) *$/i.exec(auth)?.[1];
+    if (!token) throw new Unauthenticated(tApiKeys.errors.missing);
+    // The network's integration key (decision 034): no budget (its batches are bounded by their size).
+    if (token.startsWith(NETWORK_KEY_PREFIX)) {
+      const networkKey = await lookUpNetworkKey(em, token);
+      if (!networkKey) throw new Unauthenticated(tNetwork.errors.missing);
+      return createContextInner({ ...common, networkKey });
+    }
+    const apiKey = await apiKeyOf(services, em, req, token, door.budget?.weight ?? 1);
     return createContextInner({ ...common, apiKey });
   }
   const raw = readSessionCookie(req.headers.cookie ?? null, services.config.secureCookies);

@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import type { Services } from '#server/services.ts';
 import { createMetrics, routeLabeller, type Metrics } from './metrics.ts';
-import { openApi } from './rest.ts';
+import { openApi } from './openapi.ts';
 import type { BuildSource } from './remix.ts';
 
 declare module 'express-serve-static-core' {

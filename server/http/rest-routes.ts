@@ -51,8 +51,11 @@ type Built = { _def: { type: string; inputs: unknown[]; meta?: unknown } };
 type RestMeta = ProcedureMeta & { openapi: NonNullable<ProcedureMeta['openapi']> };
 
 export const restRoutes: RestRoute[] = [];
-/** Each REST operation's API-key scope, as its procedure declares it: `GET /sim/all` read. */
-export const restScopes = new Map<string, KeyScope | null>();
+/**
+ * Each REST operation's key, as its procedure declares it: a company's API key's scope (`GET /sim/all` read), the
+ * network's integration key ('network', decision 034), or none (null).
+ */
+export const restScopes = new Map<string, KeyScope | 'network' | null>();
 
 // tRPC keeps the router's procedures flat by their dotted path (its type says the nested record).
 for (const [procedurePath, leaf] of Object.entries(appRouter._def.procedures as Record<string, unknown>)) {
@@ -66,7 +69,7 @@ for (const [procedurePath, leaf] of Object.entries(appRouter._def.procedures as 
   const bodyless = openapi.method !== 'GET' && !!shape && Object.keys(shape).every((k) => pathParams.includes(k));
   const schema = input ? unwrapped(input) : z.object({});
   const object = schema instanceof z.ZodObject ? schema : null;
-  restScopes.set(`${openapi.method} ${normalizePath(openapi.path)}`, keyScopeOf(meta));
+  restScopes.set(`${openapi.method} ${normalizePath(openapi.path)}`, meta.networkKey ? 'network' : keyScopeOf(meta));
   restRoutes.push({
     method: openapi.method,
     path: pathRegExp(normalizePath(openapi.path)),

@@ -2,30 +2,25 @@
 // Remix by calling the procedure through the tRPC caller. Here: 401 before the body is looked at, the input shaped
 // (query or JSON body, path parameters), Swedish { error, issues } answers (server/http/answer.ts), compression in
 // one go with the answer's length, the writes' Idempotency-Key read into the context (server/http/idempotency.ts;
-// the procedure's middleware does the rest), the OpenAPI document.
+// the procedure's middleware does the rest). The OpenAPI document: ./openapi.ts.
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { t } from '#domain/texts/common.ts';
 import { httpError } from './answer.ts';
 import { errorBody, Invalid, Unauthenticated } from '#domain/errors.ts';
 import { RateLimited } from './rate-limits.ts';
-import { cookieName } from '#server/auth/sessions.ts';
 import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.ts';
 import type { Services } from '#server/services.ts';
 import type { Context } from '#server/trpc/context.ts';
-import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { createCaller } from '#server/trpc/caller.ts';
-import { appRouter } from '#server/trpc/router.ts';
 import { weightOf } from '#server/trpc/meta.ts';
 import { idempotentAnswerIn, type IdempotentCall } from '#server/trpc/idempotency.ts';
 import { idempotencyOf } from './idempotency.ts';
 import { isJson } from './media-type.ts';
-import { exactDocument } from './openapi-document.ts';
 import { fromQuery } from './query-input.ts';
-import { restRouteOf, restScopes, type RestRoute } from './rest-routes.ts';
+import { restRouteOf, type RestRoute } from './rest-routes.ts';
 
 /** Answers a refusal of an API path (the REST door, the event stream) in the one error shape. */
 export function sendRestError(req: Request, res: Response, err: unknown, log: Services['log']): void {
@@ -167,7 +162,8 @@ export function restDoor(
     compressOnEnd(req, res);
     void (async () => {
       const ctx = await context;
-      if (route.protect && !ctx.session && !ctx.apiKey) throw new Unauthenticated(t.errors.unauthenticated);
+      if (route.protect && !ctx.session && !ctx.apiKey && !ctx.networkKey)
+        throw new Unauthenticated(t.errors.unauthenticated);
       if (idempotency instanceof Invalid) throw idempotency;
       const input = restInput(req, route, params);
       let call: unknown = createCaller(ctx);
@@ -196,55 +192,4 @@ export function restDoor(
       res.end(answer.body);
     })().catch((err: unknown) => sendRestError(req, res, err, services.log));
   };
-}
-
-type Operation = { description?: string; security?: unknown[]; 'x-required-scope'?: string | null };
-
-let openApiDocument: unknown = null;
-/** GET /api/openapi.json: the OpenAPI 3.1 document generated from the router, made once. */
-export function openApi(services: Services) {
-  if (openApiDocument) return openApiDocument;
-  const doc = generateOpenApiDocument(appRouter, {
-    title: 'SIM-portalen API',
-    description:
-      'The REST paths of the SIM portal. Authentication: the session cookie from the e-mail link login (/auth/login, /auth/magic), or an API key of the company (`Authorization: Bearer sp_...`, created by an owner under /company/api-keys; never both in one request). Each operation names the key scope it needs in `x-required-scope` (read, write, or null: no key). Errors: { error, issues }.',
-    version: '1.0.0',
-    baseUrl: `${services.config.appUrl}/api`,
-    paths: listExportOpenApi,
-    securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the company: sp_ and 43 characters.' },
-      session: {
-        type: 'apiKey',
-        in: 'cookie',
-        name: cookieName(services.config.secureCookies),
-        description: 'The session cookie.',
-      },
-    },
-  });
-  // Each operation: who may call it, and with which key scope.
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      if (typeof op !== 'object' || op === null || !/^(get|post|put|patch|delete)$/.test(method)) continue;
-      const scope = restScopes.get(`${method.toUpperCase()} ${path}`) ?? null;
-      op['x-required-scope'] = scope;
-      op.security = scope ? [{ session: [] }, { apiKey: [scope] }] : [{ session: [] }];
-      const note = scope ? `API key scope: ${scope}.` : 'No API key (session only).';
-      op.description = op.description ? `${op.description} ${note}` : note;
-    }
-  }
-  // The list's next page, in a header (the body stays the spec's plain array).
-  const list = (doc.paths?.['/sim/all'] as Record<string, { responses?: Record<string, Record<string, unknown>> }>)?.get
-    ?.responses?.['200'];
-  if (list)
-    list.headers = {
-      Link: {
-        description:
-          'Present when there is a next page: `<https://…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288). Follow it as it is; the cursor is opaque.',
-        schema: { type: 'string' },
-      },
-    };
-  // The real error answers and statuses, and examples (server/http/openapi-document.ts).
-  exactDocument(doc);
-  openApiDocument = doc;
-  return openApiDocument;
 }

@@ -3,6 +3,7 @@
 // its context with server/http/request-context.ts (requestContext), which finds the caller and then calls it.
 // A context is not changed once made: what a door knows of the request is given here.
 import type { ApiKeyCaller } from '#server/api-keys/keys.ts';
+import type { NetworkKeyCaller } from '#server/network/keys.ts';
 import type { Em } from '#server/db/orm.ts';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
 import { newToast, type Toast } from '#server/events/hub.ts';
@@ -23,6 +24,8 @@ export type Context = {
   pending: SessionInfo | null;
   /** A request made with `Authorization: Bearer <key>` (the REST paths and the list export only; never with a session). */
   apiKey: ApiKeyCaller | null;
+  /** A request made with the network's integration key (`Bearer sn_...`): it can only send usage (decision 034). */
+  networkKey: NetworkKeyCaller | null;
   requestId: string;
   ip: string;
   /** The request's User-Agent ('' when none): a new session records it for the security page. */
@@ -57,6 +60,7 @@ export function createContextInner(opts: {
   /** The request's session, of any stage: only a full one is `session`, one still signing in is `pending`. */
   session?: SessionInfo | null;
   apiKey?: ApiKeyCaller | null;
+  networkKey?: NetworkKeyCaller | null;
   requestId?: string;
   userAgent?: string;
   ip?: string;
@@ -72,6 +76,7 @@ export function createContextInner(opts: {
     session: found?.stage === 'full' ? found : null,
     pending: found && found.stage !== 'full' ? found : null,
     apiKey: opts.apiKey ?? null,
+    networkKey: opts.networkKey ?? null,
     requestId: opts.requestId ?? 'internal',
     ip: opts.ip ?? '127.0.0.1',
     userAgent: opts.userAgent ?? '',

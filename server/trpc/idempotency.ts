@@ -50,9 +50,10 @@ export function idempotentAnswerIn(err: unknown): IdempotentAnswer | null {
   return cause instanceof IdempotentAnswer ? cause : null;
 }
 
-/** Whose key it is: an API key, or a session's user in the company it acts for. Never shared by two callers. */
-export function scopeOf(ctx: Pick<Context, 'apiKey' | 'session'>): string | null {
+/** Whose key it is: an API key, a network key, or a session's user in the company it acts for. Never shared by two callers. */
+export function scopeOf(ctx: Pick<Context, 'apiKey' | 'networkKey' | 'session'>): string | null {
   if (ctx.apiKey) return `apiKey:${ctx.apiKey.id}`;
+  if (ctx.networkKey) return `networkKey:${ctx.networkKey.id}`;
   if (ctx.session) return `user:${ctx.session.userId}@${ctx.session.companyId}`;
   return null;
 }

@@ -12,6 +12,8 @@ export type ProcedureMeta = OpenApiMeta & {
    * (a read key, a viewer: 403). Absent: no API key at all (a person's procedures, the admin).
    */
   keyScope?: KeyScope;
+  /** The operator's network's procedure: a network integration key only (networkProcedure; decision 034). */
+  networkKey?: boolean;
   /** A sensitive change: a passkey use within the last 10 minutes (403 with `stepUp: true`; decision 026). */
   stepUp?: boolean;
   /**

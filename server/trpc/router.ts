@@ -15,6 +15,7 @@ import { webhooksRouter } from './routers/webhooks.ts';
 import { passkeysRouter } from './routers/passkeys.ts';
 import { ssoRouter } from './routers/sso.ts';
 import { sessionsRouter } from './routers/sessions.ts';
+import { networkRouter } from './routers/network.ts';
 
 export const appRouter = router({
   health: publicProcedure
@@ -36,6 +37,7 @@ export const appRouter = router({
   passkeys: passkeysRouter,
   sso: ssoRouter,
   sessions: sessionsRouter,
+  network: networkRouter,
 });
 
 export type AppRouter = typeof appRouter;

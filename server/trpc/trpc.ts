@@ -11,6 +11,7 @@ import { getTRPCErrorFromUnknown, initTRPC, type TRPCError } from '@trpc/server'
 import { t as texts } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tCompany } from '#domain/texts/company.ts';
+import { tNetwork } from '#domain/texts/network.ts';
 import { Forbidden, StepUpRequired, Unauthenticated } from '#domain/errors.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { isSteppedUp, type SessionInfo } from '#server/auth/sessions.ts';
@@ -57,6 +58,7 @@ export const publicProcedure = t.procedure.use(async ({ next }) => translated(aw
 
 /** A signed-in person. An API key is no person: it gets 403 here (admin, /api/company/*, feedback, auth). */
 export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  if (ctx.networkKey) throw refusal(new Forbidden(tNetwork.errors.onlyUsage));
   if (ctx.apiKey) throw refusal(new Forbidden(tApiKeys.errors.notForKeys));
   if (!ctx.session) throw refusal(new Unauthenticated(texts.errors.unauthenticated));
   return translated(await next({ ctx: { session: ctx.session } })); // tRPC merges it into the context
@@ -71,6 +73,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
 export const companyProcedure = t.procedure.meta({ keyScope: 'read' }).use(async ({ ctx, meta, next }) => {
   const key = ctx.apiKey;
   const session = ctx.session;
+  if (ctx.networkKey) throw refusal(new Forbidden(tNetwork.errors.onlyUsage));
   if (!key && !session) throw refusal(new Unauthenticated(texts.errors.unauthenticated));
   const companyId = key ? key.companyId : session ? session.companyId : 0;
   const role: UserRole = key ? (key.scope === 'write' ? 'member' : 'viewer') : session ? callerRole(session) : 'viewer';
@@ -96,6 +99,19 @@ export const ownerProcedure = companyUserProcedure.use(({ ctx, next }) => {
 export const superAdminProcedure = authedProcedure.use(({ ctx, next }) => {
   if (!ctx.session.isSuperAdmin) throw new Forbidden(texts.errors.forbidden);
   return next();
+});
+
+/**
+ * The operator's network (decision 034): a request with a network integration key only, which no other kind
+ * admits; anyone else 401 (no caller) or 403 (a session or a company's API key).
+ */
+export const networkProcedure = t.procedure.meta({ networkKey: true }).use(async ({ ctx, next }) => {
+  const networkKey = ctx.networkKey;
+  if (!networkKey)
+    throw refusal(
+      ctx.session || ctx.apiKey ? new Forbidden(tNetwork.errors.missing) : new Unauthenticated(tNetwork.errors.missing),
+    );
+  return translated(await next({ ctx: { networkKey } }));
 });
 
 /** Refuses a sensitive change of a session without a passkey use in the last 10 minutes. */

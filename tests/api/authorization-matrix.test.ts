@@ -87,6 +87,7 @@ const NOT_SENSITIVE: Record<string, string> = {
   'auth.logout': 'ends the own session',
   'auth.takeFlash': "reads and clears the own session's one-time notice",
   'auth.stopActing': 'a super admin stops acting as a company: gives reach up',
+  'network.usage': "the network's usage feed: a network integration key only, no person (tests/api/network-usage)",
   'sim.activate': "the company's SIMs: a member's daily work (role and key scope decide)",
   'sim.edit': "the company's SIMs: a member's daily work",
   'sim.deactivate': "the company's SIMs: a member's daily work",

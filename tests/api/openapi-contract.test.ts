@@ -101,9 +101,14 @@ describe('the OpenAPI document', () => {
       expect(op.description, at).toEqual(expect.stringMatching(/\S/));
       expect(op.tags, at).toEqual([expect.stringMatching(/\S/)]);
       expect(op, at).toHaveProperty('x-required-scope');
-      expect(op.security, at).toEqual(expect.arrayContaining([{ session: [] }]));
+      // The network's usage feed takes its integration key only (decision 034); every other path a session.
+      if (op['x-required-scope'] === 'network') expect(op.security, at).toEqual([{ networkKey: [] }]);
+      else expect(op.security, at).toEqual(expect.arrayContaining([{ session: [] }]));
     }
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+    expect(ops.filter(({ op }) => op['x-required-scope'] === 'network').map(({ path }) => path)).toEqual([
+      '/network/usage',
+    ]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'networkKey', 'session']);
   });
 
   it('describes every error answer with the one Error schema, and no status a door never sends', () => {

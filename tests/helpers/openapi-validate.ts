@@ -3,7 +3,7 @@
 // JSON body fitting that status's schema (ajv, JSON Schema 2020-12 as OpenAPI 3.1 says) and each documented
 // header present when required and of its type. tests/helpers/openapi-setup.ts applies it to every answer.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { openApi } from '#server/http/rest.ts';
+import { openApi } from '#server/http/openapi.ts';
 import type { Services } from '#server/services.ts';
 
 type Json = Record<string, any>;
