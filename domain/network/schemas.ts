@@ -1,10 +1,11 @@
 // The network's integration keys and its usage feed: input and output schemas. Pure zod, so pages import them too.
 import { tNetwork } from '#domain/texts/network.ts';
 import { rowId, z } from '#domain/zod.ts';
+import { USAGE_SOURCE_PATTERN } from '#domain/usage/source.ts';
 
 export const NETWORK_KEY_NAME_MAX = 100;
-/** A key's name is its records' source: letters, digits and . _ : - (the usage store's source names). */
-export const NETWORK_KEY_NAME_PATTERN = /^[\p{L}\p{N}._:-]{1,100}$/u;
+/** A key's name is its records' source: the usage store's rule for a source's name. */
+export const NETWORK_KEY_NAME_PATTERN = USAGE_SOURCE_PATTERN;
 /** Live network keys at once: a handful of mediation systems, each rotated now and then. */
 export const NETWORK_KEYS_MAX_ACTIVE = 20;
 /** Records in one POST /api/network/usage (issue 39's contract). */

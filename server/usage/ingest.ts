@@ -6,6 +6,7 @@
 import { DeadlockException } from '@mikro-orm/core';
 import type { Em } from '#server/db/orm.ts';
 import { checkUsageRecord, type UsageRecord } from '#domain/usage/record.ts';
+import { USAGE_SOURCE_PATTERN } from '#domain/usage/source.ts';
 import { USAGE_ZONE } from '#domain/usage/time.ts';
 import { ensurePartitions, partitionsForRecord, rawOldest, USAGE_RAW_DAYS, type Partition } from './partitions.ts';
 
@@ -22,13 +23,10 @@ export type IngestCounts = {
 
 export type IngestOptions = { now?: Date; rawDays?: number };
 
-export const SOURCE_MAX = 100;
 /** Deadlocks between two batches updating the same totals in another order: the loser is run again. */
 const DEADLOCK_TRIES = 3;
 
-export function validSource(source: string): boolean {
-  return source.length >= 1 && source.length <= SOURCE_MAX && /^[\p{L}\p{N}._:-]+$/u.test(source);
-}
+export const validSource = (source: string): boolean => USAGE_SOURCE_PATTERN.test(source);
 
 const INSERT_TAKEN = `with input as (
     select * from json_to_recordset(?::json) as t(c int, s int, r text, a timestamptz, b timestamptz, u bigint,
