@@ -16,6 +16,8 @@ import { passkeysRouter } from './routers/passkeys.ts';
 import { ssoRouter } from './routers/sso.ts';
 import { sessionsRouter } from './routers/sessions.ts';
 import { networkRouter } from './routers/network.ts';
+import { simUsageRouter } from './routers/sim-usage.ts';
+import { usageRouter } from './routers/usage.ts';
 
 export const appRouter = router({
   health: publicProcedure
@@ -38,6 +40,8 @@ export const appRouter = router({
   sso: ssoRouter,
   sessions: sessionsRouter,
   network: networkRouter,
+  simUsage: simUsageRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;
