@@ -17,6 +17,7 @@ import { Migration20261128070000_sso_domain_proof } from './Migration20261128070
 import { Migration20261128150000_usage } from './Migration20261128150000_usage.ts';
 import { Migration20261128160000_network_keys } from './Migration20261128160000_network_keys.ts';
 import { Migration20261128170000_usage_aside_list } from './Migration20261128170000_usage_aside_list.ts';
+import { Migration20261128180000_usage_company_day } from './Migration20261128180000_usage_company_day.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -35,4 +36,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128150000_usage', class: Migration20261128150000_usage },
   { name: 'Migration20261128160000_network_keys', class: Migration20261128160000_network_keys },
   { name: 'Migration20261128170000_usage_aside_list', class: Migration20261128170000_usage_aside_list },
+  { name: 'Migration20261128180000_usage_company_day', class: Migration20261128180000_usage_company_day },
 ];

@@ -1,5 +1,5 @@
 // The Swedish texts of one part of the portal (domain/texts/common.ts has the rest): a page loads only the parts it shows.
-// @texts:usage (usage records taken in: why a record was refused)
+// @texts:usage (usage records taken in: why a record was refused; a period asked for: why it is wrong)
 export const tUsage = {
   refused: {
     notAnObject: 'Posten är inte ett objekt med fälten recordId, iccid, start, end, bytesUp och bytesDown.',
@@ -16,5 +16,11 @@ export const tUsage = {
     country: 'country är ogiltigt: ange en landskod i ISO 3166 alpha-2, till exempel SE.',
     rat: (max: number) => `rat är ogiltigt: högst ${max} tecken, bokstäver, siffror och bindestreck.`,
     imei: 'imei är ogiltigt: 14–16 siffror.',
+  },
+  period: {
+    from: 'from är inget datum (ÅÅÅÅ-MM-DD) eller ingen tidpunkt i ISO 8601 med tidszon.',
+    to: 'to är inget datum (ÅÅÅÅ-MM-DD) eller ingen tidpunkt i ISO 8601 med tidszon.',
+    order: 'to ligger inte efter from.',
+    tooLong: (days: number) => `Perioden är längre än ${days} dagar.`,
   },
 };

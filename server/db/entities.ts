@@ -23,6 +23,7 @@ import { WebhookDeliverySchema, WebhookEndpointSchema, WebhookEventSchema } from
 import { IdempotencyKeySchema } from './entities/idempotency.ts';
 import {
   UsageAsideSchema,
+  UsageCompanyDaySchema,
   UsageDaySchema,
   UsageLastSeenSchema,
   UsageMonthSchema,
@@ -50,7 +51,7 @@ export { Passkey, RecoveryCode, SsoConfig, SsoDomain, SsoLogin, WebauthnChalleng
 export { AuditEvent, Feedback } from './entities/audit.ts';
 export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './entities/webhooks.ts';
 export { IdempotencyKey } from './entities/idempotency.ts';
-export { UsageAside, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
+export { UsageAside, UsageCompanyDay, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
 export { NetworkKey } from './entities/network.ts';
 
 export const entities = [
@@ -80,6 +81,7 @@ export const entities = [
   UsageDaySchema,
   UsageMonthSchema,
   UsageLastSeenSchema,
+  UsageCompanyDaySchema,
   UsageAsideSchema,
   NetworkKeySchema,
 ];

@@ -1,6 +1,6 @@
 // Taking usage in (docs/decisions/033): one batch of the network's records, checked, looked up and stored in one
 // transaction, set-based: one query finds the batch's SIMs, one statement inserts the new raw records and adds
-// exactly those to the day and month totals and the last sighting, one keeps the unknown ICCIDs' records aside.
+// exactly those to the day and month totals, the company's day by plan and country and the last sighting, one keeps the unknown ICCIDs' records aside.
 // A record seen before (same source and id) is skipped by the insert, so it adds nothing: a batch sent again, or
 // by two processes at once, counts once. Every door (the CLI's import, the REST door) calls ingestUsage.
 import { DeadlockException } from '@mikro-orm/core';
@@ -29,14 +29,17 @@ const DEADLOCK_TRIES = 3;
 export const validSource = (source: string): boolean => USAGE_SOURCE_PATTERN.test(source);
 
 const INSERT_TAKEN = `with input as (
-    select * from json_to_recordset(?::json) as t(c int, s int, r text, a timestamptz, b timestamptz, u bigint,
-      d bigint, n text, y text, t text, i text)
+    select * from json_to_recordset(?::json) as t(c int, s int, p int, r text, a timestamptz, b timestamptz,
+      u bigint, d bigint, n text, y text, t text, i text)
   ), ins as (
     insert into usage_record (company_id, start, source, record_id, sim_id, "end", bytes_up, bytes_down, network,
       country, rat, imei, received_at)
     select c, a, ?, r, s, b, u, d, n, y, t, i, ?::timestamptz from input
     on conflict do nothing
     returning company_id, sim_id, start, "end", bytes_up, bytes_down, network, country
+  ), plans as (
+    -- The SIMs' plans, for the company's totals by plan: from the batch's own lookup, one per SIM.
+    select distinct on (s) s as sim_id, p as plan_id from input order by s
   ), per_day as (
     select company_id, sim_id, (start at time zone '${USAGE_ZONE}')::date as day, sum(bytes_up)::bigint as up,
       sum(bytes_down)::bigint as down, count(*)::int as n
@@ -63,9 +66,22 @@ const INSERT_TAKEN = `with input as (
       country = coalesce(excluded.country, usage_last_seen.country)
     where usage_last_seen.at <= excluded.at
     returning 1
+  ), company_days as (
+    -- Last: these few rows are every batch's of the company, so they are held the shortest before the commit.
+    insert into usage_company_day (company_id, day, rate_plan_id, country, bytes_up, bytes_down, records)
+    select ins.company_id, (ins.start at time zone '${USAGE_ZONE}')::date, plans.plan_id, coalesce(ins.country, ''),
+      sum(ins.bytes_up)::bigint, sum(ins.bytes_down)::bigint, count(*)::int
+    from ins join plans on plans.sim_id = ins.sim_id
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (company_id, day, rate_plan_id, country) do update set
+      bytes_up = usage_company_day.bytes_up + excluded.bytes_up,
+      bytes_down = usage_company_day.bytes_down + excluded.bytes_down,
+      records = usage_company_day.records + excluded.records
+    returning 1
   )
   select (select count(*) from ins)::int as taken, (select count(*) from days)::int as days,
-    (select count(*) from months)::int as months, (select count(*) from seen)::int as seen`;
+    (select count(*) from months)::int as months, (select count(*) from seen)::int as seen,
+    (select count(*) from company_days)::int as company_days`;
 
 const INSERT_ASIDE = `insert into usage_aside (source, record_id, start, iccid, "end", bytes_up, bytes_down, network,
     country, rat, imei, received_at)
@@ -130,10 +146,11 @@ export async function ingestUsage(
   for (let attempt = 1; ; attempt++) {
     try {
       const stored = await em.transactional(async (tx) => {
-        const sims = await tx.execute<Array<{ iccid: string; id: number; company_id: number }>>(
+        const sims = await tx.execute<Array<{ iccid: string; id: number; company_id: number; plan: number }>>(
           // LATERAL: a probe of the active ICCIDs' unique index per ICCID, whatever the planner guesses of the list.
-          `select l.iccid, s.id, s.company_id from json_array_elements_text(?::json) as l(iccid)
-           cross join lateral (select id, company_id from sim where iccid = l.iccid and status = 'active' limit 1) s`,
+          `select l.iccid, s.id, s.company_id, s.rate_plan_id as plan from json_array_elements_text(?::json) as l(iccid)
+           cross join lateral (select id, company_id, rate_plan_id from sim where iccid = l.iccid and status = 'active'
+             limit 1) s`,
           [iccids],
         );
         const simOf = new Map(sims.map((s) => [s.iccid, s]));
@@ -141,7 +158,7 @@ export async function ingestUsage(
         const aside: object[] = [];
         for (const r of good) {
           const sim = simOf.get(r.iccid);
-          if (sim) taken.push({ c: sim.company_id, s: sim.id, ...fields(r) });
+          if (sim) taken.push({ c: sim.company_id, s: sim.id, p: sim.plan, ...fields(r) });
           else aside.push({ k: r.iccid, ...fields(r) });
         }
         const [row] = taken.length

@@ -101,7 +101,8 @@ export type Retention = { now: Date; rawDays: number; totalsMonths: number };
 
 /**
  * Drops the partitions wholly older than the retention: raw records and aside records before rawOldest, totals
- * before totalsOldest (a year of month totals goes once its last month is past). Makes today's and tomorrow's
+ * before totalsOldest (a year of month totals goes once its last month is past), and the company's day totals of
+ * the months before it. Makes today's and tomorrow's
  * partitions, so that ingest seldom has to. Safe to run again and on every instance.
  */
 export async function maintainUsagePartitions(em: Em, r: Retention): Promise<{ dropped: string[]; made: string[] }> {
@@ -119,6 +120,8 @@ export async function maintainUsagePartitions(em: Em, r: Retention): Promise<{ d
       dropped.push(name);
     }
   }
+  // The company's day totals are a few rows a day, not partitioned: their whole months past the retention go.
+  await em.execute('delete from usage_company_day where day < ?', [totals]);
   const ahead = [r.now, new Date(r.now.getTime() + DAY_MS)].flatMap((t) => [
     ...partitionsForRecord(t, false),
     ...partitionsForRecord(t, true),

@@ -7,7 +7,7 @@ export async function activeSims(em: Em, n: number): Promise<Array<{ id: number;
 }
 
 export async function clear(em: Em): Promise<void> {
-  await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside');
+  await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside, usage_company_day');
 }
 
 export const num = (v: unknown) => Number(v);

@@ -110,7 +110,7 @@ describe('ingestUsage', () => {
       await em.execute(`drop trigger usage_test_fault on usage_aside`);
       await em.execute(`drop function usage_test_fault()`);
     }
-    for (const t of ['usage_record', 'usage_day', 'usage_month', 'usage_last_seen', 'usage_aside'])
+    for (const t of ['usage_record', 'usage_day', 'usage_month', 'usage_last_seen', 'usage_aside', 'usage_company_day'])
       expect(num((await em.execute(`select count(*) as n from ${t}`))[0]?.n), t).toBe(0);
     expect(await ingestUsage(em, 'mediation', batch, opts)).toEqual({
       taken: 3,
@@ -222,6 +222,15 @@ describe('totals against the raw records (property)', () => {
             await read(`select sim_id, (start at time zone 'Europe/Stockholm')::date as k, sum(bytes_up) as up,
             sum(bytes_down) as down, count(*) as n from usage_record group by 1, 2`),
           ).toEqual(days);
+          // The company's days by plan (and country) hold the same records.
+          expect(
+            await read(`select rate_plan_id as sim_id, day as k, sum(bytes_up) as up, sum(bytes_down) as down,
+            sum(records) as n from usage_company_day group by 1, 2`),
+          ).toEqual(
+            await read(`select s.rate_plan_id as sim_id, (r.start at time zone 'Europe/Stockholm')::date as k,
+            sum(r.bytes_up) as up, sum(r.bytes_down) as down, count(*) as n
+            from usage_record r join sim s on s.id = r.sim_id group by 1, 2`),
+          );
         },
       ),
       { numRuns: 25 },

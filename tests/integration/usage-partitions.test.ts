@@ -11,6 +11,7 @@ import {
   totalsOldest,
 } from '#server/usage/partitions.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
+import { clear } from '#tests/helpers/usage.ts';
 
 const db = useDemoOrm();
 
@@ -31,6 +32,9 @@ describe('usage partitions', () => {
 
   it('are made by a batch and ahead, dropped past the retention, and the schema diff stays empty', async () => {
     const em = db.orm.em.fork();
+    // From no partitions at all: the demo data's usage (its last 90 days) out of the way.
+    for (const name of await existingPartitions(em)) await em.execute(`drop table "${name}"`);
+    await clear(em);
     const [sim] = await em.execute<Array<{ iccid: string }>>(`select iccid from sim where status = 'active' limit 1`);
     const old = new Date('2026-06-10T12:00:00Z');
     const rec = (recordId: string, start: string) => ({
@@ -78,6 +82,9 @@ describe('usage partitions', () => {
     expect((await existingPartitions(em)).has('usage_record_p20260602')).toBe(false);
 
     // Totals: 36 months on, the 2026 partitions of the day totals go; the year of month totals goes once all of it is past.
+    const companyDays = async () =>
+      Number((await em.execute(`select count(*) as n from usage_company_day where day < '2026-07-01'`))[0]?.n);
+    expect(await companyDays()).toBe(2);
     const later = await maintainUsagePartitions(em, {
       now: new Date('2029-07-15T12:00:00Z'),
       rawDays: 90,
@@ -85,6 +92,7 @@ describe('usage partitions', () => {
     });
     expect(later.dropped).toEqual(expect.arrayContaining(['usage_day_p202606', 'usage_record_p20260609']));
     expect(later.dropped).not.toContain('usage_month_p2026');
+    expect(await companyDays()).toBe(0); // the company's days of June 2026 with them
     const last = await maintainUsagePartitions(em, {
       now: new Date('2030-01-15T12:00:00Z'),
       rawDays: 90,

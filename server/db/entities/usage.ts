@@ -79,9 +79,33 @@ export const UsageLastSeenSchema = defineEntity({
     network: p.string().length(7).nullable(),
     country: p.string().length(2).nullable(),
   },
+  // The company's freshness (its latest sighting) and its SIMs seen, or not, since a time.
+  indexes: [
+    {
+      name: 'usage_last_seen_at_index',
+      expression: 'create index "usage_last_seen_at_index" on "usage_last_seen" ("company_id", "at" desc)',
+    },
+  ],
 });
 export class UsageLastSeen extends UsageLastSeenSchema.class {}
 UsageLastSeenSchema.setClass(UsageLastSeen);
+
+// The company's usage per Swedish day by rate plan and country (country '' when not said): the overview, /usage
+// and GET /api/usage read these few rows, never the SIMs' totals.
+export const UsageCompanyDaySchema = defineEntity({
+  name: 'UsageCompanyDay',
+  tableName: 'usage_company_day',
+  properties: {
+    companyId: p.integer().primary(),
+    day: p.date().primary(),
+    ratePlanId: p.integer().primary(),
+    country: p.string().length(2).primary(),
+    ...traffic,
+    records: p.integer(),
+  },
+});
+export class UsageCompanyDay extends UsageCompanyDaySchema.class {}
+UsageCompanyDaySchema.setClass(UsageCompanyDay);
 
 // The operator's, not a company's: records whose ICCID is no active SIM's, kept as they came.
 export const UsageAsideSchema = defineEntity({
