@@ -21,7 +21,12 @@ export type IngestCounts = {
   refused: Array<{ index: number; reason: string }>;
 };
 
-export type IngestOptions = { now?: Date; rawDays?: number };
+export type IngestOptions = {
+  now?: Date;
+  rawDays?: number;
+  /** Told, after the batch is committed, the companies whose SIMs had records taken (their pages are live). */
+  onTaken?: (companies: number[]) => void | Promise<void>;
+};
 
 /** Deadlocks between two batches updating the same totals in another order: the loser is run again. */
 const DEADLOCK_TRIES = 3;
@@ -167,11 +172,13 @@ export async function ingestUsage(
         const kept = aside.length
           ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
           : 0;
-        return { taken: row?.taken ?? 0, kept, candidates: good.length };
+        const companies = row?.taken ? [...new Set(sims.map((s) => s.company_id))] : [];
+        return { taken: row?.taken ?? 0, kept, candidates: good.length, companies };
       });
       counts.taken = stored.taken;
       counts.unknownIccid = stored.kept;
       counts.duplicates += stored.candidates - stored.taken - stored.kept;
+      if (stored.companies.length) await opts.onTaken?.(stored.companies);
       return counts;
     } catch (e) {
       if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_TRIES) throw e;
