@@ -79,7 +79,7 @@ export async function startServer(
   });
   if (empty) {
     if (seed) {
-      const r = await seedDemo(services.orm.em.fork());
+      const r = await seedDemo(services.orm.em.fork(), { networkKeyDir: config.dataDir });
       log.info(r, 'empty database: demo data seeded (admin@demo.test, ella@demo.test, anna@demo.test)');
     } else {
       log.warn(

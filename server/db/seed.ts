@@ -1,24 +1,34 @@
-// Demo data: a company, a super admin, a regular user, a rate plan catalog (demo-plans.ts) and a few SIMs with history.
+// Demo data: a company, a super admin, a regular user, a rate plan catalog (demo-plans.ts), a few SIMs with history
+// (demo-sims.ts) and their last 90 days of usage (server/usage/demo.ts).
 // Idempotent: running it again changes nothing that exists.
 import { defined } from '#domain/defined.ts';
 import type { Em } from './orm.ts';
 import { Company, RatePlan, Sim, SimEvent, User, type UserRole } from './entities.ts';
 import { staffCompany } from '#server/companies/companies.ts';
 import { upsertPlans } from '#server/plans/catalog.ts';
-import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { demoPlans } from './demo-plans.ts';
+import { demoSims } from './demo-sims.ts';
+import { seedDemoNetworkKey, seedDemoUsage } from '#server/usage/demo.ts';
 
 export type SeedResult = {
   companies: number;
   users: number;
   plans: { created: number; updated: number };
   sims: number;
+  /** Usage records seeded for the demo SIMs (90 days, server/usage/demo.ts); 0 when the SIMs existed. */
+  usageRecords: number;
+  /** Where the demo's network key was written for `usage:simulate` (only with `networkKeyDir`). */
+  networkKeyFile?: string;
 };
 
-export async function seedDemo(em: Em): Promise<SeedResult> {
+/**
+ * `now`: the clock of the usage (tests); `networkKeyDir`: the data directory where a network key named "demo" is
+ * written for `usage:simulate` (the server's first start passes its DATA_DIR).
+ */
+export async function seedDemo(em: Em, opts: { now?: Date; networkKeyDir?: string } = {}): Promise<SeedResult> {
   const plans = await upsertPlans(em, demoPlans);
-  return em.transactional(async (tx) => {
-    const result: SeedResult = { companies: 0, users: 0, plans, sims: 0 };
+  const result = await em.transactional(async (tx) => {
+    const result: SeedResult = { companies: 0, users: 0, plans, sims: 0, usageRecords: 0 };
     let company = await tx.findOne(Company, { customerNumber: '100001' });
     if (!company) {
       company = tx.create(Company, {
@@ -53,58 +63,17 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
       const byCode = new Map((await tx.find(RatePlan, {})).map((p) => [p.code, p]));
       const anna = defined(created['anna@demo.test'], 'the demo user anna@demo.test');
       const year = new Date().getUTCFullYear();
-      const demo: Array<{
-        n: string;
-        mark: string;
-        note: string;
-        plan: string;
-        from: Date;
-        change?: [Date, string];
-        off?: Date;
-      }> = [
-        {
-          n: '894601234567890001',
-          mark: 'Lager Göteborg',
-          note: 'Handdator 1',
-          plan: 'DATA-5000',
-          from: new Date(Date.UTC(year - 1, 0, 15)),
-        },
-        {
-          n: '894601234567890002',
-          mark: 'Lager Göteborg',
-          note: 'Handdator 2',
-          plan: 'DATA-1000',
-          from: new Date(Date.UTC(year - 1, 2, 1)),
-          change: [new Date(Date.UTC(year - 1, 5, 10)), 'DATA-5000-TS'],
-        },
-        {
-          n: '894601234567890003',
-          mark: 'Servicebil ABC123',
-          note: 'Router',
-          plan: 'DATA-20000-R',
-          from: new Date(Date.UTC(year - 1, 4, 20)),
-        },
-        {
-          n: '894601234567890004',
-          mark: 'Kontor Malmö',
-          note: 'Larm',
-          plan: 'OLD-2000',
-          from: new Date(Date.UTC(year - 2, 8, 1)),
-        },
-        {
-          n: '894601234567890005',
-          mark: 'Butik Lund',
-          note: 'Kassa',
-          plan: 'DATA-500',
-          from: new Date(Date.UTC(year - 1, 1, 1)),
-          off: new Date(Date.UTC(year - 1, 9, 12)),
-        },
-      ];
+      const at = ([back, month, day]: [number, number, number]) => new Date(Date.UTC(year - back, month, day));
+      const demo = demoSims.map((d) => ({
+        ...d,
+        from: at(d.from),
+        change: d.change ? ([at(d.change.at), d.change.plan] as const) : undefined,
+        off: d.off ? at(d.off) : undefined,
+      }));
       for (const d of demo) {
-        const iccid = withCheckDigit(d.n + '0');
         const firstPlan = defined(byCode.get(d.plan), `the demo plan ${d.plan}`);
         const sim = tx.create(Sim, {
-          iccid,
+          iccid: d.iccid,
           company,
           ratePlan: firstPlan,
           invoiceLineMark: d.mark,
@@ -154,6 +123,12 @@ export async function seedDemo(em: Em): Promise<SeedResult> {
     }
     return result;
   });
+  // The usage goes in through the one path, after the SIMs are committed (ingestUsage makes its partitions
+  // outside any transaction); only with the SIMs it belongs to, so a second run changes nothing.
+  if (result.sims > 0) result.usageRecords = (await seedDemoUsage(em, opts.now)).taken;
+  if (result.sims > 0 && opts.networkKeyDir)
+    result.networkKeyFile = await seedDemoNetworkKey(em.fork(), opts.networkKeyDir);
+  return result;
 }
 
 export async function databaseIsEmpty(em: Em): Promise<boolean> {
