@@ -9,6 +9,7 @@ import { CliError } from './cli/common.ts';
 import { migrateCommand, migrationCreate, plansImport, seed } from './cli/database.ts';
 import { eventsPrune } from './cli/prune.ts';
 import { usageImport } from './cli/usage.ts';
+import { usageSimulate } from './cli/usage-simulate.ts';
 import { userCreate } from './cli/users.ts';
 
 const usage = `Usage: npm run cli -- <command>
@@ -27,7 +28,10 @@ const usage = `Usage: npm run cli -- <command>
                                   drops usage partitions past their retention (docs/decisions/033)
   usage:import FILE [--source NAME]
                                   usage records from a CSV file (header row, plain or gzip) in batches of 5000;
-                                  prints the counts; safe to run again (a record seen before changes nothing)`;
+                                  prints the counts; safe to run again (a record seen before changes nothing)
+  usage:simulate [--url URL] [--key KEY] [--interval SECONDS] [--once]
+                                  feeds a running portal live: every 5 s the demo SIMs' usage "now" through
+                                  POST /api/network/usage (the key: --key, NETWORK_KEY or DATA_DIR/demo-network-key)`;
 
 export async function runCli(argv: string[]): Promise<string> {
   const [command, ...rest] = argv;
@@ -50,6 +54,8 @@ export async function runCli(argv: string[]): Promise<string> {
       return eventsPrune(rest);
     case 'usage:import':
       return usageImport(rest);
+    case 'usage:simulate':
+      return usageSimulate(rest);
     // Asking for help is not an error: the usage on stdout, exit 0.
     case undefined:
     case 'help':
