@@ -3,6 +3,7 @@
 // in), from a flash after a redirect (rendered by the server, so also without JS), or from page code
 // through showToast().
 import { useEffect, useRef, useState } from 'react';
+import { USAGE_EVENT } from '#app/utils/live-usage.ts';
 
 export type ToastData = { id: string; type: 'error' | 'info'; title: string; message: string };
 
@@ -55,6 +56,8 @@ export function Toaster({ flash, loggedIn }: { flash: ToastData | null; loggedIn
     const open = () => {
       if (source || document.visibilityState !== 'visible') return;
       source = new EventSource('/api/sse');
+      // New usage of the company: the pages that show usage fetch their data again (app/utils/live-usage.ts).
+      source.addEventListener('usage', () => window.dispatchEvent(new Event(USAGE_EVENT)));
       source.addEventListener('toast', (e) => {
         try {
           enqueue.current(JSON.parse((e as MessageEvent<string>).data) as ToastData);

@@ -16,7 +16,11 @@ export const MAX_PAYLOAD = 7000;
 export const MAX_BATCH_BYTES = 1024 * 1024;
 
 export type Toast = { id: string; type: 'error' | 'info'; title: string; message: string };
-export type HubEvent = { kind: 'toast'; userId: number; toast: Toast } | { kind: 'sessionEnded'; sessionId: string };
+export type HubEvent =
+  | { kind: 'toast'; userId: number; toast: Toast }
+  | { kind: 'sessionEnded'; sessionId: string }
+  /** New usage of a company's SIMs is stored (its pages fetch what they show again, server/usage/live.ts). */
+  | { kind: 'usage'; companyId: number };
 
 type Listener = (event: HubEvent) => void;
 type BatchListener = (events: HubEvent[]) => void;

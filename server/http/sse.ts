@@ -46,6 +46,8 @@ export type Streams = {
 
 type Stream = {
   userId: number;
+  /** The company the session acts for: its pages are told of its new usage. */
+  companyId: number;
   sessionId: string;
   /** Milliseconds since the epoch; Infinity without an expiry. */
   expiresAt: number;
@@ -55,6 +57,8 @@ type Stream = {
 
 const HELLO = Buffer.from(`retry: ${RETRY_MS}\n: connected\n\n`);
 const PING = Buffer.from(': ping\n\n');
+/** New usage of the stream's company: the page fetches what it shows again (app/utils/live-usage.ts). */
+const USAGE = Buffer.from('event: usage\ndata: {}\n\n');
 
 /** The SSE message of a toast: the same text for every stream it goes to. */
 export function toastMessage(toast: Toast): string {
@@ -85,6 +89,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
   // Per user, the open streams, oldest first; per session, its streams.
   const byUser = new Map<number, Stream[]>();
   const bySession = new Map<string, Stream[]>();
+  const byCompany = new Map<number, Stream[]>();
 
   /** Writes to a stream; false (nothing written) when its client is stuck: the caller closes it. */
   const write = (s: Stream, chunk: Buffer) => {
@@ -109,6 +114,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
     active.delete(s);
     removeFrom(byUser, s.userId, s);
     removeFrom(bySession, s.sessionId, s);
+    removeFrom(byCompany, s.companyId, s);
     if (!active.size) stopTimer();
     s.sink.end();
   };
@@ -117,6 +123,8 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
   // written to each of the user's streams in one write.
   const deliver = (events: HubEvent[]) => {
     const pending = new Map<number, Buffer[]>();
+    // A company told of new usage once per batch, however many of its batches were stored meanwhile.
+    const usage = new Set<number>();
     const flushUser = (userId: number, streams: readonly Stream[]) => {
       const parts = pending.get(userId);
       if (!parts) return;
@@ -130,6 +138,8 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
         const parts = pending.get(event.userId);
         if (parts) parts.push(message);
         else pending.set(event.userId, [message]);
+      } else if (event.kind === 'usage') {
+        if (byCompany.has(event.companyId)) usage.add(event.companyId);
       } else if (event.kind === 'sessionEnded') {
         // The session's user gets this batch's toasts so far first, so toasts before the logout still arrive.
         for (const s of [...(bySession.get(event.sessionId) ?? [])]) {
@@ -139,6 +149,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
       }
     }
     for (const userId of [...pending.keys()]) flushUser(userId, byUser.get(userId) ?? []);
+    for (const companyId of usage) sendAll([...(byCompany.get(companyId) ?? [])], USAGE);
   };
   hub.subscribeBatch(deliver);
 
@@ -172,6 +183,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
       if (sink.destroyed) return;
       const stream: Stream = {
         userId: session.userId,
+        companyId: session.companyId,
         sessionId: session.id,
         expiresAt: session.expiresAt?.getTime() ?? Infinity,
         sink,
@@ -181,6 +193,7 @@ export function createStreams(hub: Hub, opts: { heartbeatMs?: number } = {}): St
       active.add(stream);
       startTimer();
       addTo(bySession, stream.sessionId, stream);
+      addTo(byCompany, stream.companyId, stream);
       const mine = addTo(byUser, stream.userId, stream);
       for (const old of mine.slice(0, Math.max(0, mine.length - MAX_STREAMS_PER_USER))) close(old);
       send(stream, HELLO);

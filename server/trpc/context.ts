@@ -6,7 +6,7 @@ import type { ApiKeyCaller } from '#server/api-keys/keys.ts';
 import type { NetworkKeyCaller } from '#server/network/keys.ts';
 import type { Em } from '#server/db/orm.ts';
 import { findSession, readSessionCookie, setFlash, type SessionInfo } from '#server/auth/sessions.ts';
-import { newToast, type Toast } from '#server/events/hub.ts';
+import { newToast, type HubEvent, type Toast } from '#server/events/hub.ts';
 import type { Services } from '#server/services.ts';
 
 /** What a door read of an idempotent request: the caller's Idempotency-Key and the request it stands for. */
@@ -45,6 +45,11 @@ export type Context = {
   toasts: Toast[];
   /** Tells the session's user something; procedures call it and leave the showing to the door. */
   notify: (type: Toast['type'], title: string, message?: string) => Promise<void>;
+  /**
+   * Tells the open pages of others that something changed (new usage for a company's pages): sent once the
+   * procedure's work is committed (the idempotent middleware holds it until its commit), a failure only logged.
+   */
+  announce: (event: HubEvent) => Promise<void>;
   /**
    * For a page's action: sends the held toasts to the open tabs, and with `flash` keeps the last as a
    * one-time flash for the page after the redirect (so it shows without JS too). A page with a notice of
@@ -91,6 +96,8 @@ export function createContextInner(opts: {
       if (ctx.toastMode === 'held') ctx.toasts.push(toast);
       else await publish(toast);
     },
+    announce: (event) =>
+      opts.services.hub.publish(event).catch((err) => opts.services.log.warn({ err }, 'event not published')),
     async showToasts({ flash }) {
       const session = ctx.session;
       const toasts = ctx.toasts.splice(0);

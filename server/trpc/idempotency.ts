@@ -11,6 +11,7 @@ import { errorBody } from '#domain/errors.ts';
 import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { IDEMPOTENCY_KEPT_MS } from '#server/db/entities/idempotency.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
+import type { HubEvent } from '#server/events/hub.ts';
 import type { Context, IdempotentCall } from './context.ts';
 import { httpError } from './errors.ts';
 
@@ -128,10 +129,10 @@ const refusal = (status: number, message: string, headers: Record<string, string
 export async function runIdempotent<R extends Result>(
   ctx: Context,
   call: IdempotentCall,
-  next: (over: Pick<Context, 'em' | 'notify'>) => Promise<R>,
+  next: (over: Pick<Context, 'em' | 'notify' | 'announce'>) => Promise<R>,
 ): Promise<R> {
   const scope = scopeOf(ctx);
-  if (!scope) return next({ em: ctx.em, notify: ctx.notify });
+  if (!scope) return next({ em: ctx.em, notify: ctx.notify, announce: ctx.announce });
   const keyHash = sha256(call.key).toString('hex');
   const secret = sha256('answer', scope, call.key);
   const lockName = lockNameOf(scope, call.key);
@@ -156,6 +157,8 @@ export async function runIdempotent<R extends Result>(
     }
     const toasts: Toasted[] = [];
     const held: Context['notify'] = async (...args) => void toasts.push(args);
+    const events: HubEvent[] = [];
+    const heldEvent: Context['announce'] = async (event) => void events.push(event);
     let result: R | 'busy';
     try {
       result = await em.transactional(async (tx) => {
@@ -174,7 +177,7 @@ export async function runIdempotent<R extends Result>(
         try {
           // A savepoint: a refusal rolls back what the procedure did, and its answer is stored all the same.
           outcome = await tx.transactional(async (inner) => {
-            const r = await next({ em: inner, notify: held });
+            const r = await next({ em: inner, notify: held, announce: heldEvent });
             if (!r.ok) throw new Failed(r);
             return r;
           });
@@ -209,6 +212,7 @@ export async function runIdempotent<R extends Result>(
     }
     if (result === 'busy') continue;
     if (result.ok) for (const toast of toasts) await ctx.notify(...toast);
+    if (result.ok) for (const event of events) await ctx.announce(event);
     return result;
   }
 }

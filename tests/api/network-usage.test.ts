@@ -8,6 +8,8 @@ import { tNetwork } from '#domain/texts/network.ts';
 import { createNetworkKey, revokeNetworkKey } from '#server/network/keys.ts';
 import { activeSims, num, unknownIccid } from '#tests/helpers/usage.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
+import { openStream } from '#tests/helpers/sse.ts';
+import { newToast } from '#server/events/hub.ts';
 
 const portal = useScreens({ browser: false });
 const em = () => portal.server.services.orm.em.fork();
@@ -95,6 +97,39 @@ describe('POST /api/network/usage', () => {
     const again = await post('/api/network/usage', batch, bearer(key));
     expect(again.data).toMatchObject({ taken: 0, duplicates: 4, unknownIccid: 0 });
     expect((await dayTotal(a.id)) + (await dayTotal(b.id)) - before).toBe(3 * 3000);
+  });
+
+  it("tells the company's open pages once the batch is stored, with or without an Idempotency-Key, and no one else", async () => {
+    const [a] = await activeSims(em(), 1);
+    if (!a) throw new Error('the demo data has no SIM');
+    const anna = await openStream(portal.server.url, await portal.server.sessionCookie('anna@demo.test'));
+    const staff = await openStream(portal.server.url, await portal.server.sessionCookie('admin@demo.test'));
+    await anna.waitFor(/retry: \d+/);
+    await staff.waitFor(/retry: \d+/);
+    const usageEvents = (text: string) => text.split('event: usage\n').length - 1;
+    expect((await post('/api/network/usage', { records: [record('live-1', a.iccid, 50)] }, bearer(key))).status).toBe(
+      200,
+    );
+    await anna.waitFor(/event: usage\ndata: \{\}\n\n/);
+    const keyed = { ...bearer(key), 'idempotency-key': 'live-usage-1' };
+    const second = record('live-2', a.iccid, 40);
+    expect((await post('/api/network/usage', { records: [second] }, keyed)).status).toBe(200);
+    await expect.poll(() => usageEvents(anna.text())).toBe(2);
+    // A batch that takes nothing (a repeat) tells no one.
+    expect((await post('/api/network/usage', { records: [second] }, bearer(key))).data).toMatchObject({ taken: 0 });
+    // The staff's stream (another company): a toast published after the events comes down the same ordered
+    // stream, so an event for it would have arrived first.
+    const [row] = await em().execute<Array<{ id: number }>>(`select id from app_user where email = 'admin@demo.test'`);
+    await portal.server.services.hub.publish({
+      kind: 'toast',
+      userId: Number(row?.id),
+      toast: newToast('info', 'Efter', ''),
+    });
+    await staff.waitFor(/event: toast/);
+    expect(usageEvents(staff.text())).toBe(0);
+    expect(usageEvents(anna.text())).toBe(2);
+    await anna.close();
+    await staff.close();
   });
 
   it('replays an Idempotency-Key, and refuses it with another batch (422)', async () => {

@@ -64,6 +64,10 @@ export const networkRouter = router({
     .mutation(({ ctx, input }) =>
       ingestUsage(ctx.em, ctx.networkKey.name, input.records, {
         rawDays: ctx.services.config.usage.rawDays,
+        // The companies' open pages show the new usage (after the commit: announce is held until then).
+        onTaken: async (companies) => {
+          for (const companyId of companies) await ctx.announce({ kind: 'usage', companyId });
+        },
       }),
     ),
 });
