@@ -26,7 +26,7 @@ const periodField = (which: 'from' | 'to') =>
       description:
         which === 'from'
           ? 'The first Swedish calendar day (YYYY-MM-DD, Europe/Stockholm, included) or an ISO 8601 time with offset (included). Default: the period ending at `to` of 24 hours (hour), 30 days (day) or 12 months (month).'
-          : 'The last Swedish calendar day (YYYY-MM-DD, included) or an ISO 8601 time with offset (excluded). Default: now (hour), today (day, month).',
+          : 'The last Swedish calendar day (YYYY-MM-DD, included) or an ISO 8601 time with offset (excluded). Default: the end of the current hour (hour), today (day, month).',
       example: which === 'from' ? '2026-11-01' : '2026-11-28',
     });
 

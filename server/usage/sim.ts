@@ -145,7 +145,9 @@ export type SeriesQuery = { granularity: UsageGranularity; from?: string; to?: s
 
 /** The period asked for, with the defaults filled in; a refusal names its field (Invalid, 400). */
 export function seriesPeriod(q: SeriesQuery, now: Date, rawDays: number): Period {
-  const toText = q.to ?? (q.granularity === 'hour' ? now.toISOString() : swedishDay(now));
+  // The default hours are the 24 whole hours up to the end of this one.
+  const hourEnd = new Date(Math.ceil(now.getTime() / HOUR_MS) * HOUR_MS);
+  const toText = q.to ?? (q.granularity === 'hour' ? hourEnd.toISOString() : swedishDay(now));
   let fromText = q.from;
   if (fromText === undefined) {
     const toDay = parseDay(toText);
