@@ -55,17 +55,18 @@ export function openApi(services: Services) {
       op.description = op.description ? `${op.description} ${note}` : note;
     }
   }
-  // The list's next page, in a header (the body stays the spec's plain array).
-  const list = (doc.paths?.['/sim/all'] as Record<string, { responses?: Record<string, Record<string, unknown>> }>)?.get
-    ?.responses?.['200'];
-  if (list)
-    list.headers = {
-      Link: {
-        description:
-          'Present when there is a next page: `<https://…/api/sim/all?limit=50&cursor=…>; rel="next"` (RFC 8288). Follow it as it is; the cursor is opaque.',
-        schema: { type: 'string' },
-      },
-    };
+  // The lists' next page, in a header (the body stays a plain array): the SIMs' and the company's usage.
+  for (const path of ['/sim/all', '/usage']) {
+    const list = (doc.paths?.[path] as Record<string, { responses?: Record<string, Record<string, unknown>> }>)?.get
+      ?.responses?.['200'];
+    if (list)
+      list.headers = {
+        Link: {
+          description: `Present when there is a next page: \`<https://…/api${path}?…&cursor=…>; rel="next"\` (RFC 8288). Follow it as it is; the cursor is opaque.`,
+          schema: { type: 'string' },
+        },
+      };
+  }
   // The real error answers and statuses, and examples (server/http/openapi-document.ts).
   exactDocument(doc);
   openApiDocument = doc;
