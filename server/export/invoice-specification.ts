@@ -19,6 +19,7 @@ import { ExportAborted } from '#server/files/streams.ts';
 import { EXPORT_MINUTE } from '#server/files/time.ts';
 import { XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
 import type { PlanInfo, SpecHeader, SpecRow } from './spec-rows.ts';
+import { usageRows } from './usage-sheet.ts';
 import { writeInvoiceSpecification } from './workbook.ts';
 export const BATCH_SIZE = 100;
 
@@ -164,10 +165,12 @@ export async function invoiceSpecification(
     }
   }
   const started = Date.now();
-  writeInvoiceSpecification(out, header, rows()).then(
+  // The sheet "Förbrukning": the same SIMs again, read only once the first two sheets are written.
+  const usage = usageRows(em, company.id, header.period, { today: dayInZone(now) });
+  writeInvoiceSpecification(out, header, rows(), usage).then(
     (r) =>
       log.info(
-        { companyId: company.id, rows: r.rows, batches, ms: Date.now() - started },
+        { companyId: company.id, rows: r.rows, usageRows: r.usageRows, batches, ms: Date.now() - started },
         'invoice specification exported',
       ),
     (err) => {

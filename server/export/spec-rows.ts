@@ -29,3 +29,12 @@ export type SpecHeader = {
   period: Period;
   generatedAt: string;
 };
+
+/** A SIM's data use in one month of the period, for the sheet "Förbrukning" (./usage-sheet.ts). */
+export type UsageRow = {
+  month: YearMonth;
+  iccid: string;
+  invoiceLineMark: string;
+  bytesUp: number;
+  bytesDown: number;
+};

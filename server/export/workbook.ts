@@ -1,7 +1,8 @@
 // The invoice specification workbook, written with exceljs' streaming writer as the rows come, so memory does not
 // grow with their number. The month rows (all but a few of the file) are written as sheet XML, one string per row
 // (specRowXml, through server/files/xlsx-rows.ts: docs/decisions/010-export-rows-as-xml.md). Sheets: "Specifikation"
-// (a header block, then one row per SIM, month and plan period) and "Sammanställning" (./summary.ts).
+// (a header block, then one row per SIM, month and plan period), "Sammanställning" (./summary.ts) and "Förbrukning"
+// (./usage-sheet.ts: each SIM's data use per month), added last so that the first two stay as they were.
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { dateFromDay, formatYearMonth } from '#domain/export/periods.ts';
@@ -9,11 +10,13 @@ import { formatDataAmount } from '#domain/plans/selector.ts';
 import { safeText, type TextCell } from '#server/files/formula.ts';
 import { caughtUp, XML_ROWS_BETWEEN_LOOKS } from '#server/files/streams.ts';
 import { newStreamingWorkbook, rowXml, sheetXmlWriter } from '#server/files/xlsx-rows.ts';
-import type { SpecHeader, SpecRow } from './spec-rows.ts';
+import type { SpecHeader, SpecRow, UsageRow } from './spec-rows.ts';
 import { Summary, writeSummarySheet } from './summary.ts';
+import { writeUsageSheet } from './usage-sheet.ts';
 
 export type { PlanInfo, SpecHeader, SpecRow } from './spec-rows.ts';
 export { SHEET_SUMMARY, SUMMARY_COLUMNS } from './summary.ts';
+export { SHEET_USAGE, USAGE_COLUMNS } from './usage-sheet.ts';
 
 export const SHEET_SPEC = 'Specifikation';
 
@@ -104,12 +107,14 @@ export function specRowTexts(r: SpecRow): TextCell[] {
 /**
  * Writes the workbook to `out` (which it ends). `batches` yields rows in order, a batch at a time;
  * between batches the writer waits while `out` is full, so a slow download holds the database reads back.
+ * `usage`, read once the first two sheets are written, fills the sheet "Förbrukning" (none without it).
  */
 export async function writeInvoiceSpecification(
   out: Writable,
   header: SpecHeader,
   batches: AsyncIterable<SpecRow[]>,
-): Promise<{ rows: number }> {
+  usage?: AsyncIterable<UsageRow[]>,
+): Promise<{ rows: number; usageRows: number }> {
   const workbook = newWorkbook(out);
   const sheet = addSpecSheet(workbook, header);
 
@@ -138,6 +143,7 @@ export async function writeInvoiceSpecification(
   sheet.commit();
 
   writeSummarySheet(workbook, summary);
+  const usageRows = usage ? await writeUsageSheet(workbook, out, usage) : 0;
   await workbook.commit();
-  return { rows };
+  return { rows, usageRows };
 }

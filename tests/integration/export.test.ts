@@ -144,7 +144,7 @@ describe('GET /api/export/getExcelV1', () => {
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Sim_export${Y}1-${Y}03.xlsx"`);
     expect(res.headers.get('content-length')).toBeNull(); // streamed, not buffered
 
-    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning']);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning', 'Förbrukning']);
     const ws = workbook.getWorksheet('Specifikation')!;
     expect([1, 2, 3, 4].map((r) => ws.getCell(r, 1).value)).toEqual([
       'Företag',
