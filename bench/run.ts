@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, data, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, data, usage, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.ts';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb', 'data'] as const;
+const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb', 'data', 'usage'] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -25,6 +25,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   scale: {},
   'xlsx-bomb': {},
   data: {},
+  usage: {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -100,6 +101,16 @@ function summary(name: Name, r: J): string[] {
         (x: J) =>
           `${x.scenario} (${r.sims} SIMs): /sims p50 ${x.page_http.p50} p95 ${x.page_http.p95}, API p50 ${x.api_http.p50} p95 ${x.api_http.p95} ms; SQL new ${x.sql_new.p50} vs today ${x.sql_old?.p50 ?? '-'} ms (${ok(x.pass)})`,
       );
+    case 'usage': {
+      const door = (name: string, d: J | null) =>
+        d
+          ? `${name} ${d.perSecond} records/s (${d.copyRatio ?? '-'}x COPY, >= ${r.targets.perSecondMin} ${ok(d.perSecond >= r.targets.perSecondMin)})`
+          : `${name} not run`;
+      return [
+        `${r.sims} SIMs, ${r.daysStored} days stored, ${r.recordsPerDoor} records a door: COPY ${r.copy?.perSecond ?? '-'} records/s; ${door('usage:import', r.cli)}; ${door('REST', r.rest)}`,
+        `totals ${r.totals.exact ? 'exact' : 'NOT EXACT'} (${r.totals.raw} raw records, expected ${r.totals.expected})`,
+      ];
+    }
     case 'scale':
       if (r.skipped) return [`skipped: ${r.skipped}`];
       return [

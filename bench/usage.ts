@@ -1,0 +1,388 @@
+// Long: one benchmark run end to end (the fleet and its stored days, the records, the bare COPY, the two doors, the exact check).
+// Usage ingest (npm run bench:usage, issue 39), on PostgreSQL: a fresh database on the machine's PostgreSQL
+// (DATABASE_URL's server, else postgres://postgres@127.0.0.1:5432; dropped at the end) with a fleet of
+// USAGE_BENCH_SIMS active SIMs in Demo AB (bench/fleet.ts) and USAGE_BENCH_DAYS days of usage already stored (each
+// SIM's day totals, their month totals, the last sighting, the company's day by plan and country). Then, in one run,
+// the same kind of records (a record every 15 minutes per SIM, the SIMs in a scattered order as a mediation sends
+// them, all new) through each door, and the machine's limit beside them:
+// - a bare `COPY` (psql's \copy) of the CLI's CSV file into an unindexed table: what the disk and PostgreSQL take at
+//   most, so each door's figure is also a ratio to it;
+// - `usage:import FILE` (the CLI, its own process, wall time to its exit less its start, which a run on a file of
+//   only the header measures) on a CSV file of USAGE_BENCH_RECORDS;
+// - `POST /api/network/usage` on the built server (BUILD_DIR=build-bench), USAGE_BENCH_RECORDS more in batches of
+//   10,000 from USAGE_BENCH_CONNECTIONS clients at once, with a network key;
+// then checks the totals exactly against the raw records (every SIM's days, months, last sighting and the company's
+// days by plan and country). Prints a table; writes bench/results/usage.json.
+//
+//   USAGE_BENCH_SIMS=1000000  USAGE_BENCH_DAYS=30 (days stored before)  USAGE_BENCH_RECORDS=15000000 (per door: 5
+//   minutes at the target)  USAGE_BENCH_CONNECTIONS=2  USAGE_BENCH_CLI_ARGS="--batch 10000" (more for the CLI)
+//   USAGE_BENCH_DOORS=copy,cli,rest (some)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
+//   BENCH_ENFORCE=1 exits 1 when a target is missed.
+import { SMOKE } from './env.ts';
+import { spawn } from 'node:child_process';
+import { createWriteStream, rmSync } from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { Company, User } from '#server/db/entities.ts';
+import { initOrm, migrate, type Em } from '#server/db/orm.ts';
+import { seedDemo } from '#server/db/seed.ts';
+import { createNetworkKey } from '#server/network/keys.ts';
+import { ensurePartitions, partitionOf, partitionsForRecord } from '#server/usage/partitions.ts';
+import { monthStart, swedishDay } from '#domain/usage/time.ts';
+import { seedFleet } from './fleet.ts';
+import {
+  benchOnPostgres,
+  ensureBuild,
+  firstRow,
+  logger,
+  machine,
+  root,
+  round,
+  runBenchmark,
+  serverEnv,
+  startProcess,
+  writeResult,
+} from './lib.ts';
+
+const log = logger('usage');
+const num = (name: string, full: number, smoke: number) => Number(process.env[name] ?? (SMOKE ? smoke : full));
+const SIMS = num('USAGE_BENCH_SIMS', 1_000_000, 1_000);
+const DAYS = num('USAGE_BENCH_DAYS', 30, 2);
+const RECORDS = num('USAGE_BENCH_RECORDS', 15_000_000, 20_000);
+const CONNECTIONS = num('USAGE_BENCH_CONNECTIONS', 2, 2);
+const CLI_ARGS = (process.env.USAGE_BENCH_CLI_ARGS ?? '').split(' ').filter(Boolean);
+const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest').split(',');
+/** USAGE_BENCH_KEEP=1: the database is kept (its address printed), to read plans on afterwards. */
+const KEEP = process.env.USAGE_BENCH_KEEP === '1';
+const REST_BATCH = 10_000;
+/** records/s each door must sustain (issue 39). */
+const TARGET = 50_000;
+const QUARTER = 15 * 60_000;
+/** The SIM of record k: a stride coprime with the fleet's size scatters a batch over the fleet. */
+const STRIDE = 7919;
+
+/** The records' times: quarters of an hour ending before now, enough for both doors' records. */
+const slots = Math.ceil((2 * RECORDS) / SIMS);
+const base = Math.floor(Date.now() / QUARTER) * QUARTER - (slots + 1) * QUARTER;
+const firstDay = swedishDay(new Date(base));
+
+let iccids: string[] = [];
+const simOf = (k: number) => 1 + ((k * STRIDE) % iccids.length);
+function record(k: number) {
+  const start = base + Math.floor(k / SIMS) * QUARTER;
+  return {
+    recordId: `r${k}`,
+    iccid: iccids[simOf(k) - 1] ?? '',
+    start: new Date(start).toISOString(),
+    end: new Date(start + QUARTER).toISOString(),
+    bytesUp: (k * 31) % 100_000,
+    bytesDown: (k * 17) % 1_000_000,
+    network: '24001',
+    country: k % 10 === 0 ? 'DK' : 'SE',
+    rat: 'LTE',
+  };
+}
+
+async function writeCsv(file: string, from: number, to: number): Promise<void> {
+  const out = createWriteStream(file);
+  out.write('recordId,iccid,start,end,bytesUp,bytesDown,network,country,rat,imei\n');
+  let chunk = '';
+  for (let k = from; k < to; k++) {
+    const r = record(k);
+    chunk += `${r.recordId},${r.iccid},${r.start},${r.end},${r.bytesUp},${r.bytesDown},${r.network},${r.country},${r.rat},\n`;
+    if (chunk.length > 1_000_000) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+/**
+ * The company's active SIMs' ICCIDs, by id: the fleet's are made valid first (bench/fleet.ts's have no check digit,
+ * which a usage record's must have): '89468', the id in 14 digits and its Luhn digit. The sim table's other indexes
+ * are dropped for the update and made again, as seedFleet does.
+ */
+async function validIccids(em: Em, companyId: number): Promise<string[]> {
+  const indexes = await em.execute<{ indexname: string; indexdef: string }[]>(
+    `select indexname, indexdef from pg_indexes
+     where tablename = 'sim' and indexname not like '%pkey' and indexname not like '%unique'`,
+  );
+  for (const i of indexes) await em.execute(`drop index "${i.indexname}"`);
+  await em.execute(`create or replace function bench_luhn(p text) returns text language sql immutable as $$
+    select p || ((10 - sum(case when (length(p) - i) % 2 = 0 then (d * 2) / 10 + (d * 2) % 10 else d end) % 10) % 10)::text
+    from (select i, substr(p, i, 1)::int as d from generate_series(1, length(p)) i) x $$`);
+  await em.execute(`update sim set iccid = bench_luhn('89468' || lpad(id::text, 14, '0')) where company_id = ?`, [
+    companyId,
+  ]);
+  for (const i of indexes) await em.execute(i.indexdef);
+  const rows = await em.execute<{ iccid: string }[]>(
+    `select iccid from sim where company_id = ? and status = 'active' order by id`,
+    [companyId],
+  );
+  return rows.map((r) => r.iccid);
+}
+
+/** The stored days: DAYS Swedish days before the records' first, for every SIM, and what they add up to. */
+async function seedHistory(em: Em, companyId: number): Promise<void> {
+  const days = Array.from({ length: DAYS }, (_, i) =>
+    swedishDay(new Date(Date.parse(`${firstDay}T12:00:00Z`) - (DAYS - i) * 86_400_000)),
+  );
+  const wanted = [...days, firstDay].flatMap((d) => [
+    partitionOf('usage_day', d),
+    partitionOf('usage_month', monthStart(d)),
+  ]);
+  // The raw partitions of the records' hours, made before the clock starts (the doors make them too, once).
+  for (let t = base; t <= base + slots * QUARTER; t += 3_600_000)
+    wanted.push(...partitionsForRecord(new Date(t), false));
+  await ensurePartitions(em, wanted);
+  if (days.length) {
+    await em.execute(
+      `insert into usage_day (company_id, sim_id, day, bytes_up, bytes_down, records)
+       select s.company_id, s.id, d::date, (s.id::bigint * 2654435761 + extract(doy from d)::bigint * 7919) % 20000000,
+         (s.id::bigint * 40503 + extract(doy from d)::bigint * 104729) % 200000000, 96
+       from sim s cross join generate_series(?::date, ?::date, interval '1 day') d where s.company_id = ?`,
+      [days[0], days[days.length - 1], companyId],
+    );
+    await em.execute(
+      `insert into usage_month (company_id, sim_id, month, bytes_up, bytes_down, records)
+       select company_id, sim_id, date_trunc('month', day)::date, sum(bytes_up), sum(bytes_down), sum(records)
+       from usage_day group by 1, 2, 3`,
+    );
+    await em.execute(
+      `insert into usage_company_day (company_id, day, rate_plan_id, country, bytes_up, bytes_down, records)
+       select d.company_id, d.day, s.rate_plan_id, 'SE', sum(d.bytes_up), sum(d.bytes_down), sum(d.records)
+       from usage_day d join sim s on s.id = d.sim_id group by 1, 2, 3`,
+    );
+    await em.execute(
+      `insert into usage_last_seen (company_id, sim_id, at, network, country)
+       select company_id, id, ?::timestamptz - interval '1 hour', '24001', 'SE' from sim where company_id = ?`,
+      [`${firstDay}T00:00:00+01:00`, companyId],
+    );
+  }
+  await em.execute('vacuum analyze');
+}
+
+/** Mismatches between the totals and the raw records (every one should be 0), and the raw records' count. */
+async function checkTotals(em: Em): Promise<Record<string, number>> {
+  const zone = `'Europe/Stockholm'`;
+  const q = async (sql: string, params: unknown[] = []) => firstRow(await em.execute<{ n: number }[]>(sql, params)).n;
+  return {
+    raw: await q(`select count(*)::int as n from usage_record`),
+    dayMismatches: await q(
+      `with raw as (select company_id, sim_id, (start at time zone ${zone})::date as day, sum(bytes_up) as up,
+         sum(bytes_down) as down, count(*) as n from usage_record group by 1, 2, 3),
+       tot as (select * from usage_day where day >= ?::date)
+       select count(*)::int as n from raw full join tot using (company_id, sim_id, day)
+       where raw.up is distinct from tot.bytes_up or raw.down is distinct from tot.bytes_down
+         or raw.n is distinct from tot.records`,
+      [firstDay],
+    ),
+    monthMismatches: await q(
+      `with d as (select company_id, sim_id, date_trunc('month', day)::date as month, sum(bytes_up) as up,
+         sum(bytes_down) as down, sum(records) as n from usage_day group by 1, 2, 3)
+       select count(*)::int as n from d full join usage_month m using (company_id, sim_id, month)
+       where d.up is distinct from m.bytes_up or d.down is distinct from m.bytes_down or d.n is distinct from m.records`,
+    ),
+    companyDayMismatches: await q(
+      `with raw as (select r.company_id, (r.start at time zone ${zone})::date as day, s.rate_plan_id,
+         coalesce(r.country, '') as country, sum(r.bytes_up) as up, sum(r.bytes_down) as down, count(*) as n
+         from usage_record r join sim s on s.id = r.sim_id group by 1, 2, 3, 4),
+       tot as (select * from usage_company_day where day >= ?::date)
+       select count(*)::int as n from raw full join tot using (company_id, day, rate_plan_id, country)
+       where raw.up is distinct from tot.bytes_up or raw.down is distinct from tot.bytes_down
+         or raw.n is distinct from tot.records`,
+      [firstDay],
+    ),
+    lastSeenMismatches: await q(
+      `select count(*)::int as n from (select sim_id, max("end") as at from usage_record group by 1) r
+       join usage_last_seen l using (sim_id) where l.at <> r.at`,
+    ),
+  };
+}
+
+type Door = { records: number; seconds: number; perSecond: number; copyRatio: number | null; taken: number };
+
+const door = (records: number, ms: number, taken: number, copyPerSecond: number | null): Door => {
+  const perSecond = Math.round(records / (ms / 1000));
+  return {
+    records,
+    seconds: round(ms / 1000, 1),
+    perSecond,
+    copyRatio: copyPerSecond ? round(perSecond / copyPerSecond, 2) : null,
+    taken,
+  };
+};
+
+function run(cmd: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} exited ${code}: ${out}`))));
+  });
+}
+
+async function restDoor(url: string, key: string): Promise<{ ms: number; taken: number }> {
+  const batches = Math.ceil(RECORDS / REST_BATCH);
+  let next = 0;
+  let taken = 0;
+  const t = performance.now();
+  const worker = async () => {
+    for (let b = next++; b < batches; b = next++) {
+      const from = RECORDS + b * REST_BATCH;
+      const to = Math.min(2 * RECORDS, from + REST_BATCH);
+      const records = Array.from({ length: to - from }, (_, i) => record(from + i));
+      const res = await fetch(`${url}/api/network/usage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ records }),
+      });
+      const body = (await res.json()) as { taken?: number };
+      if (res.status !== 200) throw new Error(`POST /api/network/usage: ${res.status} ${JSON.stringify(body)}`);
+      taken += body.taken ?? 0;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  return { ms: performance.now() - t, taken };
+}
+
+async function main() {
+  const { dataDir, pg, cleanup } = await benchOnPostgres('usage', log);
+  const file = path.join(dataDir, 'usage.csv');
+  try {
+    const orm = await initOrm(pg.target);
+    await migrate(orm);
+    const em = orm.em.fork();
+    await seedDemo(em);
+    // Whatever usage the demo data has: the check below counts only this run's records.
+    await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_company_day, usage_aside');
+    const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+    const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
+    let t = performance.now();
+    log(`seeding ${SIMS} SIMs and ${DAYS} days of their totals`);
+    await seedFleet(em, { companyId: demo.id, sims: SIMS, smallCompanies: 0, simsPerSmall: 100 });
+    iccids = await validIccids(em, demo.id);
+    await seedHistory(em, demo.id);
+    log(`seeded in ${Math.round(performance.now() - t)} ms`);
+    await writeCsv(file, 0, RECORDS);
+    await em.execute(
+      `create table usage_copy (record_id text, iccid text, start timestamptz, "end" timestamptz, bytes_up bigint,
+        bytes_down bigint, network text, country text, rat text, imei text)`,
+    );
+    const { key } = await createNetworkKey(em, { userId: admin.id, actingCompanyId: null }, { name: 'bench-rest' });
+    await orm.close(true);
+    const uptime = [machine().loadavg];
+
+    let copy: Door | null = null;
+    if (DOORS.includes('copy')) {
+      log(`COPY of ${RECORDS} records into an unindexed table`);
+      t = performance.now();
+      await run('psql', [pg.target.url, '-qc', `\\copy usage_copy from '${file}' (format csv, header)`], {});
+      copy = door(RECORDS, performance.now() - t, RECORDS, null);
+      uptime.push(machine().loadavg);
+    }
+    const copyRate = copy?.perSecond ?? null;
+    let cli: Door | null = null;
+    let cliStartMs = 0;
+    if (DOORS.includes('cli')) {
+      const cliRun = (csv: string) =>
+        run(
+          process.execPath,
+          ['--import', 'tsx', 'server/cli.ts', 'usage:import', csv, '--source', 'bench-cli', ...CLI_ARGS],
+          { DATABASE_URL: pg.target.url, LOG_LEVEL: 'warn' },
+        );
+      // The process's start (tsx, the connection, the migrations' check) on a file of a header alone: taken off.
+      const empty = path.join(dataDir, 'empty.csv');
+      await writeCsv(empty, 0, 0);
+      t = performance.now();
+      await cliRun(empty);
+      cliStartMs = performance.now() - t;
+      log(`usage:import of ${RECORDS} records ${CLI_ARGS.join(' ')} (its start alone: ${Math.round(cliStartMs)} ms)`);
+      t = performance.now() + cliStartMs;
+      const out = await cliRun(file);
+      log(out.trim().split('\n').slice(0, 4).join('\n'));
+      const taken = Number(/taken (\d+)/.exec(out)?.[1] ?? -1);
+      cli = door(RECORDS, performance.now() - t, taken, copyRate);
+      uptime.push(machine().loadavg);
+    }
+    let rest: Door | null = null;
+    if (DOORS.includes('rest')) {
+      // Others may have changed the sources meanwhile: built here, not in the server's 60 s to start.
+      ensureBuild(log);
+      const server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the server' });
+      try {
+        log(`POST /api/network/usage: ${RECORDS} records in batches of ${REST_BATCH}, ${CONNECTIONS} at once`);
+        const r = await restDoor(server.url, key);
+        rest = door(RECORDS, r.ms, r.taken, copyRate);
+        uptime.push(machine().loadavg);
+      } finally {
+        await server.stop();
+      }
+    }
+
+    log('checking the totals against the raw records');
+    const check = await initOrm(pg.target);
+    const totals = await checkTotals(check.em.fork());
+    await check.close(true);
+    const expected = (cli ? RECORDS : 0) + (rest ? RECORDS : 0);
+    const exact =
+      totals.raw === expected &&
+      totals.dayMismatches === 0 &&
+      totals.monthMismatches === 0 &&
+      totals.companyDayMismatches === 0 &&
+      totals.lastSeenMismatches === 0 &&
+      [cli, rest].every((d) => !d || d.taken === RECORDS);
+
+    const row = (name: string, d: Door | null) =>
+      d
+        ? `| ${name} | ${d.records} | ${d.seconds} | ${d.perSecond} | ${d.copyRatio ?? '-'} | ${d === copy ? '' : d.perSecond >= TARGET ? 'met' : 'MISSED'} |`
+        : `| ${name} | not run | | | | |`;
+    console.log(
+      [
+        '',
+        `${SIMS} SIMs, ${DAYS} days stored, ${RECORDS} records a door (PostgreSQL ${pg.target.url.split('/').pop()}), load average ${uptime.map((l) => l[0]).join(' -> ')}`,
+        '| door | records | s | records/s | x COPY | >= 50,000/s |',
+        '|---|---|---|---|---|---|',
+        row('COPY, unindexed', copy),
+        row(`usage:import ${CLI_ARGS.join(' ')}`.trim(), cli),
+        row(`POST /api/network/usage, ${CONNECTIONS} at once`, rest),
+        `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
+      ].join('\n'),
+    );
+    const result = {
+      at: new Date().toISOString(),
+      machine: machine(),
+      loadavg: uptime,
+      database: 'postgres',
+      sims: SIMS,
+      daysStored: DAYS,
+      recordsPerDoor: RECORDS,
+      connections: CONNECTIONS,
+      cliArgs: CLI_ARGS,
+      cliStartSeconds: round(cliStartMs / 1000, 1),
+      copy,
+      cli,
+      rest,
+      totals: { ...totals, expected, exact },
+      targets: { perSecondMin: TARGET },
+      pass: exact && [cli, rest].every((d) => d && d.perSecond >= TARGET),
+    };
+    log(`wrote ${writeResult('usage', result)}`);
+    return result;
+  } finally {
+    rmSync(file, { force: true });
+    if (KEEP) {
+      rmSync(dataDir, { recursive: true, force: true });
+      log(`kept the database: ${pg.target.url}`);
+    } else await cleanup();
+  }
+}
+
+runBenchmark(main);
