@@ -49,6 +49,13 @@ export const UsageDaySchema = defineEntity({
     ...traffic,
     records: p.integer(),
   },
+  // GET /api/usage?groupBy=sim walks a period's totals in (day, SIM) order by keyset.
+  indexes: [
+    {
+      name: 'usage_day_period_index',
+      expression: 'create index "usage_day_period_index" on "usage_day" ("company_id", "day", "sim_id")',
+    },
+  ],
 });
 export class UsageDay extends UsageDaySchema.class {}
 UsageDaySchema.setClass(UsageDay);
@@ -64,6 +71,19 @@ export const UsageMonthSchema = defineEntity({
     ...traffic,
     records: p.integer(),
   },
+  indexes: [
+    // GET /api/usage?groupBy=sim walks a period's totals in (month, SIM) order by keyset.
+    {
+      name: 'usage_month_period_index',
+      expression: 'create index "usage_month_period_index" on "usage_month" ("company_id", "month", "sim_id")',
+    },
+    // /sims by this month's usage and "över 80 %", and the home page's top ten, walk this (docs/decisions/035).
+    {
+      name: 'usage_month_amount_index',
+      expression:
+        'create index "usage_month_amount_index" on "usage_month" ("company_id", "month", ("bytes_up" + "bytes_down") desc, "sim_id" desc)',
+    },
+  ],
 });
 export class UsageMonth extends UsageMonthSchema.class {}
 UsageMonthSchema.setClass(UsageMonth);
