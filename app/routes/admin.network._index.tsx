@@ -4,11 +4,9 @@
 // URL; the page is no-store).
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { ApiKeyCopy } from '#app/components/ApiKeyCopy.tsx';
+import { KeyCreated, KeyTable } from '#app/components/KeyList.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
-import { Truncated } from '#app/components/Truncated.tsx';
-import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { Notice } from '#app/components/ui/Notice.tsx';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
@@ -85,82 +83,16 @@ export default function NetworkKeys() {
       ) : null}
 
       {created ? (
-        <section className="card apikeys-created" aria-labelledby="network-created-title">
-          <h2 id="network-created-title">{k.createdTitle}</h2>
-          <Notice className="apikeys-warning" role="alert">
-            {k.shownOnce}
-          </Notice>
-          <label htmlFor="network-new-key">
-            {k.keyLabel}: <Truncated text={created.name} max={40} />
-          </label>
-          <ApiKeyCopy id="network-new-key" value={created.key} />
-          <p>
-            <Link to={PATH}>{k.back}</Link>
-          </p>
-        </section>
+        <KeyCreated idPrefix="network-" texts={k} name={created.name} secret={created.key} backTo={PATH} />
       ) : null}
 
-      <section aria-labelledby="network-list-title">
-        <h2 id="network-list-title">{k.listTitle}</h2>
-        {keys.length === 0 ? (
-          <EmptyState>{k.none}</EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="apikeys-table">
-              <caption className="visually-hidden">{k.title}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{k.name}</th>
-                  <th scope="col" className="hide-mobile">
-                    {k.prefix}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.createdBy}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.createdAt}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.lastUsed}
-                  </th>
-                  <th scope="col">{k.statusHeader}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{k.revoke}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <td className="apikeys-name">
-                      <Truncated text={key.name} max={30} />
-                      <span className="only-mobile apikeys-sub">
-                        <code>{key.prefix}…</code>
-                      </span>
-                    </td>
-                    <td className="hide-mobile">
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td className="hide-mobile">
-                      <Truncated text={key.createdBy ?? ''} max={24} />
-                    </td>
-                    <td className="hide-mobile apikeys-when">{key.created}</td>
-                    <td className="hide-mobile apikeys-when">{key.lastUsed}</td>
-                    <td>{k.status[key.status]}</td>
-                    <td>
-                      {key.status === 'active' ? (
-                        <Link to={`${PATH}/${key.id}/revoke`} aria-label={k.revokeLabel(key.name)}>
-                          {k.revoke}
-                        </Link>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <KeyTable
+        idPrefix="network-"
+        keys={keys}
+        texts={{ ...k, status: k.statusHeader }}
+        statusText={(key) => k.status[key.status]}
+        revokePath={(key) => `${PATH}/${key.id}/revoke`}
+      />
 
       <section className="card" aria-labelledby="network-create-title">
         <h2 id="network-create-title">{k.createTitle}</h2>

@@ -2,12 +2,11 @@
 // last used, expires, status), a form to create one, and each live key's revoke link (a confirm page). The
 // new key is shown once, on the answer to the form's POST (never stored, never in a URL; the page is no-store).
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { ApiKeyCopy } from '#app/components/ApiKeyCopy.tsx';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { KeyCreated, KeyTable } from '#app/components/KeyList.tsx';
 import { Field } from '#app/components/Field.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { TextField } from '#app/components/TextField.tsx';
-import { Truncated } from '#app/components/Truncated.tsx';
 import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
@@ -20,7 +19,6 @@ import { stepUpRedirect, stepUpWanted } from '#app/utils/step-up.server.ts';
 import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES, type ApiKeyScope } from '#domain/api-keys/limits.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
-import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 const k = tApiKeys;
 
@@ -101,88 +99,18 @@ export default function ApiKeys() {
       ) : null}
 
       {created ? (
-        <section className="card apikeys-created" aria-labelledby="apikeys-created-title">
-          <h2 id="apikeys-created-title">{k.createdTitle}</h2>
-          <Notice className="apikeys-warning" role="alert">
-            {k.shownOnce}
-          </Notice>
-          <label htmlFor="apikeys-new-key">
-            {k.keyLabel}: <Truncated text={created.name} max={40} />
-          </label>
-          <ApiKeyCopy id="apikeys-new-key" value={created.key} />
-          <p>
-            <Link to="/company/api-keys">{k.back}</Link>
-          </p>
-        </section>
+        <KeyCreated idPrefix="apikeys-" texts={k} name={created.name} secret={created.key} backTo="/company/api-keys" />
       ) : null}
 
-      <section aria-labelledby="apikeys-list-title">
-        <h2 id="apikeys-list-title">{k.listTitle}</h2>
-        {keys.length === 0 ? (
-          <EmptyState>{k.none}</EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="apikeys-table">
-              <caption className="visually-hidden">{k.title}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{k.name}</th>
-                  <th scope="col" className="hide-mobile">
-                    {k.prefix}
-                  </th>
-                  <th scope="col">{k.scope}</th>
-                  <th scope="col" className="hide-mobile">
-                    {k.createdBy}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.createdAt}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.lastUsed}
-                  </th>
-                  <th scope="col" className="hide-mobile">
-                    {k.expires}
-                  </th>
-                  <th scope="col">{k.status}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{k.revoke}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <td className="apikeys-name">
-                      <Truncated text={key.name} max={30} />
-                      <span className="only-mobile apikeys-sub">
-                        <code>{key.prefix}…</code>
-                      </span>
-                    </td>
-                    <td className="hide-mobile">
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>{k.scopes[key.scope]}</td>
-                    <td className="hide-mobile">
-                      <Truncated text={key.createdBy ?? ''} max={24} />
-                    </td>
-                    <td className="hide-mobile apikeys-when">{key.created}</td>
-                    <td className="hide-mobile apikeys-when">{key.lastUsed}</td>
-                    <td className="hide-mobile apikeys-when">{key.expires}</td>
-                    <td>{k.statuses[key.status]}</td>
-                    <td>
-                      {key.status === 'active' ? (
-                        <Link to={`/company/api-keys/${key.id}/revoke`} aria-label={k.revokeLabel(key.name)}>
-                          {k.revoke}
-                        </Link>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <KeyTable
+        idPrefix="apikeys-"
+        keys={keys}
+        texts={k}
+        statusText={(key) => k.statuses[key.status]}
+        revokePath={(key) => `/company/api-keys/${key.id}/revoke`}
+        afterPrefix={[{ header: k.scope, cell: (key) => k.scopes[key.scope], mobile: true }]}
+        afterLastUse={[{ header: k.expires, cell: (key) => key.expires, when: true }]}
+      />
 
       <section className="card" aria-labelledby="apikeys-create-title">
         <h2 id="apikeys-create-title">{k.createTitle}</h2>
