@@ -1,6 +1,7 @@
-// Long: the SIM's form and its history are one page; each history line is historyLines'.
-// Edit or deactivate one SIM. ICCID read-only; a SIM on a legacy plan (or for a viewer) is shown read-only, as a view.
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+// Long: the SIM's facts, usage, form and history are one page; each history line is historyLines'.
+// One SIM: its facts and usage (app/components/usage/SimUsage.tsx, one procedure call), and its edit or deactivate.
+// ICCID read-only; a SIM on a legacy plan (or for a viewer) is shown read-only, as a view.
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import {
   Form,
@@ -31,6 +32,9 @@ import { editInput } from '#domain/sims/schemas.ts';
 import { tSupport } from '#domain/texts/support.ts';
 import { SupportContact } from '#app/components/ui/SupportContact.tsx';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { SessionsTable, SimFactsCard, UsageCard } from '#app/components/usage/SimUsage.tsx';
+import usageStyles from '#app/styles/usage.css?url';
+import { CHART_DAYS } from '#domain/usage/sim-schemas.ts';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -39,6 +43,12 @@ import { Notice } from '#app/components/ui/Notice.tsx';
 const ACTOR_MAX = 60;
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.sim);
+
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: usageStyles }];
+
+/** The chart's days from ?days= (30 or 90; anything else: 30). */
+const chartDays = (url: URL) =>
+  url.searchParams.get('days') === String(CHART_DAYS[1]) ? CHART_DAYS[1] : CHART_DAYS[0];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data && readOnlySim(data) ? tForms.simView : t.pages.sim} – ${t.appName}` },
@@ -53,16 +63,22 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = idParam(params.id);
   try {
     // The history a page at a time, newest first (?before= the last event of the page before; an odd one: the newest).
-    const rawBefore = new URL(request.url).searchParams.get('before') ?? '';
+    const url = new URL(request.url);
+    const rawBefore = url.searchParams.get('before') ?? '';
     const before = /^[1-9]\d{0,9}$/.test(rawBefore) ? Number(rawBefore) : undefined;
-    const [{ sim, history }, plans] = await Promise.all([
+    const [{ sim, history }, plans, usage] = await Promise.all([
       context.trpc.sim.detail({ id, before }),
       context.trpc.plans.list(),
+      context.trpc.simUsage.overview({ id }),
     ]);
     return {
       sim,
       plans,
       history,
+      usage,
+      days: chartDays(url),
+      before: before ?? null,
+      now: new Date().toISOString(),
       older: before !== undefined,
       fields: constraints(editInput),
       writable: canWrite(session),
@@ -131,7 +147,15 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
-  const { sim, plans, history, older, fields, writable, support } = useLoaderData<typeof loader>();
+  const { sim, plans, history, older, fields, writable, support, usage, days, before, now } =
+    useLoaderData<typeof loader>();
+  /** This page with the chart of `n` days and the history's page (the one shown unless said). */
+  const hrefFor = (n: number, page: number | null = before) => {
+    const q = new URLSearchParams();
+    if (page !== null) q.set('before', String(page));
+    if (n !== CHART_DAYS[0]) q.set('days', String(n));
+    return `/sims/${sim.id}${q.size ? `?${q}` : ''}`;
+  };
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
   const answer = useActionData<typeof clientAction>();
   const failed = answer && 'failed' in answer;
@@ -168,6 +192,11 @@ export default function EditSim() {
           {t.error.notSent}
         </Notice>
       ) : null}
+      <SimFactsCard
+        sim={{ status: sim.status, plan: sim.ratePlan.description, activatedAt: sim.activatedAt }}
+        usage={usage}
+      />
+      <UsageCard usage={usage} days={days} hrefFor={hrefFor} now={now} />
       <Form method="post" className="card" key={formKey.current} noValidate>
         <div className="field">
           <span id="iccid-label" className="label">
@@ -234,6 +263,7 @@ export default function EditSim() {
           </Form>
         </dialog>
       )}
+      <SessionsTable usage={usage} />
       <h2 id="history-title">{t.sims.history}</h2>
       {older ? <p className="muted">{t.sims.historyOlderIntro}</p> : null}
       <table className="history" aria-labelledby="history-title">
@@ -260,12 +290,8 @@ export default function EditSim() {
       </table>
       {older || history.nextBefore ? (
         <nav className="pager" aria-label={t.sims.history}>
-          {older ? <Link to={`/sims/${sim.id}`}>{t.sims.historyNewest}</Link> : <span />}
-          {history.nextBefore ? (
-            <Link to={`/sims/${sim.id}?before=${history.nextBefore}`}>{t.sims.historyOlder}</Link>
-          ) : (
-            <span />
-          )}
+          {older ? <Link to={hrefFor(days, null)}>{t.sims.historyNewest}</Link> : <span />}
+          {history.nextBefore ? <Link to={hrefFor(days, history.nextBefore)}>{t.sims.historyOlder}</Link> : <span />}
         </nav>
       ) : null}
     </>
