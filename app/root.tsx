@@ -42,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The header's sections: what the caller's role may open (the home page's menu shows the same).
   const sections: Section[] = [];
   if (s && role) {
-    sections.push('sims');
+    sections.push('sims', 'usage');
     if (WRITE_ROLES.includes(role)) sections.push('add');
     sections.push('export');
     if (role === 'owner') sections.push('company');

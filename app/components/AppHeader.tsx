@@ -11,6 +11,7 @@ export type Section = keyof typeof tHeader.sections;
 
 const HREF: Record<Section, string> = {
   sims: '/sims',
+  usage: '/usage',
   add: '/add',
   export: '/export',
   company: '/company',

@@ -1,16 +1,53 @@
-// Home: the menu of the spec.
+// Home: the menu of the spec, then the company's overview (one procedure call: usage.overview).
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { LogoutForm } from '#app/components/LogoutForm.tsx';
+import { Overview, type OverviewView } from '#app/components/usage/Overview.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
+import { tCompanyUsage } from '#domain/texts/company-usage.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
+import { formatDateTime } from '#app/utils/text.ts';
 import { callerRole, WRITE_ROLES } from '#domain/companies/kinds.ts';
+import { formatBytes, usageAgainstPlan } from '#domain/usage/format.ts';
+
+const o = tCompanyUsage.overview;
+const count = new Intl.NumberFormat('sv-SE');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
   const role = callerRole(session);
+  const v = await context.trpc.usage.overview();
+  const overview: OverviewView = {
+    activeSims: count.format(v.activeSims),
+    today: formatBytes(v.today),
+    thisMonth: formatBytes(v.thisMonth),
+    lastMonth: formatBytes(v.lastMonth),
+    lastMonthToDate: formatBytes(v.lastMonthToDate),
+    silent: v.silent.exact
+      ? v.silent.count === 0
+        ? o.silentNone
+        : o.silentCount(count.format(v.silent.count))
+      : o.silentMore(count.format(v.silent.count)),
+    top: v.top.map((s) => ({
+      id: s.id,
+      iccid: s.iccid,
+      plan: s.plan,
+      used: usageAgainstPlan(s.bytes, s.dataLimitMb).text,
+    })),
+    bulk: v.bulk.map((b) => ({
+      key: b.at,
+      when: formatDateTime(b.at),
+      what: b.action === 'bulkDeactivate' ? o.bulkDeactivate : o.bulkActivate,
+      done: o.bulkDone(b.done, b.total),
+    })),
+    asOf: v.asOf ? formatDateTime(v.asOf) : null,
+    todayLink: `/usage?from=${v.day}&to=${v.day}`,
+    monthLink: `/usage?from=${v.lastMonthStart}&to=${v.day}&granularity=month`,
+    bulkLink: role === 'owner' ? '/company/activity?kind=bulk' : null,
+  };
   return {
+    overview,
     isSuperAdmin: session.isSuperAdmin,
     name: session.name,
     companyName: session.companyName,
@@ -21,7 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Home() {
-  const { isSuperAdmin, name, companyName, writable, isOwner } = useLoaderData<typeof loader>();
+  const { isSuperAdmin, name, companyName, writable, isOwner, overview } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{t.home.title}</h1>
@@ -60,6 +97,7 @@ export default function Home() {
         ) : null}
         <LogoutForm>{t.home.logout}</LogoutForm>
       </nav>
+      <Overview view={overview} />
     </>
   );
 }

@@ -6,6 +6,7 @@ export const tHeader = {
   menu: 'Meny',
   sections: {
     sims: 'SIM-kort',
+    usage: 'Förbrukning',
     add: 'Lägg till',
     export: 'Export',
     company: 'Företag',

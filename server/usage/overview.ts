@@ -24,7 +24,10 @@ export type Overview = {
   silent: { count: number; exact: boolean };
   bulk: Array<{ at: string; action: 'bulkActivate' | 'bulkDeactivate'; done: number; total: number }>;
   asOf: string | null;
+  /** This Swedish month (YYYY-MM), today (YYYY-MM-DD) and the first day of last month. */
   month: string;
+  day: string;
+  lastMonthStart: string;
 };
 
 /** The first day of the month before the one of `day`. */
@@ -120,5 +123,7 @@ export async function companyOverview(em: Em, companyId: number, now = new Date(
     }),
     asOf: asOf ? asOf.toISOString() : null,
     month: month.slice(0, 7),
+    day: today,
+    lastMonthStart: last,
   };
 }
