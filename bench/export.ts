@@ -40,6 +40,7 @@ import { drained, writeOrWait } from '#server/files/streams.ts';
 import { stockholmText } from '#server/files/time.ts';
 import { LIST_COLUMNS, writeListCsv } from '#server/sims/list-file.ts';
 import type { SimView } from '#server/sims/rows.ts';
+import type { SimUsage } from '#server/sims/usage.ts';
 import { freshDatabase } from '#tests/helpers/scratch-db.ts';
 import { freePort, mb, rssOf, runBenchmark } from './lib.ts';
 
@@ -375,7 +376,7 @@ function hashingSink() {
 /** The /sims list's CSV three ways, rows a second (median of BENCH_RUNS, alternated): see the header. */
 async function csvWriters(): Promise<{ pass: boolean }> {
   const rows = Number(process.env.BENCH_CSV_ROWS ?? 200_000);
-  const batch: SimView[] = Array.from({ length: 500 }, (_, i) => ({
+  const batch: Array<SimView & { usage: SimUsage }> = Array.from({ length: 500 }, (_, i) => ({
     id: i + 1,
     iccid: `89460123456789${String(i).padStart(5, '0')}0`,
     invoiceLineMark: i % 50 === 0 ? `=Fordon ${i}` : `Fordon ${i}`,
@@ -385,6 +386,12 @@ async function csvWriters(): Promise<{ pass: boolean }> {
     ratePlan: {
       ...{ id: 1, code: 'BAS500', description: 'Bas 500 MB & tal', dataLimit: 500 },
       ...{ call: true, sms: true, roaming: i % 2 === 0, isLegacy: false },
+    },
+    // This month's usage and the last sighting, as the list export writes them since issue 39.
+    usage: {
+      ...{ month: '2026-03', monthBytesUp: i * 1000, monthBytesDown: i * 9000, monthBytes: i * 10_000 },
+      ...{ lastSeenAt: new Date(Date.UTC(2026, 2, 2, 8, i % 60)).toISOString(), lastSeenNetwork: '24001' },
+      ...{ lastSeenCountry: 'SE', asOf: null },
     },
   }));
   async function* batches() {

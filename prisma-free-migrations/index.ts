@@ -18,6 +18,7 @@ import { Migration20261128150000_usage } from './Migration20261128150000_usage.t
 import { Migration20261128160000_network_keys } from './Migration20261128160000_network_keys.ts';
 import { Migration20261128170000_usage_aside_list } from './Migration20261128170000_usage_aside_list.ts';
 import { Migration20261128180000_usage_company_day } from './Migration20261128180000_usage_company_day.ts';
+import { Migration20261128190000_usage_fleet } from './Migration20261128190000_usage_fleet.ts';
 import { Migration20261128200000_usage_home } from './Migration20261128200000_usage_home.ts';
 
 export const migrationsList: MigrationObject[] = [
@@ -38,5 +39,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128160000_network_keys', class: Migration20261128160000_network_keys },
   { name: 'Migration20261128170000_usage_aside_list', class: Migration20261128170000_usage_aside_list },
   { name: 'Migration20261128180000_usage_company_day', class: Migration20261128180000_usage_company_day },
+  { name: 'Migration20261128190000_usage_fleet', class: Migration20261128190000_usage_fleet },
   { name: 'Migration20261128200000_usage_home', class: Migration20261128200000_usage_home },
 ];

@@ -8,13 +8,17 @@ import { t } from '#domain/texts/common.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 import { canWrite } from '#domain/companies/kinds.ts';
 import { fieldConstraint } from '#app/utils/constraints.ts';
-import { formatDate } from '#app/utils/text.ts';
+import { formatDateTime } from '#app/utils/text.ts';
+import { row } from '#app/sims/list-rows.ts';
 import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
 import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
 import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/components/sims/Selection.tsx';
 import { pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
+import { viewOf, viewParams } from '#domain/sims/view.ts';
+import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
+import { SimsViewControls } from '#app/components/sims/sims-view.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 
 export const PAGE_SIZE = 50;
@@ -34,23 +38,32 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = (url.searchParams.get('q') ?? '').slice(0, query.maxLength);
   // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
+  // The sort and the usage filter (an unknown value is the default; a sort the filter does not allow, its first).
+  const view = viewOf(url.searchParams.get('sort'), url.searchParams.get('filter'));
   const { items, total, exact } = await context.trpc.sim.page({
     q,
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
+    sort: view.sort,
+    filter: view.filter ?? undefined,
   });
   // Past a search's count cap the pages are "more than" (docs/decisions/019): known up to the cap.
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   // Past the end (an old link, fewer SIMs since): the last page, under its own address (for a search past the
   // cap, the last page known to exist).
-  if ((exact && page > pages) || (!exact && items.length === 0 && page > pages)) throw redirect(pageHref(q, pages));
+  if ((exact && page > pages) || (!exact && items.length === 0 && page > pages))
+    throw redirect(pageHref(q, pages, view));
+  const now = Date.now();
+  const asOf = items[0]?.usage.asOf;
   return {
     q,
+    view,
     page,
     pages,
     total,
     exact,
-    sims: items.map(row),
+    asOf: asOf ? tFleetUsage.asOf(formatDateTime(asOf)) : null,
+    sims: items.map((s) => row(s, now)),
     query,
     // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked,
     // "Markera alla N som matchar" with all=matching (the confirm page then resolves the search itself).
@@ -68,49 +81,10 @@ function selectAllOf(all: string | null, morePages: boolean): Picked {
   return null;
 }
 
-type Listed = {
-  id: number;
-  iccid: string;
-  invoiceLineMark: string;
-  activatedAt: string;
-  ratePlan: { isLegacy: boolean; description: string };
-};
-
-/** A row in words, made on the server: the day is the same in the HTML and after hydration, and no Intl runs. */
-function row(s: Listed) {
-  return {
-    id: s.id,
-    iccid: s.iccid,
-    mark: s.invoiceLineMark,
-    legacy: s.ratePlan.isLegacy,
-    plan: s.ratePlan.description,
-    activated: dayOf(s.activatedAt),
-  };
-}
-
-/**
- * The activation day in words, by the UTC hour of the instant (2026-11-28T13): Stockholm's offset from UTC is
- * whole hours, so every instant of an hour is on the same day there, and a page's 50 SIMs share a few hours. One
- * Intl format per hour seen, not one per row (they were over 1 % of the CPU of a request); bounded, emptied when full.
- */
-const days = new Map<string, string>();
-const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-function dayOf(iso: string): string {
-  if (!UTC_ISO.test(iso)) return formatDate(new Date(iso));
-  const hour = iso.slice(0, 13);
-  let day = days.get(hour);
-  if (day === undefined) {
-    day = formatDate(new Date(iso));
-    if (days.size >= 2000) days.clear();
-    days.set(hour, day);
-  }
-  return day;
-}
-
 export default function Sims() {
   const loaded = useLoaderData<typeof loader>();
-  const { q, page, pages, total, exact, sims, writable } = loaded;
-  const search = useLiveSearch(q);
+  const { q, view, page, pages, total, exact, sims, writable } = loaded;
+  const search = useLiveSearch(q, Object.fromEntries(viewParams(view)));
   // The bulk selection: ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
   const initialPick = loaded.selectAll;
@@ -158,17 +132,21 @@ export default function Sims() {
           <button className="btn" type="submit">
             {t.sims.search}
           </button>
+          <SimsViewControls view={view} />
         </Form>
         <div className="sims-bar">
           <p className="sims-total" aria-live="polite">
             {search.searching ? '…' : t.sims.count(total, exact)}
           </p>
-          {total > 0 ? <ExportLinks q={q} /> : null}
-          {writable && sims.length > 0 && (morePages || matching) ? (
+          {loaded.asOf ? <p className="sims-asof">{loaded.asOf}</p> : null}
+          {total > 0 ? <ExportLinks q={q} view={view} /> : null}
+          {/* "All that match" names the search only: under a usage filter only the page's boxes select. */}
+          {writable && !view.filter && sims.length > 0 && (morePages || matching) ? (
             <SelectMatching
               form={BULK_FORM}
               q={q}
               page={page}
+              view={view}
               total={total}
               exact={exact}
               matching={matching}
@@ -187,8 +165,8 @@ export default function Sims() {
         </div>
       </div>
       {sims.length === 0 ? (
-        <EmptyState action={q || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}>
-          {q ? t.sims.emptySearch : t.sims.empty}
+        <EmptyState action={q || view.filter || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}>
+          {view.filter ? tFleetUsage.emptyView : q ? t.sims.emptySearch : t.sims.empty}
         </EmptyState>
       ) : (
         <Form
@@ -203,6 +181,10 @@ export default function Sims() {
           {writable ? (
             <>
               <input type="hidden" name="q" value={q} />
+              {/* The page's toggle comes back to this view (formAction /sims). */}
+              {[...viewParams(view)].map(([name, value]) => (
+                <input key={name} type="hidden" name={name} value={value} />
+              ))}
               <input type="hidden" name="page" value={page} />
               {matching ? <input type="hidden" name="matching" value="1" /> : null}
             </>
@@ -212,6 +194,8 @@ export default function Sims() {
             writable={writable}
             picked={picked}
             onToggle={toggle}
+            q={q}
+            view={view}
             selectAll={
               <SelectPage
                 allOnPage={allOnPage}
@@ -244,7 +228,7 @@ export default function Sims() {
         </Form>
       )}
       {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}
-      <SimsPager q={q} page={page} pages={pages} exact={exact} full={sims.length === PAGE_SIZE} />
+      <SimsPager q={q} view={view} page={page} pages={pages} exact={exact} full={sims.length === PAGE_SIZE} />
     </div>
   );
 }

@@ -3,6 +3,8 @@ import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
+import { simUsageOutput } from './usage-output.ts';
+import { viewFields } from './view.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
 
 // The bounds live in limits.ts (no zod there, so pages can import them); server code may keep importing them here.
@@ -74,7 +76,8 @@ export const listQuery = z.object({
   limit: listLimit(),
   offset: z.coerce.number().int().min(0).optional(),
 });
-export const listInput = listQuery.prefault({});
+/** /sims' read: the list's query and its view (sort, usage filter; domain/sims/view.ts). */
+export const listInput = listQuery.extend(viewFields).prefault({});
 /**
  * GET /api/sim/all: the list's query, and `cursor`: where the next page starts, as the previous
  * answer's `Link: <…>; rel="next"` gave it (opaque). With a cursor, `offset` must be left out.
@@ -117,6 +120,9 @@ export const simOutput = z.object({
   ratePlan: ratePlanOutput,
 });
 
+/** A SIM of the list (GET /api/sim/all, /sims) with its usage. */
+export const simListedOutput = simOutput.extend({ usage: simUsageOutput });
+
 const historyEvent = z.object({
   kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
   at: z.string(),
@@ -126,7 +132,7 @@ const historyEvent = z.object({
 });
 
 /** A SIM with the newest events of its history (at most LIST_PAGE_MAX; older ones: simHistoryOutput's pages). */
-export const simDetailOutput = simOutput.extend({ history: z.array(historyEvent) });
+export const simDetailOutput = simOutput.extend({ usage: simUsageOutput, history: z.array(historyEvent) });
 
 /** A page of a SIM's history: `before` is the id of the last event of the page before (keyset). */
 export const simHistoryInput = z.object({ id: rowId(), before: rowId().optional() });

@@ -1,6 +1,8 @@
+// Long: the file's columns, both formats' writers and the path's OpenAPI description, one export.
 // The /sims list as a file (GET /api/sim/export, server/http/sim-export.ts): the company's SIMs matching the
-// list's search, read a batch at a time (listSimBatches) and written as they come, as CSV for Swedish Excel or
-// as XLSX through exceljs' streaming writer. A slow reader holds the reads back; one that goes away stops them.
+// list's search and view (sort, usage filter), read a batch at a time (listSimBatches) with each batch's usage
+// (one read a batch) and written as they come, as CSV for Swedish Excel or as XLSX through exceljs' streaming
+// writer. A slow reader holds the reads back; one that goes away stops them.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
@@ -15,8 +17,15 @@ import type { Em } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
 import { z } from '#domain/zod.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
+import { FILTERS, SORTS, viewFields, viewOf } from '#domain/sims/view.ts';
+import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
+import { usageAgainstPlan } from '#domain/usage/format.ts';
 import { listSimBatches } from './list.ts';
 import type { SimView } from './rows.ts';
+import { withUsage, type SimUsage } from './usage.ts';
+
+/** A row of the file: the SIM and its usage. */
+type Listed = SimView & { usage: SimUsage };
 
 export const LIST_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ListExportFormat = (typeof LIST_EXPORT_FORMATS)[number];
@@ -27,6 +36,7 @@ export const listExportQuery = z.object({
     .string({ error: tListExport.badFormat })
     .pipe(z.enum(LIST_EXPORT_FORMATS, { error: tListExport.badFormat })),
   q: listQuery.shape.q,
+  ...viewFields,
 });
 export type ListExportQuery = z.output<typeof listExportQuery>;
 
@@ -43,7 +53,15 @@ export const LIST_COLUMNS = [
   { header: c.mark, width: 30 },
   { header: c.note, width: 30 },
   { header: c.activatedAt, width: 18, date: true },
+  { header: tFleetUsage.columns.monthBytes, width: 16, number: true },
+  { header: tFleetUsage.columns.percent, width: 12, number: true },
+  { header: tFleetUsage.columns.lastSeen, width: 18, date: true },
+  { header: tFleetUsage.columns.network, width: 10 },
+  { header: tFleetUsage.columns.country, width: 8 },
 ] as const;
+
+/** This month's share of the plan's amount in whole percent (the page's figure), or null. */
+const percentOf = (s: Listed) => usageAgainstPlan(s.usage.monthBytes, s.ratePlan.dataLimit).percent;
 
 function values(s: SimView) {
   const p = s.ratePlan;
@@ -59,8 +77,9 @@ function values(s: SimView) {
   };
 }
 
-function csvRecord(s: SimView): string[] {
+function csvRecord(s: Listed): string[] {
   const v = values(s);
+  const u = s.usage;
   return [
     csvIccid(v.iccid),
     csvText(v.planCode),
@@ -71,11 +90,16 @@ function csvRecord(s: SimView): string[] {
     csvText(v.mark),
     csvText(v.note),
     stockholmText(s.activatedAt),
+    String(u.monthBytes),
+    String(percentOf(s) ?? ''),
+    u.lastSeenAt ? stockholmText(u.lastSeenAt) : '',
+    csvText(u.lastSeenNetwork ?? ''),
+    csvText(u.lastSeenCountry ?? ''),
   ];
 }
 
 /** The CSV file (UTF-8 with BOM, semicolons, CRLF) to `out`, which it ends; waits while `out` is full. */
-export const writeListCsv = (out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> =>
+export const writeListCsv = (out: Writable, batches: AsyncIterable<Listed[]>): Promise<{ rows: number }> =>
   writeCsv(
     out,
     LIST_COLUMNS.map((col) => col.header),
@@ -84,12 +108,12 @@ export const writeListCsv = (out: Writable, batches: AsyncIterable<SimView[]>): 
   );
 
 /** The XLSX file (one sheet, a text column per text, a date column in Stockholm time) to `out`, which it ends. */
-export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimView[]>): Promise<{ rows: number }> {
+export async function writeListXlsx(out: Writable, batches: AsyncIterable<Listed[]>): Promise<{ rows: number }> {
   const workbook = newStreamingWorkbook(out);
   const sheet = workbook.addWorksheet(tListExport.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = LIST_COLUMNS.map((col) => ({
     width: col.width,
-    style: { numFmt: 'date' in col ? 'yyyy-mm-dd hh:mm' : '@' },
+    style: { numFmt: 'date' in col ? 'yyyy-mm-dd hh:mm' : 'number' in col ? '0' : '@' },
   }));
   const head = sheet.addRow(LIST_COLUMNS.map((col) => col.header));
   head.font = { bold: true };
@@ -99,7 +123,17 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimVie
   const xml = sheetXmlWriter(workbook, sheet);
   const text = xml.styleOf('@', ExcelJS.ValueType.String);
   const date = xml.styleOf('yyyy-mm-dd hh:mm', ExcelJS.ValueType.Date);
+  const whole = xml.styleOf('0', ExcelJS.ValueType.Number);
   const cell = (value: TextCell) => ({ kind: 'text' as const, value, style: text });
+  // An empty cell is a text cell of nothing (no percent without a plan amount, never seen).
+  const usageCells = (s: Listed) => {
+    const pct = percentOf(s);
+    const seen = s.usage.lastSeenAt;
+    return [
+      pct === null ? cell('') : { kind: 'number' as const, value: pct, style: whole },
+      seen ? { kind: 'date' as const, value: stockholmWallClock(seen), style: date } : cell(''),
+    ];
+  };
   let rows = 0;
   for await (const batch of batches) {
     for (const [i, s] of batch.entries()) {
@@ -117,6 +151,10 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<SimVie
           cell(safeText(v.mark)),
           cell(safeText(v.note)),
           { kind: 'date', value: stockholmWallClock(s.activatedAt), style: date },
+          { kind: 'number', value: s.usage.monthBytes, style: whole },
+          ...usageCells(s),
+          cell(safeText(s.usage.lastSeenNetwork ?? '')),
+          cell(safeText(s.usage.lastSeenCountry ?? '')),
         ]),
       );
       rows++;
@@ -145,10 +183,17 @@ export async function listExport(
   query: ListExportQuery,
   opts: { batchSize?: number; now?: Date } = {},
 ): Promise<{ filename: string; contentType: string; stream: Readable }> {
-  const source = listSimBatches(em, companyId, { q: query.q, batchSize: opts.batchSize ?? BATCH_SIZE });
+  const now = opts.now ?? new Date();
+  const view = viewOf(query.sort, query.filter);
+  const sims = listSimBatches(em, companyId, { q: query.q, batchSize: opts.batchSize ?? BATCH_SIZE, view, now });
+  // Each batch with its usage, read for the batch at once.
+  async function* withTheirUsage(): AsyncGenerator<Listed[]> {
+    for await (const batch of sims) yield withUsage(em, companyId, batch, now);
+  }
+  const source = withTheirUsage();
   const first = await source.next();
   let batches = 0;
-  async function* counted(): AsyncGenerator<SimView[]> {
+  async function* counted(): AsyncGenerator<Listed[]> {
     if (first.done) return;
     batches++;
     yield first.value;
@@ -187,10 +232,26 @@ export const listExportOpenApi: ZodOpenApiPathsObject = {
     get: {
       operationId: 'sim-export',
       tags: ['sims'],
-      summary: 'The SIM list (as the /sims search finds it) as a CSV or XLSX file, streamed',
+      summary: 'The SIM list (as /sims searches, sorts and filters it) as a CSV or XLSX file, streamed',
       parameters: [
         { name: 'format', in: 'query', required: true, schema: { type: 'string', enum: [...LIST_EXPORT_FORMATS] } },
         { name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 200 } },
+        {
+          name: 'sort',
+          in: 'query',
+          required: false,
+          description:
+            "The list's order (/sims' sort): activation day, this Swedish month's usage or last seen, each either way; SIMs without a figure come last. Default activated-desc.",
+          schema: { type: 'string', enum: [...SORTS] },
+        },
+        {
+          name: 'filter',
+          in: 'query',
+          required: false,
+          description:
+            "/sims' usage filter: over 80 % of the plan's data amount this month, no traffic for 24 hours or 7 days (seen before), or never seen. A filter sorts by its own figure.",
+          schema: { type: 'string', enum: [...FILTERS] },
+        },
       ],
       responses: {
         '200': {

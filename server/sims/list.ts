@@ -1,5 +1,6 @@
 // The company's list of active SIMs, newest first: a page (with its total for the paginated screen), or the
 // whole list a batch at a time for the list export; a search in the form search.ts picks.
+import { isDefaultView, type ListView } from '#domain/sims/view.ts';
 import type { Em } from '#server/db/orm.ts';
 import { readRow, readRows } from '#server/db/prepared.ts';
 import { SIM_COLUMNS, simView, type SimRow, type SimView } from './rows.ts';
@@ -13,6 +14,7 @@ import {
   searchForm,
   searchPageAndCount,
 } from './search.ts';
+import { monthOf, viewBatches, viewPage } from './views.ts';
 
 /** The day (UTC) in which a deep page of the whole list starts, and how many SIMs come before that day. */
 export const DAY_OF_OFFSET_SQL = `select to_char(day, 'YYYY-MM-DD') as day, (upto - n)::int as before from (
@@ -46,9 +48,32 @@ export async function listSims(
     signal?: AbortSignal;
     /** A search's statement timeout (SEARCH_TIMEOUT_MS). */
     timeoutMs?: number;
+    /** Another order or a usage filter (views.ts); not with afterId. */
+    view?: ListView;
+    /** The clock of the view's month and silence (tests set it). */
+    now?: Date;
   },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
   const filter = await listFilter(em, companyId, opts.q);
+  if (opts.view && !isDefaultView(opts.view) && opts.afterId === undefined) {
+    const now = opts.now ?? new Date();
+    const { rows, n: counted } = await viewPage(
+      em,
+      filter,
+      opts.view,
+      { companyId, month: monthOf(now), now },
+      { ...opts, limit: opts.limit ?? 50, offset: opts.offset ?? 0, withCount: !!opts.withTotal && !!opts.view.filter },
+    );
+    const items = rows.map(simView);
+    if (opts.withTotal && !opts.view.filter) {
+      // A sort alone lists what the list (or its search) does: its count is theirs.
+      const all = await listSims(em, companyId, { ...opts, view: undefined, limit: 0, offset: 0 });
+      return { items, total: all.total, exact: all.exact };
+    }
+    // A filter's rows are counted up to the cap, as a search's are.
+    const exact = counted === null || counted <= SEARCH_COUNT_CAP;
+    return { items, total: exact ? counted : SEARCH_COUNT_CAP, exact };
+  }
   if (opts.afterId !== undefined) {
     // Keyset: the rows after this SIM of the company in the list's order (a cursor of the API).
     const after = ` and (s.activated_at, s.id) < (select activated_at, id from sim where id = ? and company_id = ?)`;
@@ -118,9 +143,15 @@ export async function listSims(
 export async function* listSimBatches(
   em: Em,
   companyId: number,
-  opts: { q?: string; batchSize: number; form?: 'walk' | 'bitmap' },
+  opts: { q?: string; batchSize: number; form?: 'walk' | 'bitmap'; view?: ListView; now?: Date },
 ): AsyncGenerator<SimView[]> {
   const filter = await listFilter(em, companyId, opts.q);
+  if (opts.view && !isDefaultView(opts.view)) {
+    const now = opts.now ?? new Date();
+    const scope = { companyId, month: monthOf(now), now };
+    for await (const rows of viewBatches(em, filter, opts.view, scope, opts.batchSize)) yield rows.map(simView);
+    return;
+  }
   // A search reads in the form the probe picks, each batch in that form's transaction (as listSims does).
   const form = filter.walk && filter.bitmap ? (opts.form ?? (await searchForm(em, filter))) : null;
   const where = (form && filter[form]) ?? filter.where;

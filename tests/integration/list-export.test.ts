@@ -135,7 +135,14 @@ const HEADERS = [
   'Fakturamärkning',
   'Fakturakommentar',
   'Aktiverat',
+  // Usage (issue 39): this Swedish month's bytes, the share of the plan, the last sighting (none here).
+  'Förbrukning i månaden (byte)',
+  'Andel av datamängden (%)',
+  'Senast sedd',
+  'Nät',
+  'Land',
 ];
+const NO_USAGE = ['0', '0', '', '', ''];
 const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
 
 describe('GET /api/sim/export', () => {
@@ -157,6 +164,7 @@ describe('GET /api/sim/export', () => {
         `'${HYPERLINK}`,
         "'+46701234567",
         '2025-07-02 00:30',
+        ...NO_USAGE,
       ],
       [
         '\t' + ICCID_2,
@@ -168,8 +176,20 @@ describe('GET /api/sim/export', () => {
         'Lager; hylla "B"',
         'rad 1\nrad 2',
         '2025-01-15 10:05',
+        ...NO_USAGE,
       ],
-      ['\t' + ICCID_3, 'DATA-1000', 'Data 1 GB', '1 GB', 'Nej', 'Nej', "'@SUM(1)", "'-5", '2025-01-01 00:59'],
+      [
+        '\t' + ICCID_3,
+        'DATA-1000',
+        'Data 1 GB',
+        '1 GB',
+        'Nej',
+        'Nej',
+        "'@SUM(1)",
+        "'-5",
+        '2025-01-01 00:59',
+        ...NO_USAGE,
+      ],
     ]);
   });
 
@@ -178,7 +198,7 @@ describe('GET /api/sim/export', () => {
     expect(text).toBe(
       HEADERS.join(';') +
         '\r\n' +
-        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05\r\n`,
+        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05;0;0;;;\r\n`,
     );
   });
 

@@ -6,6 +6,7 @@ import { Link } from '@remix-run/react';
 import type { MouseEvent } from 'react';
 import { exportHref, pageHref } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
+import type { ListView } from '#domain/sims/view.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tListExport } from '#domain/texts/list-file.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
@@ -13,14 +14,14 @@ import { tSimsList } from '#domain/texts/sims-list.ts';
 type Click = (e: MouseEvent) => void;
 
 /** Plain links carrying the search: the file downloads with or without JS, and follows a live search. */
-export function ExportLinks({ q }: { q: string }) {
+export function ExportLinks({ q, view }: { q: string; view?: ListView }) {
   return (
     <p className="sims-export">
       <span className="sims-export-label">{tListExport.label}:</span>
-      <a href={exportHref('csv', q)} aria-label={tListExport.csvLabel(q)}>
+      <a href={exportHref('csv', q, view)} aria-label={tListExport.csvLabel(q)}>
         {tListExport.csv}
       </a>
-      <a href={exportHref('xlsx', q)} aria-label={tListExport.xlsxLabel(q)}>
+      <a href={exportHref('xlsx', q, view)} aria-label={tListExport.xlsxLabel(q)}>
         {tListExport.xlsx}
       </a>
     </p>
@@ -35,6 +36,7 @@ export function SelectMatching(p: {
   form: string;
   q: string;
   page: number;
+  view?: ListView;
   total: number;
   exact: boolean;
   matching: boolean;
@@ -44,7 +46,7 @@ export function SelectMatching(p: {
   return (
     <p className="sims-select">
       {p.matching ? (
-        <Link className="btn btn-small" to={pageHref(p.q, p.page)} onClick={p.onClear}>
+        <Link className="btn btn-small" to={pageHref(p.q, p.page, p.view)} onClick={p.onClear}>
           {tBulkDeactivate.clearMatching}
         </Link>
       ) : (

@@ -1,17 +1,33 @@
 // The rows and the pager of /sims (app/routes/sims._index.tsx): each SIM with its box for the bulk selection
 // (for a writer; the whole cell is the box's label, 44 px on a phone), its ICCID (the last 8 digits on a phone),
-// mark, on a wide screen its plan and activation day, and its link, which on a phone covers the whole row (CSS
-// only: a tap anywhere but the box opens the SIM); the pages as plain links carrying the search.
+// mark, this month's usage (and share of the plan), last seen (on a phone only when the view is about it), on a wide
+// screen its plan and activation day, and its link, which on a phone covers the whole row (CSS only: a tap anywhere
+// but the box opens the SIM); the sortable columns' headers and the pages as plain links carrying search and view.
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate } from '@remix-run/react';
 import { pageHref } from '#app/sims/links.ts';
+import { FILTER_SORTS, SORTS, type ListView, type Sort } from '#domain/sims/view.ts';
+import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { truncate } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
 
-/** A row as the loader hands it over: the plan's name and the activation day already in words. */
-export type SimRow = { id: number; iccid: string; mark: string; legacy: boolean; plan: string; activated: string };
+/**
+ * A row as the loader hands it over: the plan's name, the activation day, this month's usage ("1,2 GB", or "–"), its
+ * whole percent of the plan's amount and the last sighting ("3 min sedan") already in words.
+ */
+export type SimRow = {
+  id: number;
+  iccid: string;
+  mark: string;
+  legacy: boolean;
+  plan: string;
+  activated: string;
+  used: string;
+  pct: number | null;
+  seen: string;
+};
 
 type RowsProps = {
   sims: SimRow[];
@@ -21,7 +37,53 @@ type RowsProps = {
   onToggle: (id: number, on: boolean) => void;
   /** The column header of the boxes: "Markera alla på sidan" (a writer only). */
   selectAll?: ReactNode;
+  /** The search and view, for the sortable columns' links. */
+  q: string;
+  view: ListView;
 };
+
+/**
+ * A sortable column's header: a link to the list sorted by it (the other way round when it already is), or its
+ * name alone when the view's filter does not sort by it; aria-sort says how the list is sorted.
+ */
+function SortHeader(p: {
+  name: string;
+  /** A phone's shorter name (the column is as narrow as its figures). */
+  short?: string;
+  by: 'activated' | 'usage' | 'seen';
+  q: string;
+  view: ListView;
+  wide?: boolean;
+}) {
+  const current = p.view.sort.startsWith(`${p.by}-`);
+  const descending = p.view.sort === `${p.by}-desc`;
+  const next: Sort = current && descending ? `${p.by}-asc` : `${p.by}-desc`;
+  const allowed = p.view.filter ? FILTER_SORTS[p.view.filter] : SORTS;
+  const name = p.short ? (
+    <>
+      <span className="sims-name-short">{p.short}</span>
+      <span className="sims-name-long">{p.name}</span>
+    </>
+  ) : (
+    p.name
+  );
+  return (
+    <th
+      scope="col"
+      className={p.wide ? 'sims-wide' : `sims-${p.by}`}
+      aria-sort={current ? (descending ? 'descending' : 'ascending') : undefined}
+    >
+      {allowed.includes(next) ? (
+        <Link to={pageHref(p.q, 1, { ...p.view, sort: next })} preventScrollReset>
+          {name}
+          {current ? <span aria-hidden="true">{descending ? ' ▼' : ' ▲'}</span> : null}
+        </Link>
+      ) : (
+        name
+      )}
+    </th>
+  );
+}
 
 /**
  * A plain click on a row's link (the main button, no modifier key, not handled already): the app's navigation,
@@ -48,10 +110,11 @@ const MARK_SHOWN = 30;
  * ICCID once, its first digits in a span a phone hides (sims.css); no title but a cut mark's; the plan, day and
  * link cells without classes (sims.css finds them by place); the link's word without a span of its own.
  */
-export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsProps) {
+export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }: RowsProps) {
   const onLinkClick = useRowLinks();
+  const bySeen = view.sort.startsWith('seen') || view.filter === 'never';
   return (
-    <table className="sims">
+    <table className={bySeen ? 'sims sims-by-seen' : 'sims'}>
       <thead>
         <tr>
           {writable ? (
@@ -60,13 +123,15 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsPro
             </th>
           ) : null}
           <th scope="col">{t.sims.iccid}</th>
-          <th scope="col">{t.sims.mark}</th>
+          <th scope="col" className="sims-mark">
+            {t.sims.mark}
+          </th>
+          <SortHeader name={tFleetUsage.usage} short={tFleetUsage.usageShort} by="usage" q={q} view={view} />
+          <SortHeader name={tFleetUsage.seen} short={tFleetUsage.seenShort} by="seen" q={q} view={view} />
           <th scope="col" className="sims-wide">
             {t.sims.plan}
           </th>
-          <th scope="col" className="sims-wide">
-            {tSimsList.activated}
-          </th>
+          <SortHeader name={tSimsList.activated} by="activated" q={q} view={view} wide />
           <th scope="col" className="sims-open-col">
             <span className="visually-hidden">{t.sims.edit}</span>
           </th>
@@ -96,6 +161,11 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsPro
             <td className="mark" title={s.mark.length > MARK_SHOWN ? s.mark : undefined}>
               {truncate(s.mark, MARK_SHOWN)}
             </td>
+            <td className={s.pct !== null && s.pct > 80 ? 'over' : undefined}>
+              {s.used}
+              {s.pct === null ? null : <small> {s.pct} %</small>}
+            </td>
+            <td>{s.seen}</td>
             <td>{s.plan}</td>
             <td>{s.activated}</td>
             <td>
@@ -118,6 +188,7 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll }: RowsPro
 
 type PagerProps = {
   q: string;
+  view: ListView;
   page: number;
   pages: number;
   /** false: past a search's count cap, the number of pages is "more than" (docs/decisions/019). */
@@ -126,12 +197,12 @@ type PagerProps = {
   full: boolean;
 };
 
-export function SimsPager({ q, page, pages, exact, full }: PagerProps) {
+export function SimsPager({ q, view, page, pages, exact, full }: PagerProps) {
   if (pages <= 1 && exact) return null;
   return (
     <nav className="pager sims-pager" aria-label={t.sims.page(page, pages, exact)}>
       {page > 1 ? (
-        <Link to={pageHref(q, page - 1)} rel="prev">
+        <Link to={pageHref(q, page - 1, view)} rel="prev">
           {t.sims.previous}
         </Link>
       ) : (
@@ -139,7 +210,7 @@ export function SimsPager({ q, page, pages, exact, full }: PagerProps) {
       )}
       <span>{t.sims.page(page, pages, exact)}</span>
       {page < pages || (!exact && full) ? (
-        <Link to={pageHref(q, page + 1)} rel="next">
+        <Link to={pageHref(q, page + 1, view)} rel="next">
           {t.sims.next}
         </Link>
       ) : (

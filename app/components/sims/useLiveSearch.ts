@@ -6,11 +6,12 @@ import { useEffect, useRef, useState } from 'react';
 const SEARCH_DEBOUNCE_MS = 250;
 
 /**
- * The live search (JS): after a short pause in typing the search box's text becomes the address (/sims?q=...)
+ * The live search (JS): after a short pause in typing the search box's text becomes the address (/sims?q=...,
+ * with the view's `keep`)
  * through the router, which loads the list (the same loader as without JS), replaces the history entry rather
  * than adding one per keystroke, and cancels a search still on its way when a newer one starts.
  */
-export function useLiveSearch(loadedQ: string) {
+export function useLiveSearch(loadedQ: string, keep: Record<string, string> = {}) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const [text, setText] = useState(loadedQ);
@@ -31,7 +32,13 @@ export function useLiveSearch(loadedQ: string) {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       asked.current = value;
-      submit(value ? { q: value } : {}, { method: 'get', action: '/sims', replace: true, preventScrollReset: true });
+      // The list's view (sort, filter) stays as it is: only the search changes.
+      submit(value ? { q: value, ...keep } : keep, {
+        method: 'get',
+        action: '/sims',
+        replace: true,
+        preventScrollReset: true,
+      });
     }, SEARCH_DEBOUNCE_MS);
   };
   const next = navigation.location;

@@ -105,6 +105,12 @@ export const UsageLastSeenSchema = defineEntity({
       name: 'usage_last_seen_at_index',
       expression: 'create index "usage_last_seen_at_index" on "usage_last_seen" ("company_id", "at" desc)',
     },
+    // /sims by last seen and its silent filters walk this: the SIM's id breaks the ties (docs/decisions/035).
+    {
+      name: 'usage_last_seen_order_index',
+      expression:
+        'create index "usage_last_seen_order_index" on "usage_last_seen" ("company_id", "at" desc, "sim_id" desc)',
+    },
   ],
 });
 export class UsageLastSeen extends UsageLastSeenSchema.class {}

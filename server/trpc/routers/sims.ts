@@ -11,8 +11,11 @@ import {
   simDetailOutput,
   simHistoryInput,
   simHistoryOutput,
+  simListedOutput,
   simOutput,
 } from '#domain/sims/schemas.ts';
+import { viewOf } from '#domain/sims/view.ts';
+import { withUsage } from '#server/sims/usage.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { activateSim } from '#server/sims/activate.ts';
 import { actorOf } from '#server/sims/changes.ts';
@@ -56,11 +59,11 @@ export const simsRouter = router({
         tags: ['sims'],
         summary: "The company's active SIMs; optional q (search), limit and offset, or cursor",
         description:
-          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number).',
+          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number). Each SIM has its `usage`: bytes this Swedish calendar month (Europe/Stockholm) and its last sighting, times in ISO 8601 UTC.',
       },
     })
     .input(listApiInput)
-    .output(z.array(simOutput))
+    .output(z.array(simListedOutput))
     .query(async ({ ctx, input }) => {
       const limit = input.limit ?? 50;
       const afterId = input.cursor === undefined ? undefined : cursorId(input.cursor);
@@ -72,7 +75,7 @@ export const simsRouter = router({
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      const page = items.slice(0, limit);
+      const page = await withUsage(ctx.em, ctx.companyId, items.slice(0, limit));
       const last = page.at(-1);
       if (items.length > limit && last) {
         const next = new URLSearchParams();
@@ -87,15 +90,16 @@ export const simsRouter = router({
   page: companyProcedure
     .input(listInput)
     // exact: false when a search matches more than SEARCH_COUNT_CAP (total is then the cap: "more than").
-    .output(z.object({ items: z.array(simOutput), total: z.number(), exact: z.boolean() }))
+    .output(z.object({ items: z.array(simListedOutput), total: z.number(), exact: z.boolean() }))
     .query(async ({ ctx, input }) => {
       const { items, total, exact } = await listSims(ctx.em, ctx.companyId, {
         ...input,
+        view: viewOf(input.sort, input.filter),
         withTotal: true,
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      return { items, total: total ?? 0, exact };
+      return { items: await withUsage(ctx.em, ctx.companyId, items), total: total ?? 0, exact };
     }),
   /**
    * What "all that match" selects on /sims for a bulk deactivation: the first BULK_SELECT_MAX SIMs the search finds, only
@@ -127,8 +131,8 @@ export const simsRouter = router({
         method: 'GET',
         path: '/sim/{id}',
         tags: ['sims'],
-        summary: 'One SIM with its history',
-        description: `history: the newest ${HISTORY_PAGE} events, newest first; older ones a page at a time from GET /api/sim/{id}/history.`,
+        summary: 'One SIM with its usage and history',
+        description: `usage: bytes this Swedish calendar month (Europe/Stockholm) and the last sighting, times in ISO 8601 UTC. history: the newest ${HISTORY_PAGE} events, newest first; older ones a page at a time from GET /api/sim/{id}/history.`,
       },
     })
     .input(z.object({ id: rowId() }))

@@ -1,0 +1,99 @@
+// Each listed SIM's usage for the list, the API and the export (issue 39): this Swedish month's bytes and the last
+// sighting, read for a whole page at once (one statement for its ids, each a probe of the two tables' keys),
+// never a query per SIM; and how fresh the company's data is (usageAsOf).
+import type { Em } from '#server/db/orm.ts';
+import { usageAsOf } from '#server/usage/as-of.ts';
+import { isoSql } from './rows.ts';
+import { monthOf } from './views.ts';
+
+/** A SIM's usage as the API answers it (simUsageOutput). */
+export type SimUsage = {
+  month: string;
+  monthBytesUp: number;
+  monthBytesDown: number;
+  monthBytes: number;
+  lastSeenAt: string | null;
+  lastSeenNetwork: string | null;
+  lastSeenCountry: string | null;
+  asOf: string | null;
+};
+
+type UsageRow = {
+  id: number;
+  up: string | number | null;
+  down: string | number | null;
+  at: string | null;
+  network: string | null;
+  country: string | null;
+};
+
+export const USAGE_OF_SQL = `select x.id, u.bytes_up as up, u.bytes_down as down, ${isoSql('l.at')} as at, l.network, l.country
+  from unnest(?::int[]) x(id)
+  left join usage_month u on u.company_id = ? and u.sim_id = x.id and u.month = ?::date
+  left join usage_last_seen l on l.company_id = ? and l.sim_id = x.id`;
+
+/** The usage of the company's SIMs of `ids` this Swedish month (of `now`), by id; every id has one (zero, never seen). */
+export async function usageOfSims(
+  em: Em,
+  companyId: number,
+  ids: readonly number[],
+  now = new Date(),
+): Promise<Map<number, SimUsage>> {
+  const month = monthOf(now);
+  const [rows, asOf] = await Promise.all([
+    ids.length === 0
+      ? Promise.resolve([] as UsageRow[])
+      : em.execute<UsageRow[]>(USAGE_OF_SQL, [
+          `{${ids.map((id) => Math.trunc(id)).join(',')}}`,
+          companyId,
+          month,
+          companyId,
+        ]),
+    usageAsOf(em, companyId),
+  ]);
+  const asOfText = asOf ? asOf.toISOString() : null;
+  const out = new Map<number, SimUsage>();
+  for (const r of rows) {
+    const up = Number(r.up ?? 0);
+    const down = Number(r.down ?? 0);
+    out.set(Number(r.id), {
+      month: month.slice(0, 7),
+      monthBytesUp: up,
+      monthBytesDown: down,
+      monthBytes: up + down,
+      lastSeenAt: r.at,
+      lastSeenNetwork: r.network,
+      lastSeenCountry: r.country,
+      asOf: asOfText,
+    });
+  }
+  return out;
+}
+
+/** A SIM's usage when none was read (no row): nothing this month, never seen. */
+export const noUsage = (now = new Date(), asOf: string | null = null): SimUsage => ({
+  month: monthOf(now).slice(0, 7),
+  monthBytesUp: 0,
+  monthBytesDown: 0,
+  monthBytes: 0,
+  lastSeenAt: null,
+  lastSeenNetwork: null,
+  lastSeenCountry: null,
+  asOf,
+});
+
+/** The SIMs with their usage, read in one statement for all of them. */
+export async function withUsage<T extends { id: number }>(
+  em: Em,
+  companyId: number,
+  sims: T[],
+  now = new Date(),
+): Promise<Array<T & { usage: SimUsage }>> {
+  const usage = await usageOfSims(
+    em,
+    companyId,
+    sims.map((s) => s.id),
+    now,
+  );
+  return sims.map((s) => ({ ...s, usage: usage.get(s.id) ?? noUsage(now) }));
+}
