@@ -1,11 +1,13 @@
 // /usage: the company's usage for a chosen period, per day or month, by plan or by country (a GET form: all of it in
 // the address, works without JS), with the same rows as CSV and XLSX (usage.csv, usage.xlsx). A bad period is shown
 // next to its field, the rest of the page as it would be for this month.
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { Field } from '#app/components/Field.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { CompanyUsageTable, type UsageTableRow } from '#app/components/usage/CompanyUsageTable.tsx';
+import { DayChart } from '#app/components/usage/DayChart.tsx';
+import usageStyles from '#app/styles/usage.css?url';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { requireUser } from '#app/utils/auth.server.ts';
@@ -18,6 +20,8 @@ import { formatBytes } from '#domain/usage/format.ts';
 const u = tCompanyUsage;
 export const ErrorBoundary = routeErrorBoundary(u.title);
 export const meta: MetaFunction = () => [{ title: `${u.title} – ${t.appName}` }];
+// The chart's styles (DayChart), as the SIM page links them.
+export const links: LinksFunction = () => [{ rel: 'stylesheet', href: usageStyles }];
 
 type Query = { from: string; to: string; granularity: 'day' | 'month'; groupBy: 'plan' | 'country' };
 
@@ -81,11 +85,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     lastDay: page.lastDay,
     asOf: page.asOf ? formatDateTime(page.asOf) : null,
     files: files.toString(),
+    days: page.days,
   };
 }
 
 export default function Usage() {
-  const { companyName, query, errors, rows, cut, total, firstDay, lastDay, asOf, files } =
+  const { companyName, query, errors, rows, cut, total, firstDay, lastDay, asOf, files, days } =
     useLoaderData<typeof loader>();
   const f = u.form;
   return (
@@ -129,6 +134,7 @@ export default function Usage() {
         <span>{u.download}:</span> <a href={`/usage.csv?${files}`}>{u.csv}</a>{' '}
         <a href={`/usage.xlsx?${files}`}>{u.xlsx}</a>
       </p>
+      {rows.length > 0 && days.length > 1 ? <DayChart id="usage-chart" days={days} labels={u.chart} /> : null}
       {rows.length === 0 ? (
         <EmptyState>{u.empty}</EmptyState>
       ) : (

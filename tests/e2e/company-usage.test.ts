@@ -91,6 +91,8 @@ describe('/usage', () => {
       await expect.poll(() => table.innerText()).toContain(today);
       expect(await table.innerText()).toContain(plan);
       expect(await page.getByText('Data till och med').count()).toBe(1);
+      // The days of the period as a chart (an image named by its caption), the numbers behind a <details>.
+      expect(await page.locator('figure.daychart svg[role="img"]').count()).toBe(1);
       await page.screenshot({ path: `test-results/usage-plan-${tag(v)}.png`, fullPage: true });
       // By country per month, through the form: all of it in the address.
       await page.getByLabel('Per', { exact: true }).selectOption('month');

@@ -2,7 +2,7 @@
 // cursor as GET /api/sim/all is), the /usage page's read and files, and the home page's overview.
 import { Invalid } from '#domain/errors.ts';
 import { tCompanyUsage } from '#domain/texts/company-usage.ts';
-import { parseDay, parsePeriod, type Period } from '#domain/usage/period.ts';
+import { nextDay, parseDay, parsePeriod, type Period } from '#domain/usage/period.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import { listLimit, z } from '#domain/zod.ts';
 import { usageAsOf } from '#server/usage/as-of.ts';
@@ -146,21 +146,26 @@ export const usageRouter = router({
     .query(async ({ ctx, input }) => {
       const period = periodOf(input);
       const rows: UsageRow[] = [];
-      let cut = false;
+      // Each period's total over every row (the chart), also past the rows shown.
+      const totals = new Map<string, number>();
+      let seen = 0;
       for await (const page of companyUsagePages(ctx.em, ctx.companyId, {
         group: input.groupBy,
         granularity: input.granularity,
         period,
       })) {
-        rows.push(...page);
-        if (rows.length > USAGE_PAGE_ROWS) {
-          cut = true;
-          rows.length = USAGE_PAGE_ROWS;
-          break;
-        }
+        seen += page.length;
+        for (const r of page) totals.set(r.period, (totals.get(r.period) ?? 0) + r.bytes);
+        if (rows.length < USAGE_PAGE_ROWS) rows.push(...page.slice(0, USAGE_PAGE_ROWS - rows.length));
       }
+      const cut = seen > rows.length;
+      // Every day of the period, 0 where nothing was used (per day only: the chart is of days).
+      const days: Array<{ day: string; bytes: number }> = [];
+      if (input.granularity === 'day')
+        for (let d = period.firstDay; d <= period.lastDay; d = nextDay(d))
+          days.push({ day: d, bytes: totals.get(d) ?? 0 });
       const asOf = await usageAsOf(ctx.em, ctx.companyId);
-      return { rows, cut, firstDay: period.firstDay, lastDay: period.lastDay, asOf: asOf?.toISOString() ?? null };
+      return { rows, cut, days, firstDay: period.firstDay, lastDay: period.lastDay, asOf: asOf?.toISOString() ?? null };
     }),
 
   /** The same rows as a CSV or XLSX file, being written (usage.csv, usage.xlsx). In-process only: a stream. */
