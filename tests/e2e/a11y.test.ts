@@ -4,6 +4,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
+import { ingestUsage } from '#server/usage/ingest.ts';
 import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/browser.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
@@ -20,6 +21,23 @@ beforeAll(async () => {
   const legacy = await em.findOneOrFail(Sim, { status: 'active', ratePlan: { isLegacy: true } });
   const company = await em.findOneOrFail(Company, { customerNumber: '100001' });
   const anna = await em.findOneOrFail(User, { email: 'anna@demo.test' });
+  // The SIM page with usage: a record an hour ago and one a day for 60 days (the meter, the chart, the sessions).
+  const hour = 3_600_000;
+  await ingestUsage(
+    em.fork(),
+    'a11y',
+    Array.from({ length: 60 }, (_, d) => ({
+      recordId: `a11y-${d}`,
+      iccid: sim.iccid,
+      start: new Date(Date.now() - hour - d * 24 * hour).toISOString(),
+      end: new Date(Date.now() - hour / 2 - d * 24 * hour).toISOString(),
+      bytesUp: 1_000_000 + d * 10_000,
+      bytesDown: 20_000_000 + d * 100_000,
+      network: '240-01',
+      country: 'SE',
+      rat: 'LTE',
+    })),
+  );
   screens = [
     { path: '/login', as: 'anon' },
     { path: '/login?sent=1', as: 'anon' },
@@ -31,6 +49,12 @@ beforeAll(async () => {
     { path: '/add/bulk', as: 'user', then: (page) => bulkPreview(page, `${sim.iccid}\n1234`) },
     { path: '/sims', as: 'user' },
     { path: `/sims/${sim.id}`, as: 'user' },
+    // The chart's 90 days and its table opened.
+    {
+      path: `/sims/${sim.id}?days=90`,
+      as: 'user',
+      then: (page) => page.getByText('Visa som tabell').click(),
+    },
     { path: `/sims/${legacy.id}`, as: 'user' },
     { path: `/sims/${sim.id}/deactivate`, as: 'user' },
     { path: `/sims/deactivate?id=${sim.id}&id=${legacy.id}`, as: 'user' },
