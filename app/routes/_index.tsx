@@ -10,6 +10,7 @@ import { requireUser } from '#app/utils/auth.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
 import { callerRole, WRITE_ROLES } from '#domain/companies/kinds.ts';
 import { formatBytes, usageAgainstPlan } from '#domain/usage/format.ts';
+import { useLiveUsage } from '#app/utils/live-usage.ts';
 
 const o = tCompanyUsage.overview;
 const count = new Intl.NumberFormat('sv-SE');
@@ -58,6 +59,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Home() {
+  // New usage of the company shows without a reload (the event stream; at most every 10 s).
+  useLiveUsage();
   const { isSuperAdmin, name, companyName, writable, isOwner, overview } = useLoaderData<typeof loader>();
   return (
     <>

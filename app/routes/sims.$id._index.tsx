@@ -35,6 +35,7 @@ import { Notice } from '#app/components/ui/Notice.tsx';
 import { SessionsTable, SimFactsCard, UsageCard } from '#app/components/usage/SimUsage.tsx';
 import usageStyles from '#app/styles/usage.css?url';
 import { CHART_DAYS } from '#domain/usage/sim-schemas.ts';
+import { useLiveUsage } from '#app/utils/live-usage.ts';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -147,6 +148,8 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 }
 
 export default function EditSim() {
+  // New usage of the company shows without a reload (the event stream; at most every 10 s).
+  useLiveUsage();
   const { sim, plans, history, older, fields, writable, support, usage, days, before, now } =
     useLoaderData<typeof loader>();
   /** This page with the chart of `n` days and the history's page (the one shown unless said). */

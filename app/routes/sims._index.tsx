@@ -20,6 +20,7 @@ import { viewOf, viewParams } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { SimsViewControls } from '#app/components/sims/sims-view.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
+import { useLiveUsage } from '#app/utils/live-usage.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -82,6 +83,8 @@ function selectAllOf(all: string | null, morePages: boolean): Picked {
 }
 
 export default function Sims() {
+  // New usage of the company shows without a reload (the event stream; at most every 10 s).
+  useLiveUsage();
   const loaded = useLoaderData<typeof loader>();
   const { q, view, page, pages, total, exact, sims, writable } = loaded;
   const search = useLiveSearch(q, Object.fromEntries(viewParams(view)));

@@ -48,6 +48,9 @@ beforeAll(async () => {
     // The preview of a pasted list: one already active, one not an ICCID (the outcomes' colours and badges).
     { path: '/add/bulk', as: 'user', then: (page) => bulkPreview(page, `${sim.iccid}\n1234`) },
     { path: '/sims', as: 'user' },
+    // The fleet's views by usage: a sort's column headers, a filter's select and its empty or short list.
+    { path: '/sims?sort=usage-desc', as: 'user' },
+    { path: '/sims?sort=seen-asc&filter=silent7d', as: 'user' },
     { path: `/sims/${sim.id}`, as: 'user' },
     // The chart's 90 days and its table opened.
     {

@@ -37,14 +37,14 @@ for (const js of [true, false]) {
       const bad = iccid.slice(0, 19) + String((Number(iccid[19]) + 1) % 10);
       await page.getByLabel('ICCID').fill(bad);
       await page.getByLabel('Fakturamärkning').fill('<b>Lager</b> "7"');
-      await page.getByLabel('Datamängd').selectOption({ label: '5 GB' });
+      await page.getByLabel('Datamängd', { exact: true }).selectOption({ label: '5 GB' });
       await page.getByLabel('Aktivera tal & SMS').check();
       await page.getByRole('button', { name: 'Aktivera' }).click();
       // The message under the field (the error summary at the top repeats it as a link).
       await page.locator('#iccid-error', { hasText: 'kontrollsiffra stämmer inte' }).waitFor();
       expect(await page.getByLabel('ICCID').inputValue()).toBe(bad);
       expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('<b>Lager</b> "7"');
-      expect(await page.getByLabel('Datamängd').inputValue()).toBe('5000');
+      expect(await page.getByLabel('Datamängd', { exact: true }).inputValue()).toBe('5000');
       expect(await page.getByLabel('Aktivera tal & SMS').isChecked()).toBe(true);
       expect(await page.getByLabel('ICCID').getAttribute('aria-invalid')).toBe('true');
 
@@ -67,7 +67,7 @@ for (const js of [true, false]) {
       if (js)
         // The boxes stay as the server made them until the user changes something (nothing switches on hydration).
         await page.waitForFunction(() => '__remixRouter' in window);
-      await page.getByLabel('Datamängd').selectOption({ label: '500 MB' });
+      await page.getByLabel('Datamängd', { exact: true }).selectOption({ label: '500 MB' });
       if (js) {
         expect(await page.getByLabel('Aktivera tal & SMS').isDisabled()).toBe(true);
         expect(await page.getByText('Finns inte för 500 MB.').count()).toBe(2);
@@ -96,7 +96,7 @@ for (const js of [true, false]) {
         // The boxes stay as the server made them until the user changes something (nothing switches on hydration).
         await page.waitForFunction(() => '__remixRouter' in window);
         // 50 GB exists without options or with both: roaming follows tal & SMS, locked.
-        await page.getByLabel('Datamängd').selectOption({ label: '50 GB' });
+        await page.getByLabel('Datamängd', { exact: true }).selectOption({ label: '50 GB' });
         expect(await callAndSms.isEnabled()).toBe(true);
         expect(await roaming.isDisabled()).toBe(true);
         expect(await roaming.isChecked()).toBe(false);
@@ -108,14 +108,14 @@ for (const js of [true, false]) {
         await callAndSms.uncheck();
         expect(await roaming.isChecked()).toBe(false);
         // 1,5 GB exists only with roaming: ticked and locked, and posted although the box is disabled.
-        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        await page.getByLabel('Datamängd', { exact: true }).selectOption({ label: '1,5 GB' });
         expect(await roaming.isChecked()).toBe(true);
         expect(await roaming.isDisabled()).toBe(true);
         expect(await callAndSms.isDisabled()).toBe(true);
         await page.getByText('Ingår alltid för 1,5 GB.').waitFor();
       } else {
         // Without JS nothing is locked: the server says what to change, next to the plan fieldset, values kept.
-        await page.getByLabel('Datamängd').selectOption({ label: '1,5 GB' });
+        await page.getByLabel('Datamängd', { exact: true }).selectOption({ label: '1,5 GB' });
         await page.getByRole('button', { name: 'Aktivera' }).click();
         const message = 'Roaming ingår alltid för 1,5 GB. Kryssa i Aktivera roaming.';
         const fieldset = page.getByRole('group', { name: 'Abonnemang' });
@@ -127,7 +127,7 @@ for (const js of [true, false]) {
         expect(await roaming.getAttribute('aria-describedby')).toContain(errorId!);
         expect(await page.getByLabel('ICCID').inputValue()).toBe(iccid);
         expect(await page.getByLabel('Fakturamärkning').inputValue()).toBe('Roamingkort');
-        expect(await page.getByLabel('Datamängd').inputValue()).toBe('1500');
+        expect(await page.getByLabel('Datamängd', { exact: true }).inputValue()).toBe('1500');
         await roaming.check();
       }
       await page.getByRole('button', { name: 'Aktivera' }).click();
@@ -170,7 +170,7 @@ for (const js of [true, false]) {
       await page.getByRole('link', { name: `Redigera SIM-kort ${iccid}` }).click();
       await page.waitForURL(`**/sims/${id}`);
       expect(await page.getByText(iccid).count()).toBeGreaterThan(0);
-      expect(await page.getByLabel('Datamängd').inputValue()).toBe('1000');
+      expect(await page.getByLabel('Datamängd', { exact: true }).inputValue()).toBe('1000');
       // Saving without a change says so, and writes nothing.
       expect(await page.getByText('Inga ändringar att spara.').count()).toBe(0);
       await page.getByRole('button', { name: 'Spara' }).click();
