@@ -19,7 +19,9 @@ export function SimsViewControls({ view }: { view: ListView }) {
     submit(params, { method: 'get', action: '/sims', preventScrollReset: true });
   };
   return (
-    <div className="sims-view">
+    // A phone shows the controls only for a view other than the default (its column headers sort; the home page's
+    // links filter), so that the rows stay near the top (tests/e2e/sims-surface.test.ts).
+    <div className={view.filter || view.sort !== SORTS[0] ? 'sims-view' : 'sims-view sims-view-default'}>
       <label>
         <span>{tFleetUsage.filterLabel}</span>
         <select name="filter" key={`f-${view.filter ?? ''}`} defaultValue={view.filter ?? ''} onChange={apply}>
