@@ -15,7 +15,7 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
-    globalSetup: ['./tests/helpers/temp-dirs.ts'],
+    globalSetup: ['./tests/helpers/temp-dirs.ts', './tests/helpers/pglite-template.ts'],
     // Every answer of the REST paths a test receives through fetch is checked against the OpenAPI document.
     setupFiles: ['./tests/helpers/openapi-setup.ts'],
   },

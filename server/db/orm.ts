@@ -19,10 +19,13 @@ export type { Em, Orm } from './entity-manager.ts';
 
 /**
  * `prepare`: the hot reads as named prepared statements (server/db/prepared.ts); default true. `acquireTimeoutMs`:
- * how long a request waits for a pooled connection (default POOL_ACQUIRE_TIMEOUT_MS).
+ * how long a request waits for a pooled connection (default POOL_ACQUIRE_TIMEOUT_MS). PGlite's `dataDir` is a folder,
+ * or 'memory://'; `loadDataDir` starts it from a cluster dumped by PGlite's dumpDataDir (PGlite's own option) instead
+ * of a new initdb, which is most of an empty database's start (the tests' fresh databases, tests/helpers/scratch-db.ts).
  */
 export type DbTarget =
-  { kind: 'postgres'; url: string; prepare?: boolean; acquireTimeoutMs?: number } | { kind: 'pglite'; dataDir: string }; // a folder, or 'memory://'
+  | { kind: 'postgres'; url: string; prepare?: boolean; acquireTimeoutMs?: number }
+  | { kind: 'pglite'; dataDir: string; loadDataDir?: Blob };
 
 export function dbTargetFrom(config: {
   databaseUrl?: string;
@@ -90,8 +93,16 @@ async function openOrm(target: DbTarget): Promise<Orm> {
   return PgliteORM.init<PgliteDriver>({
     ...commonOptions,
     dbName: target.dataDir,
-    driverOptions: { extensions: { pg_trgm } },
+    driverOptions: { extensions: { pg_trgm }, ...(target.loadDataDir ? { loadDataDir: copied(target.loadDataDir) } : {}) },
   });
+}
+
+/**
+ * A Blob that survives MikroORM's copy of its options: the copy keeps a Blob's prototype but not its data, and PGlite
+ * then fails with "Illegal invocation". PGlite reads a tarball's bytes (arrayBuffer) and its type, nothing else.
+ */
+function copied(blob: Blob): Pick<Blob, 'arrayBuffer' | 'type'> {
+  return { arrayBuffer: () => blob.arrayBuffer(), type: blob.type };
 }
 
 export async function initOrm(target: DbTarget): Promise<Orm> {

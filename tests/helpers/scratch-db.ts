@@ -1,8 +1,10 @@
 // Scratch databases for tests and benchmarks (never used by the running portal): PGlite in memory by
 // default, a new PostgreSQL database when DATABASE_URL is set (created here, dropped by the cleanup).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { DbTarget } from '#server/db/orm.ts';
+import { PGLITE_TEMPLATE_ENV } from './pglite-template.ts';
 
 export const usingPostgres = !!process.env.DATABASE_URL;
 
@@ -29,9 +31,23 @@ export async function scratchPostgres(
   };
 }
 
+// The run's empty PGlite cluster (tests/helpers/pglite-template.ts), read once per test file's process.
+let pgliteTemplate: Blob | undefined;
+function emptyPglite(): Blob | undefined {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  if (file) pgliteTemplate ??= new Blob([readFileSync(file)]);
+  return pgliteTemplate;
+}
+
 export async function freshDatabase(): Promise<{ target: DbTarget; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { target: { kind: 'pglite', dataDir: 'memory://' }, drop: async () => {} };
+  if (!base) {
+    const loadDataDir = emptyPglite();
+    return {
+      target: { kind: 'pglite', dataDir: 'memory://', ...(loadDataDir ? { loadDataDir } : {}) },
+      drop: async () => {},
+    };
+  }
   const db = await scratchPostgres(base, 'sim_test');
   return { target: { kind: 'postgres', url: db.url }, drop: db.drop };
 }
