@@ -10,6 +10,7 @@ import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/brows
 import { companyWithOwner } from '#tests/helpers/company.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
+import { earlierToday } from '#tests/helpers/usage.ts';
 
 const portal = useScreens();
 const HOUR = 3_600_000;
@@ -38,12 +39,14 @@ beforeAll(async () => {
   // An hour ago in Sweden, in Norway, and without a country; and a record 5 days ago.
   const now = Date.now();
   const at = (ms: number) => new Date(now - ms).toISOString();
+  // Today's records: an hour ago, but never yesterday's (CI runs in the first hour after a Swedish midnight too).
+  const recent = earlierToday(now, HOUR);
   const records = sims.flatMap((s, i) => [
     {
       recordId: `e2e-${i}`,
       iccid: s.iccid,
-      start: at(HOUR),
-      end: at(HOUR / 2),
+      start: new Date(recent).toISOString(),
+      end: new Date(Math.min(recent + HOUR / 2, now)).toISOString(),
       bytesUp: 1_000_000 * (i + 1),
       bytesDown: 50_000_000 * (i + 1),
       ...(i === 2 ? {} : { country: i ? 'NO' : 'SE' }),
@@ -59,7 +62,7 @@ beforeAll(async () => {
     },
   ]);
   await ingestUsage(em, 'e2e', records);
-  today = swedishDay(new Date(now - HOUR));
+  today = swedishDay(new Date(now));
 });
 
 const widths = [DESKTOP, MOBILE];

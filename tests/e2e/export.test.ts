@@ -51,7 +51,7 @@ describe('export screen', () => {
       expect(download.suggestedFilename()).toBe(`Sim_export${Y}1-${Y}3.xlsx`);
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile(await download.path());
-      expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning']);
+      expect(workbook.worksheets.map((w) => w.name)).toEqual(['Specifikation', 'Sammanställning', 'Förbrukning']);
       expect(workbook.getWorksheet('Specifikation')!.getCell('B1').value).toBe('Demo AB');
       // The page stayed where it was.
       expect(new URL(page.url()).pathname).toBe('/export');

@@ -10,6 +10,7 @@ import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/brows
 import { ready, screenVariants as variants } from '#tests/helpers/company.ts';
 import { callerFor } from '#tests/helpers/caller.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { earlierToday } from '#tests/helpers/usage.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
 const portal = useScreens();
@@ -42,7 +43,7 @@ beforeAll(async () => {
     recordId: id,
     iccid,
     start: new Date(start).toISOString(),
-    end: new Date(start + 15 * 60_000).toISOString(),
+    end: new Date(Math.min(start + 15 * 60_000, now)).toISOString(),
     bytesUp: Math.round(bytes / 10),
     bytesDown: bytes - Math.round(bytes / 10),
     network: '240-01',
@@ -52,7 +53,8 @@ beforeAll(async () => {
   // Earlier days of this month: 10 MB each (not before the month's first day).
   for (let d = 1; d < dayOfMonth; d++) records.push(rec(`m-${d}`, now - d * DAY, 10_000_000));
   const earlier = (dayOfMonth - 1) * 10_000_000;
-  records.push(rec('now', now - 60 * 60_000, 850_000_000 - earlier));
+  // The latest record today, also in the first hour after midnight ("Data till och med 00:05", not yesterday's).
+  records.push(rec('now', earlierToday(now, 60 * 60_000), 850_000_000 - earlier));
   for (let d = 40; d <= 60; d += 5) records.push(rec(`old-${d}`, now - d * DAY, 30_000_000));
   const counts = await ingestUsage(em(), 'e2e', records);
   expect(counts).toMatchObject({ taken: records.length, refused: [] });
