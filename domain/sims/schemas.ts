@@ -120,8 +120,11 @@ export const simOutput = z.object({
   ratePlan: ratePlanOutput,
 });
 
-/** A SIM of the list (GET /api/sim/all, /sims) with its usage. */
-export const simListedOutput = simOutput.extend({ usage: simUsageOutput });
+/** A SIM's tags (domain/sims/tags.ts), in text order. */
+const simTags = z.array(z.string());
+
+/** A SIM of the list (GET /api/sim/all, /sims) with its usage and tags. */
+export const simListedOutput = simOutput.extend({ usage: simUsageOutput, tags: simTags });
 
 const historyEvent = z.object({
   kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
@@ -132,7 +135,11 @@ const historyEvent = z.object({
 });
 
 /** A SIM with the newest events of its history (at most LIST_PAGE_MAX; older ones: simHistoryOutput's pages). */
-export const simDetailOutput = simOutput.extend({ usage: simUsageOutput, history: z.array(historyEvent) });
+export const simDetailOutput = simOutput.extend({
+  usage: simUsageOutput,
+  tags: simTags,
+  history: z.array(historyEvent),
+});
 
 /** A page of a SIM's history: `before` is the id of the last event of the page before (keyset). */
 export const simHistoryInput = z.object({ id: rowId(), before: rowId().optional() });

@@ -30,6 +30,7 @@ import {
   UsageRecordSchema,
 } from './entities/usage.ts';
 import { NetworkKeySchema } from './entities/network.ts';
+import { SimTagSchema } from './entities/tags.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -53,6 +54,7 @@ export { WEBHOOK_DELIVERY_STATUSES, WebhookDelivery, WebhookEndpoint, WebhookEve
 export { IdempotencyKey } from './entities/idempotency.ts';
 export { UsageAside, UsageCompanyDay, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
 export { NetworkKey } from './entities/network.ts';
+export { SimTag } from './entities/tags.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -84,4 +86,5 @@ export const entities = [
   UsageCompanyDaySchema,
   UsageAsideSchema,
   NetworkKeySchema,
+  SimTagSchema,
 ];

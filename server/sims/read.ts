@@ -7,6 +7,7 @@ import { readRow } from '#server/db/prepared.ts';
 import { NotFound } from '#domain/errors.ts';
 import { LIST_PAGE_MAX } from '#domain/zod.ts';
 import { usageOfSims, noUsage } from './usage.ts';
+import { tagsOfSims } from './tags.ts';
 import { isoSql, SIM_COLUMNS, simView, type SimDetailView, type SimRow, type SimView } from './rows.ts';
 
 type EventRow = {
@@ -96,7 +97,8 @@ const historyRows = (em: Em, sql: string, params: unknown[]) =>
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  const usage = (await usageOfSims(em, companyId, [id])).get(id) ?? noUsage();
+  const [usageById, tagsById] = await Promise.all([usageOfSims(em, companyId, [id]), tagsOfSims(em, companyId, [id])]);
+  const usage = usageById.get(id) ?? noUsage();
   // The API's history items are as they were before paging: without the event's id.
   const history = historyPage(await historyRows(em, HISTORY_SQL, [companyId, id])).items.map((h) => ({
     kind: h.kind,
@@ -105,7 +107,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     before: h.before,
     after: h.after,
   }));
-  return { ...simView(row), usage, history };
+  return { ...simView(row), usage, tags: tagsById.get(id) ?? [], history };
 }
 
 /**

@@ -95,6 +95,7 @@ const NOT_SENSITIVE: Record<string, string> = {
   'sim.bulkActivateChunk': "the company's SIMs: a member's daily work",
   'sim.bulkActivateSummary': "the company's SIMs: a member's daily work",
   'sim.bulkDeactivate': "the company's SIMs: a member's daily work",
+  'sim.tags': "the company's SIMs: a member's daily work",
   'feedback.send': 'a message to the portal staff',
   'webhooks.test': 'sends a test event to an endpoint the owner already has; changes no setting',
   'passkeys.signInOptions': 'signed out: the passkey sign-in (its proof is the passkey)',

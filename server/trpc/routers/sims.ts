@@ -16,6 +16,9 @@ import {
 } from '#domain/sims/schemas.ts';
 import { viewOf } from '#domain/sims/view.ts';
 import { withUsage } from '#server/sims/usage.ts';
+import { changeTags, withTags } from '#server/sims/tags.ts';
+import { tagChangeInput, tagChangeOutput } from '#domain/sims/tags.ts';
+import { tTags } from '#domain/texts/tags.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { activateSim } from '#server/sims/activate.ts';
 import { actorOf } from '#server/sims/changes.ts';
@@ -75,7 +78,7 @@ export const simsRouter = router({
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      const page = await withUsage(ctx.em, ctx.companyId, items.slice(0, limit));
+      const page = await withTags(ctx.em, ctx.companyId, await withUsage(ctx.em, ctx.companyId, items.slice(0, limit)));
       const last = page.at(-1);
       if (items.length > limit && last) {
         const next = new URLSearchParams();
@@ -99,7 +102,8 @@ export const simsRouter = router({
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      return { items: await withUsage(ctx.em, ctx.companyId, items), total: total ?? 0, exact };
+      const listed = await withTags(ctx.em, ctx.companyId, await withUsage(ctx.em, ctx.companyId, items));
+      return { items: listed, total: total ?? 0, exact };
     }),
   /**
    * What "all that match" selects on /sims for a bulk deactivation: the first BULK_SELECT_MAX SIMs the search finds, only
@@ -181,6 +185,27 @@ export const simsRouter = router({
       const sim = await deactivateSim(ctx.em, actorOf(ctx), input.id);
       await ctx.notify('info', t.sims.deactivated, `ICCID ${sim.iccid}`);
       return { success: true };
+    }),
+  tags: companyWriteProcedure
+    .meta({
+      idempotent: true,
+      weighs: ['ids'],
+      openapi: {
+        method: 'POST',
+        path: '/sim/tags',
+        tags: ['sims'],
+        summary: 'Add and remove tags on SIMs: a list of ids, or every SIM a search finds',
+        description:
+          'ids (1 to 10,000) or q (every active SIM the search of GET /api/sim/all finds; "" for all), add and remove (up to 20 tags each; a tag in both is added). A tag is 1 to 40 characters, trimmed, inner spaces made one; a SIM has at most 30 (a SIM that would get more is left as it was and counted in full). changed: the SIMs whose tags changed. One statement, whatever the number of SIMs.',
+      },
+    })
+    .use(idempotent)
+    .input(tagChangeInput)
+    .output(tagChangeOutput)
+    .mutation(async ({ ctx, input }) => {
+      const result = await changeTags(ctx.em, ctx.companyId, input);
+      if (result.changed > 0) await ctx.notify('info', tTags.changedTitle(result.changed), '');
+      return { success: true, ...result };
     }),
   // Bulk work: routers/sims-bulk.ts.
   ...simsBulkProcedures,

@@ -1,0 +1,63 @@
+// A SIM's tags (issue 40): short texts a company chooses ("Göteborg", "Kylbilar") that group its SIMs. A tag is
+// its text, trimmed, inner spaces made one, 1 to TAG_MAX characters, no control characters; "Göteborg" and
+// "göteborg" are two tags (as typed: the company's own words). The bounds of every door are here.
+import { tTags } from '#domain/texts/tags.ts';
+import { rowId, z } from '#domain/zod.ts';
+import { BULK_MAX } from './limits.ts';
+
+/** The longest tag. */
+export const TAG_MAX = 40;
+/** Tags added or removed in one call. */
+export const TAGS_PER_CALL = 20;
+/** Tags one SIM may have. */
+export const TAGS_PER_SIM = 30;
+
+// Control characters (C0, DEL, C1) and the line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** The tag as stored: trimmed, runs of white space one space. */
+export const normalizeTag = (text: string): string => text.trim().replace(/\s+/g, ' ');
+
+export const tagSchema = z
+  .string()
+  .max(1_000)
+  .transform(normalizeTag)
+  .superRefine((v, ctx) => {
+    if (!v) ctx.addIssue({ code: 'custom', message: tTags.empty });
+    else if (v.length > TAG_MAX) ctx.addIssue({ code: 'custom', message: tTags.tooLong(TAG_MAX) });
+    else if (CONTROL.test(v)) ctx.addIssue({ code: 'custom', message: tTags.control });
+  });
+
+const tagList = z
+  .array(tagSchema)
+  .max(TAGS_PER_CALL, tTags.tooMany(TAGS_PER_CALL))
+  .default([])
+  .transform((tags) => [...new Set(tags)]);
+
+/**
+ * POST /api/sim/tags: the SIMs (`ids`, 1 to BULK_MAX, or `q`: every active SIM a search of the list finds, "" for
+ * all of them) and the tags to add and to remove (a tag in both is added: the call's result has it).
+ */
+export const tagChangeInput = z
+  .object({
+    ids: z.array(rowId()).min(1).max(BULK_MAX, tTags.idsMax(BULK_MAX)).optional(),
+    q: z.string().max(200).optional(),
+    add: tagList,
+    remove: tagList,
+  })
+  .superRefine((v, ctx) => {
+    if ((v.ids === undefined) === (v.q === undefined))
+      ctx.addIssue({ code: 'custom', message: tTags.idsOrQ, path: ['ids'] });
+    if (v.add.length === 0 && v.remove.length === 0)
+      ctx.addIssue({ code: 'custom', message: tTags.nothingToChange, path: ['add'] });
+  });
+export type TagChangeInput = z.infer<typeof tagChangeInput>;
+
+export const tagChangeOutput = z.object({
+  success: z.boolean(),
+  /** The SIMs whose tags changed. */
+  changed: z.number(),
+  /** The SIMs that would have had more than TAGS_PER_SIM tags: left as they were. */
+  full: z.number(),
+});

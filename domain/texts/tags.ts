@@ -1,0 +1,11 @@
+// The texts of SIM tags (issue 40).
+export const tTags = {
+  empty: 'En tagg kan inte vara tom.',
+  tooLong: (max: number) => `En tagg får vara högst ${max} tecken.`,
+  control: 'En tagg kan inte innehålla radbrytningar eller styrtecken.',
+  tooMany: (max: number) => `Högst ${max} taggar åt gången.`,
+  idsMax: (max: number) => `Högst ${max.toLocaleString('sv-SE')} SIM-kort åt gången.`,
+  idsOrQ: 'Ange antingen ids (SIM-korten) eller q (alla som matchar en sökning), inte båda.',
+  changedTitle: (n: number) => `Taggar ändrade på ${n.toLocaleString('sv-SE')} SIM-kort`,
+  nothingToChange: 'Ange taggar att lägga till (add) eller ta bort (remove).',
+};

@@ -1,0 +1,101 @@
+// A SIM's tags (issue 40; domain/sims/tags.ts): added and removed on a list of SIMs or on every SIM a search finds in
+// one statement, whatever their number (set-based: 100,000 SIMs are one insert and one delete, never a row at a
+// time), and read for a page of SIMs in one statement.
+import { TAGS_PER_SIM, type TagChangeInput } from '#domain/sims/tags.ts';
+import type { Em } from '#server/db/orm.ts';
+import { listFilter } from './search.ts';
+
+/**
+ * One statement: the SIMs (`target`), their tags before (`before`), the removals, the SIMs that still fit their
+ * added tags within TAGS_PER_SIM (`fits`), the additions; then how many SIMs changed and how many were too full.
+ * The removals' and additions' tags are two disjoint lists (a tag in both is only added).
+ */
+const changeSql = (target: string) => `with
+  target as materialized (${target}),
+  adds as (select distinct a as tag from jsonb_array_elements_text(?::jsonb) a),
+  removes as (select distinct r as tag from jsonb_array_elements_text(?::jsonb) r),
+  before as materialized (
+    select x.id, count(t.tag) as n, count(t.tag) filter (where t.tag in (select tag from adds)) as present
+      from target x left join sim_tag t on t.company_id = ? and t.sim_id = x.id
+     group by x.id),
+  removed as (
+    delete from sim_tag t using target x
+     where t.company_id = ? and t.sim_id = x.id and t.tag in (select tag from removes)
+     returning t.sim_id),
+  removed_per as (select sim_id, count(*) as k from removed group by sim_id),
+  fits as (
+    select b.id, b.present from before b left join removed_per r on r.sim_id = b.id
+     where b.n - coalesce(r.k, 0) + ((select count(*) from adds) - b.present) <= ${TAGS_PER_SIM}),
+  added as (
+    insert into sim_tag (company_id, sim_id, tag)
+    select ?, f.id, a.tag from fits f cross join adds a
+    on conflict do nothing
+    returning sim_id)
+select (select count(*) from (select sim_id from removed union select sim_id from added) c)::int as changed,
+       (select count(*) from before b
+         where b.present < (select count(*) from adds) and b.id not in (select id from fits))::int as full`;
+
+/**
+ * Adds and removes tags on the company's active SIMs of `ids`, or on every active SIM the search `q` finds ("" for
+ * all): the SIMs whose tags changed, and the SIMs left as they were because the added tags would have made them more
+ * than TAGS_PER_SIM. Another company's SIM, or one not active, is not among them.
+ */
+export async function changeTags(
+  em: Em,
+  companyId: number,
+  input: Pick<TagChangeInput, 'ids' | 'q' | 'add' | 'remove'>,
+): Promise<{ changed: number; full: number }> {
+  const add = [...new Set(input.add)];
+  const remove = [...new Set(input.remove)].filter((tag) => !add.includes(tag));
+  let target: string;
+  let params: unknown[];
+  if (input.ids) {
+    target = `select s.id from sim s where s.company_id = ? and s.status = 'active' and s.id = any(?::int[])`;
+    params = [companyId, `{${input.ids.map((id) => Math.trunc(id)).join(',')}}`];
+  } else {
+    const filter = await listFilter(em, companyId, input.q);
+    target = `select s.id from sim s where ${filter.where}`;
+    params = filter.params;
+  }
+  const [row] = await em.execute<Array<{ changed: number; full: number }>>(changeSql(target), [
+    ...params,
+    JSON.stringify(add),
+    JSON.stringify(remove),
+    companyId,
+    companyId,
+    companyId,
+  ]);
+  return { changed: Number(row?.changed ?? 0), full: Number(row?.full ?? 0) };
+}
+
+const TAGS_OF_SQL = `select sim_id, json_agg(tag order by tag) as tags
+  from sim_tag where company_id = ? and sim_id = any(?::int[]) group by sim_id`;
+
+/** The tags of the company's SIMs of `ids` (one statement, each a probe of the key), in text order, by id. */
+export async function tagsOfSims(em: Em, companyId: number, ids: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (ids.length === 0) return out;
+  const rows = await em.execute<Array<{ sim_id: number; tags: string[] | string }>>(TAGS_OF_SQL, [
+    companyId,
+    `{${ids.map((id) => Math.trunc(id)).join(',')}}`,
+  ]);
+  for (const r of rows) {
+    const tags: unknown = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
+    out.set(Number(r.sim_id), Array.isArray(tags) ? tags.map(String) : []);
+  }
+  return out;
+}
+
+/** The SIMs with their tags (none: an empty list), read in one statement for all of them. */
+export async function withTags<T extends { id: number }>(
+  em: Em,
+  companyId: number,
+  sims: T[],
+): Promise<Array<T & { tags: string[] }>> {
+  const tags = await tagsOfSims(
+    em,
+    companyId,
+    sims.map((s) => s.id),
+  );
+  return sims.map((s) => ({ ...s, tags: tags.get(s.id) ?? [] }));
+}

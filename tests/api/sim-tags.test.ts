@@ -1,0 +1,166 @@
+// POST /api/sim/tags and the tags on each SIM (issue 40) through the REST door, every answer checked against the
+// OpenAPI document (tests/helpers/openapi-setup.ts): tags added and removed on a list of ids and on every SIM a
+// search finds, texts normalized, a repeat changing nothing, the cap per SIM, another company's and a deactivated
+// SIM never touched, refusals as 400 { error } naming the field, and the roles and key scopes that may tag.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Company, User } from '#server/db/entities.ts';
+import { TAG_MAX, TAGS_PER_CALL, TAGS_PER_SIM } from '#domain/sims/tags.ts';
+import { iccidFactory } from '#tests/helpers/iccid.ts';
+import { useScreens } from '#tests/helpers/screens.ts';
+
+const portal = useScreens({ browser: false });
+const em = () => portal.server.services.orm.em.fork();
+const newIccid = iccidFactory('8946588');
+
+type Answer = { status: number; data: any };
+async function call(method: string, path: string, auth: string, body?: unknown): Promise<Answer> {
+  // A session's cookie header names the cookie (name=value); an API key is sent as a bearer token.
+  const headers: Record<string, string> = auth.includes('=') ? { cookie: auth } : { authorization: `Bearer ${auth}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(portal.server.url + '/api' + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, data: text ? JSON.parse(text) : {} };
+}
+const tags = (auth: string, body: unknown) => call('POST', '/sim/tags', auth, body);
+const tagsOf = async (auth: string, id: number): Promise<string[]> => (await call('GET', `/sim/${id}`, auth)).data.tags;
+
+let owner: string;
+let viewer: string;
+let otherOwner: string;
+const mine: number[] = [];
+let foreign: number;
+
+async function activate(auth: string, mark: string): Promise<number> {
+  const r = await call('POST', '/sim', auth, {
+    iccid: newIccid(),
+    dataLimit: 1000,
+    callAndSms: true,
+    roaming: false,
+    invoiceLineMark: mark,
+    invoiceLineNote: '',
+  });
+  expect(r.status).toBe(200);
+  return r.data.id as number;
+}
+
+beforeAll(async () => {
+  const e = em();
+  const demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
+  e.create(User, { name: 'Tora Taggare', email: 'tora@demo.test', company: demo, role: 'owner' });
+  e.create(User, { name: 'Vera Visare', email: 'vera@demo.test', company: demo, role: 'viewer' });
+  const other = e.create(Company, {
+    name: 'Taggfria AB',
+    customerNumber: `TAG-${Date.now()}`,
+    invoiceNote: '',
+    invoiceInterval: 'monthly',
+  });
+  e.create(User, { name: 'Olle Annan', email: 'olle@taggfria.se', company: other, role: 'owner' });
+  await e.flush();
+  owner = await portal.server.sessionCookie('tora@demo.test');
+  viewer = await portal.server.sessionCookie('vera@demo.test');
+  otherOwner = await portal.server.sessionCookie('olle@taggfria.se');
+  for (const mark of ['Kylbil Nord', 'Kylbil Syd', 'Kylbil Väst', 'Kontor']) mine.push(await activate(owner, mark));
+  foreign = await activate(otherOwner, 'Kylbil Nord');
+});
+
+describe('POST /api/sim/tags', () => {
+  it('adds tags to a list of SIMs, trimmed and with one space inside, shown in text order on each SIM', async () => {
+    const [a, b] = mine as [number, number];
+    const r = await tags(owner, { ids: [a, b], add: ['  Göteborg   Nord ', 'Test', 'Test'] });
+    expect(r.status).toBe(200);
+    expect(r.data).toEqual({ success: true, changed: 2, full: 0 });
+    expect(await tagsOf(owner, a)).toEqual(['Göteborg Nord', 'Test']);
+    const list = (await call('GET', '/sim/all?limit=50', owner)).data as Array<{ id: number; tags: string[] }>;
+    expect(list.find((s) => s.id === b)?.tags).toEqual(['Göteborg Nord', 'Test']);
+    expect(list.find((s) => s.id === mine[3])?.tags).toEqual([]);
+    // The same call again changes nothing.
+    expect((await tags(owner, { ids: [a, b], add: ['Test'] })).data.changed).toBe(0);
+  });
+
+  it('removes tags; a tag both added and removed in one call is added', async () => {
+    const [a, b] = mine as [number, number];
+    const r = await tags(owner, { ids: [a], remove: ['Test', 'Finns inte'] });
+    expect(r.data).toEqual({ success: true, changed: 1, full: 0 });
+    expect(await tagsOf(owner, a)).toEqual(['Göteborg Nord']);
+    const both = await tags(owner, { ids: [a, b], add: ['Test'], remove: ['Test', 'Göteborg Nord'] });
+    expect(both.data.changed).toBe(2);
+    expect(await tagsOf(owner, a)).toEqual(['Test']);
+    expect(await tagsOf(owner, b)).toEqual(['Test']);
+  });
+
+  it('tags every active SIM a search finds, and only the company’s own', async () => {
+    const r = await tags(owner, { q: 'kylbil', add: ['Kylbilar'] });
+    expect(r.status).toBe(200);
+    expect(r.data.changed).toBe(3);
+    for (const id of mine.slice(0, 3)) expect(await tagsOf(owner, id)).toContain('Kylbilar');
+    expect(await tagsOf(owner, mine[3] as number)).not.toContain('Kylbilar');
+    expect(await tagsOf(otherOwner, foreign)).toEqual([]);
+    // q "" is every active SIM of the company (the demo's too), still none of another company's.
+    const all = await tags(owner, { q: '', add: ['Flottan'] });
+    expect(all.data.changed).toBeGreaterThan(4);
+    expect(await tagsOf(otherOwner, foreign)).toEqual([]);
+    expect((await tags(owner, { q: '', remove: ['Flottan'] })).data.changed).toBe(all.data.changed);
+  });
+
+  it('never touches another company’s SIM or a deactivated one given by id', async () => {
+    const gone = await activate(owner, 'Avslutas');
+    expect((await call('POST', `/sim/deactivate/${gone}`, owner)).status).toBe(200);
+    const r = await tags(owner, { ids: [foreign, gone], add: ['Intrång'] });
+    expect(r.status).toBe(200);
+    expect(r.data.changed).toBe(0);
+    expect(await tagsOf(otherOwner, foreign)).toEqual([]);
+  });
+
+  it(`keeps a SIM at ${TAGS_PER_SIM} tags at most: one that would get more is left as it was, and counted`, async () => {
+    const id = await activate(owner, 'Full');
+    const many = Array.from({ length: TAGS_PER_SIM }, (_, i) => `T${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < many.length; i += TAGS_PER_CALL)
+      expect((await tags(owner, { ids: [id], add: many.slice(i, i + TAGS_PER_CALL) })).status).toBe(200);
+    expect(await tagsOf(owner, id)).toHaveLength(TAGS_PER_SIM);
+    const over = await tags(owner, { ids: [id, mine[3] as number], add: ['En till'] });
+    expect(over.data).toEqual({ success: true, changed: 1, full: 1 });
+    expect(await tagsOf(owner, id)).not.toContain('En till');
+    // Making room in the same call fits.
+    const swap = await tags(owner, { ids: [id], add: ['En till'], remove: ['T00'] });
+    expect(swap.data).toEqual({ success: true, changed: 1, full: 0 });
+    expect(await tagsOf(owner, id)).toContain('En till');
+  });
+
+  it('refuses what it cannot do with 400 { error } naming the field, and changes nothing', async () => {
+    const id = await activate(owner, 'Orörd');
+    const refused = async (body: unknown, match: RegExp) => {
+      const r = await tags(owner, body);
+      expect(r.status).toBe(400);
+      expect(r.data.error).toMatch(match);
+    };
+    await refused({ add: ['X'] }, /ids.*q/);
+    await refused({ ids: [id], q: 'x', add: ['X'] }, /ids.*q/);
+    await refused({ ids: [id] }, /add.*remove/);
+    await refused({ ids: [id], add: ['   '] }, /tom/);
+    await refused({ ids: [id], add: ['x'.repeat(TAG_MAX + 1)] }, new RegExp(`högst ${TAG_MAX} tecken`));
+    await refused({ ids: [id], add: ['klocka\u0007'] }, /styrtecken/);
+    await refused({ ids: [id], add: Array.from({ length: TAGS_PER_CALL + 1 }, (_, i) => `t${i}`) }, /Högst 20/);
+    await refused({ ids: [], add: ['X'] }, /ids/);
+    expect(await tagsOf(owner, id)).toEqual([]);
+  });
+
+  it('is for those who may change SIMs: a viewer and a read key get 403, a write key tags', async () => {
+    const id = await activate(owner, 'Nycklar');
+    expect((await tags(viewer, { ids: [id], add: ['Visning'] })).status).toBe(403);
+    const key = async (scope: string) => {
+      const made = await call('POST', '/company/apiKeys', owner, { name: `Taggar ${scope}`, scope });
+      expect(made.status).toBe(200);
+      return made.data.key as string;
+    };
+    const read = await key('read');
+    expect((await tags(read, { ids: [id], add: ['Läs'] })).status).toBe(403);
+    expect(await tagsOf(read, id)).toEqual([]);
+    const write = await key('write');
+    expect((await tags(write, { ids: [id], add: ['Skriv'] })).data.changed).toBe(1);
+    expect(await tagsOf(read, id)).toEqual(['Skriv']);
+  });
+});
