@@ -4,6 +4,7 @@ import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
 import { simUsageOutput } from './usage-output.ts';
+import { simTagsOutput, tagFilter } from './tags.ts';
 import { viewFields } from './view.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
 
@@ -73,6 +74,7 @@ export type EditInput = z.infer<typeof editInput>;
 
 export const listQuery = z.object({
   q: z.string().max(200).optional(),
+  tag: tagFilter,
   limit: listLimit(),
   offset: z.coerce.number().int().min(0).optional(),
 });
@@ -120,11 +122,8 @@ export const simOutput = z.object({
   ratePlan: ratePlanOutput,
 });
 
-/** A SIM's tags (domain/sims/tags.ts), in text order. */
-const simTags = z.array(z.string());
-
 /** A SIM of the list (GET /api/sim/all, /sims) with its usage and tags. */
-export const simListedOutput = simOutput.extend({ usage: simUsageOutput, tags: simTags });
+export const simListedOutput = simOutput.extend({ usage: simUsageOutput, tags: simTagsOutput });
 
 const historyEvent = z.object({
   kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
@@ -137,7 +136,7 @@ const historyEvent = z.object({
 /** A SIM with the newest events of its history (at most LIST_PAGE_MAX; older ones: simHistoryOutput's pages). */
 export const simDetailOutput = simOutput.extend({
   usage: simUsageOutput,
-  tags: simTags,
+  tags: simTagsOutput,
   history: z.array(historyEvent),
 });
 

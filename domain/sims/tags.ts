@@ -9,6 +9,8 @@ import { BULK_MAX } from './limits.ts';
 export const TAG_MAX = 40;
 /** Tags added or removed in one call. */
 export const TAGS_PER_CALL = 20;
+/** Tags a list may be filtered by at once (every one of them). */
+export const TAGS_PER_FILTER = 5;
 /** Tags one SIM may have. */
 export const TAGS_PER_SIM = 30;
 
@@ -28,6 +30,12 @@ export const tagSchema = z
     else if (v.length > TAG_MAX) ctx.addIssue({ code: 'custom', message: tTags.tooLong(TAG_MAX) });
     else if (CONTROL.test(v)) ctx.addIssue({ code: 'custom', message: tTags.control });
   });
+
+/** A SIM's tags in the API's answers, in text order. */
+export const simTagsOutput = z.array(z.string());
+
+/** The list's filter: tags every listed SIM has (all of them; ?tag=a&tag=b). */
+export const tagFilter = z.array(tagSchema).max(TAGS_PER_FILTER, tTags.filterMax(TAGS_PER_FILTER)).optional();
 
 const tagList = z
   .array(tagSchema)

@@ -4,6 +4,7 @@ export const tTags = {
   tooLong: (max: number) => `En tagg får vara högst ${max} tecken.`,
   control: 'En tagg kan inte innehålla radbrytningar eller styrtecken.',
   tooMany: (max: number) => `Högst ${max} taggar åt gången.`,
+  filterMax: (max: number) => `Högst ${max} taggar att filtrera på.`,
   idsMax: (max: number) => `Högst ${max.toLocaleString('sv-SE')} SIM-kort åt gången.`,
   idsOrQ: 'Ange antingen ids (SIM-korten) eller q (alla som matchar en sökning), inte båda.',
   changedTitle: (n: number) => `Taggar ändrade på ${n.toLocaleString('sv-SE')} SIM-kort`,

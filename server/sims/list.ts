@@ -38,6 +38,8 @@ export async function listSims(
   companyId: number,
   opts: {
     q?: string;
+    /** Tags every SIM listed has. */
+    tag?: readonly string[];
     limit?: number;
     offset?: number;
     withTotal?: boolean;
@@ -54,7 +56,7 @@ export async function listSims(
     now?: Date;
   },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
-  const filter = await listFilter(em, companyId, opts.q);
+  const filter = await listFilter(em, companyId, opts.q, opts.tag);
   if (opts.view && !isDefaultView(opts.view) && opts.afterId === undefined) {
     const now = opts.now ?? new Date();
     const { rows, n: counted } = await viewPage(
@@ -143,9 +145,16 @@ export async function listSims(
 export async function* listSimBatches(
   em: Em,
   companyId: number,
-  opts: { q?: string; batchSize: number; form?: 'walk' | 'bitmap'; view?: ListView; now?: Date },
+  opts: {
+    q?: string;
+    tag?: readonly string[];
+    batchSize: number;
+    form?: 'walk' | 'bitmap';
+    view?: ListView;
+    now?: Date;
+  },
 ): AsyncGenerator<SimView[]> {
-  const filter = await listFilter(em, companyId, opts.q);
+  const filter = await listFilter(em, companyId, opts.q, opts.tag);
   if (opts.view && !isDefaultView(opts.view)) {
     const now = opts.now ?? new Date();
     const scope = { companyId, month: monthOf(now), now };

@@ -39,9 +39,40 @@ const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' +
  *   whole on the rows found: its first digits are the ICCIDs' common prefix, whose trigrams every SIM has. The
  *   whole check is written `(col || '')` so that it stays a check and does not join the index lookup.
  */
-export async function listFilter(em: Em, companyId: number, q: string | undefined): Promise<ListFilter> {
+export async function listFilter(
+  em: Em,
+  companyId: number,
+  q: string | undefined,
+  tags: readonly string[] = [],
+): Promise<ListFilter> {
   const text = q?.trim();
-  if (!text) return { ...WHOLE_LIST, params: [companyId] };
+  const byText = text ? await textArms(em, text) : null;
+  if (!byText && tags.length === 0) return { ...WHOLE_LIST, params: [companyId] };
+  // Each tag a SIM must have (all of them): a probe of sim_tag's key per SIM walked, or the tag's SIMs through its
+  // index for the bitmap. The company's id is written in (an integer of the session, never a caller's text), so that
+  // every form keeps the same parameters.
+  const company = Math.trunc(companyId);
+  const has = tags.map(
+    () => `exists (select 1 from sim_tag t where t.company_id = ${company} and t.sim_id = s.id and t.tag = ?)`,
+  );
+  const tagged = tags.map(
+    () => `s.id in (select t.sim_id from sim_tag t where t.company_id = ${company} and t.tag = ?)`,
+  );
+  const and = (parts: Array<string | undefined>) => parts.filter((p) => p !== undefined).join(' and ');
+  const params = [...(byText?.params ?? []), ...tags];
+  return {
+    where: and([WHOLE_LIST.where, byText?.indexed, ...has]),
+    walk: and([WHOLE_LIST.where, byText?.checked, ...has]),
+    bitmap: and([`s.company_id + 0 = ? and s.status = 'active'`, byText?.indexed, ...tagged]),
+    match: `(${and([byText?.checked, ...has])})`,
+    matchParams: params,
+    params: [companyId, ...params],
+    search: true,
+  };
+}
+
+/** A text search's arms: `indexed` (an index may serve each), `checked` (none can), and their values. */
+async function textArms(em: Em, text: string): Promise<{ indexed: string; checked: string; params: unknown[] }> {
   const like = likeAnywhere(text);
   const plans = await em.execute<{ id: number }[]>(`select id from rate_plan where description ilike ?`, [like]);
   const digits = /^\d{7,}$/.test(text);
@@ -64,16 +95,10 @@ export async function listFilter(em: Em, companyId: number, q: string | undefine
     arms.push({ indexed: `s.rate_plan_id = any(?::int[])`, checked: `(s.rate_plan_id + 0) = any(?::int[])` });
     params.push(`{${plans.map((p) => Number(p.id)).join(',')}}`);
   }
-  const indexed = `(${arms.map((a) => a.indexed).join(' or ')})`;
-  const checked = `(${arms.map((a) => a.checked).join(' or ')})`;
   return {
-    where: `${WHOLE_LIST.where} and ${indexed}`,
-    walk: `${WHOLE_LIST.where} and ${checked}`,
-    bitmap: `s.company_id + 0 = ? and s.status = 'active' and ${indexed}`,
-    match: checked,
-    matchParams: params,
-    params: [companyId, ...params],
-    search: true,
+    indexed: `(${arms.map((a) => a.indexed).join(' or ')})`,
+    checked: `(${arms.map((a) => a.checked).join(' or ')})`,
+    params,
   };
 }
 
@@ -127,7 +152,7 @@ const PROBE_DENSE = 50;
 export async function searchForm(em: Em, filter: ListFilter): Promise<'walk' | 'bitmap'> {
   const [probe] = await em.execute<Array<{ rows: number; hits: number }>>(
     `select count(*)::int as rows, (count(*) filter (where ${filter.match}))::int as hits from (
-       select s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id from sim s
+       select s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id from sim s
        where ${WHOLE_LIST.where} ${ORDER} limit ${PROBE_ROWS}) s`,
     [...(filter.matchParams ?? []), filter.params[0]],
   );

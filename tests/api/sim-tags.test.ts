@@ -164,3 +164,30 @@ describe('POST /api/sim/tags', () => {
     expect(await tagsOf(read, id)).toEqual(['Skriv']);
   });
 });
+
+describe('GET /api/sim/all?tag=', () => {
+  it('lists the SIMs with every tag asked for, keeps the tags in the next page’s link, and refuses more than five', async () => {
+    const [a, b, c] = mine as [number, number, number];
+    await tags(owner, { ids: [a, b, c], add: ['Paket'] });
+    await tags(owner, { ids: [b, c], add: ['Paket 2'] });
+    const one = await call('GET', '/sim/all?tag=Paket', owner);
+    expect(one.status).toBe(200);
+    expect((one.data as Array<{ id: number }>).map((s) => s.id).sort()).toEqual([a, b, c].sort());
+    const both = await call('GET', `/sim/all?tag=Paket&tag=${encodeURIComponent('Paket 2')}`, owner);
+    expect((both.data as Array<{ id: number }>).map((s) => s.id).sort()).toEqual([b, c].sort());
+    // The other company asks for the same tag: none of these.
+    expect((await call('GET', '/sim/all?tag=Paket', otherOwner)).data).toEqual([]);
+    // A page of one: the next page's link carries the tags.
+    const res = await fetch(`${portal.server.url}/api/sim/all?tag=Paket&tag=Paket%202&limit=1`, {
+      headers: { cookie: owner },
+    });
+    const next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? '';
+    expect(new URL(next).searchParams.getAll('tag')).toEqual(['Paket', 'Paket 2']);
+    const second = await call('GET', next.replace(/^.*\/api/, ''), owner);
+    expect((second.data as unknown[]).length).toBe(1);
+    const six = Array.from({ length: 6 }, (_, i) => `tag=t${i}`).join('&');
+    const refused = await call('GET', `/sim/all?${six}`, owner);
+    expect(refused.status).toBe(400);
+    expect(refused.data.error).toMatch(/Högst 5 taggar/);
+  });
+});

@@ -60,9 +60,9 @@ export const simsRouter = router({
         path: '/sim/all',
         operationId: 'sim-all',
         tags: ['sims'],
-        summary: "The company's active SIMs; optional q (search), limit and offset, or cursor",
+        summary: "The company's active SIMs; optional q (search), tag (each one given), limit and offset, or cursor",
         description:
-          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number). Each SIM has its `usage`: bytes this Swedish calendar month (Europe/Stockholm) and its last sighting, times in ISO 8601 UTC.',
+          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number). tag (repeat it for up to 5) lists the SIMs that have every tag given. Each SIM has its `tags` (in text order) and its `usage`: bytes this Swedish calendar month (Europe/Stockholm) and its last sighting, times in ISO 8601 UTC.',
       },
     })
     .input(listApiInput)
@@ -83,6 +83,7 @@ export const simsRouter = router({
       if (items.length > limit && last) {
         const next = new URLSearchParams();
         if (input.q) next.set('q', input.q);
+        for (const tag of input.tag ?? []) next.append('tag', tag);
         next.set('limit', String(limit));
         next.set('cursor', cursorOf(last.id));
         ctx.resHeaders.set('Link', `<${ctx.services.config.appUrl}/api/sim/all?${next}>; rel="next"`);

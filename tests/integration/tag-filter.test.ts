@@ -1,0 +1,118 @@
+// The list filtered by tags (issue 40) finds exactly what a plain query of sim_tag finds, in the list's order, in
+// every form a search may take (the walk of the list's index, the bitmap through sim_tag's index, and the form the
+// probe picks), alone and with a text search, with one tag and with two (a SIM must have both); the probe walks a
+// tag most SIMs have and takes the bitmap for a rare one; another company's SIMs and tags never come in; the list
+// export's batches are the same rows. On both databases (DATABASE_URL: PostgreSQL; else PGlite).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Company, RatePlan } from '#server/db/entities.ts';
+import { migrate, type Em } from '#server/db/orm.ts';
+import { listSimBatches, listSims } from '#server/sims/list.ts';
+import { listFilter, searchForm } from '#server/sims/search.ts';
+import { changeTags } from '#server/sims/tags.ts';
+import { useFreshOrm } from '#tests/helpers/orm.ts';
+
+const db = useFreshOrm();
+const em = () => db.orm.em.fork();
+const SIMS = 3_000;
+
+/** The oracle: the company's active SIMs with every tag, in the list's order, by a plain query. */
+async function oracle(e: Em, companyId: number, tags: string[], mark?: string): Promise<number[]> {
+  const rows = await e.execute<{ id: number }[]>(
+    `select s.id from sim s where s.company_id = ? and s.status = 'active'
+       and (select count(distinct t.tag) from sim_tag t where t.company_id = s.company_id and t.sim_id = s.id
+             and t.tag = any(?::text[])) = ?
+       ${mark ? `and s.invoice_line_mark ilike ?` : ''}
+     order by s.activated_at desc, s.id desc`,
+    [companyId, `{${tags.map((t) => `"${t}"`).join(',')}}`, tags.length, ...(mark ? [`%${mark}%`] : [])],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+let company: number;
+let other: number;
+
+beforeAll(async () => {
+  await migrate(db.orm);
+  const e = em();
+  const plan = e.create(RatePlan, {
+    code: 'TAG-1',
+    description: 'Data 1 GB',
+    dataLimit: 1000,
+    call: false,
+    sms: false,
+    roaming: false,
+    isLegacy: false,
+  });
+  const c = e.create(Company, { name: 'Tagg AB', customerNumber: 'TAG-1', invoiceNote: '' });
+  const o = e.create(Company, { name: 'Annat AB', customerNumber: 'TAG-2', invoiceNote: '' });
+  await e.flush();
+  company = c.id;
+  other = o.id;
+  // 3,000 SIMs over 30 days, some on the same instant; a few deactivated.
+  for (const [id, prefix] of [
+    [company, '8947'],
+    [other, '8948'],
+  ] as const)
+    await e.execute(
+      `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+       select ? || lpad(g::text, 16, '0'), ?, ?, case when g % 3 = 0 then 'Kyl ' || g else 'Lager ' || g end, '',
+         case when g % 97 = 0 then 'deactivated' else 'active' end,
+         now() - (g % 30) * interval '1 day' - (g % 50) * interval '1 second'
+       from generate_series(1, ${SIMS}) g`,
+      [prefix, id, plan.id],
+    );
+  const ids = async (companyId: number, where: string) =>
+    (
+      await e.execute<{ id: number }[]>(`select id from sim where company_id = ? and ${where} order by id`, [companyId])
+    ).map((r) => Number(r.id));
+  const all = await ids(company, `status = 'active'`);
+  // "Vanlig": nine SIMs of ten; "Sällsynt": the oldest dozen (a walk from the newest would pass every SIM first).
+  const common = all.filter((_, i) => i % 10 !== 0);
+  const oldest = await ids(company, `status = 'active' and activated_at < now() - interval '29 days'`);
+  for (let i = 0; i < common.length; i += 10_000)
+    await changeTags(e, company, { ids: common.slice(i, i + 10_000), add: ['Vanlig'], remove: [] });
+  await changeTags(e, company, { ids: oldest.slice(0, 12), add: ['Sällsynt'], remove: [] });
+  // The other company: its own "Vanlig" on every SIM.
+  await changeTags(e, other, { q: '', add: ['Vanlig', 'Sällsynt'], remove: [] });
+});
+
+const cases: Array<{ name: string; tags: string[]; q?: string }> = [
+  { name: 'a tag most SIMs have', tags: ['Vanlig'] },
+  { name: 'a rare tag on the oldest SIMs', tags: ['Sällsynt'] },
+  { name: 'two tags (both)', tags: ['Vanlig', 'Sällsynt'] },
+  { name: 'a tag and a text search', tags: ['Vanlig'], q: 'kyl' },
+  { name: 'a tag nobody has', tags: ['Finns inte'] },
+];
+
+describe('the list by tag', () => {
+  for (const c of cases)
+    it(`finds what the oracle finds, in every form: ${c.name}`, async () => {
+      const e = em();
+      const want = await oracle(e, company, c.tags, c.q);
+      for (const form of ['walk', 'bitmap', undefined] as const) {
+        const first = await listSims(e, company, { q: c.q, tag: c.tags, limit: 50, offset: 0, withTotal: true, form });
+        expect(first.items.map((s) => s.id)).toEqual(want.slice(0, 50));
+        expect(first.total).toBe(Math.min(want.length, 1000));
+        expect(first.exact).toBe(want.length <= 1000);
+        const deep = await listSims(e, company, { q: c.q, tag: c.tags, limit: 50, offset: 500, form });
+        expect(deep.items.map((s) => s.id)).toEqual(want.slice(500, 550));
+      }
+      const batches: number[] = [];
+      for await (const batch of listSimBatches(e, company, { q: c.q, tag: c.tags, batchSize: 700 }))
+        batches.push(...batch.map((s) => s.id));
+      expect(batches).toEqual(want);
+    });
+
+  it('walks the list for a tag most SIMs have and takes the tag’s index for a rare one', async () => {
+    const e = em();
+    expect(await searchForm(e, await listFilter(e, company, undefined, ['Vanlig']))).toBe('walk');
+    expect(await searchForm(e, await listFilter(e, company, undefined, ['Sällsynt']))).toBe('bitmap');
+  });
+
+  it('never lists another company’s SIMs, whatever their tags', async () => {
+    const e = em();
+    const mine = new Set(await oracle(e, company, []));
+    const got = await listSims(e, company, { tag: ['Vanlig'], limit: 1000 });
+    for (const s of got.items) expect(mine.has(s.id)).toBe(true);
+  });
+});
