@@ -9,8 +9,8 @@ import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL } from './encoding.ts';
  * Brotli's window, in bits: 256 kB (the default is 22, 4 MB). The encoder sends nothing until it has taken about two
  * windows of input, and holds that input meanwhile: with 4 MB a download asked for with `gzip, br` (every browser)
  * kept 8 MB of its file in the compressor and gave its first byte only then (the list export of 200,000 to 1,000,000
- * SIMs: 1.3-2.0 s, against 30-70 ms uncompressed), and each such download held about 15 MB of encoder memory. With
- * 256 kB it sends after 0.5 MB and holds about 3 MB; the list's CSV comes out 8 % smaller (its rows repeat within a
+ * SIMs: 1.3-2.0 s, against 30-70 ms uncompressed), and each such download held about 7 MB of encoder memory. With
+ * 256 kB it sends after 0.5 MB and holds about 2 MB; the list's CSV comes out 4 % smaller (its rows repeat within a
  * few kB), and a page (tens of kB, all inside one window) comes out the same size.
  */
 export const DYNAMIC_BROTLI_WINDOW_BITS = 18;
