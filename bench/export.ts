@@ -376,7 +376,7 @@ function hashingSink() {
 /** The /sims list's CSV three ways, rows a second (median of BENCH_RUNS, alternated): see the header. */
 async function csvWriters(): Promise<{ pass: boolean }> {
   const rows = Number(process.env.BENCH_CSV_ROWS ?? 200_000);
-  const batch: Array<SimView & { usage: SimUsage }> = Array.from({ length: 500 }, (_, i) => ({
+  const batch: Array<SimView & { usage: SimUsage; tags: string[] }> = Array.from({ length: 500 }, (_, i) => ({
     id: i + 1,
     iccid: `89460123456789${String(i).padStart(5, '0')}0`,
     invoiceLineMark: i % 50 === 0 ? `=Fordon ${i}` : `Fordon ${i}`,
@@ -393,6 +393,8 @@ async function csvWriters(): Promise<{ pass: boolean }> {
       ...{ lastSeenAt: new Date(Date.UTC(2026, 2, 2, 8, i % 60)).toISOString(), lastSeenNetwork: '24001' },
       ...{ lastSeenCountry: 'SE', asOf: null },
     },
+    // Its tags, as the list export writes them since issue 40.
+    tags: i % 3 === 0 ? ['Göteborg', 'Kylbilar'] : [],
   }));
   async function* batches() {
     for (let n = 0; n < rows; n += batch.length) yield batch;

@@ -19,5 +19,6 @@ export const tListExport = {
     mark: 'Fakturamärkning',
     note: 'Fakturakommentar',
     activatedAt: 'Aktiverat',
+    tags: 'Taggar',
   },
 } as const;

@@ -22,10 +22,11 @@ import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { usageAgainstPlan } from '#domain/usage/format.ts';
 import { listSimBatches } from './list.ts';
 import type { SimView } from './rows.ts';
+import { withTags } from './tags.ts';
 import { withUsage, type SimUsage } from './usage.ts';
 
-/** A row of the file: the SIM and its usage. */
-type Listed = SimView & { usage: SimUsage };
+/** A row of the file: the SIM, its usage and its tags. */
+type Listed = SimView & { usage: SimUsage; tags: string[] };
 
 export const LIST_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ListExportFormat = (typeof LIST_EXPORT_FORMATS)[number];
@@ -36,6 +37,7 @@ export const listExportQuery = z.object({
     .string({ error: tListExport.badFormat })
     .pipe(z.enum(LIST_EXPORT_FORMATS, { error: tListExport.badFormat })),
   q: listQuery.shape.q,
+  tag: listQuery.shape.tag,
   ...viewFields,
 });
 export type ListExportQuery = z.output<typeof listExportQuery>;
@@ -58,7 +60,11 @@ export const LIST_COLUMNS = [
   { header: tFleetUsage.columns.lastSeen, width: 18, date: true },
   { header: tFleetUsage.columns.network, width: 10 },
   { header: tFleetUsage.columns.country, width: 8 },
+  { header: c.tags, width: 30 },
 ] as const;
+
+/** A SIM's tags in one cell: "Göteborg, Kylbilar". */
+const tagsText = (s: Listed) => s.tags.join(', ');
 
 /** This month's share of the plan's amount in whole percent (the page's figure), or null. */
 const percentOf = (s: Listed) => usageAgainstPlan(s.usage.monthBytes, s.ratePlan.dataLimit).percent;
@@ -95,6 +101,7 @@ function csvRecord(s: Listed): string[] {
     u.lastSeenAt ? stockholmText(u.lastSeenAt) : '',
     csvText(u.lastSeenNetwork ?? ''),
     csvText(u.lastSeenCountry ?? ''),
+    csvText(tagsText(s)),
   ];
 }
 
@@ -155,6 +162,7 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<Listed
           ...usageCells(s),
           cell(safeText(s.usage.lastSeenNetwork ?? '')),
           cell(safeText(s.usage.lastSeenCountry ?? '')),
+          cell(safeText(tagsText(s))),
         ]),
       );
       rows++;
@@ -185,10 +193,11 @@ export async function listExport(
 ): Promise<{ filename: string; contentType: string; stream: Readable }> {
   const now = opts.now ?? new Date();
   const view = viewOf(query.sort, query.filter);
-  const sims = listSimBatches(em, companyId, { q: query.q, batchSize: opts.batchSize ?? BATCH_SIZE, view, now });
-  // Each batch with its usage, read for the batch at once.
+  const batchSize = opts.batchSize ?? BATCH_SIZE;
+  const sims = listSimBatches(em, companyId, { q: query.q, tag: query.tag, batchSize, view, now });
+  // Each batch with its usage and tags, each read for the batch at once.
   async function* withTheirUsage(): AsyncGenerator<Listed[]> {
-    for await (const batch of sims) yield withUsage(em, companyId, batch, now);
+    for await (const batch of sims) yield withTags(em, companyId, await withUsage(em, companyId, batch, now));
   }
   const source = withTheirUsage();
   const first = await source.next();

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeTags } from '#server/sims/tags.ts';
 import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { createContext } from '#server/trpc/context.ts';
@@ -141,8 +142,11 @@ const HEADERS = [
   'Senast sedd',
   'Nät',
   'Land',
+  // Tags (issue 40), in one cell.
+  'Taggar',
 ];
-const NO_USAGE = ['0', '0', '', '', ''];
+/** No usage this month, never seen, no tags. */
+const NO_USAGE = ['0', '0', '', '', '', ''];
 const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
 
 describe('GET /api/sim/export', () => {
@@ -198,7 +202,7 @@ describe('GET /api/sim/export', () => {
     expect(text).toBe(
       HEADERS.join(';') +
         '\r\n' +
-        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05;0;0;;;\r\n`,
+        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05;0;0;;;;\r\n`,
     );
   });
 
@@ -249,6 +253,36 @@ describe('GET /api/sim/export', () => {
     const { sheet } = await xlsx('xena@firma.se', { q: '@SUM' });
     expect(sheet.rowCount).toBe(2);
     expect(sheet.getCell('A2').value).toBe(ICCID_3);
+  });
+
+  it('exports the tags in one cell, a formula-like one as text, and ?tag= as the list filters it (issue 40)', async () => {
+    const em = server.services.orm.em.fork();
+    const idOf = async (iccid: string) => (await em.findOneOrFail(Sim, { iccid, status: 'active' })).id;
+    const firma = (await em.findOneOrFail(Sim, { iccid: ICCID_2 }, { populate: ['company'] })).company.id;
+    await changeTags(em, firma, { ids: [await idOf(ICCID_2)], add: ['Lager', '=cmd|x'], remove: [] });
+    await changeTags(em, firma, { ids: [await idOf(ICCID_3)], add: ['Lager'], remove: [] });
+    const { records } = await csv('xena@firma.se', { tag: 'Lager' });
+    expect(records.slice(1).map((r) => [r[0]?.trim(), r.at(-1)])).toEqual([
+      [ICCID_2, "'=cmd|x, Lager"],
+      [ICCID_3, 'Lager'],
+    ]);
+    const { sheet } = await xlsx('xena@firma.se', { tag: 'Lager' });
+    expect(sheet.rowCount).toBe(3);
+    const cell = sheet.getCell(2, HEADERS.length);
+    expect(cell.type).toBe(ExcelJS.ValueType.RichText);
+    expect(cell.text).toBe('=cmd|x, Lager');
+    await changeTags(em, firma, { q: '', add: [], remove: ['Lager', '=cmd|x'] });
+  });
+
+  it('exports in the order and with the usage filter of the /sims link (sort, filter), as the page reads them', async () => {
+    const iccids = async (q: Record<string, string>) =>
+      (await csv('xena@firma.se', q)).records.slice(1).map((r) => r[0]?.trim());
+    expect(await iccids({ sort: 'activated-asc' })).toEqual([ICCID_3, ICCID_2, ICCID_1]);
+    // None of these SIMs was ever seen: all are "never"; none has traffic over 80 %.
+    expect(await iccids({ filter: 'never' })).toEqual([ICCID_1, ICCID_2, ICCID_3]);
+    expect(await iccids({ filter: 'over80' })).toEqual([]);
+    // A value the page does not know is its default, as /sims reads it.
+    expect(await iccids({ sort: 'sideways' })).toEqual([ICCID_1, ICCID_2, ICCID_3]);
   });
 
   it("never shows another company's SIMs, nor deactivated ones", async () => {
