@@ -69,3 +69,10 @@ export const tagChangeOutput = z.object({
   /** The SIMs that would have had more than TAGS_PER_SIM tags: left as they were. */
   full: z.number(),
 });
+
+/** POST /api/tags/rename: a tag of the company, on every SIM that has it, becomes another. */
+export const tagRenameInput = z.object({ from: tagSchema, to: tagSchema });
+/** POST /api/tags/delete: a tag taken off every SIM of the company. */
+export const tagDeleteInput = z.object({ tag: tagSchema });
+/** What a rename or delete did: the SIMs changed. */
+export const tagCompanyChangeOutput = z.object({ success: z.boolean(), changed: z.number() });

@@ -8,5 +8,8 @@ export const tTags = {
   idsMax: (max: number) => `Högst ${max.toLocaleString('sv-SE')} SIM-kort åt gången.`,
   idsOrQ: 'Ange antingen ids (SIM-korten) eller q (alla som matchar en sökning), inte båda.',
   changedTitle: (n: number) => `Taggar ändrade på ${n.toLocaleString('sv-SE')} SIM-kort`,
+  renamedTitle: (from: string, to: string) => `Taggen ”${from}” heter nu ”${to}”`,
+  deletedTitle: (tag: string) => `Taggen ”${tag}” är borttagen`,
+  onSims: (n: number) => `På ${n.toLocaleString('sv-SE')} SIM-kort.`,
   nothingToChange: 'Ange taggar att lägga till (add) eller ta bort (remove).',
 };

@@ -99,3 +99,55 @@ export async function withTags<T extends { id: number }>(
   );
   return sims.map((s) => ({ ...s, tags: tags.get(s.id) ?? [] }));
 }
+
+/** How many of the company's tags are listed at most (in text order). */
+export const COMPANY_TAGS_MAX = 1_000;
+
+/**
+ * The company's tags in text order (at most COMPANY_TAGS_MAX): a skip scan of sim_tag's (company, tag) index, one
+ * probe per tag, whatever the number of SIMs that have them (nothing counted).
+ */
+export async function companyTags(em: Em, companyId: number): Promise<string[]> {
+  const rows = await em.execute<Array<{ tag: string }>>(
+    `with recursive t(tag) as (
+       (select tag from sim_tag where company_id = ? order by tag limit 1)
+       union all
+       select (select s.tag from sim_tag s where s.company_id = ? and s.tag > t.tag order by s.tag limit 1)
+         from t where t.tag is not null)
+     select tag from t where tag is not null limit ${COMPANY_TAGS_MAX}`,
+    [companyId, companyId],
+  );
+  return rows.map((r) => r.tag);
+}
+
+/**
+ * Renames a tag on every SIM of the company that has it (a SIM that has both keeps one): the SIMs changed. One
+ * transaction, two statements on the tag's rows.
+ */
+export async function renameTag(em: Em, companyId: number, from: string, to: string): Promise<number> {
+  if (from === to) return 0;
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<Array<{ n: number }>>(
+      `with gone as (
+         delete from sim_tag a where a.company_id = ? and a.tag = ?
+            and exists (select 1 from sim_tag b where b.company_id = a.company_id and b.sim_id = a.sim_id and b.tag = ?)
+         returning a.sim_id)
+       select count(*)::int as n from gone`,
+      [companyId, from, to],
+    );
+    const moved = await tx.execute<Array<{ sim_id: number }>>(
+      `update sim_tag set tag = ? where company_id = ? and tag = ? returning sim_id`,
+      [to, companyId, from],
+    );
+    return Number(row?.n ?? 0) + moved.length;
+  });
+}
+
+/** Removes a tag from every SIM of the company: the SIMs changed. */
+export async function deleteTag(em: Em, companyId: number, tag: string): Promise<number> {
+  const [row] = await em.execute<Array<{ n: number }>>(
+    `with gone as (delete from sim_tag where company_id = ? and tag = ? returning sim_id) select count(*)::int as n from gone`,
+    [companyId, tag],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -18,6 +18,7 @@ import { sessionsRouter } from './routers/sessions.ts';
 import { networkRouter } from './routers/network.ts';
 import { simUsageRouter } from './routers/sim-usage.ts';
 import { usageRouter } from './routers/usage.ts';
+import { tagsRouter } from './routers/tags.ts';
 
 export const appRouter = router({
   health: publicProcedure
@@ -30,6 +31,7 @@ export const appRouter = router({
   admin: adminRouter,
   plans: plansRouter,
   sim: simsRouter,
+  tags: tagsRouter,
   export: exportRouter,
   feedback: feedbackRouter,
   company: companyRouter,

@@ -96,6 +96,8 @@ const NOT_SENSITIVE: Record<string, string> = {
   'sim.bulkActivateSummary': "the company's SIMs: a member's daily work",
   'sim.bulkDeactivate': "the company's SIMs: a member's daily work",
   'sim.tags': "the company's SIMs: a member's daily work",
+  'tags.rename': "the company's SIMs' tags: a member's daily work",
+  'tags.delete': "the company's SIMs' tags: a member's daily work",
   'feedback.send': 'a message to the portal staff',
   'webhooks.test': 'sends a test event to an endpoint the owner already has; changes no setting',
   'passkeys.signInOptions': 'signed out: the passkey sign-in (its proof is the passkey)',

@@ -191,3 +191,28 @@ describe('GET /api/sim/all?tag=', () => {
     expect(refused.data.error).toMatch(/Högst 5 taggar/);
   });
 });
+
+describe('the company’s tags', () => {
+  it('lists them in text order, renames one on every SIM (one that has both keeps one) and deletes one', async () => {
+    const id1 = await activate(owner, 'Byt namn 1');
+    const id2 = await activate(owner, 'Byt namn 2');
+    await tags(owner, { ids: [id1, id2], add: ['Gbg'] });
+    await tags(owner, { ids: [id2], add: ['Göteborg'] });
+    const listed = (await call('GET', '/tags', owner)).data.tags as string[];
+    expect(listed).toEqual([...listed].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(listed).toEqual(expect.arrayContaining(['Gbg', 'Göteborg']));
+    // Another company's tags are not in its list.
+    expect((await call('GET', '/tags', otherOwner)).data.tags).toEqual([]);
+    const renamed = await call('POST', '/tags/rename', owner, { from: 'Gbg', to: ' Göteborg ' });
+    expect(renamed.data).toEqual({ success: true, changed: 2 });
+    expect(await tagsOf(owner, id1)).toEqual(['Göteborg']);
+    expect(await tagsOf(owner, id2)).toEqual(['Göteborg']);
+    expect((await call('GET', '/tags', owner)).data.tags).not.toContain('Gbg');
+    expect((await call('POST', '/tags/rename', viewer, { from: 'Göteborg', to: 'X' })).status).toBe(403);
+    expect((await call('POST', '/tags/rename', owner, { from: 'Göteborg', to: '' })).status).toBe(400);
+    const deleted = await call('POST', '/tags/delete', owner, { tag: 'Göteborg' });
+    expect(deleted.data.changed).toBeGreaterThanOrEqual(2);
+    expect(await tagsOf(owner, id2)).toEqual([]);
+    expect((await call('GET', '/tags', owner)).data.tags).not.toContain('Göteborg');
+  });
+});
