@@ -36,6 +36,9 @@ import { SessionsTable, SimFactsCard, UsageCard } from '#app/components/usage/Si
 import usageStyles from '#app/styles/usage.css?url';
 import { CHART_DAYS } from '#domain/usage/sim-schemas.ts';
 import { useLiveUsage } from '#app/utils/live-usage.ts';
+import { SimTags, TAG_ADD, TAG_REMOVE } from '#app/components/tags/SimTags.tsx';
+import { TAG_MAX, TAGS_PER_SIM } from '#domain/sims/tags.ts';
+import { tTags } from '#domain/texts/tags.ts';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -67,16 +70,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     const url = new URL(request.url);
     const rawBefore = url.searchParams.get('before') ?? '';
     const before = /^[1-9]\d{0,9}$/.test(rawBefore) ? Number(rawBefore) : undefined;
-    const [{ sim, history }, plans, usage] = await Promise.all([
+    const [{ sim, history }, plans, usage, { tags: companyTags }] = await Promise.all([
       context.trpc.sim.detail({ id, before }),
       context.trpc.plans.list(),
       context.trpc.simUsage.overview({ id }),
+      context.trpc.tags.list(),
     ]);
     return {
       sim,
       plans,
       history,
       usage,
+      companyTags,
       days: chartDays(url),
       before: before ?? null,
       now: new Date().toISOString(),
@@ -94,6 +99,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireUser(request, context);
   const id = idParam(params.id);
   const form = await request.formData();
+  const intent = formText(form, 'intent');
+  if (intent === TAG_ADD || intent === TAG_REMOVE) return tagAction(context, id, intent, formText(form, 'tag'));
   // What was typed, to fill the form again; an unticked box is not posted at all, which is false here
   // (the procedure needs every field).
   const values = {
@@ -109,6 +116,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return { errors: result.fields, values: withinLimits(values, constraints(editInput)), unchanged: false };
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
+  await context.ctx.showToasts({ flash: true });
+  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+}
+
+/**
+ * A tag added to or removed from this SIM (sim.tags on its id): done, the page again (the toast says it); refused,
+ * the message next to the field with what was typed. A SIM that has as many tags as it may: said the same way.
+ */
+async function tagAction(context: ActionFunctionArgs['context'], id: number, intent: string, tag: string) {
+  const add = intent === TAG_ADD;
+  const result = await attempt(() =>
+    context.trpc.sim.tags(add ? { ids: [id], add: [tag] } : { ids: [id], remove: [tag] }),
+  );
+  const value = tag.slice(0, TAG_MAX * 2);
+  if (!result.ok) {
+    const error = result.fields.add ?? result.fields.remove ?? Object.values(result.fields)[0] ?? t.error.notSent;
+    return { tagError: error, tagValue: value };
+  }
+  if (result.value.full > 0) return { tagError: tTags.simFull(TAGS_PER_SIM), tagValue: value };
   await context.ctx.showToasts({ flash: true });
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
@@ -150,7 +176,7 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 export default function EditSim() {
   // New usage of the company shows without a reload (the event stream; at most every 10 s).
   useLiveUsage();
-  const { sim, plans, history, older, fields, writable, support, usage, days, before, now } =
+  const { sim, plans, history, older, fields, writable, support, usage, days, before, now, companyTags } =
     useLoaderData<typeof loader>();
   /** This page with the chart of `n` days and the history's page (the one shown unless said). */
   const hrefFor = (n: number, page: number | null = before) => {
@@ -163,6 +189,7 @@ export default function EditSim() {
   const answer = useActionData<typeof clientAction>();
   const failed = answer && 'failed' in answer;
   const data = answer && 'values' in answer ? answer : undefined;
+  const tagAnswer = answer && 'tagError' in answer ? answer : undefined;
   const busy = useNavigation().state === 'submitting';
   const dialog = useRef<HTMLDialogElement>(null);
   // The form is made anew for the values the server sent back or the SIM as saved; a failed post keeps
@@ -247,6 +274,14 @@ export default function EditSim() {
           </div>
         )}
       </Form>
+      <SimTags
+        tags={sim.tags}
+        companyTags={companyTags}
+        writable={writable}
+        error={tagAnswer?.tagError}
+        value={tagAnswer?.tagValue}
+        busy={busy}
+      />
       {readOnly ? null : (
         <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-text confirm-iccid">
           <h2 id="confirm-title">{t.sims.confirmTitle}</h2>

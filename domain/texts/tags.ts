@@ -12,4 +12,15 @@ export const tTags = {
   deletedTitle: (tag: string) => `Taggen ”${tag}” är borttagen`,
   onSims: (n: number) => `På ${n.toLocaleString('sv-SE')} SIM-kort.`,
   nothingToChange: 'Ange taggar att lägga till (add) eller ta bort (remove).',
+  // The screens: the SIM page's tags and /sims' tag filter.
+  heading: 'Taggar',
+  none: 'Inga taggar än.',
+  newTag: 'Ny tagg',
+  newTagHint: (max: number) => `Till exempel Göteborg eller Kylbilar, högst ${max} tecken.`,
+  add: 'Lägg till',
+  remove: (tag: string) => `Ta bort taggen ${tag}`,
+  simFull: (max: number) => `SIM-kortet har redan ${max} taggar, det högsta antalet.`,
+  filterLabel: 'Tagg',
+  filterAll: 'Alla taggar',
+  listLabel: 'Taggar',
 };

@@ -134,22 +134,24 @@ export async function simHistory(
 }
 
 /**
- * The SIM page's read: one of the company's active SIMs without the history of GET /api/sim/{id}, and a page of its
- * history (simHistory's), in one call: the page reads the SIM and the history once each.
+ * The SIM page's read: one of the company's active SIMs (with its tags) without the history of GET /api/sim/{id}, and
+ * a page of its history (simHistory's), in one call: the page reads the SIM and the history once each.
  */
 export async function simPage(
   em: Em,
   companyId: number,
   id: number,
   before?: number,
-): Promise<{ sim: SimView; history: { items: HistoryItem[]; nextBefore: number | null } }> {
+): Promise<{ sim: SimView & { tags: string[] }; history: { items: HistoryItem[]; nextBefore: number | null } }> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   const rows =
     before === undefined
       ? await historyRows(em, HISTORY_SQL, [companyId, id])
       : await historyRows(em, HISTORY_BEFORE_SQL, [before, companyId, id]);
-  return { sim: simView(row), history: historyPage(rows) };
+  // After the history's transaction, not beside it (one connection on PGlite).
+  const tagsById = await tagsOfSims(em, companyId, [id]);
+  return { sim: { ...simView(row), tags: tagsById.get(id) ?? [] }, history: historyPage(rows) };
 }
 
 /** The company's SIMs of a list of ids, active or not (a bulk list's confirm and result pages name each row). */

@@ -106,7 +106,7 @@ describe('a SIM history', () => {
 
   it('the SIM page reads the SIM and a page of its history in one call (sim.detail)', async () => {
     const ella = await callerFor(started.services, 'ella@demo.test');
-    const { history: _history, usage: _usage, tags: _tags, ...sim } = await ella.sim.byId({ id: busy.id });
+    const { history: _history, usage: _usage, ...sim } = await ella.sim.byId({ id: busy.id });
     const first = await ella.sim.history({ id: busy.id });
     expect(await ella.sim.detail({ id: busy.id })).toEqual({ sim, history: first });
     const older = await ella.sim.history({ id: busy.id, before: first.nextBefore! });

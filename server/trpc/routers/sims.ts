@@ -17,7 +17,7 @@ import {
 import { viewOf } from '#domain/sims/view.ts';
 import { withUsage } from '#server/sims/usage.ts';
 import { changeTags, withTags } from '#server/sims/tags.ts';
-import { tagChangeInput, tagChangeOutput } from '#domain/sims/tags.ts';
+import { simTagsOutput, tagChangeInput, tagChangeOutput } from '#domain/sims/tags.ts';
 import { tTags } from '#domain/texts/tags.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { activateSim } from '#server/sims/activate.ts';
@@ -159,7 +159,7 @@ export const simsRouter = router({
   /** The SIM page: the SIM and a page of its history in one call (tRPC only). */
   detail: companyProcedure
     .input(simHistoryInput)
-    .output(z.object({ sim: simOutput, history: simHistoryOutput }))
+    .output(z.object({ sim: simOutput.extend({ tags: simTagsOutput }), history: simHistoryOutput }))
     .query(({ ctx, input }) => simPage(ctx.em, ctx.companyId, input.id, input.before)),
   edit: companyWriteProcedure
     .meta({
