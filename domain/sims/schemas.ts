@@ -4,7 +4,7 @@ import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
 import { simUsageOutput } from './usage-output.ts';
-import { simTagsOutput, tagFilter } from './tags.ts';
+import { simTagsOutput, tagFilter, tagList } from './tags.ts';
 import { viewFields } from './view.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
 
@@ -57,6 +57,7 @@ export const activateInput = z.object({
   ...planChoice,
   invoiceLineMark: mark,
   invoiceLineNote: mark,
+  tags: tagList,
 });
 export type ActivateInput = z.infer<typeof activateInput>;
 
@@ -199,6 +200,7 @@ export const bulkActivateInput = z
     ...planChoice,
     invoiceLineMark: mark,
     invoiceLineNote: mark,
+    tags: tagList,
     dryRun: flag,
   })
   .superRefine((input, ctx) => {

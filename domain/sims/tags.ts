@@ -37,7 +37,8 @@ export const simTagsOutput = z.array(z.string());
 /** The list's filter: tags every listed SIM has (all of them; ?tag=a&tag=b). */
 export const tagFilter = z.array(tagSchema).max(TAGS_PER_FILTER, tTags.filterMax(TAGS_PER_FILTER)).optional();
 
-const tagList = z
+/** Tags to add (or remove): up to TAGS_PER_CALL, each once, none when left out. */
+export const tagList = z
   .array(tagSchema)
   .max(TAGS_PER_CALL, tTags.tooMany(TAGS_PER_CALL))
   .default([])

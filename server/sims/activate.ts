@@ -1,5 +1,5 @@
-// Activating one SIM: on the plan the choice selects, with its history event, trail row and webhook event in the
-// same transaction.
+// Activating one SIM: on the plan the choice selects, with its tags, history event, trail row and webhook event in
+// the same transaction.
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { t } from '#domain/texts/common.ts';
 import { Company, Sim, SimEvent } from '#server/db/entities.ts';
@@ -8,6 +8,7 @@ import { Conflict } from '#domain/errors.ts';
 import { enqueueEvent } from '#server/webhooks/outbox.ts';
 import type { ActivateInput } from '#domain/sims/schemas.ts';
 import { auditSim, eventBy, planFor, type Actor } from './changes.ts';
+import { addTagsToNewSim, byText } from './tags.ts';
 
 export async function activateSim(em: Em, actor: Actor, input: ActivateInput): Promise<Sim> {
   try {
@@ -43,6 +44,8 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
         invoiceLineNote: input.invoiceLineNote,
       });
       await tx.flush();
+      const tags = [...input.tags].sort(byText);
+      if (tags.length > 0) await addTagsToNewSim(tx, actor.companyId, sim.id, tags);
       await enqueueEvent(tx, actor.companyId, 'sim.activated', {
         sim: {
           id: sim.id,
@@ -51,6 +54,7 @@ export async function activateSim(em: Em, actor: Actor, input: ActivateInput): P
           ratePlan: plan.code,
           invoiceLineMark: input.invoiceLineMark,
           invoiceLineNote: input.invoiceLineNote,
+          tags,
         },
       });
       return sim;

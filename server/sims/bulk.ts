@@ -23,6 +23,7 @@ import {
 } from '#domain/sims/schemas.ts';
 import { planFor, type Actor } from './changes.ts';
 import { isoSql } from './rows.ts';
+import { byText } from './tags.ts';
 import { bulkRuns } from '#server/metrics.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 
@@ -98,6 +99,8 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
   }
 
   let pending = results.filter((r) => r.outcome === 'ready');
+  // The list's tags, on every SIM it activates, in code point order as the answers list them.
+  const tagsJson = JSON.stringify([...input.tags].sort(byText));
   // A row whose holder was deactivated between our insert and our look-up is tried again; each round
   // settles at least every row that was taken, so this ends quickly.
   for (let round = 0; pending.length > 0 && round < 5; round++) {
@@ -130,11 +133,16 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
         select id, 'activated', ?, ?, ?, activated_at, null,
           jsonb_build_object('ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note)
         from ins
+      ), tg as (
+        insert into sim_tag (company_id, sim_id, tag)
+        select ?, ins.id, t.tag from ins cross join jsonb_array_elements_text(?::jsonb) t(tag)
+        on conflict do nothing
       )${outboxCtes(
         'act',
         'sim.activated',
         `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'activatedAt', ${isoSql('activated_at')},
-          'ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note)) as data from ins`,
+          'ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note,
+          'tags', ?::jsonb)) as data from ins`,
       )}${outboxCtes('blk', 'bulk.completed', bulkCompleted('activate', 'ins'))}
       select id, iccid from ins`,
       [
@@ -152,7 +160,9 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
         actor.userId,
         actor.apiKey?.id ?? null,
         plan.code,
-        ...outboxParams(actor.companyId, [plan.code]),
+        actor.companyId,
+        tagsJson,
+        ...outboxParams(actor.companyId, [plan.code, tagsJson]),
         ...outboxParams(actor.companyId),
       ],
     );

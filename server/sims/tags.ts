@@ -68,6 +68,18 @@ export async function changeTags(
   return { changed: Number(row?.changed ?? 0), full: Number(row?.full ?? 0) };
 }
 
+/** Text order as the database's `order by tag` of the webhooks and answers (code points; no locale). */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The tags of a SIM just activated (at most TAGS_PER_CALL, so within TAGS_PER_SIM), in its transaction. */
+export async function addTagsToNewSim(tx: Em, companyId: number, simId: number, tags: readonly string[]): Promise<void> {
+  await tx.execute(
+    `insert into sim_tag (company_id, sim_id, tag) select ?, ?, t from jsonb_array_elements_text(?::jsonb) t
+     on conflict do nothing`,
+    [companyId, simId, JSON.stringify(tags)],
+  );
+}
+
 const TAGS_OF_SQL = `select sim_id, json_agg(tag order by tag) as tags
   from sim_tag where company_id = ? and sim_id = any(?::int[]) group by sim_id`;
 

@@ -1,3 +1,4 @@
+// Long: one resource, its doors and rules: tagging, the list by tag, the company's tags and activation with tags.
 // POST /api/sim/tags and the tags on each SIM (issue 40) through the REST door, every answer checked against the
 // OpenAPI document (tests/helpers/openapi-setup.ts): tags added and removed on a list of ids and on every SIM a
 // search finds, texts normalized, a repeat changing nothing, the cap per SIM, another company's and a deactivated
@@ -8,7 +9,8 @@ import { TAG_MAX, TAGS_PER_CALL, TAGS_PER_SIM } from '#domain/sims/tags.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
-const portal = useScreens({ browser: false });
+// Webhook endpoints on loopback (nothing listens there: the events are read where they are written).
+const portal = useScreens({ browser: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 const em = () => portal.server.services.orm.em.fork();
 const newIccid = iccidFactory('8946588');
 
@@ -214,5 +216,64 @@ describe('the company’s tags', () => {
     expect(deleted.data.changed).toBeGreaterThanOrEqual(2);
     expect(await tagsOf(owner, id2)).toEqual([]);
     expect((await call('GET', '/tags', owner)).data.tags).not.toContain('Göteborg');
+  });
+});
+
+describe('activation with tags', () => {
+  it('tags a SIM activated alone or in a bulk list, and sim.activated carries them', async () => {
+    const hook = await call('POST', '/company/webhooks', owner, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['sim.activated'],
+    });
+    expect(hook.status).toBe(200);
+    const one = await call('POST', '/sim', owner, {
+      iccid: newIccid(),
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      invoiceLineMark: 'Med taggar',
+      invoiceLineNote: '',
+      tags: ['Södra', ' Kylbilar ', 'Södra'],
+    });
+    expect(one.status).toBe(200);
+    expect(await tagsOf(owner, one.data.id)).toEqual(['Kylbilar', 'Södra']);
+    const iccids = [newIccid(), newIccid()];
+    const bulk = await call('POST', '/sim/bulk', owner, {
+      iccids,
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      tags: ['Leverans 7'],
+    });
+    expect(bulk.status).toBe(200);
+    const ids = (bulk.data.results as Array<{ simId: number }>).map((r) => r.simId);
+    for (const id of ids) expect(await tagsOf(owner, id)).toEqual(['Leverans 7']);
+    // The events as written in the outbox, one per SIM.
+    const events = await em().execute<Array<{ data: { sim: { id: number; tags: string[] } } | string }>>(
+      `select data from webhook_event where type = 'sim.activated' order by created_at`,
+    );
+    const byId = new Map(
+      events
+        .map(
+          (e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as { sim: { id: number; tags: string[] } },
+        )
+        .map((d) => [d.sim.id, d.sim.tags]),
+    );
+    expect(byId.get(one.data.id)).toEqual(['Kylbilar', 'Södra']);
+    for (const id of ids) expect(byId.get(id)).toEqual(['Leverans 7']);
+    // A bad tag refuses the activation, naming the field, and activates nothing.
+    const iccid = newIccid();
+    const refused = await call('POST', '/sim', owner, {
+      iccid,
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      invoiceLineMark: '',
+      invoiceLineNote: '',
+      tags: ['x'.repeat(41)],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.data.error).toMatch(/högst 40 tecken/);
+    expect((await call('GET', `/sim/all?q=${iccid}`, owner)).data).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ export const SimTagSchema = defineEntity({
   properties: {
     companyId: p.integer().primary(),
     simId: p.integer().primary(),
-    tag: p.string().length(40).primary(),
+    // Code point order everywhere (the answers, the webhooks, the company's list), whatever the server's default.
+    tag: p.string().length(40).collation('C').primary(),
   },
   // The SIMs of a tag (the list's filter, a rename, the company's tags) walk this.
   indexes: [
