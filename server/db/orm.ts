@@ -93,7 +93,10 @@ async function openOrm(target: DbTarget): Promise<Orm> {
   return PgliteORM.init<PgliteDriver>({
     ...commonOptions,
     dbName: target.dataDir,
-    driverOptions: { extensions: { pg_trgm }, ...(target.loadDataDir ? { loadDataDir: copied(target.loadDataDir) } : {}) },
+    driverOptions: {
+      extensions: { pg_trgm },
+      ...(target.loadDataDir ? { loadDataDir: copied(target.loadDataDir) } : {}),
+    },
   });
 }
 

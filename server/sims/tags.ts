@@ -72,7 +72,12 @@ export async function changeTags(
 export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The tags of a SIM just activated (at most TAGS_PER_CALL, so within TAGS_PER_SIM), in its transaction. */
-export async function addTagsToNewSim(tx: Em, companyId: number, simId: number, tags: readonly string[]): Promise<void> {
+export async function addTagsToNewSim(
+  tx: Em,
+  companyId: number,
+  simId: number,
+  tags: readonly string[],
+): Promise<void> {
   await tx.execute(
     `insert into sim_tag (company_id, sim_id, tag) select ?, ?, t from jsonb_array_elements_text(?::jsonb) t
      on conflict do nothing`,
