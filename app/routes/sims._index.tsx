@@ -13,10 +13,10 @@ import { row } from '#app/sims/list-rows.ts';
 import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
 import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
 import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/components/sims/Selection.tsx';
-import { pageHref } from '#app/sims/links.ts';
+import { pageHref, stateParams, tagsOf } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
-import { viewOf, viewParams } from '#domain/sims/view.ts';
+import { viewOf } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { SimsViewControls } from '#app/components/sims/sims-view.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
@@ -40,14 +40,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A negative or non-numeric page is page 1.
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   // The sort and the usage filter (an unknown value is the default; a sort the filter does not allow, its first).
-  const view = viewOf(url.searchParams.get('sort'), url.searchParams.get('filter'));
-  const { items, total, exact } = await context.trpc.sim.page({
-    q,
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-    sort: view.sort,
-    filter: view.filter ?? undefined,
-  });
+  // The tags (issue 40) go with the view into every link of the list (app/sims/links.ts).
+  const tag = tagsOf(url);
+  const view = { ...viewOf(url.searchParams.get('sort'), url.searchParams.get('filter')), tag };
+  const [{ items, total, exact }, { tags: companyTags }] = await Promise.all([
+    context.trpc.sim.page({
+      q,
+      tag: tag.length ? tag : undefined,
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+      sort: view.sort,
+      filter: view.filter ?? undefined,
+    }),
+    context.trpc.tags.list(),
+  ]);
   // Past a search's count cap the pages are "more than" (docs/decisions/019): known up to the cap.
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   // Past the end (an old link, fewer SIMs since): the last page, under its own address (for a search past the
@@ -64,7 +70,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     total,
     exact,
     asOf: asOf ? tFleetUsage.asOf(formatDateTime(asOf)) : null,
-    sims: items.map((s) => row(s, now)),
+    sims: items.map((s) => ({ ...row(s, now), tags: s.tags })),
+    companyTags,
     query,
     // Bulk deactivation without JS: "Markera alla på sidan" comes back here with all=1 and every box ticked,
     // "Markera alla N som matchar" with all=matching (the confirm page then resolves the search itself).
@@ -87,7 +94,7 @@ export default function Sims() {
   useLiveUsage();
   const loaded = useLoaderData<typeof loader>();
   const { q, view, page, pages, total, exact, sims, writable } = loaded;
-  const search = useLiveSearch(q, Object.fromEntries(viewParams(view)));
+  const search = useLiveSearch(q, stateParams(view));
   // The bulk selection: ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
   const initialPick = loaded.selectAll;
@@ -135,7 +142,7 @@ export default function Sims() {
           <button className="btn" type="submit">
             {t.sims.search}
           </button>
-          <SimsViewControls view={view} />
+          <SimsViewControls view={view} tags={loaded.companyTags} />
         </Form>
         <div className="sims-bar">
           <p className="sims-total" aria-live="polite">
@@ -143,8 +150,8 @@ export default function Sims() {
           </p>
           {loaded.asOf ? <p className="sims-asof">{loaded.asOf}</p> : null}
           {total > 0 ? <ExportLinks q={q} view={view} /> : null}
-          {/* "All that match" names the search only: under a usage filter only the page's boxes select. */}
-          {writable && !view.filter && sims.length > 0 && (morePages || matching) ? (
+          {/* "All that match" names the search only: under a usage or tag filter only the page's boxes select. */}
+          {writable && !view.filter && !view.tag.length && sims.length > 0 && (morePages || matching) ? (
             <SelectMatching
               form={BULK_FORM}
               q={q}
@@ -168,8 +175,12 @@ export default function Sims() {
         </div>
       </div>
       {sims.length === 0 ? (
-        <EmptyState action={q || view.filter || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>}>
-          {view.filter ? tFleetUsage.emptyView : q ? t.sims.emptySearch : t.sims.empty}
+        <EmptyState
+          action={
+            q || view.filter || view.tag.length || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>
+          }
+        >
+          {view.filter || view.tag.length ? tFleetUsage.emptyView : q ? t.sims.emptySearch : t.sims.empty}
         </EmptyState>
       ) : (
         <Form
@@ -185,8 +196,8 @@ export default function Sims() {
             <>
               <input type="hidden" name="q" value={q} />
               {/* The page's toggle comes back to this view (formAction /sims). */}
-              {[...viewParams(view)].map(([name, value]) => (
-                <input key={name} type="hidden" name={name} value={value} />
+              {[...stateParams(view)].map(([name, value]) => (
+                <input key={`${name}=${value}`} type="hidden" name={name} value={value} />
               ))}
               <input type="hidden" name="page" value={page} />
               {matching ? <input type="hidden" name="matching" value="1" /> : null}

@@ -1,20 +1,41 @@
-// The addresses /sims links to: a page of the list (with its search and view), and the list's export.
+// The addresses /sims links to: a page of the list (with its search, view and tag filter), and the list's export;
+// and the tags an address filters by.
+import { TAGS_PER_FILTER, normalizeTag, tagSchema } from '#domain/sims/tags.ts';
 import { DEFAULT_VIEW, viewParams, type ListView } from '#domain/sims/view.ts';
 
-/** /sims with the search, the view and the page, leaving out what is the default (no search, page 1). */
-export function pageHref(q: string, page: number, view: ListView = DEFAULT_VIEW) {
+/** The list as an address narrows it besides the search: the view (sort, usage filter) and the tags (issue 40). */
+export type ListState = ListView & { tag?: readonly string[] };
+
+/** The tags of ?tag= (the list has the SIMs with each of them): the first TAGS_PER_FILTER good ones, as stored. */
+export function tagsOf(url: URL): string[] {
+  const good = url.searchParams
+    .getAll('tag')
+    .filter((tag) => tagSchema.safeParse(tag).success)
+    .map(normalizeTag);
+  return [...new Set(good)].slice(0, TAGS_PER_FILTER);
+}
+
+/** The view's and the tag filter's query parameters, leaving out the defaults. */
+export function stateParams(state: ListState, into = new URLSearchParams()): URLSearchParams {
+  viewParams(state, into);
+  for (const tag of state.tag ?? []) into.append('tag', tag);
+  return into;
+}
+
+/** /sims with the search, the view, the tags and the page, leaving out what is the default (no search, page 1). */
+export function pageHref(q: string, page: number, view: ListState = DEFAULT_VIEW) {
   const p = new URLSearchParams();
   if (q) p.set('q', q);
-  viewParams(view, p);
+  stateParams(view, p);
   if (page > 1) p.set('page', String(page));
   const s = p.toString();
   return s ? `/sims?${s}` : '/sims';
 }
 
-/** The export of the list as it is searched and viewed, as a CSV or an Excel file. */
-export function exportHref(format: 'csv' | 'xlsx', q: string, view: ListView = DEFAULT_VIEW) {
+/** The export of the list as it is searched, viewed and filtered by tag, as a CSV or an Excel file. */
+export function exportHref(format: 'csv' | 'xlsx', q: string, view: ListState = DEFAULT_VIEW) {
   const p = new URLSearchParams({ format });
   if (q) p.set('q', q);
-  viewParams(view, p);
+  stateParams(view, p);
   return `/api/sim/export?${p}`;
 }

@@ -23,4 +23,5 @@ export const tTags = {
   filterLabel: 'Tagg',
   filterAll: 'Alla taggar',
   listLabel: 'Taggar',
+  listOf: (tag: string) => `SIM-kort med taggen ${tag}`,
 };

@@ -1,3 +1,4 @@
+// Long: the tags on the SIM page and on /sims are one feature, tested through the same seeded company.
 // SIM tags on the screens (issue 40) in a real Chromium, JS on and off, at 1280 and 390 px, dark and light: the SIM
 // page shows its tags as chips, adds one (the company's tags offered in the field's list) and removes one, each by a
 // plain form post; an empty or too long tag is refused next to the field with what was typed kept; a viewer sees the
@@ -32,7 +33,7 @@ async function simWith(mark: string, tags: string[]): Promise<number> {
 const tagsOf = async (id: number) => (await (await anna()).sim.byId({ id })).tags;
 
 /** The chips' texts (each chip's list item also holds its remove button). */
-const chips = (region: Locator) => region.locator('li > span').allInnerTexts();
+const chips = (region: Locator) => region.locator('li > a').allInnerTexts();
 
 async function noSidewaysScroll(page: Page) {
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -146,5 +147,128 @@ describe("the SIM page's tags", () => {
     expect(await seen.getByRole('textbox').count()).toBe(0);
     expect(await axeViolations(vera)).toEqual([]);
     await vera.context().close();
+  });
+});
+
+describe('/sims with tags', () => {
+  const LONG = 'Kylbilar i Göteborgsområdet, norra delen';
+  let plain: number;
+  beforeAll(async () => {
+    const caller = await anna();
+    // 60 more SIMs (more than a page), each a day older than the one before.
+    const e = em();
+    const demo = await e.findOneOrFail(Company, { customerNumber: '100001' });
+    await e.execute(
+      `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+       select '8946577' || lpad(g::text, 13, '0'), ?,
+              (select id from rate_plan where not is_legacy order by id limit 1),
+              'Rad ' || g, '', 'active', now() - (g || ' days')::interval
+         from generate_series(1, 60) g`,
+      [demo.id],
+    );
+    for (let i = 1; i <= 3; i++) await simWith(`Lagerrad ${i}`, ['Lager']);
+    // Every SIM of the company has two tags, one of them long (the rows must stay one line)...
+    await caller.sim.tags({ q: '', add: ['Alla', LONG] });
+    // ...but the newest, which has none: its row is the height a row had before tags.
+    plain = await simWith('Ingen tagg', []);
+  });
+
+  /** The heights of the table's rows wholly in view, and how many there are. */
+  const rowHeights = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('table.sims tbody tr')]
+        .map((r) => r.getBoundingClientRect())
+        .filter((b) => b.top >= 0 && b.bottom <= window.innerHeight)
+        .map((b) => b.height),
+    );
+
+  for (const [i, v] of variants.entries()) {
+    const theme = i % 2 === 0 ? 'dark' : 'light';
+    it(`shows each row's tags on its line and filters by a tag, kept by search, sort and export (${v.tag}, ${theme})`, async () => {
+      const cookie = await portal.server.sessionCookie('anna@demo.test');
+      const ctx = await newContext(portal.browser, {
+        baseURL: portal.server.url,
+        js: v.js,
+        viewport: v.width ? MOBILE : DESKTOP,
+        cookie,
+        theme,
+      });
+      const page = await ctx.newPage();
+      await page.goto('/sims');
+      await ready(page, v.js);
+      const size = v.width ? '390' : 'desktop';
+      await page.screenshot({ path: `test-results/sim-tags-list-${v.js ? 'js' : 'nojs'}-${theme}-${size}.png` });
+      // A row with tags is as tall as the one without (the newest, first); 15 rows fit on a 1280x800 screen.
+      const heights = await rowHeights(page);
+      expect(Math.max(...heights) - Math.min(...heights)).toBeLessThanOrEqual(1);
+      if (!v.width) expect(heights.length).toBeGreaterThanOrEqual(15);
+      const first = page.locator('tbody tr').first();
+      expect(await first.locator('a.sims-open').getAttribute('href')).toBe(`/sims/${plain}`);
+      expect(await first.locator('.row-tag').count()).toBe(0);
+      const second = page.locator('tbody tr').nth(1);
+      expect(await second.locator('.row-tag').allInnerTexts()).toEqual(['Alla', LONG, 'Lager']);
+      expect(await second.locator('.row-tags').getAttribute('title')).toBe(`Alla, ${LONG}, Lager`);
+      await noSidewaysScroll(page);
+      if (v.js) expect(await axeViolations(page)).toEqual([]);
+
+      // The filter: with JS a choice applies at once; without, the search's button sends it.
+      const select = page.locator('select[name=tag]');
+      expect(await select.locator('option').allInnerTexts()).toEqual(
+        expect.arrayContaining(['Alla taggar', 'Alla', 'Lager', LONG]),
+      );
+      if (v.width) {
+        // A phone shows the view's controls only for a view other than the default: a tag on a SIM's page leads
+        // to its list.
+        expect(await select.isVisible()).toBe(false);
+        await page.locator('tbody tr', { hasText: 'Lagerrad 3' }).locator('a.sims-open').click();
+        await page.waitForURL((u) => u.pathname !== '/sims');
+        await page.getByRole('link', { name: 'SIM-kort med taggen Lager' }).click();
+      } else {
+        await select.selectOption('Lager');
+        if (!v.js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
+      }
+      await page.waitForURL((u) => u.searchParams.getAll('tag').join() === 'Lager');
+      await ready(page, v.js);
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(3);
+      for (const row of await page.locator('tbody tr').all())
+        expect(await row.locator('.row-tag').allInnerTexts()).toContain('Lager');
+      expect(await page.locator('select[name=tag]').inputValue()).toBe('Lager');
+      expect(await page.locator('select[name=tag]').isVisible()).toBe(true);
+      // The export and the sort carry the tag.
+      for (const link of await page.locator('.sims-export a').all())
+        expect(new URL((await link.getAttribute('href')) ?? '', portal.server.url).searchParams.get('tag')).toBe(
+          'Lager',
+        );
+      const sort = page.getByRole('columnheader').getByRole('link').first();
+      expect(new URL((await sort.getAttribute('href')) ?? '', portal.server.url).searchParams.get('tag')).toBe('Lager');
+
+      // A search keeps the tag.
+      await page.getByLabel('Sök bland SIM-kort').fill('Lagerrad 2');
+      if (!v.js) await page.getByRole('button', { name: 'Sök', exact: true }).click();
+      await page.waitForURL((u) => u.searchParams.get('q') === 'Lagerrad 2' && u.searchParams.get('tag') === 'Lager');
+      await ready(page, v.js);
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+      await noSidewaysScroll(page);
+      await page.screenshot({
+        path: `test-results/sim-tags-list-filtered-${v.js ? 'js' : 'nojs'}-${theme}-${size}.png`,
+      });
+      if (v.js) expect(await axeViolations(page)).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  it('keeps the tag on the pager', async () => {
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
+    await page.goto('/sims?tag=Alla');
+    const next = page.getByRole('link', { name: 'Nästa' });
+    expect(new URL((await next.getAttribute('href')) ?? '', portal.server.url).searchParams.getAll('tag')).toEqual([
+      'Alla',
+    ]);
+    await next.click();
+    await page.waitForURL((u) => u.searchParams.get('page') === '2');
+    expect(await page.locator('select[name=tag]').inputValue()).toBe('Alla');
+    for (const row of await page.locator('tbody tr').all())
+      expect(await row.locator('.row-tag').allInnerTexts()).toContain('Alla');
+    await page.context().close();
   });
 });

@@ -4,9 +4,8 @@
 // handlers act in place. The route holds the selection; these only draw it.
 import { Link } from '@remix-run/react';
 import type { MouseEvent } from 'react';
-import { exportHref, pageHref } from '#app/sims/links.ts';
+import { exportHref, pageHref, type ListState } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
-import type { ListView } from '#domain/sims/view.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tListExport } from '#domain/texts/list-file.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
@@ -14,7 +13,7 @@ import { tSimsList } from '#domain/texts/sims-list.ts';
 type Click = (e: MouseEvent) => void;
 
 /** Plain links carrying the search: the file downloads with or without JS, and follows a live search. */
-export function ExportLinks({ q, view }: { q: string; view?: ListView }) {
+export function ExportLinks({ q, view }: { q: string; view?: ListState }) {
   return (
     <p className="sims-export">
       <span className="sims-export-label">{tListExport.label}:</span>
@@ -36,7 +35,7 @@ export function SelectMatching(p: {
   form: string;
   q: string;
   page: number;
-  view?: ListView;
+  view?: ListState;
   total: number;
   exact: boolean;
   matching: boolean;

@@ -5,13 +5,14 @@
 // but the box opens the SIM); the sortable columns' headers and the pages as plain links carrying search and view.
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate } from '@remix-run/react';
-import { pageHref } from '#app/sims/links.ts';
-import { FILTER_SORTS, SORTS, type ListView, type Sort } from '#domain/sims/view.ts';
+import { pageHref, type ListState } from '#app/sims/links.ts';
+import { FILTER_SORTS, SORTS, type Sort } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { truncate } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
+import { tTags } from '#domain/texts/tags.ts';
 
 /**
  * A row as the loader hands it over: the plan's name, the activation day, this month's usage ("1,2 GB", or "–"), its
@@ -27,6 +28,8 @@ export type SimRow = {
   used: string;
   pct: number | null;
   seen: string;
+  /** Its tags (issue 40), in text order. */
+  tags: string[];
 };
 
 type RowsProps = {
@@ -39,7 +42,7 @@ type RowsProps = {
   selectAll?: ReactNode;
   /** The search and view, for the sortable columns' links. */
   q: string;
-  view: ListView;
+  view: ListState;
 };
 
 /**
@@ -52,7 +55,7 @@ function SortHeader(p: {
   short?: string;
   by: 'activated' | 'usage' | 'seen';
   q: string;
-  view: ListView;
+  view: ListState;
   wide?: boolean;
 }) {
   const current = p.view.sort.startsWith(`${p.by}-`);
@@ -100,6 +103,23 @@ function useRowLinks(): (e: MouseEvent<HTMLAnchorElement>) => void {
     e.preventDefault();
     navigate(href);
   };
+}
+
+/**
+ * A row's tags beside its mark (under it on a phone), small and on one line: what does not fit is cut (the whole
+ * list in the title), so a row with tags is as tall as one without.
+ */
+function RowTags({ tags }: { tags: string[] }) {
+  return (
+    <span className="row-tags" title={tags.join(', ')}>
+      <span className="visually-hidden">{tTags.listLabel}: </span>
+      {tags.map((tag) => (
+        <span key={tag} className="row-tag">
+          {tag}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 /** The mark's characters shown in a row; a longer one is cut, and its cell's title holds it whole. */
@@ -159,7 +179,14 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }
               {s.iccid.slice(-8)}
             </td>
             <td className="mark" title={s.mark.length > MARK_SHOWN ? s.mark : undefined}>
-              {truncate(s.mark, MARK_SHOWN)}
+              {s.tags.length ? (
+                <span className="mark-line">
+                  <span>{truncate(s.mark, MARK_SHOWN)}</span>
+                  <RowTags tags={s.tags} />
+                </span>
+              ) : (
+                truncate(s.mark, MARK_SHOWN)
+              )}
             </td>
             <td className={s.pct !== null && s.pct > 80 ? 'over' : undefined}>
               {s.used}
@@ -188,7 +215,7 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }
 
 type PagerProps = {
   q: string;
-  view: ListView;
+  view: ListState;
   page: number;
   pages: number;
   /** false: past a search's count cap, the number of pages is "more than" (docs/decisions/019). */

@@ -3,25 +3,47 @@
 // applies at once (the button stays, so nothing moves when JS arrives).
 import { useSubmit } from '@remix-run/react';
 import type { ChangeEvent } from 'react';
-import { FILTERS, SORTS, type ListView } from '#domain/sims/view.ts';
+import type { ListState } from '#app/sims/links.ts';
+import { FILTERS, SORTS } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
+import { tTags } from '#domain/texts/tags.ts';
 
-export function SimsViewControls({ view }: { view: ListView }) {
+/**
+ * `tags`: the company's tags, for the select "Tagg" (issue 40; one tag from here, several through the address). On a
+ * phone it shows as the others do, for a view other than the default: a tag on a SIM's page links to its list.
+ */
+export function SimsViewControls({ view, tags }: { view: ListState; tags: readonly string[] }) {
   const submit = useSubmit();
   const apply = (e: ChangeEvent<HTMLSelectElement>) => {
     const form = e.currentTarget.form;
     if (!form) return;
     // Only what differs from the default goes into the address (as pageHref writes it); a new view starts at page 1.
     const data = new FormData(form);
-    const params: Record<string, string> = {};
+    const params = new URLSearchParams();
     for (const [key, value] of data)
-      if (typeof value === 'string' && value && !(key === 'sort' && value === SORTS[0])) params[key] = value;
+      if (typeof value === 'string' && value && !(key === 'sort' && value === SORTS[0])) params.append(key, value);
     submit(params, { method: 'get', action: '/sims', preventScrollReset: true });
   };
+  const tag = view.tag?.[0] ?? '';
+  // A tag of the address that no SIM has (any more) stays choosable, so the select shows what the list is.
+  const options = tag && !tags.includes(tag) ? [tag, ...tags] : tags;
   return (
     // A phone shows the controls only for a view other than the default (its column headers sort; the home page's
     // links filter), so that the rows stay near the top (tests/e2e/sims-surface.test.ts).
-    <div className={view.filter || view.sort !== SORTS[0] ? 'sims-view' : 'sims-view sims-view-default'}>
+    <div className={view.filter || view.sort !== SORTS[0] || tag ? 'sims-view' : 'sims-view sims-view-default'}>
+      {options.length ? (
+        <label className="sims-tag-filter">
+          <span>{tTags.filterLabel}</span>
+          <select name="tag" key={`t-${tag}`} defaultValue={tag} onChange={apply}>
+            <option value="">{tTags.filterAll}</option>
+            {options.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       <label>
         <span>{tFleetUsage.filterLabel}</span>
         <select name="filter" key={`f-${view.filter ?? ''}`} defaultValue={view.filter ?? ''} onChange={apply}>

@@ -7,11 +7,11 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 /**
  * The live search (JS): after a short pause in typing the search box's text becomes the address (/sims?q=...,
- * with the view's `keep`)
+ * with the view's and tags' `keep`)
  * through the router, which loads the list (the same loader as without JS), replaces the history entry rather
  * than adding one per keystroke, and cancels a search still on its way when a newer one starts.
  */
-export function useLiveSearch(loadedQ: string, keep: Record<string, string> = {}) {
+export function useLiveSearch(loadedQ: string, keep: URLSearchParams = new URLSearchParams()) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const [text, setText] = useState(loadedQ);
@@ -32,8 +32,10 @@ export function useLiveSearch(loadedQ: string, keep: Record<string, string> = {}
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       asked.current = value;
-      // The list's view (sort, filter) stays as it is: only the search changes.
-      submit(value ? { q: value, ...keep } : keep, {
+      // The list's view (sort, filter) and tags stay as they are: only the search changes.
+      const params = new URLSearchParams(value ? { q: value } : {});
+      for (const [name, v] of keep) params.append(name, v);
+      submit(params, {
         method: 'get',
         action: '/sims',
         replace: true,

@@ -1,7 +1,8 @@
-// The SIM page's tags (issue 40): the SIM's tags as chips, each with its remove button, and a small form to add one
-// with the company's tags to pick from. Each is a plain POST form to the SIM page's action (intent tag-add or
-// tag-remove), so it works without JS; a refused tag stands next to the field with what was typed.
-import { Form } from '@remix-run/react';
+// The SIM page's tags (issue 40): the SIM's tags as chips (each a link to /sims filtered by it) with a remove button
+// each, and a small form to add one with the company's tags to pick from. Each is a plain POST form to the SIM page's
+// action (intent tag-add or tag-remove), so it works without JS; a refused tag stands next to the field with what
+// was typed.
+import { Form, Link } from '@remix-run/react';
 import { useMemo } from 'react';
 import { Field } from '#app/components/Field.tsx';
 import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
@@ -19,7 +20,9 @@ export function TagChips({ tags, removable }: { tags: string[]; removable: boole
     <ul className="tag-chips">
       {tags.map((tag) => (
         <li key={tag} className="tag-chip">
-          <span>{tag}</span>
+          <Link to={`/sims?${new URLSearchParams({ tag })}`} aria-label={tTags.listOf(tag)}>
+            {tag}
+          </Link>
           {removable ? (
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value={TAG_REMOVE} />
