@@ -1,7 +1,8 @@
+// Long: the list, its search, view, tag filter and bulk selection are one page: one loader, one action (the tags).
 // The company's active SIMs as a work surface: server-side search (?q=) and pages of 50 in compact rows, live
 // search with JS, and the bulk selection whose toolbar appears (CSS :has, with or without JS) once a box is ticked.
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useLoaderData } from '@remix-run/react';
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
 import { t } from '#domain/texts/common.ts';
@@ -21,6 +22,9 @@ import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { SimsViewControls } from '#app/components/sims/sims-view.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 import { useLiveUsage } from '#app/utils/live-usage.ts';
+import { attempt, formText } from '#app/utils/forms.server.ts';
+import { procedureHeaders } from '#app/utils/http.server.ts';
+import { BULK_TAG, BULK_TAG_ADD, BULK_TAG_REMOVE, BulkTags } from '#app/components/tags/BulkTags.tsx';
 
 export const PAGE_SIZE = 50;
 
@@ -81,6 +85,45 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * A tag added to or removed from the ticked SIMs (or every SIM of the search, "all that match"): the bulk form's
+ * post (app/components/tags/BulkTags.tsx). Done: the list again as it was (the toast says how many changed);
+ * refused: the message by the field, what was typed and the same boxes ticked.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireUser(request, context);
+  const form = await request.formData();
+  const back = new URLSearchParams();
+  for (const name of ['q', 'sort', 'filter', 'tag', 'page'])
+    for (const value of form.getAll(name)) if (typeof value === 'string') back.append(name, value);
+  const url = new URL(`/sims?${back}`, request.url);
+  const q = formText(form, 'q');
+  const page = Math.max(1, Number.parseInt(formText(form, 'page'), 10) || 1);
+  const address = pageHref(q, page, { ...viewOf(back.get('sort'), back.get('filter')), tag: tagsOf(url) });
+  const intent = formText(form, 'intent');
+  if (intent !== BULK_TAG_ADD && intent !== BULK_TAG_REMOVE) return redirect(address);
+  const tag = formText(form, BULK_TAG);
+  const ids = form
+    .getAll('id')
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
+  const matching = form.get('matching') === '1';
+  const change = intent === BULK_TAG_ADD ? { add: [tag] } : { remove: [tag] };
+  const result = await attempt(() => context.trpc.sim.tags(matching ? { q, ...change } : { ids, ...change }));
+  if (!result.ok) {
+    const error = result.fields.add ?? result.fields.remove ?? Object.values(result.fields)[0] ?? '';
+    return { bulkTagError: error, bulkTagValue: tag.slice(0, 200), ids, matching };
+  }
+  await context.ctx.showToasts({ flash: true });
+  return redirect(address, { headers: procedureHeaders(context) });
+}
+
+// A refused tag leaves the list as it is (the same rows, the same boxes ticked).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  typeof actionResult === 'object' && actionResult !== null && 'bulkTagError' in actionResult
+    ? false
+    : defaultShouldRevalidate;
+
 type Picked = 'page' | 'matching' | null;
 
 function selectAllOf(all: string | null, morePages: boolean): Picked {
@@ -98,8 +141,12 @@ export default function Sims() {
   // The bulk selection: ticked ids of this page, or every SIM matching the search. Without JS the
   // boxes are the form's own and the server renders them ticked for all=1 / all=matching.
   const initialPick = loaded.selectAll;
-  const [picked, setPicked] = useState<Set<number>>(() => new Set(initialPick ? sims.map((s) => s.id) : []));
-  const [matching, setMatching] = useState(initialPick === 'matching');
+  // A refused bulk tag comes back with the boxes that were ticked (without JS the page is new).
+  const refused = useActionData<typeof action>();
+  const [picked, setPicked] = useState<Set<number>>(
+    () => new Set(initialPick ? sims.map((s) => s.id) : (refused?.ids ?? [])),
+  );
+  const [matching, setMatching] = useState(initialPick === 'matching' || !!refused?.matching);
   const [dialogFor, setDialogFor] = useState<BulkSelection | null>(null);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -229,6 +276,13 @@ export default function Sims() {
               total={total}
               q={q}
               exact={exact}
+              bulkTags={
+                <BulkTags
+                  companyTags={loaded.companyTags}
+                  error={refused?.bulkTagError}
+                  value={refused?.bulkTagValue}
+                />
+              }
               onDeactivate={(e) => {
                 // Nothing ticked (the toolbar is hidden then): the confirm page says so, as without JS.
                 if (selectedCount === 0) return;

@@ -24,4 +24,7 @@ export const tTags = {
   filterAll: 'Alla taggar',
   listLabel: 'Taggar',
   listOf: (tag: string) => `SIM-kort med taggen ${tag}`,
+  bulkLabel: 'Tagg',
+  bulkAdd: 'Lägg till tagg',
+  bulkRemove: 'Ta bort tagg',
 };

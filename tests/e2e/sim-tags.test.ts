@@ -272,3 +272,64 @@ describe('/sims with tags', () => {
     await page.context().close();
   });
 });
+
+describe('tags on the ticked SIMs of /sims', () => {
+  for (const [i, v] of variants.entries()) {
+    const theme = i % 2 === 0 ? 'light' : 'dark';
+    it(`adds and removes a tag on the ticked rows, a bad one refused with the boxes kept (${v.tag}, ${theme})`, async () => {
+      const mark = `Bulk ${v.tag}`;
+      const ids = [await simWith(`${mark} 1`, []), await simWith(`${mark} 2`, []), await simWith(`${mark} 3`, [])];
+      const cookie = await portal.server.sessionCookie('anna@demo.test');
+      const ctx = await newContext(portal.browser, {
+        baseURL: portal.server.url,
+        js: v.js,
+        viewport: v.width ? MOBILE : DESKTOP,
+        cookie,
+        theme,
+      });
+      const page = await ctx.newPage();
+      await page.goto(`/sims?q=${encodeURIComponent(mark)}`);
+      await ready(page, v.js);
+      if (v.js) await page.locator('form[data-bulk-ready]').waitFor();
+      expect(await page.locator('tbody tr').count()).toBe(3);
+      const box = (n: number) => page.locator(`input[name=id][value="${ids[n]}"]`);
+      const shelf = `Hylla ${v.tag}`;
+      await box(0).check();
+      await box(2).check();
+      const field = page.locator('#bulk-tag');
+      await field.fill(shelf);
+      await page.screenshot({
+        path: `test-results/sim-tags-bulk-${v.js ? 'js' : 'nojs'}-${theme}-${v.width ? '390' : 'desktop'}.png`,
+      });
+      if (v.js) expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Lägg till tagg' }).click();
+      await expect.poll(() => tagsOf(ids[0] ?? 0)).toEqual([shelf]);
+      await page.waitForURL((u) => u.searchParams.get('q') === mark);
+      await ready(page, v.js);
+      await expect.poll(() => page.locator('.row-tag', { hasText: shelf }).count()).toBe(2);
+      expect(await tagsOf(ids[1] ?? 0)).toEqual([]);
+      expect(await tagsOf(ids[2] ?? 0)).toEqual([shelf]);
+
+      // Empty: refused by the field, what was ticked still ticked.
+      await box(1).check();
+      await page.locator('#bulk-tag').fill('');
+      await page.getByRole('button', { name: 'Lägg till tagg' }).click();
+      await page.locator('#bulk-tag-error').filter({ hasText: 'En tagg kan inte vara tom.' }).waitFor();
+      expect(await box(1).isChecked()).toBe(true);
+      expect(await page.locator('#bulk-tag').getAttribute('aria-invalid')).toBe('true');
+      await noSidewaysScroll(page);
+      await page.screenshot({
+        path: `test-results/sim-tags-bulk-refused-${v.js ? 'js' : 'nojs'}-${theme}-${v.width ? '390' : 'desktop'}.png`,
+      });
+      if (v.js) expect(await axeViolations(page)).toEqual([]);
+
+      // Removed from the ticked rows.
+      await box(0).check();
+      await page.locator('#bulk-tag').fill(shelf);
+      await page.getByRole('button', { name: 'Ta bort tagg' }).click();
+      await expect.poll(() => tagsOf(ids[0] ?? 0)).toEqual([]);
+      expect(await tagsOf(ids[2] ?? 0)).toEqual([shelf]);
+      await ctx.close();
+    });
+  }
+});

@@ -3,7 +3,7 @@
 // toolbar of the ticked rows. Each is a plain form control first (it works without JS); with JS the route's
 // handlers act in place. The route holds the selection; these only draw it.
 import { Link } from '@remix-run/react';
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { exportHref, pageHref, type ListState } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
@@ -98,6 +98,8 @@ export function SelectionToolbar(p: {
   q: string;
   exact: boolean;
   onDeactivate: Click;
+  /** More actions on the ticked rows, before deactivation (the tags: app/components/tags/BulkTags.tsx). */
+  bulkTags?: ReactNode;
 }) {
   return (
     <div className="sims-toolbar" role="group" aria-label={tSimsList.toolbar} data-picked={tSimsList.pickedCount}>
@@ -110,6 +112,7 @@ export function SelectionToolbar(p: {
           ) : null}
         </p>
       ) : null}
+      {p.bulkTags}
       <button className="btn btn-destructive" type="submit" onClick={p.onDeactivate}>
         {tBulkDeactivate.submit}
       </button>
