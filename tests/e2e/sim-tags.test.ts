@@ -332,4 +332,34 @@ describe('tags on the ticked SIMs of /sims', () => {
       await ctx.close();
     });
   }
+  it('tags every SIM of a search ("all that match", without JS)', async () => {
+    const caller = await anna();
+    const { total } = await caller.sim.page({ q: 'Rad', limit: 1 });
+    expect(total).toBeGreaterThan(50);
+    const page = await portal.loggedInPage('anna@demo.test', { js: false });
+    await page.goto('/sims?q=Rad&all=matching');
+    await page.locator('#bulk-tag').fill('Raderna');
+    await page.getByRole('button', { name: 'Lägg till tagg' }).click();
+    await page.waitForURL((u) => u.searchParams.get('q') === 'Rad' && !u.searchParams.has('all'));
+    const tagged = await caller.sim.page({ q: 'Rad', tag: ['Raderna'], limit: 1 });
+    expect(tagged.total).toBe(total);
+    expect((await caller.sim.page({ q: '', tag: ['Raderna'], limit: 1 })).total).toBe(total);
+    await page.context().close();
+  });
+
+  it('says so on the SIM page when a SIM has as many tags as it may', async () => {
+    const id = await simWith(
+      'Full',
+      Array.from({ length: 20 }, (_, n) => `T${n}`),
+    );
+    await (await anna()).sim.tags({ ids: [id], add: Array.from({ length: 10 }, (_, n) => `U${n}`) });
+    const page = await portal.loggedInPage('anna@demo.test', { js: false, width: 390 });
+    await page.goto(`/sims/${id}`);
+    await page.locator('#sim-tag').fill('En till');
+    await page.getByRole('button', { name: 'Lägg till' }).click();
+    await page.locator('#sim-tag-error').filter({ hasText: 'SIM-kortet har redan 30 taggar' }).waitFor();
+    expect(await page.locator('#sim-tag').inputValue()).toBe('En till');
+    expect(await tagsOf(id)).toHaveLength(30);
+    await page.context().close();
+  });
 });
