@@ -32,6 +32,8 @@ describe('the constraints the pages put on their fields', () => {
       roaming: {},
       invoiceLineMark: mark,
       invoiceLineNote: mark,
+      // Tags at activation (issue 40): a list, no form field of its own yet.
+      tags: {},
     });
     expect(constraints(bulkActivateInput)).toEqual({
       iccids: {},
@@ -41,6 +43,7 @@ describe('the constraints the pages put on their fields', () => {
       roaming: {},
       invoiceLineMark: mark,
       invoiceLineNote: mark,
+      tags: {},
       dryRun: {},
     });
     expect(constraints(editInput)).toEqual({
@@ -112,6 +115,8 @@ describe('getZodConstraint (@conform-to/zod 1.21.1 with zod 4.6) on the same sch
       roaming: { required: true },
       invoiceLineMark: { required: true },
       invoiceLineNote: { required: true },
+      tags: { required: false, multiple: true },
+      'tags[]': { required: true },
     });
   });
 });
