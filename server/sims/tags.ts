@@ -152,11 +152,13 @@ export async function renameTag(em: Em, companyId: number, from: string, to: str
        select count(*)::int as n from gone`,
       [companyId, from, to],
     );
-    const moved = await tx.execute<Array<{ sim_id: number }>>(
-      `update sim_tag set tag = ? where company_id = ? and tag = ? returning sim_id`,
+    // Counted in the database: a tag half a fleet has is 500,000 rows, never sent back one id each.
+    const [moved] = await tx.execute<Array<{ n: number }>>(
+      `with moved as (update sim_tag set tag = ? where company_id = ? and tag = ? returning 1)
+       select count(*)::int as n from moved`,
       [to, companyId, from],
     );
-    return Number(row?.n ?? 0) + moved.length;
+    return Number(row?.n ?? 0) + Number(moved?.n ?? 0);
   });
 }
 
