@@ -383,6 +383,7 @@ async function csvWriters(): Promise<{ pass: boolean }> {
     invoiceLineNote: i % 7 === 0 ? `Låda "${i}"; hylla 2` : `Kommentar ${i}`,
     status: 'active',
     activatedAt: new Date(Date.UTC(2026, 2, 1, 12, i % 60)).toISOString(),
+    pausedAt: null,
     ratePlan: {
       ...{ id: 1, code: 'BAS500', description: 'Bas 500 MB & tal', dataLimit: 500 },
       ...{ call: true, sms: true, roaming: i % 2 === 0, isLegacy: false },

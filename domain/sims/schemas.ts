@@ -1,3 +1,4 @@
+// Long: the SIM operations' input and output schemas, the one truth every door and form checks against.
 // Input schemas of the SIM operations: the single truth for validation (forms mirror them in HTML).
 import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
@@ -5,6 +6,7 @@ import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
 import { simUsageOutput } from './usage-output.ts';
 import { simTagsOutput, tagFilter, tagList } from './tags.ts';
+import { listState, pausedByOutput, SIM_STATES } from './pause.ts';
 import { viewFields } from './view.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
 
@@ -76,6 +78,8 @@ export type EditInput = z.infer<typeof editInput>;
 export const listQuery = z.object({
   q: z.string().max(200).optional(),
   tag: tagFilter,
+  /** active or paused SIMs only; both when left out (the fleet). */
+  status: listState,
   limit: listLimit(),
   offset: z.coerce.number().int().min(0).optional(),
 });
@@ -118,8 +122,11 @@ export const simOutput = z.object({
   iccid: z.string(),
   invoiceLineMark: z.string(),
   invoiceLineNote: z.string(),
-  status: z.enum(['active', 'deactivated']),
+  /** active, paused (issue 40: keeps its number and plan, carries no data) or deactivated. */
+  status: z.enum(SIM_STATES),
   activatedAt: z.string(),
+  /** When it was paused (ISO 8601 UTC), or null. */
+  pausedAt: z.string().nullable(),
   ratePlan: ratePlanOutput,
 });
 
@@ -127,7 +134,7 @@ export const simOutput = z.object({
 export const simListedOutput = simOutput.extend({ usage: simUsageOutput, tags: simTagsOutput });
 
 const historyEvent = z.object({
-  kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated']),
+  kind: z.enum(['activated', 'updated', 'planChanged', 'deactivated', 'paused', 'resumed']),
   at: z.string(),
   by: z.string().nullable(),
   before: z.record(z.string(), z.unknown()).nullable(),
@@ -138,6 +145,8 @@ const historyEvent = z.object({
 export const simDetailOutput = simOutput.extend({
   usage: simUsageOutput,
   tags: simTagsOutput,
+  /** Who paused it (a person, an API key or a rule), while it is paused; else null. */
+  pausedBy: pausedByOutput.nullable(),
   history: z.array(historyEvent),
 });
 

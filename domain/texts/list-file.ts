@@ -19,6 +19,7 @@ export const tListExport = {
     mark: 'Fakturamärkning',
     note: 'Fakturakommentar',
     activatedAt: 'Aktiverat',
+    status: 'Status',
     tags: 'Taggar',
   },
 } as const;

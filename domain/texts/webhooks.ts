@@ -11,6 +11,8 @@ export const tWebhooks = {
     'sim.activated': 'SIM-kort aktiverat',
     'sim.updated': 'SIM-kort ändrat',
     'sim.deactivated': 'SIM-kort avaktiverat',
+    'sim.paused': 'SIM-kort pausat',
+    'sim.resumed': 'SIM-kort återupptaget',
     'bulk.completed': 'Lista klar (aktivera eller avaktivera flera)',
     'webhook.test': 'Testhändelse',
   } as Record<string, string>,

@@ -1,5 +1,12 @@
 // The webhook event types (pure, shared by the schemas, the pages and the outbox).
-export const WEBHOOK_EVENT_TYPES = ['sim.activated', 'sim.updated', 'sim.deactivated', 'bulk.completed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'sim.activated',
+  'sim.updated',
+  'sim.deactivated',
+  'sim.paused',
+  'sim.resumed',
+  'bulk.completed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Skicka testhändelse" queues for one endpoint (not subscribable). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -5,6 +5,7 @@ import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { tPause } from '#domain/texts/pause.ts';
 import { recordAudit } from './trail.ts';
 import type { Em } from '#server/db/orm.ts';
 import { csvFile, csvText } from '#server/files/csv.ts';
@@ -23,7 +24,7 @@ const c = tCompany;
 export async function auditBulk(
   em: Em,
   actor: SimActor,
-  action: 'bulkActivate' | 'bulkDeactivate',
+  action: 'bulkActivate' | 'bulkDeactivate' | 'bulkPause' | 'bulkResume',
   done: number,
   total: number,
 ): Promise<void> {
@@ -130,6 +131,12 @@ function what(row: Row, before: Record<string, unknown>, after: Record<string, u
     case 'bulkActivate':
     case 'bulkDeactivate':
       return a[row.action](Number(after.done) || 0, Number(after.total) || 0);
+    case 'bulkPause':
+    case 'bulkResume':
+      return tPause.audit[row.action](Number(after.done) || 0, Number(after.total) || 0);
+    case 'simPaused':
+    case 'simResumed':
+      return tPause.audit[row.action](str(after.iccid));
     case 'createApiKey':
       return tApiKeys.actions.createApiKey(
         str(after.name),

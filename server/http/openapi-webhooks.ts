@@ -52,6 +52,53 @@ const changedFields = (when: string) => ({
 const EXAMPLE_ICCID = '89460712345678901230';
 const EXAMPLE_TIME = '2026-03-01T09:30:00.000Z';
 
+/** sim.paused and sim.resumed (issue 40): the SIM, when, who did it, and its tags. */
+function pauseEvent(kind: 'paused' | 'resumed') {
+  const at = kind === 'paused' ? 'pausedAt' : 'resumedAt';
+  return {
+    summary: kind === 'paused' ? 'A SIM was paused' : 'A paused SIM was resumed',
+    description:
+      kind === 'paused'
+        ? 'One event per SIM paused (POST /api/sim/pause/{id}, POST /api/sim/bulk/pause, the pages, or a rule that pauses): it keeps its number and plan but carries no data. A SIM already paused sends none.'
+        : 'One event per paused SIM resumed (POST /api/sim/resume/{id}, POST /api/sim/bulk/resume, the pages). A SIM that was not paused sends none.',
+    data: {
+      type: 'object',
+      properties: {
+        sim: {
+          type: 'object',
+          properties: {
+            id: simId,
+            iccid,
+            [at]: isoTime(kind === 'paused' ? 'When it was paused' : 'When it was resumed'),
+            by: {
+              type: 'object',
+              description:
+                'Who did it: a person (user), an API key (apiKey) or a rule of the company (rule), by its name then.',
+              properties: { kind: { type: 'string', enum: ['user', 'apiKey', 'rule'] }, name: { type: 'string' } },
+              required: ['kind', 'name'],
+              additionalProperties: false,
+            },
+            tags: { type: 'array', items: { type: 'string' }, description: "The SIM's tags, in code point order." },
+          },
+          required: ['id', 'iccid', at, 'by', 'tags'],
+          additionalProperties: false,
+        },
+      },
+      required: ['sim'],
+      additionalProperties: false,
+    },
+    example: {
+      sim: {
+        id: 42,
+        iccid: EXAMPLE_ICCID,
+        [at]: EXAMPLE_TIME,
+        by: { kind: 'rule', name: 'Över 90 %' },
+        tags: ['Kylbilar'],
+      },
+    },
+  };
+}
+
 /** Each event type: what it reports, its `data` and an example of it. */
 const EVENTS: Record<string, { summary: string; description: string; data: Json; example: Json }> = {
   'sim.activated': {
@@ -132,6 +179,8 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
     },
     example: { sim: { id: 42, iccid: EXAMPLE_ICCID, deactivatedAt: EXAMPLE_TIME } },
   },
+  'sim.paused': pauseEvent('paused'),
+  'sim.resumed': pauseEvent('resumed'),
   'bulk.completed': {
     summary: 'A bulk list changed SIMs',
     description:

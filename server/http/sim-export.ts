@@ -2,6 +2,7 @@
 // REST door. Not a Remix resource route like the invoice export: the REST door would take the path first
 // (GET /api/sim/{id} matches /api/sim/export), and a Node stream is written to the Node response as it is,
 // without a conversion to a fetch Response. It needs no page work either: a plain link is its only form.
+import type { ListState } from '#domain/sims/pause.ts';
 import { pipeline } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import { t } from '#domain/texts/common.ts';
@@ -38,6 +39,8 @@ export function listExportDoor(services: Services, contextOf: (req: Request) => 
         format: single(req.query.format),
         q: optional(req.query.q),
         tag: many(req.query.tag),
+        // Any text: the procedure's schema refuses one it does not know (400), as GET /api/sim/all does.
+        status: optional(req.query.status) as ListState | undefined,
         // As the /sims page reads them (viewOf): a value it does not know is the default.
         sort: known(SORTS, req.query.sort),
         filter: known(FILTERS, req.query.filter),

@@ -6,6 +6,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { tPause } from '#domain/texts/pause.ts';
 import { tListExport } from '#domain/texts/list-file.ts';
 import { formatDataAmount, yesNo } from '#server/export/workbook.ts';
 import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText, writeCsv } from '#server/files/csv.ts';
@@ -38,6 +39,7 @@ export const listExportQuery = z.object({
     .pipe(z.enum(LIST_EXPORT_FORMATS, { error: tListExport.badFormat })),
   q: listQuery.shape.q,
   tag: listQuery.shape.tag,
+  status: listQuery.shape.status,
   ...viewFields,
 });
 export type ListExportQuery = z.output<typeof listExportQuery>;
@@ -60,8 +62,12 @@ export const LIST_COLUMNS = [
   { header: tFleetUsage.columns.lastSeen, width: 18, date: true },
   { header: tFleetUsage.columns.network, width: 10 },
   { header: tFleetUsage.columns.country, width: 8 },
+  { header: c.status, width: 10 },
   { header: c.tags, width: 30 },
 ] as const;
+
+/** Aktiv or Pausad (the list holds the fleet: active and paused SIMs). */
+const stateText = (s: SimView) => (s.status === 'paused' ? tPause.paused : tPause.active);
 
 /** A SIM's tags in one cell: "Göteborg, Kylbilar". */
 const tagsText = (s: Listed) => s.tags.join(', ');
@@ -101,6 +107,7 @@ function csvRecord(s: Listed): string[] {
     u.lastSeenAt ? stockholmText(u.lastSeenAt) : '',
     csvText(u.lastSeenNetwork ?? ''),
     csvText(u.lastSeenCountry ?? ''),
+    stateText(s),
     csvText(tagsText(s)),
   ];
 }
@@ -162,6 +169,7 @@ export async function writeListXlsx(out: Writable, batches: AsyncIterable<Listed
           ...usageCells(s),
           cell(safeText(s.usage.lastSeenNetwork ?? '')),
           cell(safeText(s.usage.lastSeenCountry ?? '')),
+          cell(stateText(s)),
           cell(safeText(tagsText(s))),
         ]),
       );
@@ -194,7 +202,14 @@ export async function listExport(
   const now = opts.now ?? new Date();
   const view = viewOf(query.sort, query.filter);
   const batchSize = opts.batchSize ?? BATCH_SIZE;
-  const sims = listSimBatches(em, companyId, { q: query.q, tag: query.tag, batchSize, view, now });
+  const sims = listSimBatches(em, companyId, {
+    q: query.q,
+    tag: query.tag,
+    status: query.status,
+    batchSize,
+    view,
+    now,
+  });
   // Each batch with its usage and tags, each read for the batch at once.
   async function* withTheirUsage(): AsyncGenerator<Listed[]> {
     for await (const batch of sims) yield withTags(em, companyId, await withUsage(em, companyId, batch, now));

@@ -1,6 +1,7 @@
 // The company's list of active SIMs, newest first: a page (with its total for the paginated screen), or the
 // whole list a batch at a time for the list export; a search in the form search.ts picks.
 import { isDefaultView, type ListView } from '#domain/sims/view.ts';
+import type { ListState } from '#domain/sims/pause.ts';
 import type { Em } from '#server/db/orm.ts';
 import { readRow, readRows } from '#server/db/prepared.ts';
 import { SIM_COLUMNS, simView, type SimRow, type SimView } from './rows.ts';
@@ -40,6 +41,8 @@ export async function listSims(
     q?: string;
     /** Tags every SIM listed has. */
     tag?: readonly string[];
+    /** Active or paused SIMs only (both when left out). */
+    status?: ListState;
     limit?: number;
     offset?: number;
     withTotal?: boolean;
@@ -56,7 +59,7 @@ export async function listSims(
     now?: Date;
   },
 ): Promise<{ items: SimView[]; total: number | null; exact: boolean }> {
-  const filter = await listFilter(em, companyId, opts.q, opts.tag);
+  const filter = await listFilter(em, companyId, opts.q, opts.tag, opts.status);
   if (opts.view && !isDefaultView(opts.view) && opts.afterId === undefined) {
     const now = opts.now ?? new Date();
     const { rows, n: counted } = await viewPage(
@@ -148,13 +151,14 @@ export async function* listSimBatches(
   opts: {
     q?: string;
     tag?: readonly string[];
+    status?: ListState;
     batchSize: number;
     form?: 'walk' | 'bitmap';
     view?: ListView;
     now?: Date;
   },
 ): AsyncGenerator<SimView[]> {
-  const filter = await listFilter(em, companyId, opts.q, opts.tag);
+  const filter = await listFilter(em, companyId, opts.q, opts.tag, opts.status);
   if (opts.view && !isDefaultView(opts.view)) {
     const now = opts.now ?? new Date();
     const scope = { companyId, month: monthOf(now), now };

@@ -2,6 +2,8 @@
 // both, and a list of SIMs by id. The history is cut a page at a time in SQL (docs/decisions/020).
 import { t } from '#domain/texts/common.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { tPause } from '#domain/texts/pause.ts';
+import type { PausedBy } from '#domain/sims/pause.ts';
 import type { Em } from '#server/db/orm.ts';
 import { readRow } from '#server/db/prepared.ts';
 import { NotFound } from '#domain/errors.ts';
@@ -63,14 +65,34 @@ export const HISTORY_BEFORE_SQL = historySql(
 
 type HistoryItem = SimDetailView['history'][number] & { id: number };
 
-const historyItem = (e: EventRow & { id: number }): HistoryItem => ({
-  id: Number(e.id),
-  kind: e.kind,
-  at: e.at,
-  by: e.by ?? (e.key_name === null ? null : tApiKeys.actor(e.key_name)),
-  before: json(e.before),
-  after: json(e.after),
-});
+/** Who made an event: the user, the API key, or the company's rule (its name then, in `after`). */
+function eventBy(e: { by: string | null; key_name: string | null }, after: Record<string, unknown> | null) {
+  if (e.by !== null) return e.by;
+  if (e.key_name !== null) return tApiKeys.actor(e.key_name);
+  return typeof after?.rule === 'string' ? tPause.byRule(after.rule) : null;
+}
+
+const historyItem = (e: EventRow & { id: number }): HistoryItem => {
+  const after = json(e.after);
+  return { id: Number(e.id), kind: e.kind, at: e.at, by: eventBy(e, after), before: json(e.before), after };
+};
+
+/** Who paused one of the company's SIMs (the event its mark names), or null when it is not paused. */
+export async function pausedByOf(em: Em, companyId: number, row: SimRow): Promise<PausedBy | null> {
+  if (row.paused_at === null) return null;
+  const by = await readRow<{ by: string | null; key_name: string | null; rule: string | null }>(
+    em,
+    `select u.name as by, k.name as key_name, e.after ->> 'rule' as rule from sim s
+      join sim_event e on e.id = s.paused_event_id
+      left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id
+      where s.id = ? and s.company_id = ?`,
+    [row.id, companyId],
+  );
+  if (!by) return null;
+  if (by.rule !== null) return { kind: 'rule', name: by.rule };
+  if (by.key_name !== null) return { kind: 'apiKey', name: by.key_name };
+  return { kind: 'user', name: by.by ?? '' };
+}
 
 /** The rows of one page of history: the page, and the `before` of the next (older) one, or null. */
 function historyPage(rows: Array<EventRow & { id: number }>): { items: HistoryItem[]; nextBefore: number | null } {
@@ -97,7 +119,11 @@ const historyRows = (em: Em, sql: string, params: unknown[]) =>
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  const [usageById, tagsById] = await Promise.all([usageOfSims(em, companyId, [id]), tagsOfSims(em, companyId, [id])]);
+  const [usageById, tagsById, pausedBy] = await Promise.all([
+    usageOfSims(em, companyId, [id]),
+    tagsOfSims(em, companyId, [id]),
+    pausedByOf(em, companyId, row),
+  ]);
   const usage = usageById.get(id) ?? noUsage();
   // The API's history items are as they were before paging: without the event's id.
   const history = historyPage(await historyRows(em, HISTORY_SQL, [companyId, id])).items.map((h) => ({
@@ -107,7 +133,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     before: h.before,
     after: h.after,
   }));
-  return { ...simView(row), usage, tags: tagsById.get(id) ?? [], history };
+  return { ...simView(row), usage, tags: tagsById.get(id) ?? [], pausedBy, history };
 }
 
 /**
@@ -142,7 +168,10 @@ export async function simPage(
   companyId: number,
   id: number,
   before?: number,
-): Promise<{ sim: SimView & { tags: string[] }; history: { items: HistoryItem[]; nextBefore: number | null } }> {
+): Promise<{
+  sim: SimView & { tags: string[]; pausedBy: PausedBy | null };
+  history: { items: HistoryItem[]; nextBefore: number | null };
+}> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   const rows =
@@ -151,7 +180,8 @@ export async function simPage(
       : await historyRows(em, HISTORY_BEFORE_SQL, [before, companyId, id]);
   // After the history's transaction, not beside it (one connection on PGlite).
   const tagsById = await tagsOfSims(em, companyId, [id]);
-  return { sim: { ...simView(row), tags: tagsById.get(id) ?? [] }, history: historyPage(rows) };
+  const pausedBy = await pausedByOf(em, companyId, row);
+  return { sim: { ...simView(row), tags: tagsById.get(id) ?? [], pausedBy }, history: historyPage(rows) };
 }
 
 /** The company's SIMs of a list of ids, active or not (a bulk list's confirm and result pages name each row). */

@@ -2,6 +2,7 @@
 // (hydrating 50 entities cost more than the query itself); these are its columns, its row and its view.
 import type { z } from 'zod';
 import type { simDetailOutput, simOutput } from '#domain/sims/schemas.ts';
+import { stateOf } from '#domain/sims/pause.ts';
 
 /**
  * A timestamptz as JavaScript's toISOString writes it (UTC, milliseconds), made by PostgreSQL: the list and the
@@ -11,7 +12,7 @@ export const isoSql = (column: string) => `to_char(${column} at time zone 'UTC',
 
 /** The columns of a SIM row (SimRow), from `sim s` joined with its `rate_plan r`. */
 export const SIM_COLUMNS = `s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.status,
-  ${isoSql('s.activated_at')} as activated_at, r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
+  ${isoSql('s.activated_at')} as activated_at, ${isoSql('s.paused_at')} as paused_at, r.id as plan_id, r.code, r.description, r.data_limit, r.call, r.sms, r.roaming, r.is_legacy`;
 
 /** A SIM row as SIM_COLUMNS selects it (the load benchmark's baseline maps its rows with simView too). */
 export type SimRow = {
@@ -22,6 +23,8 @@ export type SimRow = {
   status: 'active' | 'deactivated';
   /** ISO 8601 (isoSql). */
   activated_at: string;
+  /** ISO 8601 (isoSql), or null: not paused. */
+  paused_at: string | null;
   plan_id: number;
   code: string;
   description: string;
@@ -40,8 +43,9 @@ export const simView = (r: SimRow): SimView => ({
   iccid: r.iccid,
   invoiceLineMark: r.invoice_line_mark,
   invoiceLineNote: r.invoice_line_note,
-  status: r.status,
+  status: stateOf(r.status, r.paused_at),
   activatedAt: r.activated_at,
+  pausedAt: r.status === 'active' ? r.paused_at : null,
   ratePlan: {
     id: r.plan_id,
     code: r.code,

@@ -2,6 +2,7 @@
 // and which form a search takes; list.ts runs them.
 import type { Em } from '#server/db/orm.ts';
 import { cancelledOnAbort, searchTag } from '#server/db/overload.ts';
+import type { ListState } from '#domain/sims/pause.ts';
 import { SIM_COLUMNS } from './rows.ts';
 
 /** How far a search's total is counted: past it the list says "fler än 1 000" (docs/decisions/019). */
@@ -28,6 +29,9 @@ export type ListFilter = {
 /** The whole list's filter (no search): its one parameter is the company's id. */
 export const WHOLE_LIST = { where: `s.company_id = ? and s.status = 'active'`, search: false } as const;
 
+/** The arm of each state a list may be narrowed to (a paused SIM is an active one with a pause mark). */
+const STATE_ARMS: Record<ListState, string> = { active: 's.paused_at is null', paused: 's.paused_at is not null' };
+
 const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 /**
@@ -44,10 +48,13 @@ export async function listFilter(
   companyId: number,
   q: string | undefined,
   tags: readonly string[] = [],
+  state?: ListState,
 ): Promise<ListFilter> {
   const text = q?.trim();
   const byText = text ? await textArms(em, text) : null;
-  if (!byText && tags.length === 0) return { ...WHOLE_LIST, params: [companyId] };
+  // Active or paused SIMs only (issue 40): the paused ones through their own partial index, few of many.
+  const inState = state === undefined ? undefined : STATE_ARMS[state];
+  if (!byText && tags.length === 0 && !inState) return { ...WHOLE_LIST, params: [companyId] };
   // Each tag a SIM must have (all of them): a probe of sim_tag's key per SIM walked, or the tag's SIMs through its
   // index for the bitmap. The company's id is written in (an integer of the session, never a caller's text), so that
   // every form keeps the same parameters.
@@ -61,10 +68,10 @@ export async function listFilter(
   const and = (parts: Array<string | undefined>) => parts.filter((p) => p !== undefined).join(' and ');
   const params = [...(byText?.params ?? []), ...tags];
   return {
-    where: and([WHOLE_LIST.where, byText?.indexed, ...has]),
-    walk: and([WHOLE_LIST.where, byText?.checked, ...has]),
-    bitmap: and([`s.company_id + 0 = ? and s.status = 'active'`, byText?.indexed, ...tagged]),
-    match: `(${and([byText?.checked, ...has])})`,
+    where: and([WHOLE_LIST.where, byText?.indexed, ...has, inState]),
+    walk: and([WHOLE_LIST.where, byText?.checked, ...has, inState]),
+    bitmap: and([`s.company_id + 0 = ? and s.status = 'active'`, byText?.indexed, ...tagged, inState]),
+    match: `(${and([byText?.checked, ...has, inState])})`,
     matchParams: params,
     params: [companyId, ...params],
     search: true,
@@ -157,7 +164,7 @@ export async function searchForm(em: Em, filter: ListFilter): Promise<'walk' | '
        (select count(*)::int from (select 1 from sim s where ${WHOLE_LIST.where} limit ${PROBE_ROWS}) n) as rows,
        (select count(*)::int from (
           select 1 from (
-            select s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id from sim s
+            select s.id, s.iccid, s.invoice_line_mark, s.invoice_line_note, s.rate_plan_id, s.paused_at from sim s
              where ${WHOLE_LIST.where} ${ORDER} limit ${PROBE_ROWS}) s
            where ${filter.match} limit ${PROBE_DENSE}) h) as hits`,
     [filter.params[0], filter.params[0], ...(filter.matchParams ?? [])],

@@ -142,11 +142,12 @@ const HEADERS = [
   'Senast sedd',
   'Nät',
   'Land',
-  // Tags (issue 40), in one cell.
+  // The state (issue 40: active or paused) and the tags, in one cell.
+  'Status',
   'Taggar',
 ];
-/** No usage this month, never seen, no tags. */
-const NO_USAGE = ['0', '0', '', '', '', ''];
+/** No usage this month, never seen, active, no tags. */
+const NO_USAGE = ['0', '0', '', '', '', 'Aktiv', ''];
 const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm' }).format(new Date());
 
 describe('GET /api/sim/export', () => {
@@ -202,7 +203,7 @@ describe('GET /api/sim/export', () => {
     expect(text).toBe(
       HEADERS.join(';') +
         '\r\n' +
-        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05;0;0;;;;\r\n`,
+        `"\t${ICCID_2}";DATA-5000-TSR;Data 5 GB med tal & SMS och roaming;5 GB;Ja;Ja;"Lager; hylla ""B""";"rad 1\nrad 2";2025-01-15 10:05;0;0;;;;Aktiv;\r\n`,
     );
   });
 

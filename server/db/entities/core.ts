@@ -9,7 +9,7 @@ import { USER_ROLES } from '#domain/companies/kinds.ts';
 import { API_KEY_SCOPES } from '#domain/api-keys/limits.ts';
 
 export const SIM_STATUSES = ['active', 'deactivated'] as const;
-export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated'] as const;
+export const SIM_EVENT_KINDS = ['activated', 'updated', 'planChanged', 'deactivated', 'paused', 'resumed'] as const;
 export type SimEventKind = (typeof SIM_EVENT_KINDS)[number];
 
 /** The default of a created or updated time (onCreate, onUpdate). */
@@ -89,6 +89,9 @@ export const SimSchema = defineEntity({
     activatedAt: p.datetime().onCreate(now),
     deactivatedAt: p.datetime().nullable(),
     activatedBy: () => p.manyToOne(User).nullable(),
+    // Paused (issue 40, docs/decisions/037): a mark on an active SIM, and the history event that paused it (who).
+    pausedAt: p.datetime().nullable(),
+    pausedEventId: p.integer().nullable(),
     events: () => p.oneToMany(SimEvent).mappedBy('sim'),
   },
   // The list: a company's active SIMs, newest first (keyset of activatedAt, id).
@@ -114,6 +117,12 @@ export const SimSchema = defineEntity({
       name: 'sim_note_trgm_index',
       expression:
         'create index "sim_note_trgm_index" on "sim" using gin ("invoice_line_note" gin_trgm_ops) where "status" = \'active\'',
+    },
+    {
+      // The company's paused SIMs in the list's order (a few of many).
+      name: 'sim_paused_index',
+      expression:
+        'create index "sim_paused_index" on "sim" ("company_id", "activated_at" desc, "id" desc) where "status" = \'active\' and "paused_at" is not null',
     },
     {
       name: 'sim_company_plan_index',
@@ -179,6 +188,8 @@ export const SimEventSchema = defineEntity({
     by: () => p.manyToOne(User).nullable(),
     // A change made with an API key: the history names it "API-nyckel <name>".
     apiKey: () => p.manyToOne(ApiKey).nullable(),
+    // A change made by a company's rule (issue 40): its id (the rule's name at the time is in `after`).
+    ruleId: p.integer().nullable(),
     at: p.datetime().onCreate(now),
     before: p.json<Record<string, unknown>>().nullable(),
     after: p.json<Record<string, unknown>>().nullable(),

@@ -13,17 +13,23 @@ import { activateBulk, countActivatedBy, deactivateBulk } from '#server/sims/bul
 import { actorOf } from '#server/sims/changes.ts';
 import { auditBulk } from '#server/audit/activity.ts';
 import { companyWriteProcedure, idempotent } from '#server/trpc/trpc.ts';
+import { tPause } from '#domain/texts/pause.ts';
 import type { Context } from '#server/trpc/context.ts';
 
 /** A bulk run's one trail row and one toast: how many of how many rows were done. */
-async function reportBulk(
+export async function reportBulk(
   ctx: Parameters<typeof actorOf>[0] & Pick<Context, 'em' | 'notify'>,
-  kind: 'bulkActivate' | 'bulkDeactivate',
+  kind: 'bulkActivate' | 'bulkDeactivate' | 'bulkPause' | 'bulkResume',
   done: number,
   total: number,
 ): Promise<void> {
   await auditBulk(ctx.em, actorOf(ctx), kind, done, total);
-  const title = kind === 'bulkActivate' ? tBulk.activatedTitle(done) : tBulk.deactivatedTitle(done);
+  const title = {
+    bulkActivate: tBulk.activatedTitle,
+    bulkDeactivate: tBulk.deactivatedTitle,
+    bulkPause: tPause.toastPausedMany,
+    bulkResume: tPause.toastResumedMany,
+  }[kind](done);
   await ctx.notify(done > 0 ? 'info' : 'error', title, tBulk.summary(done, total - done));
 }
 

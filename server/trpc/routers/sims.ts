@@ -23,6 +23,7 @@ import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { activateSim } from '#server/sims/activate.ts';
 import { actorOf } from '#server/sims/changes.ts';
 import { deactivateSim } from '#server/sims/deactivate.ts';
+import { pausedByOutput } from '#domain/sims/pause.ts';
 import { editSim } from '#server/sims/edit.ts';
 import { listSims } from '#server/sims/list.ts';
 import { getSim, HISTORY_PAGE, simHistory, simPage, simsByIds } from '#server/sims/read.ts';
@@ -30,6 +31,7 @@ import { t } from '#domain/texts/common.ts';
 import { companyProcedure, companyWriteProcedure, router, idempotent } from '#server/trpc/trpc.ts';
 import { Invalid } from '#domain/errors.ts';
 import { simsBulkProcedures } from './sims-bulk.ts';
+import { simsPauseProcedures } from './sims-pause.ts';
 
 /** An opaque cursor of GET /api/sim/all: the last SIM of a page (the next starts after it in the list's order). */
 const cursorOf = (id: number) => Buffer.from(`s1:${id}`).toString('base64url');
@@ -60,9 +62,10 @@ export const simsRouter = router({
         path: '/sim/all',
         operationId: 'sim-all',
         tags: ['sims'],
-        summary: "The company's active SIMs; optional q (search), tag (each one given), limit and offset, or cursor",
+        summary:
+          "The company's SIMs in the fleet (active and paused); optional q (search), tag (each one given), status (active or paused), limit and offset, or cursor",
         description:
-          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number). tag (repeat it for up to 5) lists the SIMs that have every tag given. Each SIM has its `tags` (in text order) and its `usage`: bytes this Swedish calendar month (Europe/Stockholm) and its last sighting, times in ISO 8601 UTC.',
+          'Newest first. When there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it to walk the whole fleet with a cursor, which stays right while SIMs are activated (limit and offset still work, for a page by number). tag (repeat it for up to 5) lists the SIMs that have every tag given. status=active or status=paused lists only those (left out: both; a paused SIM keeps its number and plan but carries no data). Each SIM has its `tags` (in text order) and its `usage`: bytes this Swedish calendar month (Europe/Stockholm) and its last sighting, times in ISO 8601 UTC.',
       },
     })
     .input(listApiInput)
@@ -84,6 +87,7 @@ export const simsRouter = router({
         const next = new URLSearchParams();
         if (input.q) next.set('q', input.q);
         for (const tag of input.tag ?? []) next.append('tag', tag);
+        if (input.status) next.set('status', input.status);
         next.set('limit', String(limit));
         next.set('cursor', cursorOf(last.id));
         ctx.resHeaders.set('Link', `<${ctx.services.config.appUrl}/api/sim/all?${next}>; rel="next"`);
@@ -159,7 +163,12 @@ export const simsRouter = router({
   /** The SIM page: the SIM and a page of its history in one call (tRPC only). */
   detail: companyProcedure
     .input(simHistoryInput)
-    .output(z.object({ sim: simOutput.extend({ tags: simTagsOutput }), history: simHistoryOutput }))
+    .output(
+      z.object({
+        sim: simOutput.extend({ tags: simTagsOutput, pausedBy: pausedByOutput.nullable() }),
+        history: simHistoryOutput,
+      }),
+    )
     .query(({ ctx, input }) => simPage(ctx.em, ctx.companyId, input.id, input.before)),
   edit: companyWriteProcedure
     .meta({
@@ -210,4 +219,5 @@ export const simsRouter = router({
     }),
   // Bulk work: routers/sims-bulk.ts.
   ...simsBulkProcedures,
+  ...simsPauseProcedures,
 });

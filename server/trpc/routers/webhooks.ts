@@ -60,7 +60,7 @@ export const webhooksRouter = router({
         path: '/company/webhooks',
         tags,
         summary:
-          'Register an endpoint (https; events sim.activated, sim.updated, sim.deactivated, bulk.completed); the signing secret is answered only this once',
+          'Register an endpoint (https; events sim.activated, sim.updated, sim.deactivated, sim.paused, sim.resumed, bulk.completed); the signing secret is answered only this once',
       },
     })
     .use(idempotent)
