@@ -36,5 +36,6 @@ export const AUDIT_KINDS = [
   'support',
   'company',
   'security',
+  'rule',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];

@@ -61,6 +61,7 @@ export const tCompany = {
     support: 'Support',
     company: 'Företagsuppgifter',
     security: 'Inloggning och säkerhet',
+    rule: 'Regel',
   },
   actor: {
     cli: 'Systemet (kommandoraden)',

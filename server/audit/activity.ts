@@ -3,6 +3,7 @@
 // (before = the last id seen), filtered by kind; described in words for the page, the API and the CSV file.
 import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { tRules } from '#domain/texts/rules.ts';
 import { tSecurity } from '#domain/texts/security.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tPause } from '#domain/texts/pause.ts';
@@ -155,6 +156,10 @@ function what(row: Row, before: Record<string, unknown>, after: Record<string, u
     case 'webhookRotated':
     case 'webhookTested':
       return tWebhooks.audit[row.action](str(after.url));
+    case 'ruleCreated':
+    case 'ruleUpdated':
+    case 'ruleDeleted':
+      return tRules.audit[row.action](str(after.name));
     default:
       return a.other(row.action);
   }

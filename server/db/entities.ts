@@ -31,6 +31,7 @@ import {
 } from './entities/usage.ts';
 import { NetworkKeySchema } from './entities/network.ts';
 import { SimTagSchema } from './entities/tags.ts';
+import { RuleFiringSchema, RuleRecipientSchema, RuleSchema } from './entities/rules.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -55,6 +56,7 @@ export { IdempotencyKey } from './entities/idempotency.ts';
 export { UsageAside, UsageCompanyDay, UsageDay, UsageLastSeen, UsageMonth, UsageRecord } from './entities/usage.ts';
 export { NetworkKey } from './entities/network.ts';
 export { SimTag } from './entities/tags.ts';
+export { Rule, RuleFiring, RuleRecipient } from './entities/rules.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -87,4 +89,7 @@ export const entities = [
   UsageAsideSchema,
   NetworkKeySchema,
   SimTagSchema,
+  RuleSchema,
+  RuleRecipientSchema,
+  RuleFiringSchema,
 ];

@@ -19,6 +19,7 @@ import { networkRouter } from './routers/network.ts';
 import { simUsageRouter } from './routers/sim-usage.ts';
 import { usageRouter } from './routers/usage.ts';
 import { tagsRouter } from './routers/tags.ts';
+import { rulesRouter } from './routers/rules.ts';
 
 export const appRouter = router({
   health: publicProcedure
@@ -44,6 +45,7 @@ export const appRouter = router({
   network: networkRouter,
   simUsage: simUsageRouter,
   usage: usageRouter,
+  rules: rulesRouter,
 });
 
 export type AppRouter = typeof appRouter;
