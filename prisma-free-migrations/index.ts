@@ -21,8 +21,8 @@ import { Migration20261128180000_usage_company_day } from './Migration2026112818
 import { Migration20261128190000_usage_fleet } from './Migration20261128190000_usage_fleet.ts';
 import { Migration20261128200000_usage_home } from './Migration20261128200000_usage_home.ts';
 import { Migration20261129000000_sim_tags } from './Migration20261129000000_sim_tags.ts';
-import { Migration20261129100000_rules } from './Migration20261129100000_rules.ts';
 import { Migration20261129090000_paused } from './Migration20261129090000_paused.ts';
+import { Migration20261129100000_rules } from './Migration20261129100000_rules.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -45,6 +45,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128190000_usage_fleet', class: Migration20261128190000_usage_fleet },
   { name: 'Migration20261128200000_usage_home', class: Migration20261128200000_usage_home },
   { name: 'Migration20261129000000_sim_tags', class: Migration20261129000000_sim_tags },
-  { name: 'Migration20261129100000_rules', class: Migration20261129100000_rules },
   { name: 'Migration20261129090000_paused', class: Migration20261129090000_paused },
+  { name: 'Migration20261129100000_rules', class: Migration20261129100000_rules },
 ];
