@@ -23,6 +23,7 @@ import { Migration20261128200000_usage_home } from './Migration20261128200000_us
 import { Migration20261129000000_sim_tags } from './Migration20261129000000_sim_tags.ts';
 import { Migration20261129090000_paused } from './Migration20261129090000_paused.ts';
 import { Migration20261129100000_rules } from './Migration20261129100000_rules.ts';
+import { Migration20261129110000_rule_watch } from './Migration20261129110000_rule_watch.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129000000_sim_tags', class: Migration20261129000000_sim_tags },
   { name: 'Migration20261129090000_paused', class: Migration20261129090000_paused },
   { name: 'Migration20261129100000_rules', class: Migration20261129100000_rules },
+  { name: 'Migration20261129110000_rule_watch', class: Migration20261129110000_rule_watch },
 ];

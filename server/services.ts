@@ -6,6 +6,7 @@ import { createHub, type Hub } from './events/hub.ts';
 import { createStreams, type Streams } from './http/sse.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { startPurging, type Purger } from './maintenance/purge.ts';
+import { startRuleWatch, type RuleWatch } from './rules/watch.ts';
 
 export type Services = {
   config: Config;
@@ -22,6 +23,8 @@ export type Services = {
   settled: () => Promise<void>;
   /** Deletes expired login links, rate-limit counters and sessions at an interval. */
   purger: Purger;
+  /** The rules' silence sweep and e-mail digests, every minute (server/rules/watch.ts). */
+  ruleWatch: RuleWatch;
 };
 
 export async function createServices(
@@ -37,11 +40,12 @@ export async function createServices(
   }
   const pending = new Set<Promise<void>>();
   const hub = await createHub(orm, { databaseUrl: target.kind === 'postgres' ? target.url : undefined, log });
+  const mailer = createMailer(config, log);
   return {
     config,
     orm,
     log,
-    mailer: createMailer(config, log),
+    mailer,
     hub,
     streams: createStreams(hub),
     background(task) {
@@ -54,12 +58,14 @@ export async function createServices(
       while (pending.size) await Promise.allSettled([...pending]);
     },
     purger: startPurging(orm, log),
+    ruleWatch: startRuleWatch({ orm, hub, mailer, appUrl: config.appUrl, log }),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   services.streams.closeAll();
   await services.purger.stop();
+  await services.ruleWatch.stop();
   await services.settled();
   await services.hub.close();
   services.mailer.close();

@@ -14,6 +14,8 @@ export const tWebhooks = {
     'sim.paused': 'SIM-kort pausat',
     'sim.resumed': 'SIM-kort återupptaget',
     'bulk.completed': 'Lista klar (aktivera eller avaktivera flera)',
+    'usage.threshold_reached': 'En regel: förbrukningen passerade gränsen',
+    'sim.silent': 'En regel: SIM-kortet har varit tyst',
     'webhook.test': 'Testhändelse',
   } as Record<string, string>,
   url: 'Adress (URL)',

@@ -6,6 +6,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'sim.paused',
   'sim.resumed',
   'bulk.completed',
+  'usage.threshold_reached',
+  'sim.silent',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The event "Skicka testhändelse" queues for one endpoint (not subscribable). */

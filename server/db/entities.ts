@@ -32,6 +32,7 @@ import {
 import { NetworkKeySchema } from './entities/network.ts';
 import { SimTagSchema } from './entities/tags.ts';
 import { RuleFiringSchema, RuleRecipientSchema, RuleSchema } from './entities/rules.ts';
+import { RuleWatchSchema } from './entities/rule-watch.ts';
 
 export { INVOICE_INTERVALS, type InvoiceInterval } from '#domain/companies/schemas.ts';
 export { AUDIT_KINDS, USER_ROLES, type AuditKind, type UserRole } from '#domain/companies/kinds.ts';
@@ -57,6 +58,7 @@ export { UsageAside, UsageCompanyDay, UsageDay, UsageLastSeen, UsageMonth, Usage
 export { NetworkKey } from './entities/network.ts';
 export { SimTag } from './entities/tags.ts';
 export { Rule, RuleFiring, RuleRecipient } from './entities/rules.ts';
+export { RuleWatch } from './entities/rule-watch.ts';
 
 export const entities = [
   RateLimitCounterSchema,
@@ -92,4 +94,5 @@ export const entities = [
   RuleSchema,
   RuleRecipientSchema,
   RuleFiringSchema,
+  RuleWatchSchema,
 ];

@@ -52,6 +52,28 @@ const changedFields = (when: string) => ({
 const EXAMPLE_ICCID = '89460712345678901230';
 const EXAMPLE_TIME = '2026-03-01T09:30:00.000Z';
 
+/** The rule of a firing's event. */
+const ruleRef = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: "The rule's id (GET /api/company/rules)." },
+    name: { type: 'string' },
+  },
+  required: ['id', 'name'],
+  additionalProperties: false,
+};
+/** The SIM of a firing's event, with its tags. */
+const firingSim = {
+  type: 'object',
+  properties: {
+    id: simId,
+    iccid,
+    tags: { type: 'array', items: { type: 'string' }, description: "The SIM's tags, in code point order." },
+  },
+  required: ['id', 'iccid', 'tags'],
+  additionalProperties: false,
+};
+
 /** sim.paused and sim.resumed (issue 40): the SIM, when, who did it, and its tags. */
 function pauseEvent(kind: 'paused' | 'resumed') {
   const at = kind === 'paused' ? 'pausedAt' : 'resumedAt';
@@ -196,6 +218,63 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
       additionalProperties: false,
     },
     example: { operation: 'activate', count: 1, sims: [{ id: 42, iccid: EXAMPLE_ICCID }] },
+  },
+  'usage.threshold_reached': {
+    summary: "A company's usage rule fired for a SIM",
+    description:
+      'One event per SIM and period a rule that sends webhooks fired for (issue 40): its usage this month passed a share of the plan or an amount, or one day passed an amount. Sent from the ingest batch that crossed the threshold, once per rule, SIM and period (month: YYYY-MM, day: YYYY-MM-DD, Europe/Stockholm); a rule that pauses sends sim.paused too.',
+    data: {
+      type: 'object',
+      properties: {
+        rule: ruleRef,
+        sim: firingSim,
+        condition: { type: 'string', enum: ['month_share', 'month_bytes', 'day_bytes'] },
+        threshold: {
+          type: 'integer',
+          description: "month_share: percent of the plan's data amount; month_bytes and day_bytes: bytes.",
+        },
+        period: { type: 'string', description: 'The month (YYYY-MM) or day (YYYY-MM-DD) whose usage crossed it.' },
+        value: { type: 'integer', description: "The period's usage in bytes when it fired." },
+        dataLimitMb: { type: 'integer', description: "The SIM's plan's data amount in MB." },
+        firedAt: isoTime('When it fired'),
+      },
+      required: ['rule', 'sim', 'condition', 'threshold', 'period', 'value', 'dataLimitMb', 'firedAt'],
+      additionalProperties: false,
+    },
+    example: {
+      rule: { id: 3, name: 'Över 80 %' },
+      sim: { id: 42, iccid: EXAMPLE_ICCID, tags: ['Kylbilar'] },
+      condition: 'month_share',
+      threshold: 80,
+      period: '2026-03',
+      value: 4_100_000_000,
+      dataLimitMb: 5000,
+      firedAt: EXAMPLE_TIME,
+    },
+  },
+  'sim.silent': {
+    summary: 'A SIM has been silent longer than a rule allows',
+    description:
+      'One event per SIM a silence rule that sends webhooks fired for (issue 40): no usage record has ended for the number of minutes of the rule since its last traffic. Sent within 5 minutes of the deadline, once per silence (again after traffic came back and stopped). A SIM never seen is not silent.',
+    data: {
+      type: 'object',
+      properties: {
+        rule: ruleRef,
+        sim: firingSim,
+        lastSeenAt: isoTime('The end of its last usage record'),
+        silentMinutes: { type: 'integer', description: "The rule's silence, in minutes." },
+        firedAt: isoTime('When it fired'),
+      },
+      required: ['rule', 'sim', 'lastSeenAt', 'silentMinutes', 'firedAt'],
+      additionalProperties: false,
+    },
+    example: {
+      rule: { id: 4, name: 'Tyst ett dygn' },
+      sim: { id: 42, iccid: EXAMPLE_ICCID, tags: [] },
+      lastSeenAt: EXAMPLE_TIME,
+      silentMinutes: 1440,
+      firedAt: EXAMPLE_TIME,
+    },
   },
   [WEBHOOK_TEST_EVENT]: {
     summary: 'A test event',

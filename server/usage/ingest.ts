@@ -7,7 +7,8 @@ import { DeadlockException } from '@mikro-orm/core';
 import type { Em } from '#server/db/orm.ts';
 import { checkUsageRecord, type UsageRecord } from '#domain/usage/record.ts';
 import { USAGE_SOURCE_PATTERN } from '#domain/usage/source.ts';
-import { USAGE_ZONE } from '#domain/usage/time.ts';
+import { swedishDay, USAGE_ZONE } from '#domain/usage/time.ts';
+import { evaluateUsageRules, type Fired, type Touched } from '#server/rules/evaluate.ts';
 import { ensurePartitions, partitionsForRecord, rawOldest, USAGE_RAW_DAYS, type Partition } from './partitions.ts';
 
 export type IngestCounts = {
@@ -26,6 +27,8 @@ export type IngestOptions = {
   rawDays?: number;
   /** Told, after the batch is committed, the companies whose SIMs had records taken (their pages are live). */
   onTaken?: (companies: number[]) => void | Promise<void>;
+  /** Told, after the batch is committed, what the companies' usage rules did in it (for their toasts). */
+  onFired?: (fired: Fired[]) => void | Promise<void>;
 };
 
 /** Deadlocks between two batches updating the same totals in another order: the loser is run again. */
@@ -109,6 +112,22 @@ const fields = (r: UsageRecord) => ({
   i: r.imei,
 });
 
+/** The batch's SIMs and the Swedish days of their records (a record seen before too: evaluating it again is a no-op). */
+function touchedOf(records: UsageRecord[], simOf: Map<string, { id: number; company_id: number }>): Touched[] {
+  const seen = new Map<string, Touched>();
+  // A Swedish day starts on a whole hour: the day of each hour once, not of each record.
+  const dayOfHour = new Map<number, string>();
+  for (const r of records) {
+    const sim = simOf.get(r.iccid);
+    if (!sim) continue;
+    const hour = Math.floor(r.start.getTime() / 3_600_000);
+    const day = dayOfHour.get(hour) ?? swedishDay(r.start);
+    dayOfHour.set(hour, day);
+    seen.set(`${sim.id}:${day}`, { companyId: Number(sim.company_id), simId: Number(sim.id), day });
+  }
+  return [...seen.values()];
+}
+
 /** The partitions the batch may write to (its records' hours share them: a Swedish day starts on an hour). */
 function partitionsOf(records: UsageRecord[]): Partition[] {
   const hours = new Set(records.map((r) => Math.floor(r.start.getTime() / 3_600_000)));
@@ -173,12 +192,16 @@ export async function ingestUsage(
           ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
           : 0;
         const companies = row?.taken ? [...new Set(sims.map((s) => s.company_id))] : [];
-        return { taken: row?.taken ?? 0, kept, candidates: good.length, companies };
+        // The rules of the SIMs' companies, on the totals just added (issue 40): in this transaction, so a firing,
+        // its webhook and its pause are there exactly when the usage that caused them is.
+        const fired = row?.taken ? await evaluateUsageRules(tx, companies, () => touchedOf(good, simOf), now) : [];
+        return { taken: row?.taken ?? 0, kept, candidates: good.length, companies, fired };
       });
       counts.taken = stored.taken;
       counts.unknownIccid = stored.kept;
       counts.duplicates += stored.candidates - stored.taken - stored.kept;
       if (stored.companies.length) await opts.onTaken?.(stored.companies);
+      if (stored.fired.length) await opts.onFired?.(stored.fired);
       return counts;
     } catch (e) {
       if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_TRIES) throw e;

@@ -4,6 +4,7 @@
 import { USAGE_BATCH_MAX } from '#domain/network/schemas.ts';
 import { z } from '#domain/zod.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
+import { toastFired } from '#server/rules/watch.ts';
 import { idempotent, networkProcedure, router } from '#server/trpc/trpc.ts';
 
 const example = {
@@ -68,6 +69,11 @@ export const networkRouter = router({
         onTaken: async (companies) => {
           for (const companyId of companies) await ctx.announce({ kind: 'usage', companyId });
         },
+        // What the companies' rules did in the batch: a toast per rule to their signed-in users.
+        onFired: (fired) =>
+          toastFired(ctx.em.fork(), ctx.services.hub, fired).catch((err: unknown) =>
+            ctx.services.log.warn({ err }, 'rule toasts not published'),
+          ),
       }),
     ),
 });

@@ -1,0 +1,157 @@
+// A company's usage rules, evaluated in the ingest's own transaction (issue 40, docs/decisions/038): the batch's
+// SIMs and days are checked against the rules of their companies right after their totals are added, so a rule
+// acts in the batch that crosses its threshold (at most one record late: the network's 15-minute records). One
+// statement per company with rules: the day and month totals of the batch's SIMs, the rules whose SIMs they are
+// (all, a tag, a plan) and whose threshold they reach, one firing per rule, SIM and period (the unique key: a batch
+// sent again, two instances with the same batch, a SIM over its threshold batch after batch, all fire once), and a
+// webhook event per firing of a rule that sends them (the outbox, in the same statement). Then the SIMs of the
+// rules that pause are paused, by the rule, in the same transaction.
+import type { Em } from '#server/db/orm.ts';
+import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
+import { pauseSims } from '#server/sims/pause.ts';
+import { isoSql } from '#server/sims/rows.ts';
+import { MB } from '#domain/rules/kinds.ts';
+
+/** A SIM of the batch and a Swedish day it had records taken on. */
+export type Touched = { companyId: number; simId: number; day: string };
+
+/** What a batch's rules did in one company: per rule, the SIMs it fired for and those it paused. */
+export type Fired = {
+  companyId: number;
+  ruleId: number;
+  ruleName: string;
+  notifyToast: boolean;
+  sims: number[];
+  paused: number[];
+};
+
+type RuleRow = { id: number; company_id: number; name: string; notify_toast: boolean; pause: boolean };
+
+/** The usage rules of these companies that are on (silence is the sweep's: ./silence.ts). */
+const RULES_SQL = `select id, company_id, name, notify_toast, pause from rule
+  where company_id = any(?::int[]) and enabled and condition <> 'silent' order by company_id, id`;
+
+/** A rule's SIMs: every SIM, those on its plan, or those with its tag (a probe of sim_tag's key). */
+export const TARGET_SQL = (sim: string, company: string) => `(r.target = 'all'
+    or (r.target = 'plan' and r.target_plan_id = ${sim}.rate_plan_id)
+    or (r.target = 'tag' and exists (select 1 from sim_tag g
+      where g.company_id = ${company} and g.sim_id = ${sim}.id and g.tag = r.target_tag)))`;
+
+/** The SIM and rule of a firing, as the webhook events carry them. */
+export const FIRING_SIM_JSON = `jsonb_build_object('id', s.id, 'iccid', s.iccid, 'tags',
+    coalesce((select jsonb_agg(g.tag order by g.tag) from sim_tag g where g.company_id = s.company_id
+      and g.sim_id = s.id), '[]'::jsonb))`;
+
+const EVALUATE_SQL = `with touched as (
+    select distinct t.s as sim_id, t.d::date as day from json_to_recordset(?::json) as t(s int, d text)
+  ), r as materialized (
+    select * from rule where company_id = ? and enabled and condition <> 'silent'
+  ), v as materialized (
+    select s.id, s.rate_plan_id, t.day, p.data_limit,
+      coalesce(ud.bytes_up + ud.bytes_down, 0) as day_bytes, coalesce(um.bytes_up + um.bytes_down, 0) as month_bytes
+    from touched t
+    join sim s on s.id = t.sim_id and s.company_id = ? and s.status = 'active'
+    join rate_plan p on p.id = s.rate_plan_id
+    left join usage_day ud on ud.company_id = s.company_id and ud.sim_id = s.id and ud.day = t.day
+    left join usage_month um on um.company_id = s.company_id and um.sim_id = s.id
+      and um.month = date_trunc('month', t.day)::date
+  ), hits as (
+    select distinct on (r.id, v.id, period) r.id as rule_id, v.id as sim_id,
+      case when r.condition = 'day_bytes' then to_char(v.day, 'YYYY-MM-DD') else to_char(v.day, 'YYYY-MM') end
+        as period,
+      case when r.condition = 'day_bytes' then v.day_bytes else v.month_bytes end as value,
+      r.notify_webhook
+    from v join r on ${TARGET_SQL('v', '?::int')}
+    where case r.condition
+      when 'day_bytes' then v.day_bytes >= r.threshold
+      when 'month_bytes' then v.month_bytes >= r.threshold
+      else v.data_limit > 0 and v.month_bytes * 100 >= r.threshold * v.data_limit * ${MB}::bigint end
+    order by r.id, v.id, period, value desc
+  ), fired as (
+    insert into rule_firing (company_id, rule_id, sim_id, period, value, fired_at, webhook)
+    select ?, rule_id, sim_id, period, value, ?::timestamptz, notify_webhook from hits
+    order by rule_id, sim_id, period
+    on conflict (rule_id, sim_id, period) do nothing
+    returning id, rule_id, sim_id, period, value, fired_at
+  )${outboxCtes(
+    'thr',
+    'usage.threshold_reached',
+    `select jsonb_build_object('rule', jsonb_build_object('id', r.id, 'name', r.name), 'sim', ${FIRING_SIM_JSON},
+       'condition', r.condition, 'threshold', r.threshold, 'period', f.period, 'value', f.value,
+       'dataLimitMb', p.data_limit, 'firedAt', ${isoSql('f.fired_at')}) as data
+     from fired f join r on r.id = f.rule_id join sim s on s.id = f.sim_id join rate_plan p on p.id = s.rate_plan_id
+     where r.notify_webhook order by f.id`,
+  )}
+  select f.id, f.rule_id, f.sim_id from fired f order by f.rule_id, f.sim_id`;
+
+/**
+ * The usage rules of the batch's companies, evaluated in the ingest's transaction `tx` after the totals were
+ * added: what fired. The batch's SIMs and days (`touchedOf`) are made only when a company of the batch has a usage
+ * rule on: else it costs one indexed read.
+ */
+export async function evaluateUsageRules(
+  tx: Em,
+  companies: readonly number[],
+  touchedOf: () => Touched[],
+  now: Date,
+): Promise<Fired[]> {
+  if (companies.length === 0) return [];
+  const rules = await tx.execute<RuleRow[]>(RULES_SQL, [`{${companies.map((c) => Math.trunc(c)).join(',')}}`]);
+  if (rules.length === 0) return [];
+  const touched = touchedOf();
+  const fired: Fired[] = [];
+  for (const companyId of new Set(rules.map((r) => Number(r.company_id)))) {
+    const mine = touched.filter((t) => t.companyId === companyId).map((t) => ({ s: t.simId, d: t.day }));
+    const rows = await tx.execute<Array<{ id: number | string; rule_id: number; sim_id: number }>>(EVALUATE_SQL, [
+      JSON.stringify(mine),
+      companyId,
+      companyId,
+      companyId,
+      companyId,
+      now.toISOString(),
+      ...outboxParams(companyId),
+    ]);
+    fired.push(...(await actOn(tx, companyId, rules, rows)));
+  }
+  return fired;
+}
+
+/**
+ * What the firings of one company do besides their webhook: the SIMs of each rule that pauses are paused by the
+ * rule (a SIM already paused stays as it is), and each firing says whether it paused its SIM.
+ */
+export async function actOn(
+  tx: Em,
+  companyId: number,
+  rules: readonly RuleRow[],
+  rows: ReadonlyArray<{ id: number | string; rule_id: number; sim_id: number }>,
+): Promise<Fired[]> {
+  const out: Fired[] = [];
+  for (const rule of rules.filter((r) => Number(r.company_id) === companyId)) {
+    const mine = rows.filter((r) => Number(r.rule_id) === Number(rule.id));
+    if (mine.length === 0) continue;
+    const sims = mine.map((r) => Number(r.sim_id));
+    let paused: number[] = [];
+    if (rule.pause) {
+      const actor = { companyId, userId: null, rule: { id: Number(rule.id), name: rule.name } };
+      const result = await pauseSims(tx, actor, sims);
+      paused = result.results.filter((r) => r.outcome === 'paused').map((r) => r.id);
+      const didPause = new Set(paused);
+      const firings = mine.filter((r) => didPause.has(Number(r.sim_id))).map((r) => String(r.id));
+      if (firings.length)
+        await tx.execute(`update rule_firing set paused = true where rule_id = ? and id = any(?::bigint[])`, [
+          Number(rule.id),
+          `{${firings.join(',')}}`,
+        ]);
+    }
+    out.push({
+      companyId,
+      ruleId: Number(rule.id),
+      ruleName: rule.name,
+      notifyToast: rule.notify_toast,
+      sims,
+      paused,
+    });
+  }
+  return out;
+}
