@@ -1,8 +1,11 @@
-// Usage ingest on PostgreSQL under faults: the connection cut in the middle of a 10,000-record batch leaves
-// nothing half-counted and the retry counts it once; two processes ingesting the same batches at once count each
-// record once (server/usage/ingest.ts, docs/decisions/033).
+// Usage ingest on PostgreSQL under faults: the connection cut in the middle of a 10,000-record batch (in its last
+// statement: the rules' firings) leaves nothing half-counted, no firing and no webhook, and the retry counts it once,
+// fires once and queues each webhook once (the outbox: a firing and its event are one statement); two processes
+// ingesting the same batches at once count each record once and fire each rule once per SIM (server/usage/ingest.ts,
+// server/rules/evaluate.ts, docs/decisions/033).
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { Company, Rule, WebhookEndpoint } from '#server/db/entities.ts';
 import { initOrm, type Em } from '#server/db/orm.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
 import { needs } from '#tests/helpers/needs.ts';
@@ -32,15 +35,52 @@ needs(describe, 'PostgreSQL')('faults and two processes (PostgreSQL)', () => {
     return { raw: num(r?.raw), days: num(r?.days), down: num(r?.down), aside: num(r?.aside) };
   };
 
+  /** A rule of the demo company that fires for every SIM with usage this month, pauses it and sends webhooks. */
+  const fired = async (em: Em) => {
+    const [r] = await em.execute(
+      `select (select count(*) from rule_firing) as firings,
+         (select count(*) from webhook_event where type = 'usage.threshold_reached') as events,
+         (select count(*) from webhook_event where type = 'sim.paused') as paused`,
+    );
+    return { firings: num(r?.firings), events: num(r?.events), paused: num(r?.paused) };
+  };
+  const demoSimsWithUsage = async (em: Em) => {
+    const [r] = await em.execute(
+      `select count(distinct m.sim_id) as n from usage_month m join company c on c.id = m.company_id
+       where c.customer_number = '100001'`,
+    );
+    return num(r?.n);
+  };
+  const withRule = async (em: Em) => {
+    const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
+    em.create(WebhookEndpoint, {
+      company: demo,
+      url: 'https://hooks.example/usage',
+      events: ['usage.threshold_reached', 'sim.paused'],
+      secret: 'x'.repeat(40),
+    });
+    em.create(Rule, {
+      company: demo,
+      name: 'Allt över 1 byte',
+      target: 'all',
+      condition: 'month_bytes',
+      threshold: 1,
+      notifyWebhook: true,
+      pause: true,
+    });
+    await em.flush();
+  };
+
   it('a connection cut in the middle of a 10,000-record batch leaves nothing; the retry counts it once', async () => {
     const em = db.orm.em.fork();
     await clear(em);
+    await withRule(em);
     const batch = batchOf(await activeSims(em, 50), 'cut', 10_000);
-    // The batch stops in its last statement (records aside), after the raw records and totals were written.
+    // The batch stops in its last statement (the rules' firings), after the raw records, totals and aside were written.
     await em.execute(`create function usage_test_wait() returns trigger language plpgsql as $$
       begin perform pg_sleep(60); return null; end $$`);
     await em.execute(
-      `create trigger usage_test_wait after insert on usage_aside for each statement execute function usage_test_wait()`,
+      `create trigger usage_test_wait after insert on rule_firing for each statement execute function usage_test_wait()`,
     );
     const admin = new pg.Client({ connectionString: String(db.orm.config.get('clientUrl')) });
     await admin.connect();
@@ -65,20 +105,29 @@ needs(describe, 'PostgreSQL')('faults and two processes (PostgreSQL)', () => {
         .toBe(1);
       expect(await failed).toBeInstanceOf(Error);
     } finally {
-      await admin.query(`drop trigger if exists usage_test_wait on usage_aside`);
+      await admin.query(`drop trigger if exists usage_test_wait on rule_firing`);
       await admin.query(`drop function if exists usage_test_wait()`);
       await admin.end();
     }
     expect(await totals(db.orm.em.fork())).toEqual({ raw: 0, days: 0, down: 0, aside: 0 });
+    expect(await fired(db.orm.em.fork())).toEqual({ firings: 0, events: 0, paused: 0 });
     const retry = await ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);
     expect(retry).toEqual({ taken: 9_000, duplicates: 0, unknownIccid: 1_000, refused: [] });
     const down = batch.filter((_, i) => known(i)).reduce((sum, r) => sum + r.bytesDown, 0);
     expect(await totals(db.orm.em.fork())).toEqual({ raw: 9_000, days: 9_000, down, aside: 1_000 });
+    // Each of the demo company's SIMs with usage fired once, its webhook and its pause once; a repeat adds nothing.
+    const n = await demoSimsWithUsage(db.orm.em.fork());
+    expect(n).toBeGreaterThan(0);
+    expect(await fired(db.orm.em.fork())).toEqual({ firings: n, events: n, paused: n });
+    await ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);
+    expect(await fired(db.orm.em.fork())).toEqual({ firings: n, events: n, paused: n });
   });
 
   it('two processes ingesting the same batches at once count each record once', async () => {
     const em = db.orm.em.fork();
     await clear(em);
+    // The rule of the test before stays on: it fires again for the month, once per SIM, whoever takes a record first.
+    await em.execute(`delete from rule_firing`);
     const sims = await activeSims(em, 50);
     const batches = [0, 1, 2, 3].map((b) => batchOf(sims, `twice-${b}`, 2_000));
     const other = await initOrm({ kind: 'postgres', url: String(db.orm.config.get('clientUrl')) });
@@ -102,5 +151,6 @@ needs(describe, 'PostgreSQL')('faults and two processes (PostgreSQL)', () => {
     }
     const down = batches.flatMap((b) => b.filter((_, i) => known(i))).reduce((sum, r) => sum + r.bytesDown, 0);
     expect(await totals(em)).toEqual({ raw: 7_200, days: 7_200, down, aside: 800 });
+    expect((await fired(em)).firings).toBe(await demoSimsWithUsage(em));
   });
 });
