@@ -13,6 +13,7 @@ import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { tWebhooks } from '#domain/texts/webhooks.ts';
+import { tRules } from '#domain/texts/rules.ts';
 import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
 import { tSecurity } from '#domain/texts/security.ts';
@@ -88,6 +89,7 @@ export default function CompanyUsers() {
       <nav className="company-nav" aria-label={c.title}>
         <Link to="/company/activity">{c.activityLink}</Link>
         <Link to="/company/webhooks">{tWebhooks.link}</Link>
+        <Link to="/company/rules">{tRules.link}</Link>
         <Link to="/company/api-keys">{tApiKeys.homeLink}</Link>
         <Link to="/company/sign-in">{tSecurity.sso.link}</Link>
       </nav>

@@ -1,6 +1,13 @@
 // Where changes need a step-up (a passkey use within 10 minutes): the layout shows the prompt on these paths to
 // an owner or super admin whose session has not stepped up. The procedures refuse regardless (server/trpc/trpc.ts).
-export const STEP_UP_PATHS = ['/admin', '/company/users', '/company/api-keys', '/company/webhooks', '/company/sign-in'];
+export const STEP_UP_PATHS = [
+  '/admin',
+  '/company/users',
+  '/company/api-keys',
+  '/company/webhooks',
+  '/company/rules',
+  '/company/sign-in',
+];
 
 /** What the layout's prompt offers: the user's passkey, or (none yet) the way to add one. */
 export type StepUpWanted = 'passkey' | 'none' | false;

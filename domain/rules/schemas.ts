@@ -50,10 +50,20 @@ const ruleFields = {
   planId: rowId(e.plan).nullish(),
   condition: z.enum(RULE_CONDITIONS, { error: e.condition }),
   /** month_share: percent of the plan's data amount; month_bytes, day_bytes: bytes; silent: minutes. */
-  threshold: z.number({ error: e.threshold }).int(e.threshold),
-  notifyEmail: z.boolean().default(false),
+  threshold: z.number({ error: e.threshold }).int(e.threshold).meta({
+    description:
+      "month_share: percent of the plan's data amount (1–1000); month_bytes, day_bytes: bytes (1 MB–100,000 GB); silent: minutes (60–129,600, that is 1 hour to 90 days).",
+    example: 80,
+  }),
+  notifyEmail: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'E-mail the recipients (a digest per rule and hour).', example: false }),
   notifyWebhook: z.boolean().default(false),
-  notifyToast: z.boolean().default(false),
+  notifyToast: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'A toast to the signed-in users of the company.', example: true }),
   pause: z.boolean().default(false),
   /** The users (of the company) the e-mail digest goes to; required with notifyEmail. */
   recipients: z
@@ -121,9 +131,9 @@ export type RuleView = z.infer<typeof ruleOutput>;
 
 /** GET /api/company/rules/firings: one rule's or all, newest first, a page of FIRINGS_PAGE after `before`. */
 export const firingsInput = z.object({
-  ruleId: rowId().optional(),
+  ruleId: rowId().meta({ description: "One rule's firings only (else every rule's).", example: 7 }).optional(),
   /** The `next` of the page before (opaque). */
-  before: z.string().max(200).optional(),
+  before: z.string().max(200).meta({ description: 'The `next` of the page before (opaque).' }).optional(),
 });
 
 export const firingOutput = z.object({

@@ -176,7 +176,7 @@ export const errorResponses = {
   Conflict: [
     409,
     errorResponse(
-      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint. Or, with Retry-After: a request with the same Idempotency-Key is still running and this one waited for it for 30 s.',
+      'Well-formed but clashing with what is stored: a taken ICCID, e-mail or customer number, a legacy SIM, the last owner, too many webhooks, a disabled endpoint, a rule name already taken or too many rules. Or, with Retry-After: a request with the same Idempotency-Key is still running and this one waited for it for 30 s.',
       { error: t.errors.simAlreadyActive, issues: [{ path: ['iccid'], message: t.errors.simAlreadyActive }] },
       { 'Retry-After': retryAfter, ...replayed },
     ),
@@ -256,6 +256,8 @@ export const CONFLICTS = new Set([
   'post /company/users/remove/{id}',
   'post /company/webhooks',
   'post /company/webhooks/test/{id}',
+  'post /company/rules',
+  'put /company/rules',
 ]);
 
 /** A thing named by the request (a path parameter, an id in the query or body) may not exist, or not for this caller. */
@@ -313,7 +315,8 @@ export function exampleOf(schema: Schema | undefined, name = '', forRequest = fa
       const out: Json = {};
       const required = new Set(schema.required ?? []);
       for (const [key, field] of Object.entries(schema.properties ?? {})) {
-        if (forRequest && !required.has(key) && !(key === 'iccids' || hinted(key))) continue;
+        // A request names its required fields, and the optional ones a person would send (hinted, or with an example).
+        if (forRequest && !required.has(key) && !(key === 'iccids' || hinted(key) || 'example' in field)) continue;
         if (forRequest && key === 'rows' && 'iccids' in (schema.properties ?? {})) continue;
         out[key] = exampleOf(field, key, forRequest);
       }
@@ -428,7 +431,8 @@ export function exactDocument(generated: object): void {
           (parameter.required ||
             hinted(parameter.name) ||
             parameter.schema.default !== undefined ||
-            parameter.schema.enum)
+            parameter.schema.enum ||
+            'example' in parameter.schema)
         )
           parameter.example = exampleOf(parameter.schema, parameter.name, true);
       if (change) (op.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' });

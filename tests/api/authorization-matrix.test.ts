@@ -1,4 +1,4 @@
-// Long: one table of 30 procedures with their inputs and page forms, which reads best in one place.
+// Long: one table of 33 procedures with their inputs and page forms, which reads best in one place.
 // The authorization matrix of the sensitive changes (issue 37): every procedure that needs a recent passkey use
 // (step-up) × every kind of caller × every door it has: its REST path in the OpenAPI document, `/api/trpc/<name>`,
 // and its page's form post (or the page's JSON door, for the passkey ceremonies). Only a fresh step-up of the right
@@ -239,6 +239,18 @@ async function webhookOfA(): Promise<number> {
     {
       json: { url: `http://127.0.0.1:9/matris/${n()}`, events: ['sim.activated'] },
     },
+  );
+  expect(r.status, r.text).toBe(200);
+  return (r.json as { id: number }).id;
+}
+
+async function ruleOfA(): Promise<number> {
+  const r = await send(
+    url(),
+    'POST',
+    '/api/company/rules',
+    { cookie: await cookie(EMAIL.owner) },
+    { json: { name: `Matris ${n()}`, target: 'all', condition: 'silent', threshold: 60, notifyToast: true } },
   );
   expect(r.status, r.text).toBe(200);
   return (r.json as { id: number }).id;
@@ -578,6 +590,50 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: 'rules.create',
+    role: 'owner',
+    other: 'own',
+    make: async () => {
+      const name = `Regel ${n()}`;
+      return {
+        input: { name, target: 'all', condition: 'month_share', threshold: 80, notifyToast: true },
+        page: {
+          path: '/company/rules',
+          form: { intent: 'create', name, target: 'all', condition: 'month_share', share: '80', notifyToast: 'on' },
+        },
+      };
+    },
+  },
+  {
+    name: 'rules.update',
+    role: 'owner',
+    other: 'refused',
+    make: async () => {
+      const id = await ruleOfA();
+      return {
+        input: {
+          id,
+          name: `Ändrad ${n()}`,
+          target: 'all',
+          condition: 'silent',
+          threshold: 120,
+          pause: true,
+          enabled: false,
+        },
+        page: { path: '/company/rules', form: { intent: 'disable', id: String(id) } },
+      };
+    },
+  },
+  {
+    name: 'rules.delete',
+    role: 'owner',
+    other: 'refused',
+    make: async () => {
+      const id = await ruleOfA();
+      return { input: { id }, page: { path: `/company/rules/${id}/delete`, form: {} } };
+    },
+  },
+  {
     name: 'apiKeys.create',
     role: 'owner',
     other: 'own',
@@ -756,6 +812,8 @@ async function tidy() {
   await em().execute('update company set require_passkeys = false');
   await em().execute('delete from passkey where user_id = ?', [await userIdOf(EMAIL.firstPasskey)]);
   await em().execute('delete from webhook_endpoint');
+  // A company may have 100 rules: the cells' rules are gone again.
+  await em().execute('delete from rule');
   await em().execute('update api_key set revoked_at = now() where revoked_at is null and id not in (?, ?)', [
     keys.readId,
     keys.writeId,

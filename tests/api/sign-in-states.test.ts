@@ -238,6 +238,7 @@ async function fingerprint(): Promise<string> {
       (select md5(coalesce(string_agg(u::text, ',' order by u.id), '')) from app_user u) as users,
       (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from api_key k) as keys,
       (select md5(coalesce(string_agg(w::text, ',' order by w.id), '')) from webhook_endpoint w) as webhooks,
+      (select md5(coalesce(string_agg(r::text, ',' order by r.id), '')) from rule r) as rules,
       (select count(*) from app_session) as sessions, (select count(*) from passkey) as passkeys`,
   );
   return JSON.stringify(rows[0]);
@@ -255,6 +256,23 @@ async function webhook(): Promise<number> {
     method: 'POST',
     headers: { cookie: await cookieOf('owner', true), 'content-type': 'application/json' },
     body: JSON.stringify({ url: `http://127.0.0.1:9/hook/${next()}`, events: ['sim.activated'] }),
+  });
+  expect(r.status).toBe(200);
+  return ((await r.json()) as { id: number }).id;
+}
+
+/** A rule of Demo AB, made by a stepped-up owner. */
+async function rule(): Promise<number> {
+  const r = await fetch(`${portal.server.url}/api/company/rules`, {
+    method: 'POST',
+    headers: { cookie: await cookieOf('owner', true), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: `Regel ${next()}`,
+      target: 'all',
+      condition: 'silent',
+      threshold: 60,
+      notifyToast: true,
+    }),
   });
   expect(r.status).toBe(200);
   return ((await r.json()) as { id: number }).id;
@@ -434,6 +452,50 @@ const changes: Change[] = [
     who: 'owner',
     rest: async () => ({ method: 'POST', path: `/api/company/webhooks/delete/${await webhook()}`, body: {} }),
     page: async () => ({ path: `/company/webhooks/${await webhook()}/delete`, form: {} }),
+  },
+  {
+    label: 'owner: create a rule',
+    who: 'owner',
+    rest: async () => ({
+      method: 'POST',
+      path: '/api/company/rules',
+      body: { name: `Steg ${next()}`, target: 'all', condition: 'month_share', threshold: 80, notifyToast: true },
+    }),
+    page: async () => ({
+      path: '/company/rules',
+      form: {
+        intent: 'create',
+        name: `Steg ${next()}`,
+        target: 'all',
+        condition: 'month_share',
+        share: '80',
+        notifyToast: 'on',
+      },
+    }),
+  },
+  {
+    label: 'owner: update a rule',
+    who: 'owner',
+    rest: async () => ({
+      method: 'PUT',
+      path: '/api/company/rules',
+      body: {
+        id: await rule(),
+        name: `Ändrad ${next()}`,
+        target: 'all',
+        condition: 'silent',
+        threshold: 120,
+        pause: true,
+        enabled: false,
+      },
+    }),
+    page: async () => ({ path: '/company/rules', form: { intent: 'disable', id: String(await rule()) } }),
+  },
+  {
+    label: 'owner: delete a rule',
+    who: 'owner',
+    rest: async () => ({ method: 'POST', path: `/api/company/rules/delete/${await rule()}`, body: {} }),
+    page: async () => ({ path: `/company/rules/${await rule()}/delete`, form: {} }),
   },
   {
     label: 'owner: add a user',

@@ -86,6 +86,7 @@ beforeAll(async () => {
     { path: `/company/users/${anna.id}`, as: 'owner' },
     { path: '/company/api-keys', as: 'owner' },
     { path: '/company/webhooks', as: 'owner' },
+    { path: '/company/rules', as: 'owner' },
     { path: '/company/activity', as: 'owner' },
     // A super admin acting as the company: the header's acting line with its way back, in the warning colours.
     { path: '/sims', as: 'acting' },

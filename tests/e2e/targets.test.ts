@@ -57,6 +57,7 @@ beforeAll(async () => {
     { path: `/company/users/${anna.id}`, as: 'owner' },
     { path: '/company/api-keys', as: 'owner' },
     { path: '/company/webhooks', as: 'owner' },
+    { path: '/company/rules', as: 'owner' },
     { path: '/company/activity', as: 'owner' },
     { path: '/admin', as: 'admin' },
     { path: '/admin/companies', as: 'admin' },

@@ -54,7 +54,7 @@ export function sendPage(base: string, req: PageRequest, who: Credentials): Prom
 
 /**
  * What the sensitive changes leave in the database, hashed: companies, users, API keys, webhooks, single sign-on
- * settings and domains, network keys, passkeys, recovery codes, sessions (not their last-seen time, which a request may touch),
+ * settings and domains, rules, network keys, passkeys, recovery codes, sessions (not their last-seen time, which a request may touch),
  * WebAuthn challenges and the audit trail. `exceptCompanyId`: leave that company's rows (and its users') out.
  */
 export async function fingerprint(em: Em, exceptCompanyId = 0): Promise<string> {
@@ -71,6 +71,7 @@ export async function fingerprint(em: Em, exceptCompanyId = 0): Promise<string> 
       (select ${agg('u', 'u.id')} from app_user u where u.company_id <> ?) as users,
       (select ${agg(row('k', 'last_used_at'), 'k.id')} from api_key k where k.company_id <> ?) as keys,
       (select ${agg('w', 'w.id')} from webhook_endpoint w where w.company_id <> ?) as webhooks,
+      (select ${agg('ru', 'ru.id')} from rule ru where ru.company_id <> ?) as rules,
       (select ${agg(row('n', 'last_used_at'), 'n.id')} from network_key n) as network_keys,
       (select ${agg('s', 's.company_id')} from sso_config s where s.company_id <> ?) as sso,
       (select ${agg(row('d'), 'd.domain')} from sso_domain d where d.company_id <> ?) as domains,
@@ -80,7 +81,7 @@ export async function fingerprint(em: Em, exceptCompanyId = 0): Promise<string> 
         from app_session s join app_user u on u.id = s.user_id where u.company_id <> ?) as sessions,
       (select count(*) from webauthn_challenge ch left join app_user u on u.id = ch.user_id
         where coalesce(u.company_id, 0) <> ?) as challenges`,
-    [x, x, x, x, x, x, x, x, x, x, x],
+    [x, x, x, x, x, x, x, x, x, x, x, x],
   );
   return JSON.stringify(rows[0]);
 }
