@@ -39,6 +39,9 @@ import { useLiveUsage } from '#app/utils/live-usage.ts';
 import { SimTags, TAG_ADD, TAG_REMOVE } from '#app/components/tags/SimTags.tsx';
 import { TAG_MAX, TAGS_PER_SIM } from '#domain/sims/tags.ts';
 import { tTags } from '#domain/texts/tags.ts';
+import { tPause } from '#domain/texts/pause.ts';
+import { PausedBadge } from '#app/components/sims/PausedBadge.tsx';
+import { PAUSE, RESUME, SimPause } from '#app/components/sims/SimPause.tsx';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -101,6 +104,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = formText(form, 'intent');
   if (intent === TAG_ADD || intent === TAG_REMOVE) return tagAction(context, id, intent, formText(form, 'tag'));
+  if (intent === PAUSE || intent === RESUME) return pauseAction(context, id, intent);
   // What was typed, to fill the form again; an unticked box is not posted at all, which is false here
   // (the procedure needs every field).
   const values = {
@@ -139,6 +143,20 @@ async function tagAction(context: ActionFunctionArgs['context'], id: number, int
   return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
 }
 
+/**
+ * The SIM paused or resumed (sim.pause / sim.resume, issue 40): done, the page again (the toast says it); nothing to
+ * do (already paused, or not paused: another tab, a rule), said on this page, which shows the state as it is.
+ */
+async function pauseAction(context: ActionFunctionArgs['context'], id: number, intent: string) {
+  const result = await attempt(() =>
+    intent === PAUSE ? context.trpc.sim.pause({ id }) : context.trpc.sim.resume({ id }),
+  );
+  if (!result.ok) return { pauseNote: Object.values(result.fields)[0] ?? t.error.notSent };
+  if (!result.value.changed) return { pauseNote: intent === PAUSE ? tPause.alreadyPaused : tPause.notPaused };
+  await context.ctx.showToasts({ flash: true });
+  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+}
+
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) =>
   keepTypedOnFailure(() => serverAction<typeof action>(), 'sim');
 
@@ -164,6 +182,8 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
   const plan = (code: unknown) => planNames.get(shown(code)) ?? shown(code);
   const text = (value: unknown) => (value ? t.sims.quoted(shown(value)) : t.sims.emptyValue);
   if (h.kind === 'activated' && h.after?.ratePlan) return [t.sims.activatedWith(plan(h.after.ratePlan))];
+  // A rule's pause names the rule (its name then): "Pausad av regeln ”Över 90 %”".
+  if (h.kind === 'paused' && typeof h.after?.rule === 'string') return [tPause.history.pausedByRule(h.after.rule)];
   const after = h.after ?? {};
   const lines = CHANGES.filter((key) => key in after).map((key) =>
     key === 'ratePlan'
@@ -190,6 +210,7 @@ export default function EditSim() {
   const failed = answer && 'failed' in answer;
   const data = answer && 'values' in answer ? answer : undefined;
   const tagAnswer = answer && 'tagError' in answer ? answer : undefined;
+  const pauseNote = answer && 'pauseNote' in answer ? answer.pauseNote : undefined;
   const busy = useNavigation().state === 'submitting';
   const dialog = useRef<HTMLDialogElement>(null);
   // The form is made anew for the values the server sent back or the SIM as saved; a failed post keeps
@@ -210,7 +231,11 @@ export default function EditSim() {
       };
   return (
     <>
-      <h1>{readOnly ? tForms.simView : t.pages.sim}</h1>
+      {/* The state beside the title (issue 40): a paused SIM says so first, icon and word. */}
+      <div className="sim-head">
+        <h1>{readOnly ? tForms.simView : t.pages.sim}</h1>
+        {sim.status === 'paused' ? <PausedBadge /> : null}
+      </div>
       {legacy ? (
         <SupportContact notice="info" role="status" address={support} text={tSupport.legacy} fallback={t.sims.legacy} />
       ) : null}
@@ -222,6 +247,8 @@ export default function EditSim() {
           {t.error.notSent}
         </Notice>
       ) : null}
+      {pauseNote ? <Notice role="status">{pauseNote}</Notice> : null}
+      <SimPause status={sim.status} pausedAt={sim.pausedAt} pausedBy={sim.pausedBy} writable={writable} busy={busy} />
       <SimFactsCard
         sim={{ status: sim.status, plan: sim.ratePlan.description, activatedAt: sim.activatedAt }}
         usage={usage}

@@ -14,22 +14,26 @@ import { row } from '#app/sims/list-rows.ts';
 import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
 import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
 import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/components/sims/Selection.tsx';
-import { pageHref, stateParams, tagsOf } from '#app/sims/links.ts';
+import { pageHref, stateParams, statusOf, tagsOf } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
 import { viewOf } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
-import { SimsViewControls } from '#app/components/sims/sims-view.tsx';
+import { SimsViewControls, StateFilter } from '#app/components/sims/sims-view.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 import { useLiveUsage } from '#app/utils/live-usage.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
 import { procedureHeaders } from '#app/utils/http.server.ts';
 import { BULK_TAG, BULK_TAG_ADD, BULK_TAG_REMOVE, BulkTags } from '#app/components/tags/BulkTags.tsx';
+import { BULK_PAUSE, BULK_RESUME, BulkPause } from '#app/components/sims/BulkPause.tsx';
+import { tPause } from '#domain/texts/pause.ts';
 
 export const PAGE_SIZE = 50;
 
 /** The bulk form's id: the buttons above the table (outside it) belong to it through their form attribute. */
 const BULK_FORM = 'sims-bulk';
+/** The search's GET form's id: the state's select beside the count belongs to it. */
+const SEARCH_FORM = 'sims-search';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
 
@@ -45,12 +49,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
   // The sort and the usage filter (an unknown value is the default; a sort the filter does not allow, its first).
   // The tags (issue 40) go with the view into every link of the list (app/sims/links.ts).
+  // The state (issue 40: active or paused only) goes the same way.
   const tag = tagsOf(url);
-  const view = { ...viewOf(url.searchParams.get('sort'), url.searchParams.get('filter')), tag };
+  const status = statusOf(url);
+  const view = { ...viewOf(url.searchParams.get('sort'), url.searchParams.get('filter')), tag, status };
   const [{ items, total, exact }, { tags: companyTags }] = await Promise.all([
     context.trpc.sim.page({
       q,
       tag: tag.length ? tag : undefined,
+      status: status ?? undefined,
       limit: PAGE_SIZE,
       offset: (page - 1) * PAGE_SIZE,
       sort: view.sort,
@@ -94,20 +101,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
   requireUser(request, context);
   const form = await request.formData();
   const back = new URLSearchParams();
-  for (const name of ['q', 'sort', 'filter', 'tag', 'page'])
+  for (const name of ['q', 'sort', 'filter', 'tag', 'status', 'page'])
     for (const value of form.getAll(name)) if (typeof value === 'string') back.append(name, value);
   const url = new URL(`/sims?${back}`, request.url);
   const q = formText(form, 'q');
   const page = Math.max(1, Number.parseInt(formText(form, 'page'), 10) || 1);
-  const address = pageHref(q, page, { ...viewOf(back.get('sort'), back.get('filter')), tag: tagsOf(url) });
+  const view = { ...viewOf(back.get('sort'), back.get('filter')), tag: tagsOf(url), status: statusOf(url) };
+  const address = pageHref(q, page, view);
   const intent = formText(form, 'intent');
-  if (intent !== BULK_TAG_ADD && intent !== BULK_TAG_REMOVE) return redirect(address);
-  const tag = formText(form, BULK_TAG);
   const ids = form
     .getAll('id')
     .map(Number)
     .filter((id) => Number.isSafeInteger(id) && id > 0);
   const matching = form.get('matching') === '1';
+  if (intent === BULK_PAUSE || intent === BULK_RESUME)
+    return bulkPauseAction(context, { intent, ids, matching, q, address });
+  if (intent !== BULK_TAG_ADD && intent !== BULK_TAG_REMOVE) return redirect(address);
+  const tag = formText(form, BULK_TAG);
   const change = intent === BULK_TAG_ADD ? { add: [tag] } : { remove: [tag] };
   const result = await attempt(() => context.trpc.sim.tags(matching ? { q, ...change } : { ids, ...change }));
   if (!result.ok) {
@@ -118,9 +128,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(address, { headers: procedureHeaders(context) });
 }
 
+/**
+ * The ticked SIMs (or every SIM of the search, "all that match": resolved here by sim.matching, as the deactivation's
+ * confirm does, so no list from the browser is believed) paused or resumed in one call. Done: the list again, the
+ * toast with the counts (how many changed, how many were already so); refused: said by the buttons, the boxes kept.
+ */
+async function bulkPauseAction(
+  context: ActionFunctionArgs['context'],
+  p: { intent: string; ids: number[]; matching: boolean; q: string; address: string },
+) {
+  const ids = p.matching ? (await context.trpc.sim.matching({ q: p.q })).rows.map((r) => r.id) : [...new Set(p.ids)];
+  if (ids.length === 0) return { bulkPauseError: tPause.bulkNone, ids: p.ids, matching: p.matching };
+  const result = await attempt<unknown>(() =>
+    p.intent === BULK_PAUSE ? context.trpc.sim.bulkPause({ ids }) : context.trpc.sim.bulkResume({ ids }),
+  );
+  if (!result.ok)
+    return { bulkPauseError: Object.values(result.fields)[0] ?? t.error.notSent, ids: p.ids, matching: p.matching };
+  await context.ctx.showToasts({ flash: true });
+  return redirect(p.address, { headers: procedureHeaders(context) });
+}
+
 // A refused tag leaves the list as it is (the same rows, the same boxes ticked).
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  typeof actionResult === 'object' && actionResult !== null && 'bulkTagError' in actionResult
+  typeof actionResult === 'object' &&
+  actionResult !== null &&
+  ('bulkTagError' in actionResult || 'bulkPauseError' in actionResult)
     ? false
     : defaultShouldRevalidate;
 
@@ -172,7 +204,7 @@ export default function Sims() {
     <div className="sims-surface">
       <h1>{t.pages.sims}</h1>
       <div className="sims-tools">
-        <Form method="get" role="search" className="search sims-search">
+        <Form method="get" role="search" className="search sims-search" id={SEARCH_FORM}>
           <label htmlFor="q" className="visually-hidden">
             {t.sims.searchLabel}
           </label>
@@ -195,10 +227,16 @@ export default function Sims() {
           <p className="sims-total" aria-live="polite">
             {search.searching ? '…' : t.sims.count(total, exact)}
           </p>
+          <StateFilter status={view.status} form={SEARCH_FORM} />
           {loaded.asOf ? <p className="sims-asof">{loaded.asOf}</p> : null}
           {total > 0 ? <ExportLinks q={q} view={view} /> : null}
           {/* "All that match" names the search only: under a usage or tag filter only the page's boxes select. */}
-          {writable && !view.filter && !view.tag.length && sims.length > 0 && (morePages || matching) ? (
+          {writable &&
+          !view.filter &&
+          !view.tag.length &&
+          !view.status &&
+          sims.length > 0 &&
+          (morePages || matching) ? (
             <SelectMatching
               form={BULK_FORM}
               q={q}
@@ -224,10 +262,16 @@ export default function Sims() {
       {sims.length === 0 ? (
         <EmptyState
           action={
-            q || view.filter || view.tag.length || !writable ? null : <Link to="/add">{t.sims.activateFirst}</Link>
+            q || view.filter || view.tag.length || view.status || !writable ? null : (
+              <Link to="/add">{t.sims.activateFirst}</Link>
+            )
           }
         >
-          {view.filter || view.tag.length ? tFleetUsage.emptyView : q ? t.sims.emptySearch : t.sims.empty}
+          {view.filter || view.tag.length || view.status
+            ? tFleetUsage.emptyView
+            : q
+              ? t.sims.emptySearch
+              : t.sims.empty}
         </EmptyState>
       ) : (
         <Form
@@ -277,11 +321,14 @@ export default function Sims() {
               q={q}
               exact={exact}
               bulkTags={
-                <BulkTags
-                  companyTags={loaded.companyTags}
-                  error={refused?.bulkTagError}
-                  value={refused?.bulkTagValue}
-                />
+                <>
+                  <BulkPause error={refused && 'bulkPauseError' in refused ? refused.bulkPauseError : undefined} />
+                  <BulkTags
+                    companyTags={loaded.companyTags}
+                    error={refused && 'bulkTagError' in refused ? refused.bulkTagError : undefined}
+                    value={refused && 'bulkTagValue' in refused ? refused.bulkTagValue : undefined}
+                  />
+                </>
               }
               onDeactivate={(e) => {
                 // Nothing ticked (the toolbar is hidden then): the confirm page says so, as without JS.

@@ -1,10 +1,20 @@
 // The addresses /sims links to: a page of the list (with its search, view and tag filter), and the list's export;
 // and the tags an address filters by.
+import { LIST_STATES, type ListState as SimsState } from '#domain/sims/pause.ts';
 import { TAGS_PER_FILTER, normalizeTag, tagSchema } from '#domain/sims/tags.ts';
 import { DEFAULT_VIEW, viewParams, type ListView } from '#domain/sims/view.ts';
 
-/** The list as an address narrows it besides the search: the view (sort, usage filter) and the tags (issue 40). */
-export type ListState = ListView & { tag?: readonly string[] };
+/**
+ * The list as an address narrows it besides the search: the view (sort, usage filter), the tags and the state
+ * (issue 40: active or paused SIMs only; left out, both).
+ */
+export type ListState = ListView & { tag?: readonly string[]; status?: SimsState | null };
+
+/** The state of ?status= (active or paused), or null for both (anything else too). */
+export function statusOf(url: URL): SimsState | null {
+  const status = url.searchParams.get('status');
+  return LIST_STATES.find((s) => s === status) ?? null;
+}
 
 /** The tags of ?tag= (the list has the SIMs with each of them): the first TAGS_PER_FILTER good ones, as stored. */
 export function tagsOf(url: URL): string[] {
@@ -15,10 +25,11 @@ export function tagsOf(url: URL): string[] {
   return [...new Set(good)].slice(0, TAGS_PER_FILTER);
 }
 
-/** The view's and the tag filter's query parameters, leaving out the defaults. */
+/** The view's, the tag filter's and the state's query parameters, leaving out the defaults. */
 export function stateParams(state: ListState, into = new URLSearchParams()): URLSearchParams {
   viewParams(state, into);
   for (const tag of state.tag ?? []) into.append('tag', tag);
+  if (state.status) into.set('status', state.status);
   return into;
 }
 

@@ -9,6 +9,8 @@ type Listed = {
   iccid: string;
   invoiceLineMark: string;
   activatedAt: string;
+  /** active, paused or deactivated (issue 40): a paused row shows its badge. */
+  status: string;
   ratePlan: { isLegacy: boolean; description: string; dataLimit: number };
   usage: { monthBytes: number; lastSeenAt: string | null };
 };
@@ -29,6 +31,7 @@ export function row(s: Listed, now: number) {
     used: used ? formatBytes(s.usage.monthBytes) : tFleetUsage.none,
     pct: used ? used.percent : null,
     seen: s.usage.lastSeenAt ? tFleetUsage.ago(now - Date.parse(s.usage.lastSeenAt)) : tFleetUsage.never,
+    paused: s.status === 'paused',
   };
 }
 

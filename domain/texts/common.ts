@@ -176,6 +176,8 @@ export const t = {
       updated: 'Uppgifter ändrade',
       planChanged: 'Abonnemang ändrat',
       deactivated: 'Avaktiverat',
+      paused: 'Pausad',
+      resumed: 'Återupptagen',
     } as Record<string, string>,
     // History lines: what changed, from what to what.
     activatedWith: (plan: string) => `Aktiverat med abonnemanget ${plan}`,

@@ -13,6 +13,15 @@ export const tPause = {
   pausedHint: 'Ett pausat SIM-kort behåller nummer och abonnemang men skickar ingen data. Det kan återupptas direkt.',
   pausedSince: (when: string, by: string) => `Pausad sedan ${when} av ${by}`,
   byRule: (name: string) => `regeln ”${name}”`,
+  // The SIM page's state panel (app/components/sims/SimPause.tsx).
+  stateTitle: 'Paus',
+  pauseHint: 'Pausa om SIM-kortet inte ska skicka data för en tid: nummer och abonnemang finns kvar.',
+  pausedLabel: 'Pausad',
+  pausedWhen: (when: string) => `Pausad sedan ${when}`,
+  // /sims: the ticked SIMs' buttons, and a refused list.
+  bulkPauseLabel: 'Pausa markerade SIM-kort',
+  bulkResumeLabel: 'Återuppta markerade SIM-kort',
+  bulkNone: 'Markera minst ett SIM-kort.',
   toastPaused: 'SIM-kortet är pausat',
   toastResumed: 'SIM-kortet är återupptaget',
   toastPausedMany: (n: number) => `${n} SIM-kort pausade`,

@@ -1,3 +1,4 @@
+// Long: the rows, their sortable headers and the pager are the one table of /sims and share its row type.
 // The rows and the pager of /sims (app/routes/sims._index.tsx): each SIM with its box for the bulk selection
 // (for a writer; the whole cell is the box's label, 44 px on a phone), its ICCID (the last 8 digits on a phone),
 // mark, this month's usage (and share of the plan), last seen (on a phone only when the view is about it), on a wide
@@ -13,6 +14,7 @@ import { t } from '#domain/texts/common.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
 import { tTags } from '#domain/texts/tags.ts';
+import { PausedBadge } from './PausedBadge.tsx';
 
 /**
  * A row as the loader hands it over: the plan's name, the activation day, this month's usage ("1,2 GB", or "–"), its
@@ -28,8 +30,9 @@ export type SimRow = {
   used: string;
   pct: number | null;
   seen: string;
-  /** Its tags (issue 40), in text order. */
+  /** Its tags (issue 40), in text order; paused (issue 40): the badge after its ICCID. */
   tags: string[];
+  paused: boolean;
 };
 
 type RowsProps = {
@@ -177,6 +180,7 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }
             <td className="iccid">
               <span>{s.iccid.slice(0, -8)}</span>
               {s.iccid.slice(-8)}
+              {s.paused ? <PausedBadge /> : null}
             </td>
             <td className="mark" title={s.mark.length > MARK_SHOWN ? s.mark : undefined}>
               {s.tags.length ? (

@@ -7,14 +7,16 @@ import type { ListState } from '#app/sims/links.ts';
 import { FILTERS, SORTS } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { tTags } from '#domain/texts/tags.ts';
+import { tPause } from '#domain/texts/pause.ts';
 
 /**
  * `tags`: the company's tags, for the select "Tagg" (issue 40; one tag from here, several through the address). On a
  * phone it shows as the others do, for a view other than the default: a tag on a SIM's page links to its list.
  */
-export function SimsViewControls({ view, tags }: { view: ListState; tags: readonly string[] }) {
+/** A select's change applied at once (with JS): the form's fields, the state select's too (it is the form's by id). */
+function useApply() {
   const submit = useSubmit();
-  const apply = (e: ChangeEvent<HTMLSelectElement>) => {
+  return (e: ChangeEvent<HTMLSelectElement>) => {
     const form = e.currentTarget.form;
     if (!form) return;
     // Only what differs from the default goes into the address (as pageHref writes it); a new view starts at page 1.
@@ -24,13 +26,40 @@ export function SimsViewControls({ view, tags }: { view: ListState; tags: readon
       if (typeof value === 'string' && value && !(key === 'sort' && value === SORTS[0])) params.append(key, value);
     submit(params, { method: 'get', action: '/sims', preventScrollReset: true });
   };
+}
+
+/**
+ * "Status" (issue 40): active and paused SIMs, or only one of them. It stands beside the count (the search's line has
+ * no room for a fourth select on a 1280 px screen) and belongs to the search's GET form by its id, so a search keeps
+ * it and it keeps the search, with or without JS. A phone shows it only when it narrows the list, as the others.
+ */
+export function StateFilter({ status, form }: { status: ListState['status']; form: string }) {
+  const apply = useApply();
+  return (
+    <label className={status ? 'sims-state-filter' : 'sims-state-filter sims-view-default'}>
+      <span>{tPause.stateLabel}</span>
+      <select name="status" form={form} key={`st-${status ?? ''}`} defaultValue={status ?? ''} onChange={apply}>
+        <option value="">{tPause.allStates}</option>
+        <option value="active">{tPause.onlyActive}</option>
+        <option value="paused">{tPause.onlyPaused}</option>
+      </select>
+    </label>
+  );
+}
+
+export function SimsViewControls({ view, tags }: { view: ListState; tags: readonly string[] }) {
+  const apply = useApply();
   const tag = view.tag?.[0] ?? '';
   // A tag of the address that no SIM has (any more) stays choosable, so the select shows what the list is.
   const options = tag && !tags.includes(tag) ? [tag, ...tags] : tags;
   return (
     // A phone shows the controls only for a view other than the default (its column headers sort; the home page's
     // links filter), so that the rows stay near the top (tests/e2e/sims-surface.test.ts).
-    <div className={view.filter || view.sort !== SORTS[0] || tag ? 'sims-view' : 'sims-view sims-view-default'}>
+    <div
+      className={
+        view.filter || view.sort !== SORTS[0] || tag || view.status ? 'sims-view' : 'sims-view sims-view-default'
+      }
+    >
       {options.length ? (
         <label className="sims-tag-filter">
           <span>{tTags.filterLabel}</span>

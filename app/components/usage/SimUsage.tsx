@@ -4,6 +4,7 @@
 // from the one overview the loader read. Styles in app/styles/usage.css.
 import { Link } from '@remix-run/react';
 import { Badge } from '#app/components/ui/Badge.tsx';
+import { PausedBadge } from '#app/components/sims/PausedBadge.tsx';
 import { formatDate, formatDateTime } from '#app/utils/text.ts';
 import { tSimUsage } from '#domain/texts/sim-usage.ts';
 import { formatBytes, usageAgainstPlan } from '#domain/usage/format.ts';
@@ -51,9 +52,13 @@ export function SimFactsCard({ sim, usage }: { sim: SimFacts; usage: SimUsageOve
         <div>
           <dt>{tSimUsage.status}</dt>
           <dd>
-            <Badge tone={sim.status === 'active' ? 'ok' : 'neutral'}>
-              {tSimUsage.statuses[sim.status] ?? sim.status}
-            </Badge>
+            {sim.status === 'paused' ? (
+              <PausedBadge />
+            ) : (
+              <Badge tone={sim.status === 'active' ? 'ok' : 'neutral'}>
+                {tSimUsage.statuses[sim.status] ?? sim.status}
+              </Badge>
+            )}
           </dd>
         </div>
         <div>
