@@ -109,6 +109,9 @@ function summary(name: Name, r: J): string[] {
           : `${name} not run`;
       return [
         `${r.sims} SIMs, ${r.daysStored} days stored, ${r.recordsPerDoor} records a door: COPY ${r.copy?.perSecond ?? '-'} records/s; ${door('usage:import', r.cli)}; ${door('REST', r.rest)}`,
+        r.rules
+          ? `with ${100} rules on: ${r.rules.perSecond} records/s, ${r.rulesRatio ?? '-'}x without (>= 0.8 ${ok(r.rulesRatio !== null && r.rulesRatio >= 0.8)}); ${r.rules.firings} firings, at most ${r.rules.maxLate} record(s) late`
+          : 'rules not run',
         `totals ${r.totals.exact ? 'exact' : 'NOT EXACT'} (${r.totals.raw} raw records, expected ${r.totals.expected})`,
       ];
     }

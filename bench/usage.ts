@@ -11,12 +11,18 @@
 //   only the header measures) on a CSV file of USAGE_BENCH_RECORDS;
 // - `POST /api/network/usage` on the built server (BUILD_DIR=build-bench), USAGE_BENCH_RECORDS more in batches of
 //   10,000 from USAGE_BENCH_CONNECTIONS clients at once, with a network key;
+// - `usage:import` again with the company's 100 rules on (issue 40: 99 that are evaluated and do not fire, and one on
+//   the tag half the fleet has whose threshold most of those SIMs cross during the run, with a webhook endpoint
+//   subscribed, so each firing writes its event too), USAGE_BENCH_RECORDS more: its speed against the door without
+//   rules (at least 0.8x; conservative: it runs on the bigger store), and how late each firing was: the records taken
+//   after the record that crossed its threshold (none when a batch holds one record of a SIM: a fleet larger than a
+//   batch; else at most the SIM's other records in its batch and the one stored beside it);
 // then checks the totals exactly against the raw records (every SIM's days, months, last sighting and the company's
 // days by plan and country). Prints a table; writes bench/results/usage.json.
 //
 //   USAGE_BENCH_SIMS=1000000  USAGE_BENCH_DAYS=30 (days stored before)  USAGE_BENCH_RECORDS=15000000 (per door: 5
 //   minutes at the target)  USAGE_BENCH_CONNECTIONS=2  USAGE_BENCH_CLI_ARGS="--batch 10000" (more for the CLI)
-//   USAGE_BENCH_DOORS=copy,cli,rest (some)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
+//   USAGE_BENCH_DOORS=copy,cli,rest,rules (some; rules runs the CLI, after cli)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
 import { spawn } from 'node:child_process';
@@ -28,6 +34,7 @@ import { initOrm, migrate, type Em } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { createNetworkKey } from '#server/network/keys.ts';
 import { ensurePartitions, partitionOf, partitionsForRecord } from '#server/usage/partitions.ts';
+import { IMPORT_IN_FLIGHT } from '#server/cli/usage.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import { seedFleet } from './fleet.ts';
 import {
@@ -52,7 +59,7 @@ const DAYS = num('USAGE_BENCH_DAYS', 30, 2);
 const RECORDS = num('USAGE_BENCH_RECORDS', 15_000_000, 20_000);
 const CONNECTIONS = num('USAGE_BENCH_CONNECTIONS', 2, 2);
 const CLI_ARGS = (process.env.USAGE_BENCH_CLI_ARGS ?? '').split(' ').filter(Boolean);
-const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest').split(',');
+const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest,rules').split(',');
 /** USAGE_BENCH_KEEP=1: the database is kept (its address printed), to read plans on afterwards. */
 const KEEP = process.env.USAGE_BENCH_KEEP === '1';
 const REST_BATCH = 10_000;
@@ -62,8 +69,8 @@ const QUARTER = 15 * 60_000;
 /** The SIM of record k: a stride coprime with the fleet's size scatters a batch over the fleet. */
 const STRIDE = 7919;
 
-/** The records' times: quarters of an hour ending before now, enough for both doors' records. */
-const slots = Math.ceil((2 * RECORDS) / SIMS);
+/** The records' times: quarters of an hour ending before now, enough for the three doors' records. */
+const slots = Math.ceil((3 * RECORDS) / SIMS);
 const base = Math.floor(Date.now() / QUARTER) * QUARTER - (slots + 1) * QUARTER;
 const firstDay = swedishDay(new Date(base));
 
@@ -203,6 +210,110 @@ async function checkTotals(em: Em): Promise<Record<string, number>> {
   };
 }
 
+/** The company's rules in the rules door. */
+const RULES = 100;
+/** The firing rule's firings, those with no record after the crossing one, the most records late, and the most
+ * records of one SIM in one batch. */
+type RulesRun = { firings: number; onTime: number; maxLate: number; maxPerBatch: number };
+
+/**
+ * The company's 100 rules: 99 evaluated on every batch that never fire (shares and amounts far over what a SIM uses,
+ * on every SIM, a plan or the tag; ten silence rules, which the ingest leaves to the sweep) and one on the tag half
+ * the fleet has, whose threshold is the median month so far plus half of what the run adds per SIM: about half of
+ * those SIMs cross it during the run, each firing with its webhook event (an endpoint is subscribed). Its id.
+ */
+async function addRules(em: Em, companyId: number): Promise<number> {
+  await em.execute(
+    `insert into sim_tag (company_id, sim_id, tag) select company_id, id, 'Halva' from sim
+     where company_id = ? and status = 'active' and hashint4(id) % 2 = 0`,
+    [companyId],
+  );
+  await em.execute(
+    `insert into webhook_endpoint (company_id, url, events, secret, enabled, created_at)
+     values (?, 'https://hooks.example/bench', '{usage.threshold_reached,sim.silent,sim.paused}', ?, true, now())`,
+    [companyId, 'b'.repeat(40)],
+  );
+  const plans = await em.execute<{ id: number }[]>(`select id from rate_plan order by id`);
+  const values: string[] = [];
+  for (let i = 0; i < RULES - 1; i++) {
+    const target =
+      i % 3 === 0
+        ? `'all', null, null`
+        : i % 3 === 1
+          ? `'tag', 'Halva', null`
+          : `'plan', null, ${plans[i % plans.length]?.id ?? 'null'}`;
+    const [condition, threshold] =
+      i < 10
+        ? ['silent', 60 * (24 + i)]
+        : i % 3 === 0
+          ? ['month_share', 5_000 + i]
+          : i % 3 === 1
+            ? ['month_bytes', 10_000_000_000_000 + i]
+            : ['day_bytes', 1_000_000_000_000 + i];
+    values.push(`(${companyId}, 'Regel ${i + 1}', ${target}, '${condition}', ${threshold}, true, ${i % 2 === 0})`);
+  }
+  await em.execute(
+    `insert into rule (company_id, name, target, target_tag, target_plan_id, condition, threshold, notify_webhook, pause)
+     values ${values.join(', ')}`,
+  );
+  const month = monthStart(swedishDay(new Date(base + Math.floor((2 * RECORDS) / SIMS) * QUARTER)));
+  const [median] = await em.execute<{ m: string | number | null }[]>(
+    `select percentile_cont(0.5) within group (order by bytes_up + bytes_down) as m from usage_month
+     where company_id = ? and month = ?::date`,
+    [companyId, month],
+  );
+  // What the run adds per SIM: its records a SIM, about 550 kB each (record()'s bytes).
+  const threshold = Math.round(Number(median?.m ?? 0) + ((RECORDS / SIMS) * 550_000) / 2);
+  const [rule] = await em.execute<{ id: number }[]>(
+    `insert into rule (company_id, name, target, target_tag, condition, threshold, notify_webhook)
+     values (?, 'Halva flottan över medianen', 'tag', 'Halva', 'month_bytes', ?, true) returning id`,
+    [companyId, Math.max(1, threshold)],
+  );
+  await em.execute('analyze');
+  return Number(firstRow(rule ? [rule] : []).id);
+}
+
+/**
+ * How late the firing rule acted, per firing: its SIM's records of the period taken up to the firing (received_at
+ * is the ingest's `now`, which is also fired_at), in the order they were taken, on top of what the period held
+ * before them (the seeded days); `late` counts the records taken after the one whose total crossed the threshold,
+ * from the rule's making on (a SIM over it already then fires on its first record after: none late). A
+ * batch acts on what it crossed, so `late` is at most the SIM's other records in that batch and in a batch stored
+ * beside it (usage:import stores IMPORT_IN_FLIGHT at once): none when a batch holds one record of a SIM.
+ */
+async function lateness(em: Em, ruleId: number): Promise<RulesRun> {
+  const [r] = await em.execute<
+    Array<{ firings: number; on_time: number; most: number | null; per_batch: number | null }>
+  >(
+    `select count(*)::int as firings, count(*) filter (where late = 0)::int as on_time, max(late)::int as most,
+       max(per_batch)::int as per_batch
+     from (
+       select f.id, count(*) filter (where x.base + x.cum - x.b >= r.threshold and x.received_at >= r.created_at) as late,
+         max(x.in_batch) as per_batch
+       from rule_firing f join rule r on r.id = f.rule_id
+       cross join lateral (
+         select y.b, y.cum, f.value - sum(y.b) over () as base, y.in_batch, y.received_at from (
+           select u.bytes_up + u.bytes_down as b, u.received_at,
+             sum(u.bytes_up + u.bytes_down) over (order by u.received_at, u.start, u.record_id) as cum,
+             count(*) over (partition by u.received_at) as in_batch
+           from usage_record u
+           where u.company_id = f.company_id and u.sim_id = f.sim_id and u.received_at <= f.fired_at
+             and (u.start at time zone 'Europe/Stockholm')::date >= to_date(f.period, 'YYYY-MM')
+             and (u.start at time zone 'Europe/Stockholm')::date < to_date(f.period, 'YYYY-MM') + interval '1 month'
+         ) y
+       ) x
+       where f.rule_id = ? group by f.id
+     ) z`,
+    [ruleId],
+  );
+  return {
+    firings: r?.firings ?? 0,
+    onTime: r?.on_time ?? 0,
+    maxLate: r?.most ?? 0,
+    maxPerBatch: r?.per_batch ?? 0,
+  };
+}
+
 type Door = { records: number; seconds: number; perSecond: number; copyRatio: number | null; taken: number };
 
 const door = (records: number, ms: number, taken: number, copyPerSecond: number | null): Door => {
@@ -304,19 +415,21 @@ async function main() {
     const copyRate = copy?.perSecond ?? null;
     let cli: Door | null = null;
     let cliStartMs = 0;
-    if (DOORS.includes('cli')) {
-      const cliRun = (csv: string) =>
-        run(
-          process.execPath,
-          ['--import', 'tsx', 'server/cli.ts', 'usage:import', csv, '--source', 'bench-cli', ...CLI_ARGS],
-          { DATABASE_URL: pg.target.url, LOG_LEVEL: 'warn' },
-        );
+    const cliRun = (csv: string) =>
+      run(
+        process.execPath,
+        ['--import', 'tsx', 'server/cli.ts', 'usage:import', csv, '--source', 'bench-cli', ...CLI_ARGS],
+        { DATABASE_URL: pg.target.url, LOG_LEVEL: 'warn' },
+      );
+    if (DOORS.includes('cli') || DOORS.includes('rules')) {
       // The process's start (tsx, the connection, the migrations' check) on a file of a header alone: taken off.
       const empty = path.join(dataDir, 'empty.csv');
       await writeCsv(empty, 0, 0);
       t = performance.now();
       await cliRun(empty);
       cliStartMs = performance.now() - t;
+    }
+    if (DOORS.includes('cli')) {
       log(`usage:import of ${RECORDS} records ${CLI_ARGS.join(' ')} (its start alone: ${Math.round(cliStartMs)} ms)`);
       t = performance.now() + cliStartMs;
       const out = await cliRun(file);
@@ -342,18 +455,40 @@ async function main() {
       }
     }
 
+    let rules: (Door & RulesRun) | null = null;
+    if (DOORS.includes('rules')) {
+      const setup = await initOrm(pg.target);
+      const firing = await addRules(setup.em.fork(), demo.id);
+      await setup.close(true);
+      const rulesFile = path.join(dataDir, 'usage-rules.csv');
+      await writeCsv(rulesFile, 2 * RECORDS, 3 * RECORDS);
+      log(`usage:import of ${RECORDS} records with ${RULES} rules on`);
+      t = performance.now() + cliStartMs;
+      const out = await cliRun(rulesFile);
+      const ms = performance.now() - t;
+      rmSync(rulesFile, { force: true });
+      const taken = Number(/taken (\d+)/.exec(out)?.[1] ?? -1);
+      const read = await initOrm(pg.target);
+      rules = { ...door(RECORDS, ms, taken, copyRate), ...(await lateness(read.em.fork(), firing)) };
+      await read.close(true);
+      uptime.push(machine().loadavg);
+    }
+
     log('checking the totals against the raw records');
     const check = await initOrm(pg.target);
     const totals = await checkTotals(check.em.fork());
     await check.close(true);
-    const expected = (cli ? RECORDS : 0) + (rest ? RECORDS : 0);
+    const expected = (cli ? RECORDS : 0) + (rest ? RECORDS : 0) + (rules ? RECORDS : 0);
     const exact =
       totals.raw === expected &&
       totals.dayMismatches === 0 &&
       totals.monthMismatches === 0 &&
       totals.companyDayMismatches === 0 &&
       totals.lastSeenMismatches === 0 &&
-      [cli, rest].every((d) => !d || d.taken === RECORDS);
+      [cli, rest, rules].every((d) => !d || d.taken === RECORDS);
+    const rulesRatio = rules && cli ? round(rules.perSecond / cli.perSecond, 2) : null;
+    // In time: no firing later than the SIM's other records in its batch and the one stored beside it.
+    const rulesInTime = rules ? rules.firings > 0 && rules.maxLate <= 2 * rules.maxPerBatch - 1 : null;
 
     const row = (name: string, d: Door | null) =>
       d
@@ -368,6 +503,10 @@ async function main() {
         row('COPY, unindexed', copy),
         row(`usage:import ${CLI_ARGS.join(' ')}`.trim(), cli),
         row(`POST /api/network/usage, ${CONNECTIONS} at once`, rest),
+        row(`usage:import with ${RULES} rules on`, rules),
+        rules
+          ? `rules: ${rulesRatio ?? '-'}x the speed without them (>= 0.8: ${rulesRatio !== null && rulesRatio >= 0.8 ? 'met' : 'MISSED'}); ${rules.firings} firings (each with its webhook event), ${rules.onTime} with no record after the one that crossed, at most ${rules.maxLate} 15-minute record(s) late (a batch held at most ${rules.maxPerBatch} of a SIM's records, ${IMPORT_IN_FLIGHT} batches stored at once: ${rulesInTime ? 'met' : 'MISSED'})`
+          : 'rules: not run',
         `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
       ].join('\n'),
     );
@@ -386,9 +525,14 @@ async function main() {
       copy,
       cli,
       rest,
+      rules,
+      rulesRatio,
       totals: { ...totals, expected, exact },
-      targets: { perSecondMin: TARGET },
-      pass: exact && [cli, rest].every((d) => d && d.perSecond >= TARGET),
+      targets: { perSecondMin: TARGET, rulesRatioMin: 0.8, rulesFireInCrossingBatch: true },
+      pass:
+        exact &&
+        [cli, rest].every((d) => d && d.perSecond >= TARGET) &&
+        (!rules || (rulesRatio !== null && rulesRatio >= 0.8 && rulesInTime === true)),
     };
     log(`wrote ${writeResult('usage', result)}`);
     return result;
