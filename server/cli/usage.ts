@@ -9,8 +9,12 @@ import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { loadConfig } from '#server/config.ts';
-import { migrate } from '#server/db/orm.ts';
-import { ingestUsage, validSource, type IngestCounts } from '#server/usage/ingest.ts';
+import { dbTargetFrom, migrate, type Orm } from '#server/db/orm.ts';
+import { createHub } from '#server/events/hub.ts';
+import { createLogger } from '#server/log.ts';
+import type { Fired } from '#server/rules/evaluate.ts';
+import { toastFired } from '#server/rules/watch.ts';
+import { ingestUsage, validSource, type IngestCounts, type IngestOptions } from '#server/usage/ingest.ts';
 import { CliError, withOrm } from './common.ts';
 
 export const IMPORT_BATCH = 5_000;
@@ -55,7 +59,7 @@ export async function usageImport(argv: string[]): Promise<string> {
     allowPositionals: true,
     strict: true,
   });
-  const file = positionals[0];
+  const file = positionals[0] ?? '';
   if (!file || positionals.length > 1) throw new CliError('usage:import FILE [--source NAME]: give one file');
   const source = values.source ?? 'import';
   if (!validSource(source))
@@ -70,9 +74,31 @@ export async function usageImport(argv: string[]): Promise<string> {
   } catch (e) {
     throw new CliError(`${file} cannot be read: ${(e as Error).message}`);
   }
-  const { usage } = loadConfig();
+  const config = loadConfig();
+  const { usage } = config;
   return withOrm(async (orm) => {
     await migrate(orm);
+    // The companies' open pages and their rules' toasts, as the REST door tells them: across instances through
+    // PostgreSQL's NOTIFY (an embedded database has no other process to tell).
+    const target = dbTargetFrom(config);
+    const log = createLogger(config.logLevel);
+    const hub = await createHub(orm, { databaseUrl: target.kind === 'postgres' ? target.url : undefined, log });
+    const told = {
+      onTaken: async (companies: number[]) => {
+        for (const companyId of companies)
+          await hub.publish({ kind: 'usage', companyId }).catch((err: unknown) => log.warn({ err }, 'not published'));
+      },
+      onFired: (fired: Fired[]) =>
+        toastFired(orm.em.fork(), hub, fired).catch((err: unknown) => log.warn({ err }, 'rule toasts not published')),
+    };
+    try {
+      return await importFile(orm, told);
+    } finally {
+      await hub.close();
+    }
+  });
+
+  async function importFile(orm: Orm, told: Pick<IngestOptions, 'onTaken' | 'onFired'>): Promise<string> {
     const total: IngestCounts = { taken: 0, duplicates: 0, unknownIccid: 0, refused: [] };
     const refused: Array<{ line: number; reason: string }> = [];
     let rows = 0;
@@ -88,7 +114,7 @@ export async function usageImport(argv: string[]): Promise<string> {
           orm.em.fork(),
           source,
           batch.map((r) => r.record),
-          { rawDays: usage.rawDays },
+          { rawDays: usage.rawDays, ...told },
         ),
       );
       total.taken += counts.taken;
@@ -158,5 +184,5 @@ export async function usageImport(argv: string[]): Promise<string> {
       input.destroy();
     }
     return summary();
-  });
+  }
 }
