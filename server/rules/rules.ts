@@ -187,6 +187,8 @@ export async function updateRule(em: Em, actor: RuleActor, input: RuleUpdateInpu
       await tx.nativeDelete(RuleRecipient, { rule: rule.id });
       for (const id of input.recipients) tx.create(RuleRecipient, { rule, user: tx.getReference(User, id) });
       await tx.flush();
+      // Its silence sweep starts over (which SIMs and how long changed): the firings' key keeps a silence once.
+      await tx.execute(`update rule_watch set silence_checked_until = null where rule_id = ?`, [rule.id]);
       const view = await getRule(tx, actor.companyId, rule.id);
       audit(tx, actor, 'ruleUpdated', rule.id, before, view);
       await tx.flush();

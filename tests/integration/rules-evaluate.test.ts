@@ -12,6 +12,7 @@ import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { Company, RatePlan, Rule, RuleRecipient, Sim, User, WebhookEndpoint } from '#server/db/entities.ts';
 import { migrate, type Em } from '#server/db/orm.ts';
 import { sendDigests } from '#server/rules/digest.ts';
+import { updateRule } from '#server/rules/rules.ts';
 import { sweepSilence } from '#server/rules/silence.ts';
 import { changeTags } from '#server/sims/tags.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
@@ -321,6 +322,40 @@ describe('silence rules on a virtual clock', () => {
       'silent:2026-11-23T12:15:00.000Z',
     ]);
     expect((await firings(r)).some((f) => f.sim === never.id || f.sim === paused.id)).toBe(false);
+    await e.execute(`update rule set enabled = false where id = ?`, [r]);
+  });
+
+  it('a changed rule looks at its SIMs again: a shorter silence fires for one silent longer than it already', async () => {
+    const e = em();
+    const s = await sim(e, company, plan1g);
+    await changeTags(e, company, { ids: [s.id], add: ['Ändrad'], remove: [] });
+    const r = await rule(e, company, {
+      name: 'Tyst två dygn',
+      condition: 'silent',
+      threshold: 48 * 60,
+      target: 'tag',
+      targetTag: 'Ändrad',
+    });
+    await ingestUsage(e, 'rules', [record(s, '2026-11-26T10:00:00Z', 1000)], { now: new Date('2026-11-26T10:30:00Z') });
+    expect(await sweepSilence(em(), new Date('2026-11-27T12:00:00Z'))).toEqual([]);
+    const actor = { userId: owner, actingCompanyId: null, companyId: company };
+    await updateRule(em(), actor, {
+      id: r,
+      name: 'Tyst ett dygn (ändrad)',
+      enabled: true,
+      target: 'tag',
+      tag: 'Ändrad',
+      planId: null,
+      condition: 'silent',
+      threshold: 24 * 60,
+      notifyEmail: false,
+      notifyWebhook: true,
+      notifyToast: false,
+      pause: false,
+      recipients: [],
+    });
+    const fired = await sweepSilence(em(), new Date('2026-11-27T12:01:00Z'));
+    expect(fired.filter((f) => f.ruleId === r).flatMap((f) => f.sims)).toEqual([s.id]);
     await e.execute(`update rule set enabled = false where id = ?`, [r]);
   });
 
