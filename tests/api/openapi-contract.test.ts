@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Company, User } from '#server/db/entities.ts';
 import { httpError } from '#server/http/answer.ts';
 import { CONFLICTS } from '#server/http/openapi-document.ts';
+import { sweepSilence } from '#server/rules/silence.ts';
+import { ingestUsage } from '#server/usage/ingest.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { startTestServer, type TestServer } from '#tests/helpers/server.ts';
 
@@ -381,7 +383,16 @@ describe("real webhook deliveries fit the document's webhooks", () => {
   it('each event type the portal sends is a webhook, and a real delivery of each fits its schema and headers', async () => {
     const rx = await receiver();
     try {
-      const types = ['sim.activated', 'sim.updated', 'sim.deactivated', 'bulk.completed'];
+      const types = [
+        'sim.activated',
+        'sim.updated',
+        'sim.deactivated',
+        'sim.paused',
+        'sim.resumed',
+        'bulk.completed',
+        'usage.threshold_reached',
+        'sim.silent',
+      ];
       expect(Object.keys(doc.webhooks).sort()).toEqual([...types, 'webhook.test'].sort());
       const endpoint = await send('POST', '/api/company/webhooks', { url: rx.url, events: types });
       const sim = await send('POST', '/api/sim', activation(newIccid()));
@@ -389,7 +400,27 @@ describe("real webhook deliveries fit the document's webhooks", () => {
       await send('POST', `/api/sim/deactivate/${sim.id}`);
       await send('POST', '/api/sim/bulk', { ...activation(''), iccid: undefined, iccids: [newIccid(), newIccid()] });
       await send('POST', `/api/company/webhooks/test/${endpoint.id}`);
-      const wanted = ['sim.activated', 'sim.updated', 'sim.deactivated', 'bulk.completed', 'webhook.test'];
+      // Issue 40: pause and resume, a usage rule crossed by a record, a silence rule past its deadline.
+      const kept = await send('POST', '/api/sim', activation(newIccid()));
+      await send('POST', `/api/sim/pause/${kept.id}`);
+      await send('POST', `/api/sim/resume/${kept.id}`);
+      const rule = { target: 'all', notifyWebhook: true };
+      await send('POST', '/api/company/rules', {
+        ...rule,
+        name: 'Kontrakt 1 MB',
+        condition: 'month_bytes',
+        threshold: 1e6,
+      });
+      await send('POST', '/api/company/rules', { ...rule, name: 'Kontrakt tyst', condition: 'silent', threshold: 60 });
+      const { iccid } = await send('GET', `/api/sim/${kept.id}`);
+      const start = new Date(Date.now() - 2 * 3600_000);
+      const record = { recordId: 'kontrakt-1', iccid, bytesUp: 1e6, bytesDown: 1e6, start: start.toISOString() };
+      const taken = await ingestUsage(server.services.orm.em.fork(), 'kontrakt', [
+        { ...record, end: new Date(start.getTime() + 60_000).toISOString() },
+      ]);
+      expect(taken.taken).toBe(1);
+      await sweepSilence(server.services.orm.em.fork(), new Date());
+      const wanted = [...types, 'webhook.test'];
       await expect
         .poll(() => new Set(rx.got.map((d) => JSON.parse(d.body).type)).size, { timeout: 30_000 })
         .toBe(wanted.length);
