@@ -97,10 +97,20 @@ function tally<O extends string>(outcomes: readonly O[], results: { outcome: O }
   return counts;
 }
 
-/** Pauses the company's SIMs of the list: each id's outcome (paused, alreadyPaused, notFound). */
-export async function pauseSims(em: Em, actor: PauseActor, ids: readonly number[]): Promise<BulkPauseOutput> {
+/** Each id's outcome: changed, unchanged (in the asked state already) or notFound (not the company's active SIM). */
+async function outcomes<C extends string, U extends string>(
+  em: Em,
+  actor: PauseActor,
+  ids: readonly number[],
+  action: Action,
+  names: readonly [C, U, 'notFound'],
+): Promise<{
+  results: Array<{ id: number; outcome: C | U | 'notFound' }>;
+  counts: Record<C | U | 'notFound', number>;
+}> {
+  const [changed, unchanged] = names;
   const list = [...new Set(ids)];
-  const done = await change(em, actor, list, 'pause');
+  const done = await change(em, actor, list, action);
   const rest = await inFleet(
     em,
     actor.companyId,
@@ -108,26 +118,18 @@ export async function pauseSims(em: Em, actor: PauseActor, ids: readonly number[
   );
   const results = list.map((id) => ({
     id,
-    outcome: done.has(id) ? ('paused' as const) : rest.has(id) ? ('alreadyPaused' as const) : ('notFound' as const),
+    outcome: done.has(id) ? changed : rest.has(id) ? unchanged : ('notFound' as const),
   }));
-  return { results, counts: tally(PAUSE_OUTCOMES, results) };
+  return { results, counts: tally(names, results) };
 }
 
+/** Pauses the company's SIMs of the list: each id's outcome (paused, alreadyPaused, notFound). */
+export const pauseSims = (em: Em, actor: PauseActor, ids: readonly number[]): Promise<BulkPauseOutput> =>
+  outcomes(em, actor, ids, 'pause', PAUSE_OUTCOMES);
+
 /** Resumes the company's SIMs of the list: each id's outcome (resumed, notPaused, notFound). */
-export async function resumeSims(em: Em, actor: PauseActor, ids: readonly number[]): Promise<BulkResumeOutput> {
-  const list = [...new Set(ids)];
-  const done = await change(em, actor, list, 'resume');
-  const rest = await inFleet(
-    em,
-    actor.companyId,
-    list.filter((id) => !done.has(id)),
-  );
-  const results = list.map((id) => ({
-    id,
-    outcome: done.has(id) ? ('resumed' as const) : rest.has(id) ? ('notPaused' as const) : ('notFound' as const),
-  }));
-  return { results, counts: tally(RESUME_OUTCOMES, results) };
-}
+export const resumeSims = (em: Em, actor: PauseActor, ids: readonly number[]): Promise<BulkResumeOutput> =>
+  outcomes(em, actor, ids, 'resume', RESUME_OUTCOMES);
 
 /**
  * One SIM paused or resumed, with its trail row in the same transaction: changed false when it already was
