@@ -5,7 +5,7 @@ import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { listLimit, MAX_ROW_ID, rowId, z } from '#domain/zod.ts';
 import { iccidMessages, iccidProblem, normalizeIccid } from './iccid.ts';
 import { simUsageOutput } from './usage-output.ts';
-import { simTagsOutput, tagFilter, tagList } from './tags.ts';
+import { simTagsOutput, tagFilter, tagList, TAGS_PER_SIM } from './tags.ts';
 import { listState, pausedByOutput, SIM_STATES } from './pause.ts';
 import { viewFields } from './view.ts';
 import { BULK_ACTIVATE_OUTCOMES, BULK_DEACTIVATE_OUTCOMES, BULK_MAX, ICCID_TYPED_MAX, MARK_MAX } from './limits.ts';
@@ -176,7 +176,13 @@ const rowMark = z
   .optional();
 
 // A row's ICCID is bounded loosely here and checked against the list's bound on the list, naming the row.
-export const bulkRow = z.object({ iccid: z.string().max(10_000), invoiceLineMark: rowMark, invoiceLineNote: rowMark });
+// A row's own tags (a file's Taggar column) are added to the list's: together at most TAGS_PER_SIM (checked on the list).
+export const bulkRow = z.object({
+  iccid: z.string().max(10_000),
+  invoiceLineMark: rowMark,
+  invoiceLineNote: rowMark,
+  tags: tagList.optional(),
+});
 export type BulkRow = z.infer<typeof bulkRow>;
 
 /**
@@ -218,6 +224,11 @@ export const bulkActivateInput = z
       ctx.addIssue({ code: 'custom', path: ['iccids'], message: tBulkFile.noList });
     else if (input.iccids !== undefined && input.rows !== undefined)
       ctx.addIssue({ code: 'custom', path: ['rows'], message: tBulkFile.bothLists });
+    // A SIM gets its row's tags and the list's: never more than a SIM may have.
+    input.rows?.forEach((row, i) => {
+      if (row.tags?.length && new Set([...row.tags, ...input.tags]).size > TAGS_PER_SIM)
+        ctx.addIssue({ code: 'custom', path: ['rows', i, 'tags'], message: tBulkFile.rowTags(i + 1, TAGS_PER_SIM) });
+    });
   });
 export type BulkActivateInput = z.infer<typeof bulkActivateInput>;
 

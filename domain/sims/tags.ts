@@ -5,10 +5,9 @@ import { tTags } from '#domain/texts/tags.ts';
 import { rowId, z } from '#domain/zod.ts';
 import { BULK_MAX } from './limits.ts';
 
-/** The longest tag. */
-export const TAG_MAX = 40;
-/** Tags added or removed in one call. */
-export const TAGS_PER_CALL = 20;
+import { normalizeTag, splitTags, TAG_MAX, TAGS_PER_CALL } from './tag-text.ts';
+
+export { normalizeTag, splitTags, TAG_MAX, TAGS_PER_CALL };
 /** Tags a list may be filtered by at once (every one of them). */
 export const TAGS_PER_FILTER = 5;
 /** Tags one SIM may have. */
@@ -17,9 +16,6 @@ export const TAGS_PER_SIM = 30;
 // Control characters (C0, DEL, C1) and the line and paragraph separators.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** The tag as stored: trimmed, runs of white space one space. */
-export const normalizeTag = (text: string): string => text.trim().replace(/\s+/g, ' ');
 
 export const tagSchema = z
   .string()
@@ -30,6 +26,13 @@ export const tagSchema = z
     else if (v.length > TAG_MAX) ctx.addIssue({ code: 'custom', message: tTags.tooLong(TAG_MAX) });
     else if (CONTROL.test(v)) ctx.addIssue({ code: 'custom', message: tTags.control });
   });
+
+/** The tags of a typed text, checked as a list of tags: the tags, or the first refusal's message. */
+export function tagsOfText(text: string): { ok: true; tags: string[] } | { ok: false; message: string } {
+  const parsed = tagList.safeParse(splitTags(text));
+  if (parsed.success) return { ok: true, tags: parsed.data };
+  return { ok: false, message: parsed.error.issues[0]?.message ?? tTags.empty };
+}
 
 /** A SIM's tags in the API's answers, in text order. */
 export const simTagsOutput = z.array(z.string());

@@ -8,6 +8,9 @@ export const tBulkFile = {
   rowTooLong: (row: number, key: 'invoiceLineMark' | 'invoiceLineNote', max: number) =>
     `Rad ${row}: ${key === 'invoiceLineMark' ? 'fakturamärkningen' : 'fakturakommentaren'} får ha högst ${max} tecken.`,
   rowIccid: (row: number, message: string) => `Rad ${row}: ${message}`,
+  rowTags: (row: number, max: number) =>
+    `Rad ${row}: radens taggar och listans taggar blir fler än ${max}, det högsta antalet för ett SIM-kort.`,
+  rowTag: (row: number, message: string) => `Rad ${row}, Taggar: ${message}`,
   listTooLong: (n: number, max: number) =>
     `Listan har ${grouped(n)} rader; högst ${grouped(max)} går på en gång. Dela upp listan i flera.`,
   emptyFile: 'Filen är tom.',
@@ -28,7 +31,7 @@ export const tBulkFile = {
   moreProblems: (n: number) => `… och ${n} fel till.`,
   label: 'Eller ladda upp en fil (CSV eller Excel)',
   hint: (max: number, kb: number) =>
-    `Högst ${grouped(max)} ICCID-nummer per fil och högst ${grouped(kb)} kB. Har du fler: dela upp filen och aktivera en fil i taget. Kolumner: iccid, fakturamärkning, fakturakommentar (märkning och kommentar per rad är valfria; en tom cell får värdet från fälten nedan). Utan rubrikrad är första kolumnen ICCID, andra märkning och tredje kommentar.`,
+    `Högst ${grouped(max)} ICCID-nummer per fil och högst ${grouped(kb)} kB. Har du fler: dela upp filen och aktivera en fil i taget. Kolumner: iccid, fakturamärkning, fakturakommentar, taggar (märkning och kommentar per rad är valfria; en tom cell får värdet från fälten nedan; radens taggar, åtskilda med kommatecken, läggs till listans). Utan rubrikrad är första kolumnen ICCID, andra märkning, tredje kommentar och fjärde taggar.`,
   templates: 'Mallar:',
   templateCsv: 'CSV-mall',
   templateXlsx: 'Excel-mall',
@@ -48,7 +51,7 @@ export const tBulkFile = {
   resultColumns: { iccid: 'ICCID', outcome: 'Utfall', message: 'Meddelande' },
   resultSheet: 'Resultat',
   templateSheet: 'SIM-kort',
-  templateExample: { mark: 'Lager Göteborg', note: 'Låda 7' },
+  templateExample: { mark: 'Lager Göteborg', note: 'Låda 7', tags: 'Göteborg, Kylbilar' },
   badResult: 'Resultatet gick inte att läsa. Aktivera listan igen för ett nytt resultat.',
   scientific: (rows: string) =>
     `ICCID-numret på rad ${rows} är ett tal i exponentform (till exempel 8,9460123E+19): Excel har gjort om det till ett tal och då försvinner de sista siffrorna. Formatera ICCID-kolumnen som text och skriv in numren igen, eller använd mallen.`,

@@ -18,12 +18,13 @@ export type DownloadFormat = 'csv' | 'xlsx';
 export type DownloadFile = { filename: string; contentType: string; body: Uint8Array<ArrayBuffer> };
 
 /** The template's header: the names the parser knows (server/sims/bulk-file.ts). */
-export const TEMPLATE_HEADER = ['iccid', 'fakturamärkning', 'fakturakommentar'] as const;
+export const TEMPLATE_HEADER = ['iccid', 'fakturamärkning', 'fakturakommentar', 'taggar'] as const;
 /** A well-formed example (Luhn check digit right) that no real card is likely to have. */
 export const TEMPLATE_EXAMPLE = [
   withCheckDigit('8946000000000000001'),
   tBulkFile.templateExample.mark,
   tBulkFile.templateExample.note,
+  tBulkFile.templateExample.tags,
 ] as const;
 
 const contentType = (format: DownloadFormat) => (format === 'csv' ? CSV_CONTENT_TYPE : XLSX_CONTENT_TYPE);

@@ -3,9 +3,10 @@
 // (app/routes/add_.bulk.tsx) hands the rows to sim.bulkActivate, which checks them again as typed input.
 //
 // Columns: a header row may name them `iccid`, `invoiceLineMark` or `fakturamärkning`, `invoiceLineNote` or
-// `fakturakommentar` (any case; spaces, dashes and underscores ignored; other columns are ignored). A first row
-// naming none of them is data: then the 1st column is the ICCID, the 2nd the mark and the 3rd the comment, in
-// the template's order. An empty mark or comment cell means "the list's own" (the fields on the page).
+// `fakturakommentar`, `tags` or `taggar` (any case; spaces, dashes and underscores ignored; other columns are
+// ignored). A first row naming none of them is data: then the 1st column is the ICCID, the 2nd the mark, the 3rd the
+// comment and the 4th the tags, in the template's order. An empty mark or comment cell means "the list's own" (the
+// fields on the page); a row's tags (separated by commas) are added to the list's.
 //
 // Never rounded: an ICCID that Excel stored as a number (8.9460123E+19) has already lost its last digits,
 // so such a cell is refused naming its row, and so is the text Excel writes for it in a CSV ("8,946E+19").
@@ -15,6 +16,7 @@
 // csv-parse (csv-read.ts), an XLSX in a worker thread within memory, time and unpacked-size limits (xlsx-read.ts).
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { BULK_FILE_MAX_BYTES, BULK_MAX, MARK_MAX, type BulkRow } from '#domain/sims/schemas.ts';
+import { tagsOfText } from '#domain/sims/tags.ts';
 import { decodeCsv, readCsvRows } from '#server/files/csv-read.ts';
 import type { Cell, RawRows } from '#server/files/rows.ts';
 import { readXlsxRows, XLSX_MAX_UNPACKED } from '#server/files/xlsx-read.ts';
@@ -22,19 +24,23 @@ import { readXlsxRows, XLSX_MAX_UNPACKED } from '#server/files/xlsx-read.ts';
 export { BULK_FILE_MAX_BYTES };
 
 const ICCID_CELL_MAX = 100;
+/** A Taggar cell read: room for every tag a row may have (20 of 40 characters and their commas). */
+const TAGS_CELL_MAX = 2_000;
 /** How many refused rows a message names before it only counts the rest. */
 const NAMED_ROWS = 5;
 
 export type BulkFileResult =
   { ok: true; rows: BulkRow[]; format: 'csv' | 'xlsx'; header: boolean } | { ok: false; errors: string[] };
 
-type Column = 'iccid' | 'invoiceLineMark' | 'invoiceLineNote';
+type Column = 'iccid' | 'invoiceLineMark' | 'invoiceLineNote' | 'tags';
 const HEADER_NAMES: Record<string, Column> = {
   iccid: 'iccid',
   invoicelinemark: 'invoiceLineMark',
   fakturamärkning: 'invoiceLineMark',
   invoicelinenote: 'invoiceLineNote',
   fakturakommentar: 'invoiceLineNote',
+  tags: 'tags',
+  taggar: 'tags',
 };
 const headerName = (cell: string): Column | undefined =>
   HEADER_NAMES[
@@ -96,6 +102,7 @@ function toList({ rows: raw, total }: RawRows, format: 'csv' | 'xlsx'): BulkFile
     iccid: column('iccid', 0),
     invoiceLineMark: column('invoiceLineMark', 1),
     invoiceLineNote: column('invoiceLineNote', 2),
+    tags: column('tags', 3),
   };
   if (at.iccid < 0) return { ok: false, errors: [f.noIccidColumn] };
   const count = header ? total - 1 : total;
@@ -118,6 +125,11 @@ function toList({ rows: raw, total }: RawRows, format: 'csv' | 'xlsx'): BulkFile
       const value = cellText(r.cells[at[key]]).trim();
       if (value.length > MARK_MAX) tooLong.push(f.rowTooLong(r.line, key, MARK_MAX));
       else if (value !== '') row[key] = value;
+    }
+    if (at.tags >= 0) {
+      const tags = tagsOfText(cellText(r.cells[at.tags]).slice(0, TAGS_CELL_MAX));
+      if (!tags.ok) tooLong.push(f.rowTag(r.line, tags.message));
+      else if (tags.tags.length) row.tags = tags.tags;
     }
     rows.push(row);
   }

@@ -77,8 +77,9 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
   bulkRuns.inc({ kind: input.dryRun ? 'activate_preview' : 'activate' });
   const plan = await planFor(em, input);
   const results: ActivateResult[] = [];
-  // Each row's mark and comment: its own when it has them (a file's columns), else the list's.
-  const marksOf = new Map<ActivateResult, { mark: string; note: string }>();
+  // Each row's mark and comment: its own when it has them (a file's columns), else the list's; its tags: its own
+  // (a file's Taggar column) and the list's, in code point order as the answers list them.
+  const marksOf = new Map<ActivateResult, { mark: string; note: string; tags: string[] }>();
   const rows = input.rows ?? (input.iccids ?? []).map((iccid): BulkRow => ({ iccid }));
   const seen = new Set<string>();
   for (const row of rows) {
@@ -95,12 +96,11 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
     marksOf.set(result, {
       mark: row.invoiceLineMark ?? input.invoiceLineMark,
       note: row.invoiceLineNote ?? input.invoiceLineNote,
+      tags: [...new Set([...(row.tags ?? []), ...input.tags])].sort(byText),
     });
   }
 
   let pending = results.filter((r) => r.outcome === 'ready');
-  // The list's tags, on every SIM it activates, in code point order as the answers list them.
-  const tagsJson = JSON.stringify([...input.tags].sort(byText));
   // A row whose holder was deactivated between our insert and our look-up is tried again; each round
   // settles at least every row that was taken, so this ends quickly.
   for (let round = 0; pending.length > 0 && round < 5; round++) {
@@ -118,13 +118,15 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
     pending = pending.filter((r) => r.outcome === 'ready');
     if (input.dryRun || pending.length === 0) break;
 
-    // One statement for the whole round, each row with its own mark and comment; the history event's
+    // One statement for the whole round, each row with its own mark, comment and tags; the history event's
     // "after" is built from what was stored.
     const inserted = await em.execute<{ id: number; iccid: string }[]>(
-      `with ins as (
+      `with v as (
+        select * from jsonb_to_recordset(?::jsonb) as v(iccid text, mark text, note text, tags jsonb)
+      ), ins as (
         insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at, activated_by_id)
         select v.iccid, ?, ?, v.mark, v.note, 'active', now(), ?
-        from jsonb_to_recordset(?::jsonb) as v(iccid text, mark text, note text)
+        from v
         order by v.iccid
         on conflict (iccid) where status = 'active' do nothing
         returning id, iccid, activated_at, invoice_line_mark, invoice_line_note
@@ -135,34 +137,33 @@ export async function activateBulk(em: Em, actor: Actor, input: BulkActivateInpu
         from ins
       ), tg as (
         insert into sim_tag (company_id, sim_id, tag)
-        select ?, ins.id, t.tag from ins cross join jsonb_array_elements_text(?::jsonb) t(tag)
+        select ?, ins.id, t.tag from ins join v on v.iccid = ins.iccid cross join jsonb_array_elements_text(v.tags) t(tag)
         on conflict do nothing
       )${outboxCtes(
         'act',
         'sim.activated',
-        `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'activatedAt', ${isoSql('activated_at')},
-          'ratePlan', ?::text, 'invoiceLineMark', invoice_line_mark, 'invoiceLineNote', invoice_line_note,
-          'tags', ?::jsonb)) as data from ins`,
+        `select jsonb_build_object('sim', jsonb_build_object('id', ins.id, 'iccid', ins.iccid, 'activatedAt', ${isoSql('ins.activated_at')},
+          'ratePlan', ?::text, 'invoiceLineMark', ins.invoice_line_mark, 'invoiceLineNote', ins.invoice_line_note,
+          'tags', v.tags)) as data from ins join v on v.iccid = ins.iccid`,
       )}${outboxCtes('blk', 'bulk.completed', bulkCompleted('activate', 'ins'))}
       select id, iccid from ins`,
       [
-        actor.companyId,
-        plan.id,
-        actor.userId,
         // The rows as one JSON parameter: marks are any text, and a list of 10,000 would be 30,000 parameters.
         JSON.stringify(
           pending.map((r) => {
             const m = defined(marksOf.get(r), `the mark of the row ${r.iccid}`);
-            return { iccid: r.iccid, mark: m.mark, note: m.note };
+            return { iccid: r.iccid, mark: m.mark, note: m.note, tags: m.tags };
           }),
         ),
+        actor.companyId,
+        plan.id,
+        actor.userId,
         plan.id,
         actor.userId,
         actor.apiKey?.id ?? null,
         plan.code,
         actor.companyId,
-        tagsJson,
-        ...outboxParams(actor.companyId, [plan.code, tagsJson]),
+        ...outboxParams(actor.companyId, [plan.code]),
         ...outboxParams(actor.companyId),
       ],
     );

@@ -357,6 +357,11 @@ it('both paths are in the OpenAPI document', async () => {
   expect(doc.paths['/sim/bulk'].post).toBeDefined();
   const body = doc.paths['/sim/bulk'].post.requestBody.content['application/json'].schema;
   expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['iccids', 'rows']));
-  expect(Object.keys(body.properties.rows.items.properties)).toEqual(['iccid', 'invoiceLineMark', 'invoiceLineNote']);
+  expect(Object.keys(body.properties.rows.items.properties)).toEqual([
+    'iccid',
+    'invoiceLineMark',
+    'invoiceLineNote',
+    'tags',
+  ]);
   expect(doc.paths['/sim/bulk/deactivate'].post).toBeDefined();
 });

@@ -276,4 +276,71 @@ describe('activation with tags', () => {
     expect(refused.data.error).toMatch(/högst 40 tecken/);
     expect((await call('GET', `/sim/all?q=${iccid}`, owner)).data).toEqual([]);
   });
+
+  it('tags each SIM of a bulk list with its row’s tags and the list’s, the webhook per SIM, within the cap', async () => {
+    const [a, b, c] = [newIccid(), newIccid(), newIccid()];
+    const bulk = await call('POST', '/sim/bulk', owner, {
+      rows: [
+        { iccid: a, tags: ['Rad A', ' Kylbilar '] },
+        { iccid: b, tags: [] },
+        { iccid: c, tags: ['Leverans 8'] },
+      ],
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      tags: ['Leverans 8'],
+    });
+    expect(bulk.status).toBe(200);
+    const [idA, idB, idC] = (bulk.data.results as Array<{ simId: number }>).map((r) => r.simId);
+    expect(await tagsOf(owner, idA!)).toEqual(['Kylbilar', 'Leverans 8', 'Rad A']);
+    expect(await tagsOf(owner, idB!)).toEqual(['Leverans 8']);
+    expect(await tagsOf(owner, idC!)).toEqual(['Leverans 8']);
+    const events = await em().execute<Array<{ data: { sim: { id: number; tags: string[] } } | string }>>(
+      `select data from webhook_event where type = 'sim.activated'`,
+    );
+    const byId = new Map(
+      events
+        .map(
+          (e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as { sim: { id: number; tags: string[] } },
+        )
+        .map((d) => [d.sim.id, d.sim.tags]),
+    );
+    expect(byId.get(idA!)).toEqual(['Kylbilar', 'Leverans 8', 'Rad A']);
+    expect(byId.get(idB!)).toEqual(['Leverans 8']);
+    expect(byId.get(idC!)).toEqual(['Leverans 8']);
+
+    // A row's tags and the list's together over TAGS_PER_SIM: the list is refused naming the row, nothing activated.
+    const list = Array.from({ length: TAGS_PER_CALL }, (_, i) => `Lista ${i}`);
+    const row = Array.from({ length: TAGS_PER_SIM - TAGS_PER_CALL + 1 }, (_, i) => `Rad ${i}`);
+    const [d, e] = [newIccid(), newIccid()];
+    const full = await call('POST', '/sim/bulk', owner, {
+      rows: [{ iccid: d }, { iccid: e, tags: row }],
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      tags: list,
+    });
+    expect(full.status).toBe(400);
+    expect(full.data.error).toMatch(new RegExp(`Rad 2: .*${TAGS_PER_SIM}`));
+    expect((await call('GET', `/sim/all?q=${d}`, owner)).data).toEqual([]);
+    // Exactly TAGS_PER_SIM is fine: the SIM has them all.
+    const fits = await call('POST', '/sim/bulk', owner, {
+      rows: [{ iccid: e, tags: row.slice(1) }],
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+      tags: list,
+    });
+    expect(fits.status).toBe(200);
+    expect(await tagsOf(owner, fits.data.results[0].simId)).toHaveLength(TAGS_PER_SIM);
+    // A bad tag of a row refuses the list.
+    const bad = await call('POST', '/sim/bulk', owner, {
+      rows: [{ iccid: d, tags: ['x'.repeat(TAG_MAX + 1)] }],
+      dataLimit: 1000,
+      callAndSms: true,
+      roaming: false,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.data.error).toMatch(/högst 40 tecken/);
+  });
 });

@@ -10,6 +10,7 @@ const example = {
   iccid: TEMPLATE_EXAMPLE[0],
   invoiceLineMark: TEMPLATE_EXAMPLE[1],
   invoiceLineNote: TEMPLATE_EXAMPLE[2],
+  tags: TEMPLATE_EXAMPLE[3].split(', '),
 };
 
 describe('templates', () => {

@@ -170,3 +170,35 @@ describe('garbage', () => {
     expect(r).toEqual({ ok: false, errors: [expect.stringMatching(/går inte att läsa/)] });
   });
 });
+
+describe('the Taggar column', () => {
+  it('reads a row’s tags, separated by commas, by its header name or as the 4th column without a header', async () => {
+    const named = await parseBulkFile(
+      utf8(`iccid;Taggar;fakturamärkning\n${A};"Göteborg,  Kylbilar ,Göteborg";Låda\n${B};;\n`),
+    );
+    expect(named.ok && named.rows).toEqual([
+      { iccid: A, invoiceLineMark: 'Låda', tags: ['Göteborg', 'Kylbilar'] },
+      { iccid: B },
+    ]);
+    const plain = await parseBulkFile(utf8(`${A},Låda,Not,"Syd, Nord"\n${B},,,`));
+    expect(plain.ok && plain.rows).toEqual([
+      { iccid: A, invoiceLineMark: 'Låda', invoiceLineNote: 'Not', tags: ['Syd', 'Nord'] },
+      { iccid: B },
+    ]);
+    const book = await parseBulkFile(
+      await xlsx([
+        ['ICCID', 'tags'],
+        [A, 'Kylbilar, Göteborg'],
+      ]),
+    );
+    expect(book.ok && book.rows).toEqual([{ iccid: A, tags: ['Kylbilar', 'Göteborg'] }]);
+  });
+
+  it('refuses a bad tag or too many, naming the row', async () => {
+    const tooLong = await parseBulkFile(utf8(`iccid,taggar\n${A},ok\n${B},${'x'.repeat(41)}`));
+    expect(tooLong).toEqual({ ok: false, errors: ['Rad 3, Taggar: En tagg får vara högst 40 tecken.'] });
+    const many = Array.from({ length: 21 }, (_, i) => `t${i}`).join(',');
+    const tooMany = await parseBulkFile(utf8(`iccid;taggar\n${A};"${many}"`));
+    expect(tooMany).toEqual({ ok: false, errors: ['Rad 2, Taggar: Högst 20 taggar åt gången.'] });
+  });
+});
