@@ -82,6 +82,7 @@ const PAGE_DOORS = [
   '/sims/1',
   '/sims/1/deactivate',
   '/sims/deactivate',
+  '/sims/tags',
   '/feedback',
   '/feedback.data',
   '/admin/companies',

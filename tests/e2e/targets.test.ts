@@ -58,6 +58,7 @@ beforeAll(async () => {
     { path: '/company/api-keys', as: 'owner' },
     { path: '/company/webhooks', as: 'owner' },
     { path: '/company/rules', as: 'owner' },
+    { path: '/sims/tags', as: 'user' },
     { path: '/company/activity', as: 'owner' },
     { path: '/admin', as: 'admin' },
     { path: '/admin/companies', as: 'admin' },
