@@ -4,6 +4,7 @@
 // Every async answer carries the ticket of the request it answers: a newer request (or a form post, or an
 // emptied list) takes a new ticket, and an answer with an old one changes nothing. Pure: the unit tests drive it.
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
+import { splitTags } from '#domain/sims/tag-text.ts';
 import type { BulkRow } from './run.ts';
 
 export type Plan = {
@@ -12,6 +13,8 @@ export type Plan = {
   roaming: boolean;
   invoiceLineMark: string;
   invoiceLineNote: string;
+  /** The list's tags, as the field's text splits them (the procedure checks them). */
+  tags: string[];
 };
 
 export type RunState = 'running' | 'stopped' | 'finished';
@@ -158,6 +161,7 @@ export function readPlan(data: FormData): { plan: Plan; fileChosen: boolean } {
       roaming: data.get('roaming') != null,
       invoiceLineMark: str('invoiceLineMark'),
       invoiceLineNote: str('invoiceLineNote'),
+      tags: splitTags(str('tags')),
     },
     // A named file field holding a file (the scanner's photo field has no name, so it is not in the form data).
     fileChosen: [...data.values()].some((v) => typeof v !== 'string' && (v.size > 0 || v.name !== '')),

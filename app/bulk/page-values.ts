@@ -1,7 +1,8 @@
 // What /add/bulk's plain forms carry from step to step (app/routes/add_.bulk.tsx): the list and choices, and a
 // list from a file as JSON in a hidden field, checked again on each post (the route's rowsOf) as the
 // procedure checks typed input; the file's name only labels it. Each row is packed as an array
-// [iccid, mark, note] (null: the list's own; left off at the end): 10,000 rows with key names and their quotes,
+// [iccid, mark, note, tags] (null: the list's own, or no tags of its own; left off at the end; the tags joined by
+// line breaks, which no tag holds): 10,000 rows with key names and their quotes,
 // escaped in the page, made its forms megabytes larger. No zod here: this module reaches the browser.
 import type { CarriedFile } from '#app/components/bulk/BulkFileField.tsx';
 import { BULK_MAX } from '#domain/sims/limits.ts';
@@ -19,6 +20,8 @@ export type Values = {
   roaming: boolean;
   invoiceLineMark: string;
   invoiceLineNote: string;
+  /** The list's tags as typed (comma-separated). */
+  tags: string;
   /** A list from a file: its rows as JSON ('' for a pasted list), and the file's name. */
   rows: string;
   fileName: string;
@@ -41,17 +44,18 @@ export type Packed = Array<Array<string | null>>;
 export const packRows = (rows: BulkRow[]): string =>
   JSON.stringify(
     rows.map((r): Array<string | null> => {
-      const packed = [r.iccid, r.invoiceLineMark ?? null, r.invoiceLineNote ?? null];
+      const packed = [r.iccid, r.invoiceLineMark ?? null, r.invoiceLineNote ?? null, r.tags?.join('\n') || null];
       while (packed.length > 1 && packed.at(-1) === null) packed.pop();
       return packed;
     }),
   );
 
 export const unpackRows = (packed: Packed): BulkRow[] =>
-  packed.map(([iccid, mark, note]) => ({
+  packed.map(([iccid, mark, note, tags]) => ({
     iccid: iccid ?? '',
     ...(mark != null ? { invoiceLineMark: mark } : {}),
     ...(note != null ? { invoiceLineNote: note } : {}),
+    ...(tags ? { tags: tags.split('\n') } : {}),
   }));
 
 /**

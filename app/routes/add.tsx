@@ -1,4 +1,4 @@
-// Activate a SIM: ICCID, marks and the plan selector. On success the user goes back one page.
+// Activate a SIM: ICCID, marks, tags (comma-separated) and the plan selector. On success the user goes back one page.
 // With JS a scan button beside the ICCID opens the camera scanner, whose code (quagga2 included) is
 // fetched only on that press; its place is kept from the first paint (nothing moves when JS arrives); without JS
 // the button is not there and the form works the same.
@@ -17,6 +17,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Field } from '#app/components/Field.tsx';
 import { ScannerPending, ScanToggle, useLazyScanner } from '#app/components/LazyScan.tsx';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { TagsField } from '#app/components/tags/TagsField.tsx';
 import { PlanSelector, planFieldIds } from '#app/components/PlanSelector.tsx';
 import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummary.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -32,6 +33,8 @@ import { safeRedirectTarget } from '#app/utils/paths.ts';
 import { cameFrom } from '#app/utils/return-to.server.ts';
 import { activateInput } from '#domain/sims/schemas.ts';
 import { ICCID_INPUT_PATTERN } from '#domain/sims/iccid.ts';
+import { splitTags } from '#domain/sims/tag-text.ts';
+import { tTags } from '#domain/texts/tags.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 
 export const ErrorBoundary = routeErrorBoundary(t.pages.add);
@@ -57,6 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     roaming: formFlag(form, 'roaming'),
     invoiceLineMark: text('invoiceLineMark'),
     invoiceLineNote: text('invoiceLineNote'),
+    tags: text('tags'),
   };
   const result = await attempt(() =>
     context.trpc.sim.activate({
@@ -67,6 +71,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       roaming: values.roaming,
       invoiceLineMark: values.invoiceLineMark,
       invoiceLineNote: values.invoiceLineNote,
+      // "Göteborg, Kylbilar": the procedure checks each tag and names the field.
+      tags: splitTags(values.tags),
     }),
   );
   if (!result.ok) return { errors: result.fields, values: withinLimits(values, constraints(activateInput)) };
@@ -150,6 +156,7 @@ export default function Activate() {
           hint={t.sims.marksHint}
           markRef={scan.nextRef}
         />
+        <TagsField value={v?.tags} error={e.tags} />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" disabled={busy}>
           {t.sims.activate}
@@ -165,6 +172,7 @@ const summaryFields: SummaryFields = {
   iccid: {},
   invoiceLineMark: t.sims.mark,
   invoiceLineNote: t.sims.note,
+  tags: tTags.heading,
   dataLimit: { id: planIds.dataLimit },
   callAndSms: { id: planIds.callAndSms },
   roaming: { id: planIds.roaming },

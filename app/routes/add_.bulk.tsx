@@ -17,6 +17,8 @@ import { ErrorSummary, type SummaryFields } from '#app/components/ui/ErrorSummar
 import { t } from '#domain/texts/common.ts';
 import { tBulkFile } from '#domain/texts/bulk-file.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { tTags } from '#domain/texts/tags.ts';
+import { splitTags } from '#domain/sims/tag-text.ts';
 import { requireWriter } from '#app/utils/auth.server.ts';
 import { constraints, withinLimits } from '#app/utils/constraints.ts';
 import { formFlag } from '#app/utils/forms.ts';
@@ -33,6 +35,7 @@ const summaryFields: SummaryFields = {
   bulkFile: {},
   invoiceLineMark: t.sims.mark,
   invoiceLineNote: t.sims.note,
+  tags: tTags.heading,
   dataLimit: { id: planIds.dataLimit },
   callAndSms: { id: planIds.callAndSms },
   roaming: { id: planIds.roaming },
@@ -50,7 +53,7 @@ const splitList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
 
 // The rows a file gave, carried as packed JSON (app/bulk/page-values.ts), checked again on each post.
 const carriedRows = z.array(bulkRow).min(1).max(BULK_MAX);
-const packedRows = z.array(z.array(z.string().max(10_000).nullable()).min(1).max(3)).max(BULK_MAX);
+const packedRows = z.array(z.array(z.string().max(10_000).nullable()).min(1).max(4)).max(BULK_MAX);
 function rowsOf(json: string): BulkRow[] | null {
   if (!json) return null;
   try {
@@ -90,6 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
     roaming: formFlag(form, 'roaming'),
     invoiceLineMark: text('invoiceLineMark'),
     invoiceLineNote: text('invoiceLineNote'),
+    tags: text('tags'),
     rows: text('rows'),
     fileName: text('fileName').slice(0, FILE_NAME_MAX),
   };
@@ -130,6 +134,8 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
       roaming: values.roaming,
       invoiceLineMark: values.invoiceLineMark,
       invoiceLineNote: values.invoiceLineNote,
+      // The list's tags ("Göteborg, Kylbilar"), on every SIM; a file's rows may add their own.
+      tags: splitTags(values.tags),
       dryRun,
     }),
   );

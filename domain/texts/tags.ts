@@ -27,4 +27,9 @@ export const tTags = {
   bulkLabel: 'Tagg',
   bulkAdd: 'Lägg till tagg',
   bulkRemove: 'Ta bort tagg',
+  // The activation pages' field (comma-separated).
+  activationHint: (max: number) =>
+    `Valfritt. Skilj taggarna åt med kommatecken, till exempel Göteborg, Kylbilar (högst ${max} tecken per tagg).`,
+  bulkActivationHint: (max: number) =>
+    `Valfritt. Läggs på alla SIM-kort i listan. Skilj taggarna åt med kommatecken, till exempel Göteborg, Kylbilar (högst ${max} tecken per tagg).`,
 };

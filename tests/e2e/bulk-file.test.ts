@@ -275,11 +275,12 @@ for (const js of [true, false]) {
       expect(csv.suggestedFilename()).toBe('aktivera-flera-mall.csv');
       const csvBytes = await readFile(await csv.path());
       expect(csvBytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-      expect(csvBytes.toString('utf8').slice(1).split('\r\n')[0]).toBe('iccid;fakturamärkning;fakturakommentar');
+      expect(csvBytes.toString('utf8').slice(1).split('\r\n')[0]).toBe('iccid;fakturamärkning;fakturakommentar;taggar');
       const example = {
         iccid: TEMPLATE_EXAMPLE[0],
         invoiceLineMark: TEMPLATE_EXAMPLE[1],
         invoiceLineNote: TEMPLATE_EXAMPLE[2],
+        tags: TEMPLATE_EXAMPLE[3].split(', '),
       };
       expect(await parseBulkFile(csvBytes)).toEqual({ ok: true, format: 'csv', header: true, rows: [example] });
 
@@ -290,7 +291,7 @@ for (const js of [true, false]) {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(new Uint8Array(xlsxBytes).buffer);
       const sheet = wb.worksheets[0]!;
-      expect(sheet.getRow(1).values).toEqual([undefined, 'iccid', 'fakturamärkning', 'fakturakommentar']);
+      expect(sheet.getRow(1).values).toEqual([undefined, 'iccid', 'fakturamärkning', 'fakturakommentar', 'taggar']);
       expect(sheet.getColumn(1).numFmt).toBe('@');
       expect(sheet.getCell('A2').numFmt).toBe('@');
       expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.String);

@@ -13,7 +13,14 @@ import {
 import { startRows } from '#app/bulk/run.ts';
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
 
-const plan: Plan = { dataLimit: 1000, callAndSms: false, roaming: false, invoiceLineMark: '', invoiceLineNote: '' };
+const plan: Plan = {
+  dataLimit: 1000,
+  callAndSms: false,
+  roaming: false,
+  invoiceLineMark: '',
+  invoiceLineNote: '',
+  tags: [],
+};
 const answer: BulkActivateOutput = {
   results: [{ iccid: '8946000000000000001', outcome: 'ready' }],
   counts: { activated: 0, ready: 1, invalid: 0, duplicateInList: 0, alreadyActive: 0, activeElsewhere: 0 },
@@ -135,8 +142,16 @@ describe('the form', () => {
     data.set('dataLimit', '');
     data.set('roaming', 'true');
     data.set('invoiceLineMark', 'Lager');
+    data.set('tags', ' Göteborg,, Kylbilar ');
     expect(readPlan(data)).toEqual({
-      plan: { dataLimit: 0, callAndSms: false, roaming: true, invoiceLineMark: 'Lager', invoiceLineNote: '' },
+      plan: {
+        dataLimit: 0,
+        callAndSms: false,
+        roaming: true,
+        invoiceLineMark: 'Lager',
+        invoiceLineNote: '',
+        tags: ['Göteborg', 'Kylbilar'],
+      },
       fileChosen: false,
     });
     // A file field with nothing chosen posts an empty, nameless file.

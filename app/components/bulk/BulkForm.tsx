@@ -8,6 +8,9 @@ import { BulkFileField, refusedFile } from '#app/components/bulk/BulkFileField.t
 import { Field } from '#app/components/Field.tsx';
 import { PlanSelector } from '#app/components/PlanSelector.tsx';
 import { SimMarkFields } from '#app/components/SimMarkFields.tsx';
+import { TagsField } from '#app/components/tags/TagsField.tsx';
+import { TAG_MAX } from '#domain/sims/tag-text.ts';
+import { tTags } from '#domain/texts/tags.ts';
 import { carriedOf, LIST_MAX, type Values } from '#app/bulk/page-values.ts';
 import type { FieldConstraint } from '#app/utils/constraints.ts';
 import { BULK_MAX } from '#domain/sims/limits.ts';
@@ -102,6 +105,7 @@ export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slo
           errors={e}
           hint={tBulkAdd.marksHint}
         />
+        <TagsField value={v?.tags} error={e.tags} hint={tTags.bulkActivationHint(TAG_MAX)} />
         <PlanSelector plans={plans} initial={selection} errors={e} />
         <button className="btn btn-primary" type="submit" name="intent" value="preview" disabled={busy}>
           {tBulkAdd.preview}

@@ -18,6 +18,7 @@ function HiddenValues({ values }: { values: Values }) {
       {values.roaming ? <input type="hidden" name="roaming" value="on" /> : null}
       <input type="hidden" name="invoiceLineMark" value={values.invoiceLineMark} />
       <input type="hidden" name="invoiceLineNote" value={values.invoiceLineNote} />
+      <input type="hidden" name="tags" value={values.tags} />
       <BulkFileHidden carried={carriedOf(values)} />
     </>
   );
