@@ -229,7 +229,7 @@ export default function Sims() {
           </p>
           <StateFilter status={view.status} form={SEARCH_FORM} />
           {loaded.asOf ? <p className="sims-asof">{loaded.asOf}</p> : null}
-          {total > 0 ? <ExportLinks q={q} view={view} /> : null}
+          {total > 0 ? <ExportLinks q={q} view={view} manageTags={loaded.companyTags.length > 0} /> : null}
           {/* "All that match" names the search only: under a usage or tag filter only the page's boxes select. */}
           {writable &&
           !view.filter &&

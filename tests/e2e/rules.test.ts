@@ -50,7 +50,8 @@ describe.each(variants)('/company/rules ($tag)', ({ js, width, tag }) => {
     await page.getByRole('link', { name: 'Regler' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/company/rules');
     await ready(page, js);
-    expect(await page.title()).toMatch(/^Regler/);
+    // With JS the address changes before the new page's title is set: wait for the title too.
+    await expect.poll(() => page.title()).toMatch(/^Regler/);
     await expect.poll(() => page.getByText('Företaget har inga regler ännu.').isVisible()).toBe(true);
     expect(await page.textContent('.rules-timing')).toContain('högst ett 15-minutersintervall sent');
     expect(await page.getByText('Reglerna har inte agerat ännu.').isVisible()).toBe(true);

@@ -213,7 +213,7 @@ describe('/sims with paused SIMs', () => {
       expect(await page.locator('tbody tr .paused-badge').count()).toBe(2);
       expect(await page.locator('select[name=status]').inputValue()).toBe('paused');
       expect(await page.locator('select[name=status]').isVisible()).toBe(true);
-      for (const link of await page.locator('.sims-export a').all())
+      for (const link of await page.locator('.sims-export a[href*="/export"]').all())
         expect(new URL((await link.getAttribute('href')) ?? '', portal.server.url).searchParams.get('status')).toBe(
           'paused',
         );

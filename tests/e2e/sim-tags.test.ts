@@ -235,7 +235,7 @@ describe('/sims with tags', () => {
       expect(await page.locator('select[name=tag]').inputValue()).toBe('Lager');
       expect(await page.locator('select[name=tag]').isVisible()).toBe(true);
       // The export and the sort carry the tag.
-      for (const link of await page.locator('.sims-export a').all())
+      for (const link of await page.locator('.sims-export a[href*="/export"]').all())
         expect(new URL((await link.getAttribute('href')) ?? '', portal.server.url).searchParams.get('tag')).toBe(
           'Lager',
         );

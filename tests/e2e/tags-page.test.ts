@@ -70,7 +70,7 @@ describe('the tags page', () => {
       const shot = (name: string) =>
         page.screenshot({ path: `test-results/tags-page-${name}-${v.js ? 'js' : 'nojs'}-${size}.png`, fullPage: true });
 
-      // From /sims: the link by the tag filter (a phone shows the view's controls under a tag's view).
+      // From /sims: the link beside the export links.
       await page.goto(v.width ? `/sims?${new URLSearchParams({ tag: `${P} Norr` })}` : '/sims');
       await ready(page, v.js);
       await page.getByRole('link', { name: 'Hantera taggar' }).click();

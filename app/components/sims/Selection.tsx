@@ -8,12 +8,13 @@ import { exportHref, pageHref, type ListState } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { tListExport } from '#domain/texts/list-file.ts';
+import { tTagsPage } from '#domain/texts/tags-page.ts';
 import { tSimsList } from '#domain/texts/sims-list.ts';
 
 type Click = (e: MouseEvent) => void;
 
 /** Plain links carrying the search: the file downloads with or without JS, and follows a live search. */
-export function ExportLinks({ q, view }: { q: string; view?: ListState }) {
+export function ExportLinks({ q, view, manageTags }: { q: string; view?: ListState; manageTags?: boolean }) {
   return (
     <p className="sims-export">
       <span className="sims-export-label">{tListExport.label}:</span>
@@ -23,6 +24,12 @@ export function ExportLinks({ q, view }: { q: string; view?: ListState }) {
       <a href={exportHref('xlsx', q, view)} aria-label={tListExport.xlsxLabel(q)}>
         {tListExport.xlsx}
       </a>
+      {/* The company's tags (rename, delete): beside the files, out of the controls' row, whose wrap cost rows. */}
+      {manageTags ? (
+        <Link className="sims-tags-manage" to="/sims/tags">
+          {tTagsPage.manageLink}
+        </Link>
+      ) : null}
     </p>
   );
 }

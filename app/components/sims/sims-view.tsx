@@ -1,13 +1,12 @@
 // The view's controls of /sims (issue 39): the sort and the usage filter as two plain selects of the search's own
 // GET form, so that a search keeps the view and a view keeps the search, with or without JS; with JS a choice
 // applies at once (the button stays, so nothing moves when JS arrives).
-import { Link, useSubmit } from '@remix-run/react';
+import { useSubmit } from '@remix-run/react';
 import type { ChangeEvent } from 'react';
 import type { ListState } from '#app/sims/links.ts';
 import { FILTERS, SORTS } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { tTags } from '#domain/texts/tags.ts';
-import { tTagsPage } from '#domain/texts/tags-page.ts';
 import { tPause } from '#domain/texts/pause.ts';
 
 /**
@@ -73,11 +72,6 @@ export function SimsViewControls({ view, tags }: { view: ListState; tags: readon
             ))}
           </select>
         </label>
-      ) : null}
-      {options.length ? (
-        <Link className="sims-tags-manage" to="/sims/tags">
-          {tTagsPage.manageLink}
-        </Link>
       ) : null}
       <label>
         <span>{tFleetUsage.filterLabel}</span>
