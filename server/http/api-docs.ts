@@ -69,6 +69,9 @@ body{margin:0;background:#0f1115;color:#e8eaef;font-family:var(--scalar-font)}
 #reference header>span.whitespace-nowrap{min-width:0;overflow:hidden;text-overflow:ellipsis}
 /* A heading's copy-link button (shown on hover) hangs a few pixels past a phone's edge: clipped, no sideways scroll. */
 #reference{overflow-x:clip}
+/* A tag's card of operations (and the webhook events') grows with its list instead of scrolling inside itself (a region that
+   scrolls must be reachable by keyboard: axe's scrollable-region-focusable; its items are not focusable). */
+#reference .endpoints-card>.custom-scroll,#reference .endpoints{max-height:none;overflow:visible}
 noscript p{max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}noscript a{color:#5b9dff}
 </style>
 </head>
