@@ -24,7 +24,18 @@ const extraEnv: Record<Name, Record<string, string>> = {
   bulk: {},
   scale: {},
   'xlsx-bomb': {},
-  data: {},
+  // The smoke of bench:data: a fleet and a history small enough for seconds, not minutes, and without today's SQL
+  // (seconds a query); every phase still runs.
+  data: SMOKE
+    ? {
+        BENCH_DATA_SIMS: process.env.BENCH_DATA_SIMS ?? '5000',
+        BENCH_DATA_COMPANIES: process.env.BENCH_DATA_COMPANIES ?? '20',
+        BENCH_LEGACY: process.env.BENCH_LEGACY ?? '0',
+        BENCH_HISTORY_SIM_EVENTS: process.env.BENCH_HISTORY_SIM_EVENTS ?? '20000',
+        BENCH_HISTORY_AUDIT_EVENTS: process.env.BENCH_HISTORY_AUDIT_EVENTS ?? '5000',
+        BENCH_OVERLOAD_USERS: process.env.BENCH_OVERLOAD_USERS ?? '20',
+      }
+    : {},
   usage: {},
   tags: {},
 };
