@@ -62,13 +62,14 @@ const ruleRef = {
   required: ['id', 'name'],
   additionalProperties: false,
 };
-/** The SIM of a firing's event, with its tags. */
-const firingSim = {
+const simTags = { type: 'array', items: { type: 'string' }, description: "The SIM's tags, in code point order." };
+/** The SIM of an event, with its tags (a firing's, sim.updated's). */
+const taggedSim = {
   type: 'object',
   properties: {
     id: simId,
     iccid,
-    tags: { type: 'array', items: { type: 'string' }, description: "The SIM's tags, in code point order." },
+    tags: simTags,
   },
   required: ['id', 'iccid', 'tags'],
   additionalProperties: false,
@@ -100,7 +101,7 @@ function pauseEvent(kind: 'paused' | 'resumed') {
               required: ['kind', 'name'],
               additionalProperties: false,
             },
-            tags: { type: 'array', items: { type: 'string' }, description: "The SIM's tags, in code point order." },
+            tags: simTags,
           },
           required: ['id', 'iccid', at, 'by', 'tags'],
           additionalProperties: false,
@@ -170,7 +171,7 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
     data: {
       type: 'object',
       properties: {
-        sim: simRef,
+        sim: taggedSim,
         before: changedFields('before'),
         after: { ...changedFields('after'), minProperties: 1 },
       },
@@ -178,7 +179,7 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
       additionalProperties: false,
     },
     example: {
-      sim: { id: 42, iccid: EXAMPLE_ICCID },
+      sim: { id: 42, iccid: EXAMPLE_ICCID, tags: ['Lastbilar'] },
       before: { invoiceLineMark: 'Lastbil 12' },
       after: { invoiceLineMark: 'Lastbil 14' },
     },
@@ -191,15 +192,20 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
       properties: {
         sim: {
           type: 'object',
-          properties: { id: simId, iccid, deactivatedAt: isoTime('When it was deactivated') },
-          required: ['id', 'iccid', 'deactivatedAt'],
+          properties: {
+            id: simId,
+            iccid,
+            deactivatedAt: isoTime('When it was deactivated'),
+            tags: simTags,
+          },
+          required: ['id', 'iccid', 'deactivatedAt', 'tags'],
           additionalProperties: false,
         },
       },
       required: ['sim'],
       additionalProperties: false,
     },
-    example: { sim: { id: 42, iccid: EXAMPLE_ICCID, deactivatedAt: EXAMPLE_TIME } },
+    example: { sim: { id: 42, iccid: EXAMPLE_ICCID, deactivatedAt: EXAMPLE_TIME, tags: ['Lastbilar'] } },
   },
   'sim.paused': pauseEvent('paused'),
   'sim.resumed': pauseEvent('resumed'),
@@ -227,7 +233,7 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
       type: 'object',
       properties: {
         rule: ruleRef,
-        sim: firingSim,
+        sim: taggedSim,
         condition: { type: 'string', enum: ['month_share', 'month_bytes', 'day_bytes'] },
         threshold: {
           type: 'integer',
@@ -260,7 +266,7 @@ const EVENTS: Record<string, { summary: string; description: string; data: Json;
       type: 'object',
       properties: {
         rule: ruleRef,
-        sim: firingSim,
+        sim: taggedSim,
         lastSeenAt: isoTime('The end of its last usage record'),
         silentMinutes: { type: 'integer', description: "The rule's silence, in minutes." },
         firedAt: isoTime('When it fired'),

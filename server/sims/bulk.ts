@@ -23,7 +23,7 @@ import {
 } from '#domain/sims/schemas.ts';
 import { planFor, type Actor } from './changes.ts';
 import { isoSql } from './rows.ts';
-import { byText } from './tags.ts';
+import { byText, tagsJsonSql } from './tags.ts';
 import { bulkRuns } from '#server/metrics.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 
@@ -193,14 +193,15 @@ export async function deactivateBulk(em: Em, actor: Actor, input: BulkDeactivate
     ), upd as (
       update sim s set status = 'deactivated', deactivated_at = now()
       from locked l where s.id = l.id and s.status = 'active'
-      returning s.id, s.iccid, s.rate_plan_id, s.deactivated_at
+      returning s.id, s.company_id, s.iccid, s.rate_plan_id, s.deactivated_at
     ), ev as (
       insert into sim_event (sim_id, kind, rate_plan_id, by_id, api_key_id, at, before, after)
       select id, 'deactivated', rate_plan_id, ?, ?, deactivated_at, ?::jsonb, ?::jsonb from upd
     )${outboxCtes(
       'dea',
       'sim.deactivated',
-      `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'deactivatedAt', ${isoSql('deactivated_at')})) as data from upd`,
+      `select jsonb_build_object('sim', jsonb_build_object('id', id, 'iccid', iccid, 'deactivatedAt', ${isoSql('deactivated_at')},
+        'tags', ${tagsJsonSql('upd.company_id', 'upd.id')})) as data from upd`,
     )}${outboxCtes('blk', 'bulk.completed', bulkCompleted('deactivate', 'upd'))}
     select id from upd`,
     [

@@ -5,6 +5,7 @@ import type { Em } from '#server/db/orm.ts';
 import { Conflict } from '#domain/errors.ts';
 import { enqueueEvent } from '#server/webhooks/outbox.ts';
 import { auditSim, eventBy, lockOwnActiveSim, type Actor } from './changes.ts';
+import { tagsOfSim } from './tags.ts';
 
 export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<Sim> {
   return em.transactional(async (tx) => {
@@ -25,7 +26,12 @@ export async function deactivateSim(em: Em, actor: Actor, id: number): Promise<S
     auditSim(tx, actor, 'simDeactivated', sim, { status: 'active' }, { status: 'deactivated' });
     await tx.flush();
     await enqueueEvent(tx, actor.companyId, 'sim.deactivated', {
-      sim: { id: sim.id, iccid: sim.iccid, deactivatedAt: now.toISOString() },
+      sim: {
+        id: sim.id,
+        iccid: sim.iccid,
+        deactivatedAt: now.toISOString(),
+        tags: await tagsOfSim(tx, actor.companyId, sim.id),
+      },
     });
     return sim;
   });

@@ -6,6 +6,7 @@ import { Conflict } from '#domain/errors.ts';
 import { enqueueEvent } from '#server/webhooks/outbox.ts';
 import type { EditInput } from '#domain/sims/schemas.ts';
 import { auditSim, eventBy, lockOwnActiveSim, planFor, type Actor } from './changes.ts';
+import { tagsOfSim } from './tags.ts';
 
 export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{ changed: boolean }> {
   return em.transactional(async (tx) => {
@@ -39,7 +40,11 @@ export async function editSim(em: Em, actor: Actor, input: EditInput): Promise<{
     });
     auditSim(tx, actor, 'simUpdated', sim, before, after);
     await tx.flush();
-    await enqueueEvent(tx, actor.companyId, 'sim.updated', { sim: { id: sim.id, iccid: sim.iccid }, before, after });
+    await enqueueEvent(tx, actor.companyId, 'sim.updated', {
+      sim: { id: sim.id, iccid: sim.iccid, tags: await tagsOfSim(tx, actor.companyId, sim.id) },
+      before,
+      after,
+    });
     return { changed: true };
   });
 }

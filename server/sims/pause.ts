@@ -19,6 +19,7 @@ import { recordAudit } from '#server/audit/trail.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 import { auditActor, type Actor } from './changes.ts';
 import { isoSql } from './rows.ts';
+import { tagsJsonSql } from './tags.ts';
 
 /** Who pauses or resumes: a person or an API key of the company (Actor), or one of its rules. */
 export type PauseActor = Actor & { rule?: { id: number; name: string } | null };
@@ -61,8 +62,7 @@ async function change(em: Em, actor: PauseActor, ids: number[], action: Action):
       'evt',
       event,
       `select jsonb_build_object('sim', jsonb_build_object('id', u.id, 'iccid', u.iccid, '${at}', ${isoSql('u.at')},
-         'by', ?::jsonb, 'tags', coalesce((select jsonb_agg(g.tag order by g.tag) from sim_tag g
-           where g.company_id = ? and g.sim_id = u.id), '[]'::jsonb))) as data from upd u`,
+         'by', ?::jsonb, 'tags', ${tagsJsonSql('?', 'u.id')})) as data from upd u`,
     )}
     select id from upd`,
     [

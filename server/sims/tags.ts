@@ -88,6 +88,15 @@ export async function addTagsToNewSim(
 const TAGS_OF_SQL = `select sim_id, json_agg(tag order by tag) as tags
   from sim_tag where company_id = ? and sim_id = any(?::int[]) group by sim_id`;
 
+/** The tags of one of the company's SIMs, in text order (what its webhook events carry). */
+export async function tagsOfSim(em: Em, companyId: number, id: number): Promise<string[]> {
+  return (await tagsOfSims(em, companyId, [id])).get(id) ?? [];
+}
+
+/** SQL: a SIM's tags as a JSON array in text order ([] when none), for the events a set-based statement writes. */
+export const tagsJsonSql = (companyId: string, simId: string) =>
+  `coalesce((select jsonb_agg(g.tag order by g.tag) from sim_tag g where g.company_id = ${companyId} and g.sim_id = ${simId}), '[]'::jsonb)`;
+
 /** The tags of the company's SIMs of `ids` (one statement, each a probe of the key), in text order, by id. */
 export async function tagsOfSims(em: Em, companyId: number, ids: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();

@@ -240,7 +240,11 @@ describe('delivery', () => {
       events: ['sim.activated', 'sim.updated', 'sim.deactivated'],
     });
     const iccid = newIccid();
-    const act = await call(portal.server.url, 'POST', '/api/sim', c.cookie, { iccid, ...plan });
+    const act = await call(portal.server.url, 'POST', '/api/sim', c.cookie, {
+      iccid,
+      ...plan,
+      tags: ['Kylbilar', 'Göteborg'],
+    });
     expect(act.status).toBe(200);
     const edit = await call(portal.server.url, 'PUT', '/api/sim/edit', c.cookie, {
       id: act.data.id,
@@ -269,6 +273,9 @@ describe('delivery', () => {
       after: { invoiceLineMark: 'Ny' },
     });
     expect(byType['sim.deactivated']!.json.data.sim).toMatchObject({ id: act.data.id, iccid });
+    // Each event about the SIM carries its tags, in code point order (a receiver routes by group).
+    for (const type of ['sim.activated', 'sim.updated', 'sim.deactivated'])
+      expect(byType[type]!.json.data.sim.tags).toEqual(['Göteborg', 'Kylbilar']);
     const deliveries = await call(portal.server.url, 'GET', `/api/company/webhooks/${ep.id}/deliveries`, c.cookie);
     expect(deliveries.data.map((d: { status: string }) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
     expect(deliveries.data[0]).toMatchObject({ lastStatusCode: 204, attempts: 1 });
@@ -279,7 +286,7 @@ describe('delivery', () => {
     const c = await company();
     await call(portal.server.url, 'POST', '/api/company/webhooks', c.cookie, {
       url: rx.url,
-      events: ['sim.activated', 'bulk.completed'],
+      events: ['sim.activated', 'bulk.completed', 'sim.deactivated'],
     });
     const iccids = [newIccid(), newIccid(), newIccid()];
     const r = await call(portal.server.url, 'POST', '/api/sim/bulk', c.cookie, { ...plan, iccids: [...iccids, 'bad'] });
@@ -292,6 +299,17 @@ describe('delivery', () => {
     const done = rx.got.find((g) => g.json.type === 'bulk.completed')!.json.data;
     expect(done).toMatchObject({ operation: 'activate', count: 3 });
     expect(done.sims.map((s: { iccid: string }) => s.iccid).sort()).toEqual([...iccids].sort());
+    // A bulk deactivation: one sim.deactivated per SIM with its tags (written in the same statement).
+    const ids = done.sims.map((s: { id: number }) => s.id);
+    expect(
+      (await call(portal.server.url, 'POST', '/api/sim/tags', c.cookie, { ids: [ids[0]], add: ['Test', 'Arlanda'] }))
+        .status,
+    ).toBe(200);
+    expect((await call(portal.server.url, 'POST', '/api/sim/bulk/deactivate', c.cookie, { ids })).status).toBe(200);
+    const deactivated = () => rx.got.filter((g) => g.json.type === 'sim.deactivated');
+    await expect.poll(() => deactivated().length, { timeout: 20_000 }).toBe(3);
+    const tagsById = Object.fromEntries(deactivated().map((g) => [g.json.data.sim.id, g.json.data.sim.tags]));
+    expect(tagsById).toEqual({ [ids[0]]: ['Arlanda', 'Test'], [ids[1]]: [], [ids[2]]: [] });
     // A company without a subscriber writes no event at all.
     const quiet = await company();
     const before = await em().count(WebhookEvent, {});
