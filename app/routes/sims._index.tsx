@@ -27,6 +27,7 @@ import { procedureHeaders } from '#app/utils/http.server.ts';
 import { BULK_TAG, BULK_TAG_ADD, BULK_TAG_REMOVE, BulkTags } from '#app/components/tags/BulkTags.tsx';
 import { BULK_PAUSE, BULK_RESUME, BulkPause } from '#app/components/sims/BulkPause.tsx';
 import { tPause } from '#domain/texts/pause.ts';
+import { useSlashFocus } from '#app/components/sims/useSlashFocus.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -182,6 +183,7 @@ export default function Sims() {
   const [dialogFor, setDialogFor] = useState<BulkSelection | null>(null);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  useSlashFocus('q');
   useEffect(() => {
     // A new list (another page, a live search) starts with what its address asked for.
     setPicked(new Set(initialPick ? sims.map((s) => s.id) : []));
@@ -215,6 +217,7 @@ export default function Sims() {
             value={search.text}
             onChange={(e) => search.typed(e.currentTarget.value)}
             placeholder={t.sims.searchPlaceholder}
+            aria-keyshortcuts="/"
             {...loaded.query}
             autoComplete="off"
           />
