@@ -10,6 +10,7 @@ import type { Em } from '#server/db/orm.ts';
 import { outboxCtes, outboxParams } from '#server/webhooks/outbox.ts';
 import { pauseSims } from '#server/sims/pause.ts';
 import { isoSql } from '#server/sims/rows.ts';
+import { tagsJsonSql } from '#server/sims/tags.ts';
 import { MB } from '#domain/rules/kinds.ts';
 
 /** A SIM of the batch and a Swedish day it had records taken on. */
@@ -38,9 +39,7 @@ export const TARGET_SQL = (sim: string, company: string) => `(r.target = 'all'
       where g.company_id = ${company} and g.sim_id = ${sim}.id and g.tag = r.target_tag)))`;
 
 /** The SIM and rule of a firing, as the webhook events carry them. */
-export const FIRING_SIM_JSON = `jsonb_build_object('id', s.id, 'iccid', s.iccid, 'tags',
-    coalesce((select jsonb_agg(g.tag order by g.tag) from sim_tag g where g.company_id = s.company_id
-      and g.sim_id = s.id), '[]'::jsonb))`;
+export const FIRING_SIM_JSON = `jsonb_build_object('id', s.id, 'iccid', s.iccid, 'tags', ${tagsJsonSql('s.company_id', 's.id')})`;
 
 const EVALUATE_SQL = `with touched as (
     select distinct t.s as sim_id, t.d::date as day from json_to_recordset(?::json) as t(s int, d text)
