@@ -14,9 +14,9 @@ import { row } from '#app/sims/list-rows.ts';
 import { SimRows, SimsPager } from '#app/components/sims/SimsList.tsx';
 import { useLiveSearch } from '#app/components/sims/useLiveSearch.ts';
 import { ExportLinks, SelectMatching, SelectPage, SelectionToolbar } from '#app/components/sims/Selection.tsx';
-import { pageHref, stateParams, statusOf, tagsOf } from '#app/sims/links.ts';
+import { pageHref, stateParams, statusOf, tagsOf, type ListState } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
-import { listQuery } from '#domain/sims/schemas.ts';
+import { listQuery, type MatchingInput } from '#domain/sims/schemas.ts';
 import { viewOf } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { SimsViewControls, StateFilter } from '#app/components/sims/sims-view.tsx';
@@ -116,11 +116,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     .filter((id) => Number.isSafeInteger(id) && id > 0);
   const matching = form.get('matching') === '1';
   if (intent === BULK_PAUSE || intent === BULK_RESUME)
-    return bulkPauseAction(context, { intent, ids, matching, q, address });
+    return bulkPauseAction(context, { intent, ids, matching, q, view, address });
   if (intent !== BULK_TAG_ADD && intent !== BULK_TAG_REMOVE) return redirect(address);
   const tag = formText(form, BULK_TAG);
   const change = intent === BULK_TAG_ADD ? { add: [tag] } : { remove: [tag] };
-  const result = await attempt(() => context.trpc.sim.tags(matching ? { q, ...change } : { ids, ...change }));
+  const narrowed = narrowing(view);
+  const result = await attempt(() =>
+    context.trpc.sim.tags(matching ? { q, ...narrowed, ...change } : { ids, ...change }),
+  );
   if (!result.ok) {
     const error = result.fields.add ?? result.fields.remove ?? Object.values(result.fields)[0] ?? '';
     return { bulkTagError: error, bulkTagValue: tag.slice(0, 200), ids, matching };
@@ -136,9 +139,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
  */
 async function bulkPauseAction(
   context: ActionFunctionArgs['context'],
-  p: { intent: string; ids: number[]; matching: boolean; q: string; address: string },
+  p: { intent: string; ids: number[]; matching: boolean; q: string; view: ListState; address: string },
 ) {
-  const ids = p.matching ? (await context.trpc.sim.matching({ q: p.q })).rows.map((r) => r.id) : [...new Set(p.ids)];
+  const ids = p.matching
+    ? (await context.trpc.sim.matching({ q: p.q, ...narrowing(p.view) })).rows.map((r) => r.id)
+    : [...new Set(p.ids)];
   if (ids.length === 0) return { bulkPauseError: tPause.bulkNone, ids: p.ids, matching: p.matching };
   const result = await attempt<unknown>(() =>
     p.intent === BULK_PAUSE ? context.trpc.sim.bulkPause({ ids }) : context.trpc.sim.bulkResume({ ids }),
@@ -156,6 +161,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   ('bulkTagError' in actionResult || 'bulkPauseError' in actionResult)
     ? false
     : defaultShouldRevalidate;
+
+/** The list's tags and state as "all that match" takes them with the search (none: left out). */
+function narrowing(view: ListState): Omit<MatchingInput, 'q'> {
+  return { tag: view.tag?.length ? [...view.tag] : undefined, status: view.status ?? undefined };
+}
 
 type Picked = 'page' | 'matching' | null;
 
@@ -233,13 +243,9 @@ export default function Sims() {
           <StateFilter status={view.status} form={SEARCH_FORM} />
           {loaded.asOf ? <p className="sims-asof">{loaded.asOf}</p> : null}
           {total > 0 ? <ExportLinks q={q} view={view} manageTags={loaded.companyTags.length > 0} /> : null}
-          {/* "All that match" names the search only: under a usage or tag filter only the page's boxes select. */}
-          {writable &&
-          !view.filter &&
-          !view.tag.length &&
-          !view.status &&
-          sims.length > 0 &&
-          (morePages || matching) ? (
+          {/* "All that match" is the search with its tags and state: under a usage filter (a view of this month's
+              figures, which change as usage comes in) only the page's boxes select. */}
+          {writable && !view.filter && sims.length > 0 && (morePages || matching) ? (
             <SelectMatching
               form={BULK_FORM}
               q={q}
@@ -321,7 +327,7 @@ export default function Sims() {
               selected={selectedCount}
               matching={matching}
               total={total}
-              q={q}
+              narrowed={!!(q || view.tag.length || view.status)}
               exact={exact}
               bulkTags={
                 <>
@@ -338,7 +344,9 @@ export default function Sims() {
                 if (selectedCount === 0) return;
                 e.preventDefault();
                 setDialogFor(
-                  matching ? { kind: 'matching', q } : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
+                  matching
+                    ? { kind: 'matching', q, ...narrowing(view) }
+                    : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
                 );
               }}
             />

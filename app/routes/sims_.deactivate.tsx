@@ -1,5 +1,5 @@
 // Deactivate many SIMs: the ticked rows of /sims arrive here as ?id=…, or "all matching the search"
-// as ?matching=1&q=…, which is resolved here by the selection's own procedure (sim.matching with that search, at most
+// as ?matching=1&q=… (with the list's tag= and status=), which is resolved here by the selection's own procedure (sim.matching with that search, at most
 // BULK_SELECT_MAX), so the search has one truth and no count from the browser is believed. The page only lists what
 // will happen (GET changes nothing), the button POSTs the listed ids to sim.bulkDeactivate and the answer is
 // shown per row. Named sims_ so it renders on its own, not inside a /sims layout.
@@ -20,6 +20,7 @@ import { attempt, FORM_ERROR } from '#app/utils/forms.server.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { listQuery } from '#domain/sims/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { statusOf, tagsOf } from '#app/sims/links.ts';
 
 export const ErrorBoundary = routeErrorBoundary(tBulkDeactivate.title);
 
@@ -38,7 +39,8 @@ type Row = { id: number; iccid: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireWriter(request, context);
-  const params = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const params = url.searchParams;
   const nothing = { tooMany: false, ready: [] as Row[], refused: [] as Row[], gone: 0, matching: null };
   const split = (sims: Array<{ id: number; iccid: string; ratePlan: { isLegacy: boolean } }>) => ({
     ready: sims.filter((s) => !s.ratePlan.isLegacy).map((s): Row => ({ id: s.id, iccid: s.iccid })),
@@ -47,10 +49,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   if (params.get('matching') === '1') {
     // Every SIM the /sims search finds (the same procedure, so the same search), the first BULK_SELECT_MAX of them.
+    // The tags and the state of the list narrow it as on /sims (app/sims/links.ts reads them alike).
     const q = (params.get('q') ?? '').slice(0, fieldConstraint(listQuery.shape.q).maxLength);
-    const { rows, total, exact } = await context.trpc.sim.matching({ q });
+    const tag = tagsOf(url);
+    const status = statusOf(url);
+    const { rows, total, exact } = await context.trpc.sim.matching({
+      q,
+      tag: tag.length ? tag : undefined,
+      status: status ?? undefined,
+    });
     const sims = rows.map((r) => ({ id: r.id, iccid: r.iccid, ratePlan: { isLegacy: r.legacy } }));
-    return { ...nothing, ...split(sims), matching: { q, total, exact } };
+    return { ...nothing, ...split(sims), matching: { q, tag, status, total, exact } };
   }
   const ids = idsOf(params.getAll('id'));
   if (ids.length === 0) return nothing;
@@ -132,7 +141,7 @@ export default function BulkDeactivate() {
       ) : null}
       {ready.length === 0 && refused.length === 0 && !tooMany ? <Notice>{tBulkDeactivate.none}</Notice> : null}
       <div className="card">
-        {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching.q)}</p> : null}
+        {matching ? <p className="muted">{tBulkDeactivate.matchingFor(matching)}</p> : null}
         {matching && (!matching.exact || matching.total > BULK_SELECT_MAX) ? (
           <Notice>{tBulkDeactivate.capped(matching.total, BULK_SELECT_MAX, matching.exact)}</Notice>
         ) : null}

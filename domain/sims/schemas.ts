@@ -97,8 +97,16 @@ export const listApiInput = listQuery
   })
   .prefault({});
 
-/** The SIMs a search finds, for a bulk selection ("all that match"): the first BULK_MAX, as slim rows. */
-export const matchingInput = z.object({ q: listQuery.shape.q });
+/**
+ * The SIMs a search finds, for a bulk selection ("all that match"): the list's search, tags and state, as /sims
+ * narrows it (its usage filter is not a selection: the page's boxes select there). The first BULK_MAX, as slim rows.
+ */
+export const matchingInput = z.object({
+  q: listQuery.shape.q,
+  tag: listQuery.shape.tag,
+  status: listQuery.shape.status,
+});
+export type MatchingInput = z.infer<typeof matchingInput>;
 export const matchingOutput = z.object({
   rows: z.array(z.object({ id: z.number(), iccid: z.string(), legacy: z.boolean() })),
   /** How many match; with exact false, more than this many. */

@@ -4,6 +4,7 @@
 import { tTags } from '#domain/texts/tags.ts';
 import { rowId, z } from '#domain/zod.ts';
 import { BULK_MAX } from './limits.ts';
+import { listState } from './pause.ts';
 
 import { normalizeTag, splitTags, TAG_MAX, TAGS_PER_CALL } from './tag-text.ts';
 
@@ -48,19 +49,25 @@ export const tagList = z
   .transform((tags) => [...new Set(tags)]);
 
 /**
- * POST /api/sim/tags: the SIMs (`ids`, 1 to BULK_MAX, or `q`: every active SIM a search of the list finds, "" for
- * all of them) and the tags to add and to remove (a tag in both is added: the call's result has it).
+ * POST /api/sim/tags: the SIMs (`ids`, 1 to BULK_MAX, or `q`: every SIM of the fleet a search of the list finds, ""
+ * for all of them, narrowed with `q` as the list is by `tag` and `status`) and the tags to add and to remove (a tag in
+ * both is added: the call's result has it).
  */
 export const tagChangeInput = z
   .object({
     ids: z.array(rowId()).min(1).max(BULK_MAX, tTags.idsMax(BULK_MAX)).optional(),
     q: z.string().max(200).optional(),
+    tag: tagFilter,
+    status: listState,
     add: tagList,
     remove: tagList,
   })
   .superRefine((v, ctx) => {
     if ((v.ids === undefined) === (v.q === undefined))
       ctx.addIssue({ code: 'custom', message: tTags.idsOrQ, path: ['ids'] });
+    // The list's narrowing goes with a search only: ids name their SIMs themselves.
+    if (v.ids !== undefined && (v.tag !== undefined || v.status !== undefined))
+      ctx.addIssue({ code: 'custom', message: tTags.narrowWithQ, path: [v.tag !== undefined ? 'tag' : 'status'] });
     if (v.add.length === 0 && v.remove.length === 0)
       ctx.addIssue({ code: 'custom', message: tTags.nothingToChange, path: ['add'] });
   });

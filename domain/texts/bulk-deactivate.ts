@@ -32,23 +32,33 @@ export const tBulkDeactivate = {
       : `${n} markerade SIM-kort är inte längre aktiva hos er.`,
   // The selection on /sims (JS: in place; without JS: the page comes back ticked) and the dialog.
   unselectAll: 'Avmarkera alla på sidan',
-  selectMatching: (n: number, q: string, exact = true) =>
+  // narrowed: a search, a tag or a state narrows the list ("sökningen" is all of them).
+  selectMatching: (n: number, narrowed: boolean, exact = true) =>
     !exact
       ? `Markera alla som matchar sökningen (fler än ${grouped(n)})`
-      : q
+      : narrowed
         ? `Markera alla ${grouped(n)} som matchar sökningen`
         : `Markera alla ${grouped(n)} SIM-kort`,
   clearMatching: 'Avmarkera alla',
   selected: (n: number) => (n === 1 ? '1 markerad' : `${grouped(n)} markerade`),
-  matchingSelected: (n: number, q: string, exact = true) =>
+  matchingSelected: (n: number, narrowed: boolean, exact = true) =>
     !exact
       ? `Alla SIM-kort som matchar sökningen är markerade (fler än ${grouped(n)}).`
-      : q
+      : narrowed
         ? `Alla ${grouped(n)} SIM-kort som matchar sökningen är markerade.`
         : `Alla ${grouped(n)} SIM-kort är markerade.`,
   capped: (total: number, max: number, exact = true) =>
     `${exact ? grouped(total) : `Fler än ${grouped(total)}`} SIM-kort matchar, men högst ${grouped(max)} kan avaktiveras åt gången: de ${grouped(max)} första i listan tas med.`,
-  matchingFor: (q: string) => (q ? `Alla SIM-kort som matchar ”${q}”.` : 'Alla aktiva SIM-kort.'),
+  /** What "all that match" took: the search's text, the tags and the state, in words. */
+  matchingFor: (m: { q: string; tag?: readonly string[]; status?: 'active' | 'paused' | null }) => {
+    const parts: string[] = [];
+    if (m.q) parts.push(`som matchar ”${m.q}”`);
+    const tags = m.tag ?? [];
+    if (tags.length)
+      parts.push(`med ${tags.length === 1 ? 'taggen' : 'taggarna'} ${tags.map((x) => `”${x}”`).join(' och ')}`);
+    if (m.status) parts.push(m.status === 'paused' ? 'som är pausade' : 'som inte är pausade');
+    return parts.length ? `Alla SIM-kort ${parts.join(', ')}.` : 'Alla aktiva SIM-kort.';
+  },
   listLabel: 'SIM-kort som avaktiveras',
   loading: 'Hämtar SIM-korten …',
   loadFailed: 'Listan kunde inte hämtas. Försök igen eller ladda om sidan.',

@@ -7,6 +7,7 @@ export const tTags = {
   filterMax: (max: number) => `Högst ${max} taggar att filtrera på.`,
   idsMax: (max: number) => `Högst ${max.toLocaleString('sv-SE')} SIM-kort åt gången.`,
   idsOrQ: 'Ange antingen ids (SIM-korten) eller q (alla som matchar en sökning), inte båda.',
+  narrowWithQ: 'tag och status avgränsar en sökning (q): ange dem med q, inte med ids.',
   changedTitle: (n: number) => `Taggar ändrade på ${n.toLocaleString('sv-SE')} SIM-kort`,
   renamedTitle: (from: string, to: string) => `Taggen ”${from}” heter nu ”${to}”`,
   deletedTitle: (tag: string) => `Taggen ”${tag}” är borttagen`,

@@ -37,13 +37,13 @@ select (select count(*) from (select sim_id from removed union select sim_id fro
 
 /**
  * Adds and removes tags on the company's active SIMs of `ids`, or on every active SIM the search `q` finds ("" for
- * all): the SIMs whose tags changed, and the SIMs left as they were because the added tags would have made them more
- * than TAGS_PER_SIM. Another company's SIM, or one not active, is not among them.
+ * all), narrowed by the list's `tag` and `status` as /sims is: the SIMs whose tags changed, and the SIMs left as they
+ * were because the added tags would have made them more than TAGS_PER_SIM. Another company's SIM, or one not active, is not among them.
  */
 export async function changeTags(
   em: Em,
   companyId: number,
-  input: Pick<TagChangeInput, 'ids' | 'q' | 'add' | 'remove'>,
+  input: Pick<TagChangeInput, 'ids' | 'q' | 'tag' | 'status' | 'add' | 'remove'>,
 ): Promise<{ changed: number; full: number }> {
   const add = [...new Set(input.add)];
   const remove = [...new Set(input.remove)].filter((tag) => !add.includes(tag));
@@ -53,7 +53,7 @@ export async function changeTags(
     target = `select s.id from sim s where s.company_id = ? and s.status = 'active' and s.id = any(?::int[])`;
     params = [companyId, `{${input.ids.map((id) => Math.trunc(id)).join(',')}}`];
   } else {
-    const filter = await listFilter(em, companyId, input.q);
+    const filter = await listFilter(em, companyId, input.q, input.tag, input.status);
     target = `select s.id from sim s where ${filter.where}`;
     params = filter.params;
   }

@@ -108,6 +108,32 @@ describe('POST /api/sim/tags', () => {
     expect((await tags(owner, { q: '', remove: ['Flottan'] })).data.changed).toBe(all.data.changed);
   });
 
+  it('narrows a search by the list’s tags and state, as GET /api/sim/all does ("all that match" under a filter)', async () => {
+    const [a, b, c] = mine as [number, number, number];
+    expect((await tags(owner, { ids: [a, b], add: ['Smal'] })).status).toBe(200);
+    expect((await call('POST', `/sim/pause/${b}`, owner)).status).toBe(200);
+    // Every SIM with the tag: the two, nothing else of the company.
+    const tagged = await tags(owner, { q: '', tag: ['Smal'], add: ['Smalare'] });
+    expect(tagged.data).toEqual({ success: true, changed: 2, full: 0 });
+    expect(await tagsOf(owner, c)).not.toContain('Smalare');
+    // With the state too: the paused one of them only; the search's text narrows as well.
+    const paused = await tags(owner, { q: '', tag: ['Smal'], status: 'paused', add: ['Pausgrupp'] });
+    expect(paused.data.changed).toBe(1);
+    expect(await tagsOf(owner, b)).toContain('Pausgrupp');
+    expect(await tagsOf(owner, a)).not.toContain('Pausgrupp');
+    expect((await tags(owner, { q: 'Syd', tag: ['Smal'], status: 'active', add: ['Ingen'] })).data.changed).toBe(0);
+    // The same SIMs GET /api/sim/all lists with the same narrowing.
+    const listed = (await call('GET', '/sim/all?tag=Smal&status=active', owner)).data as Array<{ id: number }>;
+    expect(listed.map((s) => s.id)).toEqual([a]);
+    // The narrowing is a search's: with ids it is refused, naming the field.
+    const r = await tags(owner, { ids: [a], tag: ['Smal'], add: ['X'] });
+    expect(r.status).toBe(400);
+    expect(r.data.error).toMatch(/tag och status avgränsar en sökning/);
+    expect((await tags(owner, { q: '', status: 'stopped', add: ['X'] })).status).toBe(400);
+    expect((await call('POST', `/sim/resume/${b}`, owner)).status).toBe(200);
+    for (const tag of ['Smal', 'Smalare', 'Pausgrupp']) await tags(owner, { q: '', remove: [tag] });
+  });
+
   it('never touches another company’s SIM or a deactivated one given by id', async () => {
     const gone = await activate(owner, 'Avslutas');
     expect((await call('POST', `/sim/deactivate/${gone}`, owner)).status).toBe(200);

@@ -339,4 +339,76 @@ describe('pause and resume on the ticked SIMs of /sims', () => {
     expect((await caller.sim.page({ q: 'Matchrad', status: 'paused', limit: 1 })).total).toBe(0);
     await page.context().close();
   });
+
+  for (const js of [true, false])
+    it(`"all that match" under a tag and a state takes those SIMs only (${js ? 'JS' : 'without JS'})`, async () => {
+      const e = em();
+      const mark = js ? 'Kylrad' : 'Frysrad';
+      const tag = js ? 'Kylrum' : 'Frysrum';
+      // 60 SIMs of the same text, 55 of them tagged: more than a page, and 5 the filter leaves out.
+      await e.execute(
+        `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+         select '8946593' || ? || lpad(g::text, 12, '0'), ?,
+                (select id from rate_plan where not is_legacy order by id limit 1),
+                ? || ' ' || g, '', 'active', now() - (g || ' days')::interval
+           from generate_series(1, 60) g`,
+        [js ? '1' : '2', demoId, mark],
+      );
+      await e.execute(
+        `insert into sim_tag (company_id, sim_id, tag)
+         select company_id, id, ? from sim where company_id = ? and invoice_line_mark like ? || ' %'
+          order by id limit 55`,
+        [tag, demoId, mark],
+      );
+      const caller = await anna();
+      const count = async (status: 'active' | 'paused', withTag: boolean) =>
+        (await caller.sim.page({ q: mark, status, tag: withTag ? [tag] : undefined, limit: 1 })).total;
+      const cookie = await portal.server.sessionCookie('anna@demo.test');
+      const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js, viewport: DESKTOP, cookie });
+      const page = await ctx.newPage();
+      const pickAll = async (address: string, n: number) => {
+        await page.goto(address);
+        await ready(page, js);
+        await page.getByRole('button', { name: `Markera alla ${n} som matchar sökningen` }).click();
+        if (!js) await page.waitForURL((u) => u.searchParams.get('all') === 'matching');
+        await page.getByText(`Alla ${n} SIM-kort som matchar sökningen är markerade.`).waitFor();
+      };
+
+      // Every SIM with the tag paused; the 5 without it stay active.
+      await pickAll(`/sims?tag=${tag}`, 55);
+      await page.getByRole('button', { name: 'Pausa markerade SIM-kort' }).click();
+      await expect.poll(() => count('paused', true)).toBe(55);
+      await ready(page, js);
+      expect(await count('active', false)).toBe(5);
+
+      // The deactivation's confirmation names the narrowing and lists the same SIMs (nothing deactivated here).
+      await pickAll(`/sims?q=${mark}&tag=${tag}&status=paused`, 55);
+      await page.getByRole('button', { name: 'Avaktivera markerade' }).click();
+      const words = `Alla SIM-kort som matchar ”${mark}”, med taggen ”${tag}”, som är pausade.`;
+      if (js) {
+        const dialog = page.getByRole('dialog');
+        await dialog.getByText(words).waitFor();
+        await dialog.getByRole('button', { name: 'Avaktivera 55 SIM-kort' }).waitFor();
+        await dialog.getByRole('button', { name: 'Avbryt' }).click();
+      } else {
+        await page.waitForURL((u) => u.pathname === '/sims/deactivate' && u.searchParams.get('matching') === '1');
+        await page.getByText(words).waitFor();
+        await page.getByRole('button', { name: 'Avaktivera 55 SIM-kort' }).waitFor();
+      }
+
+      // Resumed under the state's filter: the paused ones of the search, every one of them.
+      await pickAll(`/sims?q=${mark}&status=paused`, 55);
+      await page.getByRole('button', { name: 'Återuppta markerade SIM-kort' }).click();
+      await expect.poll(() => count('paused', false)).toBe(0);
+      await ready(page, js);
+
+      // Tagged in one step under the tag's filter: the 55, not the 5.
+      await pickAll(`/sims?tag=${tag}`, 55);
+      await page.locator('#bulk-tag').fill('Kontrollerad');
+      await page.getByRole('button', { name: 'Lägg till tagg' }).click();
+      await expect
+        .poll(async () => (await caller.sim.page({ q: mark, tag: ['Kontrollerad'], limit: 1 })).total)
+        .toBe(55);
+      await ctx.close();
+    });
 });

@@ -7,11 +7,14 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import type { MatchingInput } from '#domain/sims/schemas.ts';
 
 export type BulkRow = { id: number; iccid: string; legacy: boolean };
+/** "All that match": the list's search, with its tags and state. */
+type MatchingSelection = MatchingInput & { q: string };
 
-/** What the dialog is asked to deactivate: ticked rows of the page, or every SIM matching a search. */
-export type BulkSelection = { kind: 'rows'; rows: BulkRow[] } | { kind: 'matching'; q: string };
+/** What the dialog is asked to deactivate: ticked rows of the page, or every SIM matching a search (and its filter). */
+export type BulkSelection = { kind: 'rows'; rows: BulkRow[] } | ({ kind: 'matching' } & MatchingSelection);
 
 type Resolved = { rows: BulkRow[]; total: number; exact: boolean };
 
@@ -35,7 +38,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
     void (async () => {
       try {
         const { trpc } = await import('#app/utils/trpc.client.ts');
-        const r = await trpc.sim.matching.query({ q: selection.q });
+        const r = await trpc.sim.matching.query({ q: selection.q, tag: selection.tag, status: selection.status });
         if (current) setResolved({ rows: r.rows, total: r.total, exact: r.exact });
       } catch {
         if (current) setResolved('failed');
@@ -77,7 +80,7 @@ export function BulkDeactivateDialog({ selection, onClose }: { selection: BulkSe
     >
       <h2 id="bdsel-title">{tBulkDeactivate.title}</h2>
       <div id="bdsel-text">
-        {selection.kind === 'matching' ? <p className="muted">{tBulkDeactivate.matchingFor(selection.q)}</p> : null}
+        {selection.kind === 'matching' ? <p className="muted">{tBulkDeactivate.matchingFor(selection)}</p> : null}
         {resolved === 'loading' ? <p role="status">{tBulkDeactivate.loading}</p> : null}
         {resolved === 'failed' ? (
           <Notice kind="error" role="alert">

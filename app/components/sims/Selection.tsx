@@ -65,7 +65,7 @@ export function SelectMatching(p: {
           value="matching"
           onClick={p.onSelect}
         >
-          {tBulkDeactivate.selectMatching(p.total, p.q, p.exact)}
+          {tBulkDeactivate.selectMatching(p.total, !!(p.q || p.view?.tag?.length || p.view?.status), p.exact)}
         </button>
       )}
     </p>
@@ -102,7 +102,8 @@ export function SelectionToolbar(p: {
   selected: number;
   matching: boolean;
   total: number;
-  q: string;
+  /** A search, tags or a state narrow the list. */
+  narrowed: boolean;
   exact: boolean;
   onDeactivate: Click;
   /** More actions on the ticked rows, before deactivation (the tags: app/components/tags/BulkTags.tsx). */
@@ -113,7 +114,7 @@ export function SelectionToolbar(p: {
       {p.counted ? (
         <p className="bdsel-count" aria-live="polite">
           <strong>{tBulkDeactivate.selected(p.selected)}</strong>
-          {p.matching ? <span> · {tBulkDeactivate.matchingSelected(p.total, p.q, p.exact)}</span> : null}
+          {p.matching ? <span> · {tBulkDeactivate.matchingSelected(p.total, p.narrowed, p.exact)}</span> : null}
           {p.matching && (!p.exact || p.total > BULK_SELECT_MAX) ? (
             <span> {tBulkDeactivate.capped(p.total, BULK_SELECT_MAX, p.exact)}</span>
           ) : null}

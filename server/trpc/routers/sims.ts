@@ -111,7 +111,7 @@ export const simsRouter = router({
       return { items: listed, total: total ?? 0, exact };
     }),
   /**
-   * What "all that match" selects on /sims for a bulk deactivation: the first BULK_SELECT_MAX SIMs the search finds, only
+   * What "all that match" selects on /sims for a bulk deactivation or pause: the first BULK_SELECT_MAX SIMs the search (and the tags and state) finds, only
    * what the confirmation names (id, ICCID, legacy), and how many match in all. The lists stay one page each.
    */
   matching: companyProcedure
@@ -120,6 +120,8 @@ export const simsRouter = router({
     .query(async ({ ctx, input }) => {
       const { items, total, exact } = await listSims(ctx.em, ctx.companyId, {
         q: input.q,
+        tag: input.tag,
+        status: input.status,
         limit: BULK_SELECT_MAX,
         offset: 0,
         withTotal: true,
@@ -206,7 +208,7 @@ export const simsRouter = router({
         tags: ['sims'],
         summary: 'Add and remove tags on SIMs: a list of ids, or every SIM a search finds',
         description:
-          'ids (1 to 10,000) or q (every active SIM the search of GET /api/sim/all finds; "" for all), add and remove (up to 20 tags each; a tag in both is added). A tag is 1 to 40 characters, trimmed, inner spaces made one; a SIM has at most 30 (a SIM that would get more is left as it was and counted in full). changed: the SIMs whose tags changed. One statement, whatever the number of SIMs.',
+          'ids (1 to 10,000) or q (every SIM of the fleet the search of GET /api/sim/all finds; "" for all; with q, tag (every one given, up to 5) and status (active or paused) narrow it as they narrow the list), add and remove (up to 20 tags each; a tag in both is added). A tag is 1 to 40 characters, trimmed, inner spaces made one; a SIM has at most 30 (a SIM that would get more is left as it was and counted in full). changed: the SIMs whose tags changed. One statement, whatever the number of SIMs.',
       },
     })
     .use(idempotent)
