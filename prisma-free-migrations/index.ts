@@ -24,6 +24,7 @@ import { Migration20261129000000_sim_tags } from './Migration20261129000000_sim_
 import { Migration20261129090000_paused } from './Migration20261129090000_paused.ts';
 import { Migration20261129100000_rules } from './Migration20261129100000_rules.ts';
 import { Migration20261129110000_rule_watch } from './Migration20261129110000_rule_watch.ts';
+import { Migration20261129120000_usage_tag_day } from './Migration20261129120000_usage_tag_day.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129090000_paused', class: Migration20261129090000_paused },
   { name: 'Migration20261129100000_rules', class: Migration20261129100000_rules },
   { name: 'Migration20261129110000_rule_watch', class: Migration20261129110000_rule_watch },
+  { name: 'Migration20261129120000_usage_tag_day', class: Migration20261129120000_usage_tag_day },
 ];

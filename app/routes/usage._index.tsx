@@ -16,6 +16,7 @@ import { formatDateTime } from '#app/utils/text.ts';
 import { t } from '#domain/texts/common.ts';
 import { tCompanyUsage } from '#domain/texts/company-usage.ts';
 import { formatBytes } from '#domain/usage/format.ts';
+import { pageGroupOf, type PageGroup } from '#domain/usage/groups.ts';
 
 const u = tCompanyUsage;
 export const ErrorBoundary = routeErrorBoundary(u.title);
@@ -23,7 +24,7 @@ export const meta: MetaFunction = () => [{ title: `${u.title} – ${t.appName}` 
 // The chart's styles (DayChart), as the SIM page links them.
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: usageStyles }];
 
-type Query = { from: string; to: string; granularity: 'day' | 'month'; groupBy: 'plan' | 'country' };
+type Query = { from: string; to: string; granularity: 'day' | 'month'; groupBy: PageGroup };
 
 /** The form's values from the address: an unknown grouping or granularity is the default, a period as typed. */
 function queryOf(url: URL): Query {
@@ -32,7 +33,7 @@ function queryOf(url: URL): Query {
     from: (p.get('from') ?? '').slice(0, 40),
     to: (p.get('to') ?? '').slice(0, 40),
     granularity: p.get('granularity') === 'month' ? 'month' : 'day',
-    groupBy: p.get('groupBy') === 'country' ? 'country' : 'plan',
+    groupBy: pageGroupOf(p.get('groupBy')),
   };
 }
 
@@ -62,7 +63,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     label:
       query.groupBy === 'plan'
         ? `${r.ratePlanDescription ?? ''} (${r.ratePlanCode ?? ''})`
-        : (r.country ?? u.unknownCountry),
+        : query.groupBy === 'tag'
+          ? (r.tag ?? '')
+          : (r.country ?? u.unknownCountry),
     up: formatBytes(r.bytesUp),
     down: formatBytes(r.bytesDown),
     total: formatBytes(r.bytes),
@@ -80,7 +83,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     errors,
     rows,
     cut: page.cut,
-    total: formatBytes(sum),
+    // By tag the rows overlap (a SIM with two tags counts under each): no sum, and the note says why.
+    total: query.groupBy === 'tag' ? null : formatBytes(sum),
     firstDay: page.firstDay,
     lastDay: page.lastDay,
     asOf: page.asOf ? formatDateTime(page.asOf) : null,
@@ -122,6 +126,7 @@ export default function Usage() {
               <select {...aria} name="groupBy" defaultValue={query.groupBy}>
                 <option value="plan">{u.groupBy.plan}</option>
                 <option value="country">{u.groupBy.country}</option>
+                <option value="tag">{u.groupBy.tag}</option>
               </select>
             )}
           </Field>
@@ -134,19 +139,22 @@ export default function Usage() {
         <span>{u.download}:</span> <a href={`/usage.csv?${files}`}>{u.csv}</a>{' '}
         <a href={`/usage.xlsx?${files}`}>{u.xlsx}</a>
       </p>
-      {rows.length > 0 && days.length > 1 ? <DayChart id="usage-chart" days={days} labels={u.chart} /> : null}
+      {rows.length > 0 && days.length > 1 && query.groupBy !== 'tag' ? (
+        <DayChart id="usage-chart" days={days} labels={u.chart} />
+      ) : null}
       {rows.length === 0 ? (
         <EmptyState>{u.empty}</EmptyState>
       ) : (
         <CompanyUsageTable
           caption={u.tableCaption(firstDay, lastDay)}
           periodLabel={query.granularity === 'month' ? u.columns.month : u.columns.day}
-          keyLabel={query.groupBy === 'plan' ? u.columns.plan : u.columns.country}
+          keyLabel={u.columns[query.groupBy]}
           rows={rows}
           total={total}
           cut={cut}
         />
       )}
+      {rows.length > 0 && query.groupBy === 'tag' ? <p className="muted">{u.tagNote}</p> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { errorBody } from '#domain/errors.ts';
 import { requireUser } from './auth.server.ts';
 import { databaseDown, isNavigation, untilAborted } from './downloads.server.ts';
 import { procedureProblem } from './forms.server.ts';
+import { pageGroupOf } from '#domain/usage/groups.ts';
 
 export function usageFileLoader(format: 'csv' | 'xlsx') {
   return async ({ request, context }: LoaderFunctionArgs) => {
@@ -16,7 +17,7 @@ export function usageFileLoader(format: 'csv' | 'xlsx') {
     try {
       const file = await context.trpc.usage.file({
         format,
-        groupBy: value('groupBy') === 'country' ? 'country' : 'plan',
+        groupBy: pageGroupOf(value('groupBy')),
         granularity: value('granularity') === 'month' ? 'month' : 'day',
         from: value('from'),
         to: value('to'),

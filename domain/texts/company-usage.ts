@@ -3,7 +3,10 @@
 export const tCompanyUsage = {
   title: 'Förbrukning',
   navLink: 'Förbrukning',
-  intro: 'Företagets dataförbrukning per dag eller månad, per prisplan eller land. Dagar och månader i svensk tid.',
+  intro:
+    'Företagets dataförbrukning per dag eller månad, per prisplan, land eller tagg. Dagar och månader i svensk tid.',
+  tagNote:
+    'Per tagg räknas förbrukningen under de taggar SIM-kortet hade när den kom in, så ett SIM-kort med flera taggar räknas under var och en (därför ingen summa). En ny tagg räknas från när den sattes.',
   form: {
     legend: 'Välj period',
     from: 'Från och med',
@@ -13,13 +16,14 @@ export const tCompanyUsage = {
     show: 'Visa',
   },
   granularity: { day: 'dag', month: 'månad' },
-  groupBy: { plan: 'prisplan', country: 'land', sim: 'SIM-kort' },
+  groupBy: { plan: 'prisplan', country: 'land', tag: 'tagg', sim: 'SIM-kort' },
   columns: {
     day: 'Dag',
     month: 'Månad',
     plan: 'Prisplan',
     planCode: 'Plankod',
     country: 'Land',
+    tag: 'Tagg',
     iccid: 'ICCID',
     up: 'Skickat',
     down: 'Mottaget',
@@ -49,7 +53,9 @@ export const tCompanyUsage = {
   sheet: 'Förbrukning',
   tableCaption: (from: string, to: string) => `Förbrukning ${from} – ${to}`,
   errors: {
-    groupBy: 'groupBy är ogiltigt: ange sim, plan eller country.',
+    groupBy: 'groupBy är ogiltigt: ange sim, plan, country eller tag.',
+    tagGroup:
+      'tag avgränsar groupBy=sim (SIM-kort med varje tagg) eller groupBy=tag (bara de taggarna), inte plan eller country.',
     granularity: 'granularity är ogiltigt: ange day eller month.',
     format: 'format är ogiltigt: ange csv eller xlsx.',
   },

@@ -24,6 +24,7 @@ import { IdempotencyKeySchema } from './entities/idempotency.ts';
 import {
   UsageAsideSchema,
   UsageCompanyDaySchema,
+  UsageTagDaySchema,
   UsageDaySchema,
   UsageLastSeenSchema,
   UsageMonthSchema,
@@ -88,6 +89,7 @@ export const entities = [
   UsageMonthSchema,
   UsageLastSeenSchema,
   UsageCompanyDaySchema,
+  UsageTagDaySchema,
   UsageAsideSchema,
   NetworkKeySchema,
   SimTagSchema,

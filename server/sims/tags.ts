@@ -167,15 +167,27 @@ export async function renameTag(em: Em, companyId: number, from: string, to: str
        select count(*)::int as n from moved`,
       [to, companyId, from],
     );
+    // Its usage by day goes with it (added to the other's where both had usage: a SIM that had both counted in each).
+    await tx.execute(
+      `with gone as (delete from usage_tag_day where company_id = ? and tag = ?
+         returning day, bytes_up, bytes_down, records)
+       insert into usage_tag_day (company_id, tag, day, bytes_up, bytes_down, records)
+       select ?, ?, day, bytes_up, bytes_down, records from gone order by day
+       on conflict (company_id, tag, day) do update set bytes_up = usage_tag_day.bytes_up + excluded.bytes_up,
+         bytes_down = usage_tag_day.bytes_down + excluded.bytes_down, records = usage_tag_day.records + excluded.records`,
+      [companyId, from, companyId, to],
+    );
     return Number(row?.n ?? 0) + Number(moved?.n ?? 0);
   });
 }
 
-/** Removes a tag from every SIM of the company: the SIMs changed. */
+/** Removes a tag from every SIM of the company, and its usage by day: the SIMs changed. */
 export async function deleteTag(em: Em, companyId: number, tag: string): Promise<number> {
   const [row] = await em.execute<Array<{ n: number }>>(
-    `with gone as (delete from sim_tag where company_id = ? and tag = ? returning sim_id) select count(*)::int as n from gone`,
-    [companyId, tag],
+    `with gone as (delete from sim_tag where company_id = ? and tag = ? returning sim_id),
+       usage as (delete from usage_tag_day where company_id = ? and tag = ? returning 1)
+     select count(*)::int as n from gone`,
+    [companyId, tag, companyId, tag],
   );
   return Number(row?.n ?? 0);
 }

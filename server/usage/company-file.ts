@@ -12,13 +12,13 @@ import { caughtUp, ExportAborted, XML_ROWS_BETWEEN_LOOKS } from '#server/files/s
 import { newStreamingWorkbook, rowXml, sheetXmlWriter, XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
 import type { Em } from '#server/db/orm.ts';
 import type { Logger } from '#server/log.ts';
-import { companyUsagePages, type UsageGranularity, type UsageRow } from './company.ts';
+import { companyUsagePages, type PageGroup, type UsageGranularity, type UsageRow } from './company.ts';
 
 export const USAGE_FILE_FORMATS = ['csv', 'xlsx'] as const;
 export type UsageFileFormat = (typeof USAGE_FILE_FORMATS)[number];
 export type UsageFileQuery = {
   format: UsageFileFormat;
-  group: 'plan' | 'country';
+  group: PageGroup;
   granularity: UsageGranularity;
   period: Pick<Period, 'firstDay' | 'lastDay'>;
 };
@@ -27,7 +27,7 @@ const c = tCompanyUsage.columns;
 
 /** The columns: the period, what it is split by (a plan is its code and name), then bytes up, down, total, records. */
 function headers(q: UsageFileQuery): string[] {
-  const by = q.group === 'plan' ? [c.planCode, c.plan] : [c.country];
+  const by = q.group === 'plan' ? [c.planCode, c.plan] : [c[q.group]];
   return [q.granularity === 'month' ? c.month : c.day, ...by, c.bytesUp, c.bytesDown, c.bytes, c.records];
 }
 
@@ -36,7 +36,9 @@ function cells(q: UsageFileQuery, r: UsageRow): { texts: string[]; numbers: numb
   const by =
     q.group === 'plan'
       ? [r.ratePlanCode ?? '', r.ratePlanDescription ?? '']
-      : [r.country ?? tCompanyUsage.unknownCountry];
+      : q.group === 'tag'
+        ? [r.tag ?? '']
+        : [r.country ?? tCompanyUsage.unknownCountry];
   return { texts: [r.period, ...by], numbers: [r.bytesUp, r.bytesDown, r.bytes, r.records] };
 }
 

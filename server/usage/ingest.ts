@@ -1,6 +1,7 @@
 // Taking usage in (docs/decisions/033): one batch of the network's records, checked, looked up and stored in one
 // transaction, set-based: one query finds the batch's SIMs, one statement inserts the new raw records and adds
-// exactly those to the day and month totals, the company's day by plan and country and the last sighting, one keeps the unknown ICCIDs' records aside.
+// exactly those to the day and month totals, the company's day by plan and country and by tag and the last sighting,
+// one keeps the unknown ICCIDs' records aside.
 // A record seen before (same source and id) is skipped by the insert, so it adds nothing: a batch sent again, or
 // by two processes at once, counts once. Every door (the CLI's import, the REST door) calls ingestUsage.
 import { DeadlockException } from '@mikro-orm/core';
@@ -74,6 +75,17 @@ const INSERT_TAKEN = `with input as (
       country = coalesce(excluded.country, usage_last_seen.country)
     where usage_last_seen.at <= excluded.at
     returning 1
+  ), tag_days as (
+    -- The company's days by tag: each SIM's day under every tag it has now (issue 40; a tag counts from when it is set).
+    insert into usage_tag_day (company_id, tag, day, bytes_up, bytes_down, records)
+    select d.company_id, t.tag, d.day, sum(d.up)::bigint, sum(d.down)::bigint, sum(d.n)::int
+    from per_day d join sim_tag t on t.company_id = d.company_id and t.sim_id = d.sim_id
+    group by 1, 2, 3 order by 1, 2, 3
+    on conflict (company_id, tag, day) do update set
+      bytes_up = usage_tag_day.bytes_up + excluded.bytes_up,
+      bytes_down = usage_tag_day.bytes_down + excluded.bytes_down,
+      records = usage_tag_day.records + excluded.records
+    returning 1
   ), company_days as (
     -- Last: these few rows are every batch's of the company, so they are held the shortest before the commit.
     insert into usage_company_day (company_id, day, rate_plan_id, country, bytes_up, bytes_down, records)
@@ -89,7 +101,7 @@ const INSERT_TAKEN = `with input as (
   )
   select (select count(*) from ins)::int as taken, (select count(*) from days)::int as days,
     (select count(*) from months)::int as months, (select count(*) from seen)::int as seen,
-    (select count(*) from company_days)::int as company_days`;
+    (select count(*) from tag_days)::int as tag_days, (select count(*) from company_days)::int as company_days`;
 
 const INSERT_ASIDE = `insert into usage_aside (source, record_id, start, iccid, "end", bytes_up, bytes_down, network,
     country, rat, imei, received_at)

@@ -122,6 +122,7 @@ export async function maintainUsagePartitions(em: Em, r: Retention): Promise<{ d
   }
   // The company's day totals are a few rows a day, not partitioned: their whole months past the retention go.
   await em.execute('delete from usage_company_day where day < ?', [totals]);
+  await em.execute('delete from usage_tag_day where day < ?', [totals]);
   const ahead = [r.now, new Date(r.now.getTime() + DAY_MS)].flatMap((t) => [
     ...partitionsForRecord(t, false),
     ...partitionsForRecord(t, true),

@@ -1,3 +1,4 @@
+// Long: one read of the company's usage, GET /api/usage, through every grouping (by tag too) on one seeded company.
 // GET /api/usage over HTTP (each answer checked against the OpenAPI document by the fetch wrapper): by SIM, plan and
 // country, per day and month; walked to the end by following `Link: <…>; rel="next"`; every bad groupBy, granularity,
 // from, to and cursor a 400 whose Swedish error names the field; another company's usage never in the answer; an
@@ -12,9 +13,11 @@ import { useScreens } from '#tests/helpers/screens.ts';
 const portal = useScreens({ browser: false });
 let cookie = '';
 let otherCookie = '';
+let ownerCookie = '';
 let key = '';
 const mine: number[] = [];
 let theirs = 0;
+let companyA = 0;
 
 const iccid = (n: number) => withCheckDigit(`8946955${String(n).padStart(12, '0')}`);
 
@@ -24,6 +27,7 @@ beforeAll(async () => {
   const b = em.create(Company, { name: 'Grannen AB', customerNumber: 'USE-2', invoiceNote: '' });
   const vera = em.create(User, { name: 'Vera', email: 'vera@use.se', company: a, role: 'viewer' });
   em.create(User, { name: 'Gus', email: 'gus@use.se', company: b, role: 'member' });
+  em.create(User, { name: 'Maja', email: 'maja@use.se', company: a, role: 'member' });
   const [p1, p2] = await em.find(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' }, limit: 2 });
   if (!p1 || !p2) throw new Error('the demo has too few plans');
   const sims = [0, 1, 2, 3, 4].map((i) =>
@@ -38,6 +42,16 @@ beforeAll(async () => {
   await em.flush();
   mine.push(...sims.slice(0, 4).map((s) => s.id));
   theirs = sims[4]?.id ?? 0;
+  // Tags before the usage comes in (a record counts under the tags its SIM has then): 0 and 1 Göteborg, 1 and 2
+  // Kylbilar; the other company's SIM Göteborg too.
+  const tag = (sim: number, company: number, name: string) =>
+    em.execute('insert into sim_tag (company_id, sim_id, tag) values (?, ?, ?)', [company, sim, name]);
+  await tag(mine[0] ?? 0, a.id, 'Göteborg');
+  await tag(mine[1] ?? 0, a.id, 'Göteborg');
+  await tag(mine[1] ?? 0, a.id, 'Kylbilar');
+  await tag(mine[2] ?? 0, a.id, 'Kylbilar');
+  await tag(theirs, b.id, 'Göteborg');
+  companyA = a.id;
   const records = [];
   // Each of the five SIMs on three Swedish days of November, in Sweden and Norway.
   for (const [i] of sims.entries())
@@ -58,6 +72,7 @@ beforeAll(async () => {
   expect(counts.taken).toBe(15);
   cookie = await portal.server.sessionCookie('vera@use.se');
   otherCookie = await portal.server.sessionCookie('gus@use.se');
+  ownerCookie = await portal.server.sessionCookie('maja@use.se');
   key = (
     await createApiKey(em, { companyId: a.id, userId: vera.id, actingCompanyId: null }, { name: 'läs', scope: 'read' })
   ).key;
@@ -70,7 +85,14 @@ async function get(url: string, who = cookie) {
 }
 const nextOf = (link: string | null) => (link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null);
 
-type Row = { period: string; simId: number | null; country: string | null; ratePlanId: number | null; bytes: number };
+type Row = {
+  period: string;
+  simId: number | null;
+  country: string | null;
+  ratePlanId: number | null;
+  tag: string | null;
+  bytes: number;
+};
 
 async function walk(query: string, who = cookie): Promise<{ rows: Row[]; pages: number }> {
   const rows: Row[] = [];
@@ -163,5 +185,99 @@ describe('GET /api/usage', () => {
 
   it('answers 401 without a caller', async () => {
     expect((await fetch(`${portal.server.url}/api/usage?groupBy=plan`)).status).toBe(401);
+  });
+});
+
+describe('GET /api/usage by tag (issue 40)', () => {
+  // SIM i's record of a day is 11,000 + 2i bytes (up and down).
+  const bytes = (...sims: number[]) => sims.reduce((sum, i) => sum + 11_000 + 2 * i, 0);
+
+  it("groupBy=tag: each of the company's tags per day or month, in code point order, and only the company's", async () => {
+    const month = await walk(`groupBy=tag&granularity=month&${PERIOD}`);
+    expect(month.rows.map((r) => [r.period, r.tag, r.bytes, r.simId, r.country])).toEqual([
+      ['2026-11', 'Göteborg', 3 * bytes(0, 1), null, null],
+      ['2026-11', 'Kylbilar', 3 * bytes(1, 2), null, null],
+    ]);
+    // Per day, a page of one row at a time by Link, narrowed to one tag (the tag goes with the next page).
+    const days = await walk(`groupBy=tag&tag=Kylbilar&${PERIOD}&limit=1`);
+    expect(days.pages).toBe(3);
+    expect(days.rows.map((r) => [r.period, r.tag, r.bytes])).toEqual(
+      ['2026-11-01', '2026-11-02', '2026-11-03'].map((d) => [d, 'Kylbilar', bytes(1, 2)]),
+    );
+    // The other company has Göteborg too: its own SIM's usage only.
+    const theirRows = await walk(`groupBy=tag&granularity=month&${PERIOD}`, otherCookie);
+    expect(theirRows.rows.map((r) => [r.tag, r.bytes])).toEqual([['Göteborg', 3 * bytes(4)]]);
+  });
+
+  it('tag with groupBy=sim: the SIMs that have every tag given; not with plan or country (400 naming tag)', async () => {
+    const one = await walk(`groupBy=sim&granularity=month&tag=G%C3%B6teborg&${PERIOD}&limit=1`);
+    expect(one.rows.map((r) => r.simId)).toEqual([mine[0], mine[1]]);
+    const both = await walk(`groupBy=sim&granularity=month&tag=G%C3%B6teborg&tag=Kylbilar&${PERIOD}`);
+    expect(both.rows.map((r) => [r.simId, r.bytes])).toEqual([[mine[1], 3 * bytes(1)]]);
+    for (const groupBy of ['plan', 'country']) {
+      const r = await get(`/api/usage?groupBy=${groupBy}&tag=Kylbilar&${PERIOD}`);
+      expect(r.status).toBe(400);
+      expect(r.data.error).toMatch(/^tag /);
+    }
+    // A next page of one tag's rows is not a next page of another's.
+    const first = await get(`/api/usage?groupBy=tag&tag=Kylbilar&${PERIOD}&limit=1`);
+    const cursor = new URL(nextOf(first.link) ?? 'http://x/').searchParams.get('cursor');
+    expect(cursor).toBeTruthy();
+    const other = await get(`/api/usage?groupBy=tag&tag=G%C3%B6teborg&${PERIOD}&cursor=${cursor}`);
+    expect(other.status).toBe(400);
+    expect(other.data.error).toMatch(/cursor/);
+  });
+
+  it('a tag counts from when it is set; renamed, its usage goes with it; deleted, it is gone', async () => {
+    const em = portal.server.services.orm.em.fork();
+    const tagged = await fetch(`${portal.server.url}/api/sim/tags`, {
+      method: 'POST',
+      headers: { cookie: ownerCookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids: [mine[3]], add: ['Sent'] }),
+    });
+    expect(tagged.status).toBe(200);
+    const tagsNow = async () =>
+      (await walk(`groupBy=tag&granularity=month&${PERIOD}`)).rows.map((r) => [r.tag, r.bytes]);
+    // Set after SIM 3's usage: nothing under it yet.
+    expect(await tagsNow()).toEqual([
+      ['Göteborg', 3 * bytes(0, 1)],
+      ['Kylbilar', 3 * bytes(1, 2)],
+    ]);
+    const later = await ingestUsage(
+      em,
+      'mediation',
+      [
+        {
+          recordId: '3-late',
+          iccid: iccid(3),
+          start: '2026-11-04T08:00:00+01:00',
+          end: '2026-11-04T08:15:00+01:00',
+          bytesUp: 500,
+          bytesDown: 500,
+        },
+      ],
+      { now: new Date('2026-11-28T12:00:00Z'), rawDays: 10_000 },
+    );
+    expect(later.taken).toBe(1);
+    expect(await tagsNow()).toContainEqual(['Sent', 1000]);
+    // Renamed into another tag: its usage is added to the other's.
+    const post = (path: string, body: unknown) =>
+      fetch(`${portal.server.url}/api${path}`, {
+        method: 'POST',
+        headers: { cookie: ownerCookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/tags/rename', { from: 'Sent', to: 'Kylbilar' })).status).toBe(200);
+    expect(await tagsNow()).toEqual([
+      ['Göteborg', 3 * bytes(0, 1)],
+      ['Kylbilar', 3 * bytes(1, 2) + 1000],
+    ]);
+    expect((await post('/tags/delete', { tag: 'Kylbilar' })).status).toBe(200);
+    expect(await tagsNow()).toEqual([['Göteborg', 3 * bytes(0, 1)]]);
+    const [left] = await em.execute('select count(*)::int as n from usage_tag_day where company_id = ? and tag = ?', [
+      companyA,
+      'Kylbilar',
+    ]);
+    expect(Number(left?.n)).toBe(0);
   });
 });

@@ -9,7 +9,9 @@ export async function activeSims(em: Em, n: number): Promise<Array<{ id: number;
 }
 
 export async function clear(em: Em): Promise<void> {
-  await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside, usage_company_day');
+  await em.execute(
+    'truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside, usage_company_day, usage_tag_day',
+  );
 }
 
 export const num = (v: unknown) => Number(v);

@@ -1,3 +1,4 @@
+// Long: the ingest's rules and its property test share the helpers and the seeded SIMs of one file.
 // Usage taken in (server/usage/ingest.ts) on a real database, PGlite or PostgreSQL: the counts, a repeat that
 // changes nothing, unknown ICCIDs kept aside, a batch that fails in the middle leaving nothing, and the property
 // that every day's and month's total is the sum of the raw records it stands for, whatever the order, the
@@ -144,6 +145,18 @@ describe('totals against the raw records (property)', () => {
   it('every day and month total is the sum of its records, sent late, repeated and out of order', async () => {
     const em = db.orm.em.fork();
     const sims = await activeSims(em, 4);
+    // Tags on two of the SIMs (one with two): the company's days by tag follow them.
+    const [s0, s1] = sims as [(typeof sims)[number], (typeof sims)[number]];
+    await em.execute(
+      `insert into sim_tag (company_id, sim_id, tag)
+       select s.company_id, s.id, t from sim s, unnest(?::text[]) t where s.id = ? on conflict do nothing`,
+      ['{Prop A}', s0.id],
+    );
+    await em.execute(
+      `insert into sim_tag (company_id, sim_id, tag)
+       select s.company_id, s.id, t from sim s, unnest(?::text[]) t where s.id = ? on conflict do nothing`,
+      ['{"Prop A","Prop B"}', s1.id],
+    );
     const record = fc.record({
       sim: fc.integer({ min: 0, max: sims.length }), // sims.length: an unknown ICCID
       id: fc.integer({ min: 0, max: 60 }), // few ids: repeats within and across batches
@@ -230,6 +243,15 @@ describe('totals against the raw records (property)', () => {
             await read(`select s.rate_plan_id as sim_id, (r.start at time zone 'Europe/Stockholm')::date as k,
             sum(r.bytes_up) as up, sum(r.bytes_down) as down, count(*) as n
             from usage_record r join sim s on s.id = r.sim_id group by 1, 2`),
+          );
+          // The company's days by tag: each record under every tag its SIM has (the tags were set before).
+          expect(
+            await read(`select tag as sim_id, day as k, bytes_up as up, bytes_down as down, records as n
+            from usage_tag_day`),
+          ).toEqual(
+            await read(`select t.tag as sim_id, (r.start at time zone 'Europe/Stockholm')::date as k,
+            sum(r.bytes_up) as up, sum(r.bytes_down) as down, count(*) as n
+            from usage_record r join sim_tag t on t.company_id = r.company_id and t.sim_id = r.sim_id group by 1, 2`),
           );
         },
       ),

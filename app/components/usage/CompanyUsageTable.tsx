@@ -12,7 +12,8 @@ export function CompanyUsageTable(props: {
   periodLabel: string;
   keyLabel: string;
   rows: UsageTableRow[];
-  total: string;
+  /** The sum at the foot; null where rows overlap (by tag: a SIM with two tags is in both), with why in a note. */
+  total: string | null;
   cut: boolean;
 }) {
   return (
@@ -47,15 +48,17 @@ export function CompanyUsageTable(props: {
               </tr>
             ))}
           </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={2}>
-                {tCompanyUsage.total}
-              </th>
-              <td className="hide-mobile" colSpan={2} />
-              <td className="num">{props.total}</td>
-            </tr>
-          </tfoot>
+          {props.total === null ? null : (
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  {tCompanyUsage.total}
+                </th>
+                <td className="hide-mobile" colSpan={2} />
+                <td className="num">{props.total}</td>
+              </tr>
+            </tfoot>
+          )}
         </table>
       </div>
     </>

@@ -133,6 +133,27 @@ export const UsageCompanyDaySchema = defineEntity({
 export class UsageCompanyDay extends UsageCompanyDaySchema.class {}
 UsageCompanyDaySchema.setClass(UsageCompanyDay);
 
+// The company's day by tag (GET /api/usage?groupBy=tag): each record under the tags its SIM had when it was taken in.
+export const UsageTagDaySchema = defineEntity({
+  name: 'UsageTagDay',
+  tableName: 'usage_tag_day',
+  properties: {
+    companyId: p.integer().primary(),
+    tag: p.string().length(40).collation('C').primary(),
+    day: p.date().primary(),
+    ...traffic,
+    records: p.integer(),
+  },
+  indexes: [
+    {
+      name: 'usage_tag_day_day_index',
+      expression: 'create index "usage_tag_day_day_index" on "usage_tag_day" ("company_id", "day", "tag")',
+    },
+  ],
+});
+export class UsageTagDay extends UsageTagDaySchema.class {}
+UsageTagDaySchema.setClass(UsageTagDay);
+
 // The operator's, not a company's: records whose ICCID is no active SIM's, kept as they came.
 export const UsageAsideSchema = defineEntity({
   name: 'UsageAside',

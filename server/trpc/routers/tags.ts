@@ -29,7 +29,7 @@ export const tagsRouter = router({
         tags: ['sims'],
         summary: 'Rename a tag on every SIM that has it',
         description:
-          'from becomes to on every SIM of the company that has it (a SIM that has both keeps one). changed: the SIMs whose tags changed.',
+          "from becomes to on every SIM of the company that has it (a SIM that has both keeps one), and its usage by day (GET /api/usage?groupBy=tag) goes with it, added to to's. changed: the SIMs whose tags changed.",
       },
     })
     .use(idempotent)
@@ -48,7 +48,7 @@ export const tagsRouter = router({
         path: '/tags/delete',
         tags: ['sims'],
         summary: 'Take a tag off every SIM that has it',
-        description: 'changed: the SIMs that had the tag.',
+        description: 'Its usage by day (GET /api/usage?groupBy=tag) goes with it. changed: the SIMs that had the tag.',
       },
     })
     .use(idempotent)

@@ -1,15 +1,18 @@
 // The company's usage (issue 39): totals per day and month, by SIM, plan and country; GET /api/usage (paged by
 // cursor as GET /api/sim/all is), the /usage page's read and files, and the home page's overview.
+import { createHash } from 'node:crypto';
 import { Invalid } from '#domain/errors.ts';
 import { tCompanyUsage } from '#domain/texts/company-usage.ts';
 import { nextDay, parseDay, parsePeriod, type Period } from '#domain/usage/period.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import { listLimit, z } from '#domain/zod.ts';
+import { tagFilter, tagSchema } from '#domain/sims/tags.ts';
 import { usageAsOf } from '#server/usage/as-of.ts';
 import {
   companyUsage,
   companyUsagePages,
   keyOf,
+  PAGE_GROUPS,
   USAGE_GRANULARITIES,
   USAGE_GROUPS,
   type UsageGroup,
@@ -48,12 +51,18 @@ const usageQueryFields = {
 
 export const usageListInput = z.object({
   groupBy: z.enum(USAGE_GROUPS, { error: e.groupBy }).meta({
-    description: 'sim: each SIM; plan: each rate plan; country: each country (ISO 3166 alpha-2).',
+    description:
+      "sim: each SIM; plan: each rate plan; country: each country (ISO 3166 alpha-2); tag: each of the company's tags (a record counts under the tags its SIM had when it was taken in, so under each of a SIM's tags; a tag counts from when it was set).",
     example: 'plan',
   }),
   ...usageQueryFields,
+  tag: tagFilter.meta({
+    description:
+      'With groupBy=sim: the SIMs that have every tag given (now; repeat it for up to 5). With groupBy=tag: those tags only. Not with plan or country.',
+    example: ['Kylbilar'],
+  }),
   limit: listLimit(),
-  cursor: z.string().max(100).optional().meta({ description: "The previous answer's Link header gives it (opaque)." }),
+  cursor: z.string().max(300).optional().meta({ description: "The previous answer's Link header gives it (opaque)." }),
 });
 
 export const usageRowOutput = z
@@ -71,6 +80,7 @@ export const usageRowOutput = z
       description: 'groupBy=country: ISO 3166 alpha-2; null for the usage whose country the network did not say.',
       example: null,
     }),
+    tag: z.string().nullable().meta({ description: 'groupBy=tag: the tag (else null).', example: null }),
     bytesUp: z.number().meta({ description: 'Bytes sent (uplink).', example: 48211968 }),
     bytesDown: z.number().meta({ description: 'Bytes received (downlink).', example: 1153433600 }),
     bytes: z.number().meta({ description: 'bytesUp + bytesDown.', example: 1201645568 }),
@@ -91,6 +101,7 @@ const KEY: Record<UsageGroup, (k: string) => boolean> = {
   sim: (k) => /^\d{1,10}$/.test(k) && Number(k) <= 2_147_483_647,
   plan: (k) => /^\d{1,10}$/.test(k) && Number(k) <= 2_147_483_647,
   country: (k) => /^[A-Z]{0,2}$/.test(k),
+  tag: (k) => tagSchema.safeParse(k).data === k,
 };
 
 export const usageRouter = router({
@@ -103,14 +114,21 @@ export const usageRouter = router({
         tags: ['usage'],
         summary: "The company's usage per day or month, by SIM, rate plan or country",
         description:
-          'Totals of the period (from, to: Swedish calendar days, Europe/Stockholm, both included; at most 366 days per day, 1096 per month), in period order, then by SIM id, rate plan id or country. Amounts in bytes. A page of `limit` rows (1 to 50, default 50); when there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it as it is until an answer has none. Late records change the totals of their own day and month.',
+          'Totals of the period (from, to: Swedish calendar days, Europe/Stockholm, both included; at most 366 days per day, 1096 per month), in period order, then by SIM id, rate plan id, country or tag (code point order). tag narrows groupBy=sim and groupBy=tag. Amounts in bytes. A page of `limit` rows (1 to 50, default 50); when there is a next page, the answer has a `Link: <url>; rel="next"` header (RFC 8288): follow it as it is until an answer has none. Late records change the totals of their own day and month.',
       },
     })
     .input(usageListInput)
     .output(z.array(usageRowOutput))
     .query(async ({ ctx, input }) => {
       const period = periodOf(input);
-      const kind = `u1:${input.groupBy}:${input.granularity}`;
+      const tags = input.tag ?? [];
+      if (tags.length && input.groupBy !== 'sim' && input.groupBy !== 'tag') throw Invalid.field('tag', e.tagGroup);
+      // The tags are in the cursor's kind (a digest: five tags of 40 characters would not fit): a next page of other
+      // tags' rows is refused.
+      const tagged = tags.length
+        ? `:${createHash('sha256').update(JSON.stringify(tags)).digest('base64url').slice(0, 16)}`
+        : '';
+      const kind = `u1:${input.groupBy}:${input.granularity}${tagged}`;
       const periodOk = input.granularity === 'month' ? (k: string) => MONTH.test(k) : (k: string) => !!parseDay(k);
       const after =
         input.cursor === undefined
@@ -124,6 +142,7 @@ export const usageRouter = router({
         period,
         limit: input.limit,
         after,
+        tags,
       });
       const last = rows.at(-1);
       if (more && last) {
@@ -133,8 +152,9 @@ export const usageRouter = router({
           from: period.firstDay,
           to: period.lastDay,
           limit: String(input.limit),
-          cursor: cursorOf(kind, [last.period, keyOf(last)]),
         });
+        for (const tag of tags) next.append('tag', tag);
+        next.set('cursor', cursorOf(kind, [last.period, keyOf(last)]));
         ctx.resHeaders.set('Link', nextLink(ctx.services.config.appUrl, '/usage', next));
       }
       return rows;
@@ -142,7 +162,7 @@ export const usageRouter = router({
 
   /** The /usage page: a period's rows by plan or country (at most USAGE_PAGE_ROWS), and how fresh the data is. */
   page: companyProcedure
-    .input(z.object({ groupBy: z.enum(['plan', 'country']), ...usageQueryFields }))
+    .input(z.object({ groupBy: z.enum(PAGE_GROUPS), ...usageQueryFields }))
     .query(async ({ ctx, input }) => {
       const period = periodOf(input);
       const rows: UsageRow[] = [];
@@ -173,7 +193,7 @@ export const usageRouter = router({
     .input(
       z.object({
         format: z.enum(USAGE_FILE_FORMATS, { error: e.format }),
-        groupBy: z.enum(['plan', 'country'], { error: e.groupBy }),
+        groupBy: z.enum(PAGE_GROUPS, { error: e.groupBy }),
         ...usageQueryFields,
       }),
     )
