@@ -75,7 +75,7 @@ describe('/sims by usage', () => {
       expect(over.length).toBeGreaterThan(0);
       expect(over.every((p) => p > 80)).toBe(true);
       expect(await page.locator('thead th.sims-usage').getAttribute('aria-sort')).toBe('descending');
-      // The export follows the view; "all that match" is not offered under a filter (it names the search only).
+      // The export follows the view; "all that match" is not offered under a usage filter (its figures move).
       expect(await page.locator('.sims-export a').first().getAttribute('href')).toContain('filter=over80');
       expect(await page.locator('.sims-select').count()).toBe(0);
 
