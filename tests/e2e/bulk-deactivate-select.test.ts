@@ -81,7 +81,7 @@ for (const js of [true, false]) {
         const { current, legacy } = await seed(mark, 60);
         const foreign = await foreignSim(mark);
         const [bystander] = (await seed(`bystander-${js ? 'js' : 'nojs'}-${width ?? 'wide'}`, 1)).current;
-        const shown = (iccid: string) => (width ? iccid.slice(-8) : iccid);
+        const shown = (iccid: string) => (width ? `…${iccid.slice(-8)}` : iccid);
         const page = await portal.loggedInPage('anna@demo.test', { js, width });
         page.setDefaultTimeout(60_000);
         await page.goto(`/sims?q=${mark}`);

@@ -76,8 +76,8 @@ for (const js of [true, false]) {
           await page.getByRole('heading', { name: 'Avaktivera flera SIM-kort' }).waitFor();
         }
         await confirm.getByText('2 SIM-kort kommer att avaktiveras').waitFor();
-        // On a phone the last 8 digits; on a desktop all 20.
-        const shown = (iccid: string) => (width ? iccid.slice(-8) : iccid);
+        // On a phone the last 8 digits after an ellipsis (it reads as cut); on a desktop all 20.
+        const shown = (iccid: string) => (width ? `…${iccid.slice(-8)}` : iccid);
         const ready = confirm.locator('.bulk-list:not(.bulk-refused)');
         for (const s of [a, b]) await ready.getByText(shown(s.iccid), { exact: true }).waitFor();
         expect(await ready.getByText(shown(old.iccid)).count()).toBe(0);

@@ -12,6 +12,7 @@ import { COUNT_ORDER, isProblem, OUTCOME_TONE, problemsFirst, type ShownOutcome 
 import { Badge, ToneIcon } from '#app/components/ui/Badge.tsx';
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
+import { ShortIccid } from './IccidList.tsx';
 
 export type { BulkRow };
 
@@ -90,8 +91,7 @@ function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n: number })[]
           <tr key={r.n} data-outcome={r.outcome} data-problem={isProblem(r.outcome)}>
             <td className="bulk-n">{r.n}</td>
             <td className="iccid" title={r.iccid}>
-              <span className="hide-mobile">{r.iccid}</span>
-              <span className="only-mobile">{r.iccid.slice(-8)}</span>
+              <ShortIccid iccid={r.iccid} />
             </td>
             <td>
               <Badge tone={OUTCOME_TONE[r.outcome]}>{outcomeWord(r.outcome)}</Badge>

@@ -7,12 +7,16 @@ import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
 
 type Listed = { id: number; iccid: string };
 
-/** An ICCID in full, or its last 8 digits on a phone (the full one in its title). */
+/**
+ * An ICCID in full, or on a phone its last 8 digits after an ellipsis, so it reads as cut, not as a number of its own
+ * (the full one in its title).
+ */
 export function ShortIccid({ iccid }: { iccid: string }) {
   return (
     <>
       <span className="hide-mobile">{iccid}</span>
       <span className="only-mobile" title={iccid}>
+        <span aria-hidden="true">…</span>
         {iccid.slice(-8)}
       </span>
     </>
