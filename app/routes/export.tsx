@@ -1,7 +1,7 @@
 // Export: the invoice specification form. Without JS it is a plain GET form to the download URL (a bad
 // query comes back here with the values and the message); with JS the file downloads without leaving the page.
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { showToast } from '#app/components/Toaster.tsx';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -9,7 +9,7 @@ import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
 // Pure rule modules, shared with the procedure's validation (no server runtime).
-import { yearMonthInZone } from '#domain/export/periods.ts';
+import { EXPORT_PRESETS, presetPeriod, yearMonthInZone, type YearMonth } from '#domain/export/periods.ts';
 import { checkExportQuery, EXPORT_FIELDS, YEAR_MAX, YEAR_MIN, type ExportField } from '#domain/export/query.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 
@@ -19,21 +19,37 @@ export const ErrorBoundary = routeErrorBoundary(t.export.title);
 
 export const meta: MetaFunction = () => [{ title: `${t.export.title} – ${t.appName}` }];
 
+/** The one-click periods as addresses of this page with the fields filled (a GET: with or without JS). */
+function presetsOf(current: YearMonth) {
+  return EXPORT_PRESETS.map((key) => {
+    const p = presetPeriod(key, current);
+    const values: Record<ExportField, string> = {
+      start_year: String(p.start.year),
+      start_month: String(p.start.month),
+      end_year: String(p.end.year),
+      end_month: String(p.end.month),
+    };
+    return { key, label: t.export.presets[key], values, href: `/export?${new URLSearchParams(values)}` };
+  });
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireUser(request, context);
   const url = new URL(request.url);
+  const current = yearMonthInZone(new Date());
+  const presets = presetsOf(current);
   if (EXPORT_FIELDS.some((f) => url.searchParams.has(f))) {
-    // Sent back by the download URL (JS off): keep what was typed and say what is wrong with it.
+    // Sent back by the download URL (JS off), or a one-click period: keep what was typed and say what is wrong with it.
     const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, url.searchParams.get(f) ?? ''])) as Record<
       ExportField,
       string
     >;
-    const check = checkExportQuery(values, yearMonthInZone(new Date()));
-    return { values, issues: check.ok ? [] : check.issues };
+    const check = checkExportQuery(values, current);
+    return { values, issues: check.ok ? [] : check.issues, presets };
   }
   const d = await context.trpc.export.defaultPeriod();
   const values = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, String(d[f])])) as Record<ExportField, string>;
-  return { values, issues: [] };
+  return { values, issues: [], presets };
 }
 
 function filenameFrom(disposition: string | null): string | null {
@@ -44,7 +60,7 @@ function filenameFrom(disposition: string | null): string | null {
 type Status = { kind: 'idle' } | { kind: 'busy' } | { kind: 'done'; filename: string };
 
 export default function ExportPage() {
-  const { values, issues } = useLoaderData<typeof loader>();
+  const { values, issues, presets } = useLoaderData<typeof loader>();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   // Set once React runs: from then on the submit handler below downloads in place.
   const [enhanced, setEnhanced] = useState(false);
@@ -127,6 +143,23 @@ export default function ExportPage() {
           {t.export.done(status.filename)}
         </Notice>
       ) : null}
+      <nav className="export-presets" aria-label={t.export.presetsLabel}>
+        <ul>
+          {presets.map((p) => (
+            <li key={p.key}>
+              <Link
+                className="btn btn-small"
+                to={p.href}
+                replace
+                preventScrollReset
+                aria-current={EXPORT_FIELDS.every((f) => p.values[f] === values[f]) ? 'true' : undefined}
+              >
+                {p.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       {/* A period refused without JS (the download URL sent it back); with JS the spec's error toast says it. */}
       <ErrorSummary errors={issues.length ? issueMessages(issues) : null} fields={summaryFields} />
       <form

@@ -95,6 +95,8 @@ export function LoginForm({
           name="destination"
           type="email"
           autoComplete="email"
+          // The page's one task: the field is ready to type in (a refused post focuses the error summary instead).
+          autoFocus={!error}
           {...constraint}
           defaultValue={value}
           aria-invalid={error ? true : undefined}

@@ -110,6 +110,29 @@ export function defaultPeriod(interval: IntervalName, current: YearMonth): Perio
   return { start, end: addMonths(start, length - 1) };
 }
 
+/** The periods /export offers in one click (issue 41), each a whole calendar span up to the current month. */
+export const EXPORT_PRESETS = ['lastMonth', 'thisMonth', 'lastQuarter', 'thisQuarter', 'lastYear', 'thisYear'] as const;
+export type ExportPreset = (typeof EXPORT_PRESETS)[number];
+
+/** A preset's period in the month `current`: "this" spans end at the current month (the export allows no later). */
+export function presetPeriod(preset: ExportPreset, current: YearMonth): Period {
+  const quarterStart: YearMonth = { year: current.year, month: Math.floor((current.month - 1) / 3) * 3 + 1 };
+  switch (preset) {
+    case 'lastMonth':
+      return defaultPeriod('monthly', current);
+    case 'thisMonth':
+      return { start: current, end: current };
+    case 'lastQuarter':
+      return defaultPeriod('quarterly', current);
+    case 'thisQuarter':
+      return { start: quarterStart, end: current };
+    case 'lastYear':
+      return defaultPeriod('annually', current);
+    case 'thisYear':
+      return { start: { year: current.year, month: 1 }, end: current };
+  }
+}
+
 export type SimEventInput = { kind: string; day: Day; planId: number };
 
 export type MonthRow = {

@@ -233,6 +233,15 @@ export const t = {
     submit: 'Exportera',
     busy: 'Exporterar …',
     done: (filename: string) => `Filen ${filename} har laddats ner.`,
+    presetsLabel: 'Snabbval',
+    presets: {
+      lastMonth: 'Förra månaden',
+      thisMonth: 'Denna månad',
+      lastQuarter: 'Förra kvartalet',
+      thisQuarter: 'Detta kvartal',
+      lastYear: 'Förra året',
+      thisYear: 'I år',
+    },
     // The spec's texts for a failed download (section 8).
     errorTitle: 'Error',
     errorFallback: 'An error occurred',

@@ -44,6 +44,8 @@ describe('login by e-mail link', () => {
       await page.goto('/sims');
       expect(page.url()).toContain('/login?redirectTo=%2Fsims');
       await page.getByText('Kontakta supporten för att registrera ett konto').waitFor();
+      // The field is ready to type in (with and without JS: the browser's autofocus).
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('destination');
       await page.getByLabel('E-postadress').fill('anna@demo.test');
       await page.getByLabel('E-postadress').press('Enter');
       await page.getByText('Om det finns ett konto för adressen har vi skickat en inloggningslänk').waitFor();

@@ -95,6 +95,41 @@ describe('export screen', () => {
     await ctx.close();
   });
 
+  for (const js of [true, false])
+    it(`one click fills a common period: last quarter, this year (JS ${js ? 'on' : 'off'}, 390 px)`, async () => {
+      const { ctx, page } = await openForm(js, MOBILE);
+      const now = yearMonthInZone(new Date());
+      const presets = page.getByRole('navigation', { name: 'Snabbval' });
+      // Demo AB invoices monthly: the form starts at last month, and says so.
+      expect(await presets.locator('[aria-current="true"]').innerText()).toBe('Förra månaden');
+      await presets.getByRole('link', { name: 'Förra kvartalet' }).click();
+      await page.waitForURL((u) => u.searchParams.has('start_month'));
+      const quarter = Math.floor((now.month - 1) / 3);
+      const start =
+        quarter === 0 ? { year: now.year - 1, month: 10 } : { year: now.year, month: (quarter - 1) * 3 + 1 };
+      const values = () =>
+        Promise.all(
+          ['Startår', 'Startmånad', 'Slutår', 'Slutmånad'].map((l) => page.getByLabel(l, { exact: true }).inputValue()),
+        );
+      await expect
+        .poll(values)
+        .toEqual([String(start.year), String(start.month), String(start.year), String(start.month + 2)]);
+      expect(await presets.locator('[aria-current="true"]').innerText()).toBe('Förra kvartalet');
+      // No message: a preset is always a period the export takes.
+      expect(await page.locator('.error-summary').count()).toBe(0);
+      await presets.getByRole('link', { name: 'I år' }).click();
+      await expect.poll(values).toEqual([String(now.year), '1', String(now.year), String(now.month)]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Exportera' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`Sim_export${now.year}1-${now.year}${now.month}.xlsx`);
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+      if (!js) await page.screenshot({ path: 'test-results/export-presets-390.png', fullPage: true });
+      await ctx.close();
+    });
+
   it('fits a 390 px wide phone', async () => {
     const { ctx, page } = await openForm(true, MOBILE);
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
