@@ -29,6 +29,8 @@ const changeSql = (target: string) => `with
   added as (
     insert into sim_tag (company_id, sim_id, tag)
     select ?, f.id, a.tag from fits f cross join adds a
+    -- In key order: two changes of overlapping SIMs at once wait for each other instead of deadlocking.
+    order by f.id, a.tag
     on conflict do nothing
     returning sim_id)
 select (select count(*) from (select sim_id from removed union select sim_id from added) c)::int as changed,
