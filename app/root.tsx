@@ -15,7 +15,7 @@ import {
 import type { ReactNode } from 'react';
 import { AppHeader, type Section } from './components/AppHeader.tsx';
 import { BackLink } from './components/BackLink.tsx';
-import { pageWidth } from './components/page-width.ts';
+import { pageSkip, pageWidth } from './components/page-width.ts';
 import { RouteError } from './components/RouteError.tsx';
 import { StepUpPrompt } from './components/security/StepUpPrompt.tsx';
 import { Toaster } from './components/Toaster.tsx';
@@ -75,7 +75,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
   const askStepUp = !!data?.user?.stepUpWanted && needsStepUpHere(pathname);
-  const width = pageWidth(useMatches());
+  const matches = useMatches();
+  const width = pageWidth(matches);
+  const skip = pageSkip(matches);
   return (
     <html lang="sv" data-theme={theme}>
       <head>
@@ -86,6 +88,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        {skip ? (
+          <a className="skip" href={skip.href}>
+            {skip.label}
+          </a>
+        ) : null}
         <a className="skip" href="#main">
           Hoppa till innehållet
         </a>

@@ -1,13 +1,13 @@
 import { Link, useLocation } from '@remix-run/react';
 import { t } from '#domain/texts/common.ts';
-import { parentPath } from '#app/utils/paths.ts';
+import { backHref } from '#app/utils/paths.ts';
 
-/** "< Backa" to the parent path; shown on every page except the home menu. */
+/** "< Backa" to the parent path (a SIM's: the list as it was); shown on every page except the home menu. */
 export function BackLink() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   if (pathname === '/' || pathname === '/login') return null;
   return (
-    <Link className="back" to={parentPath(pathname)} prefetch="intent">
+    <Link className="back" to={backHref(pathname, search)} prefetch="intent">
       {t.back}
     </Link>
   );

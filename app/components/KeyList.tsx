@@ -3,7 +3,7 @@
 // status, revoke link), each page adding its own columns (scope, expiry). One look, one behaviour on a phone.
 import type { ReactNode } from 'react';
 import { Link } from '@remix-run/react';
-import { ApiKeyCopy } from '#app/components/ApiKeyCopy.tsx';
+import { SecretCopy } from '#app/components/SecretCopy.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
 import { Notice } from '#app/components/ui/Notice.tsx';
@@ -28,7 +28,7 @@ export function KeyCreated(props: {
       <label htmlFor={`${idPrefix}new-key`}>
         {texts.keyLabel}: <Truncated text={name} max={40} />
       </label>
-      <ApiKeyCopy id={`${idPrefix}new-key`} value={secret} />
+      <SecretCopy id={`${idPrefix}new-key`} value={secret} />
       <p>
         <Link to={backTo}>{texts.back}</Link>
       </p>

@@ -33,6 +33,18 @@ function isWidth(v: unknown): v is PageWidth {
   return v === 'wide' || v === 'form' || v === 'narrow';
 }
 
+/**
+ * A page's own skip link, before "Hoppa till innehållet": `export const handle = { skip: { href, label } }` (/sims:
+ * "Hoppa till listan", issue 41). The deepest route's.
+ */
+export function pageSkip(matches: ReadonlyArray<{ handle?: unknown }>): { href: string; label: string } | null {
+  for (const { handle } of [...matches].reverse()) {
+    const skip = (handle as { skip?: { href?: unknown; label?: unknown } } | undefined)?.skip;
+    if (typeof skip?.href === 'string' && typeof skip.label === 'string') return { href: skip.href, label: skip.label };
+  }
+  return null;
+}
+
 /** The width of the deepest route that names one; a page not listed is a form page. */
 export function pageWidth(matches: ReadonlyArray<{ id: string; handle?: unknown }>): PageWidth {
   for (const { id, handle } of [...matches].reverse()) {

@@ -22,6 +22,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/eve
 import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
+import { SecretCopy } from '#app/components/SecretCopy.tsx';
 
 const w = tWebhooks;
 
@@ -119,7 +120,7 @@ function Secret({ secret, created }: { secret: string; created: boolean }) {
       </p>
       {created ? null : <p>{w.rotatedOverlap}</p>}
       <label htmlFor="webhooks-secret-value">{w.secretTitle}</label>
-      <input id="webhooks-secret-value" readOnly value={secret} className="webhooks-secret-value" />
+      <SecretCopy id="webhooks-secret-value" value={secret} />
     </Notice>
   );
 }
@@ -137,6 +138,10 @@ export default function CompanyWebhooks() {
       <h1>{w.title}</h1>
       <p className="muted subtitle">{companyName}</p>
       <p>{w.intro}</p>
+      <p>
+        {/* A plain link: /api/docs is the server's own page, not a route of the app. */}
+        <a href="/api/docs">{w.docsLink}</a>: {w.docsHint}
+      </p>
       {notice && !data ? (
         <Notice kind="success" role="status">
           {w.deleted}

@@ -42,6 +42,7 @@ import { tTags } from '#domain/texts/tags.ts';
 import { tPause } from '#domain/texts/pause.ts';
 import { PausedBadge } from '#app/components/sims/PausedBadge.tsx';
 import { PAUSE, RESUME, SimPause } from '#app/components/sims/SimPause.tsx';
+import { listFrom, withList } from '#app/sims/list-return.ts';
 
 /**
  * The history's "who" (a user's name or "API-nyckel <name>") is shown whole up to this many characters; a longer
@@ -92,6 +93,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       fields: constraints(editInput),
       writable: canWrite(session),
       support: context.services.config.supportEmail ?? null,
+      // The list the page was opened from (its search and page), for the way back (app/sims/list-return.ts).
+      list: listFrom(url.searchParams),
     };
   } catch (e) {
     pageError(e);
@@ -103,8 +106,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
   const intent = formText(form, 'intent');
-  if (intent === TAG_ADD || intent === TAG_REMOVE) return tagAction(context, id, intent, formText(form, 'tag'));
-  if (intent === PAUSE || intent === RESUME) return pauseAction(context, id, intent);
+  // Done, the page again, still remembering the list it was opened from.
+  const here = withList(`/sims/${id}`, listFrom(new URL(request.url).searchParams));
+  if (intent === TAG_ADD || intent === TAG_REMOVE) return tagAction(context, here, id, intent, formText(form, 'tag'));
+  if (intent === PAUSE || intent === RESUME) return pauseAction(context, here, id, intent);
   // What was typed, to fill the form again; an unticked box is not posted at all, which is false here
   // (the procedure needs every field).
   const values = {
@@ -121,14 +126,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // Nothing to save: say so on this page (a repeated post changes nothing either).
   if (!result.value.changed) return { errors: undefined, values, unchanged: true };
   await context.ctx.showToasts({ flash: true });
-  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+  return redirect(here, { headers: procedureHeaders(context) });
 }
 
 /**
  * A tag added to or removed from this SIM (sim.tags on its id): done, the page again (the toast says it); refused,
  * the message next to the field with what was typed. A SIM that has as many tags as it may: said the same way.
  */
-async function tagAction(context: ActionFunctionArgs['context'], id: number, intent: string, tag: string) {
+async function tagAction(
+  context: ActionFunctionArgs['context'],
+  here: string,
+  id: number,
+  intent: string,
+  tag: string,
+) {
   const add = intent === TAG_ADD;
   const result = await attempt(() =>
     context.trpc.sim.tags(add ? { ids: [id], add: [tag] } : { ids: [id], remove: [tag] }),
@@ -140,21 +151,21 @@ async function tagAction(context: ActionFunctionArgs['context'], id: number, int
   }
   if (result.value.full > 0) return { tagError: tTags.simFull(TAGS_PER_SIM), tagValue: value };
   await context.ctx.showToasts({ flash: true });
-  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+  return redirect(here, { headers: procedureHeaders(context) });
 }
 
 /**
  * The SIM paused or resumed (sim.pause / sim.resume, issue 40): done, the page again (the toast says it); nothing to
  * do (already paused, or not paused: another tab, a rule), said on this page, which shows the state as it is.
  */
-async function pauseAction(context: ActionFunctionArgs['context'], id: number, intent: string) {
+async function pauseAction(context: ActionFunctionArgs['context'], here: string, id: number, intent: string) {
   const result = await attempt(() =>
     intent === PAUSE ? context.trpc.sim.pause({ id }) : context.trpc.sim.resume({ id }),
   );
   if (!result.ok) return { pauseNote: Object.values(result.fields)[0] ?? t.error.notSent };
   if (!result.value.changed) return { pauseNote: intent === PAUSE ? tPause.alreadyPaused : tPause.notPaused };
   await context.ctx.showToasts({ flash: true });
-  return redirect(`/sims/${id}`, { headers: procedureHeaders(context) });
+  return redirect(here, { headers: procedureHeaders(context) });
 }
 
 export const clientAction = ({ serverAction }: ClientActionFunctionArgs) =>
@@ -196,13 +207,14 @@ function historyLines(h: HistoryEntry, planNames: Map<string, string>): string[]
 export default function EditSim() {
   // New usage of the company shows without a reload (the event stream; at most every 10 s).
   useLiveUsage();
-  const { sim, plans, history, older, fields, writable, support, usage, days, before, now, companyTags } =
+  const { sim, plans, history, older, fields, writable, support, usage, days, before, now, companyTags, list } =
     useLoaderData<typeof loader>();
   /** This page with the chart of `n` days and the history's page (the one shown unless said). */
   const hrefFor = (n: number, page: number | null = before) => {
     const q = new URLSearchParams();
     if (page !== null) q.set('before', String(page));
     if (n !== CHART_DAYS[0]) q.set('days', String(n));
+    if (list) q.set('list', list);
     return `/sims/${sim.id}${q.size ? `?${q}` : ''}`;
   };
   const planNames = new Map([...plans, sim.ratePlan].map((p) => [p.code, p.description]));
@@ -282,13 +294,13 @@ export default function EditSim() {
           <PlanSelector plans={plans} initial={selection} errors={e} />
         )}
         {readOnly ? null : (
-          <div className="actions">
+          <div className="actions actions-split">
             <button className="btn btn-primary" type="submit" disabled={busy}>
               {t.sims.save}
             </button>
             <Link
-              className="btn btn-destructive"
-              to={`/sims/${sim.id}/deactivate`}
+              className="btn btn-destructive btn-quiet"
+              to={withList(`/sims/${sim.id}/deactivate`, list)}
               onClick={(ev) => {
                 if (dialog.current?.showModal) {
                   ev.preventDefault();
@@ -318,7 +330,7 @@ export default function EditSim() {
             <span className="visually-hidden">{tForms.confirmIccid} </span>
             {sim.iccid}
           </p>
-          <Form method="post" action={`/sims/${sim.id}/deactivate`} className="actions">
+          <Form method="post" action={withList(`/sims/${sim.id}/deactivate`, list)} className="actions">
             <button className="btn" type="button" autoFocus onClick={() => dialog.current?.close()}>
               {t.sims.cancel}
             </button>

@@ -3,7 +3,7 @@
 // search with JS, and the bulk selection whose toolbar appears (CSS :has, with or without JS) once a box is ticked.
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { BulkDeactivateDialog, type BulkSelection } from '#app/components/bulk/BulkDeactivateDialog.tsx';
 import { t } from '#domain/texts/common.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
@@ -28,6 +28,8 @@ import { BULK_TAG, BULK_TAG_ADD, BULK_TAG_REMOVE, BulkTags } from '#app/componen
 import { BULK_PAUSE, BULK_RESUME, BulkPause } from '#app/components/sims/BulkPause.tsx';
 import { tPause } from '#domain/texts/pause.ts';
 import { useSlashFocus } from '#app/components/sims/useSlashFocus.ts';
+import { useKeyboardList, useKeyboardToolbar } from '#app/components/sims/useKeyboardList.ts';
+import { tSimsList } from '#domain/texts/sims-list.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -37,6 +39,10 @@ const BULK_FORM = 'sims-bulk';
 const SEARCH_FORM = 'sims-search';
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.sims} – ${t.appName}` }];
+
+/** The table's id: "Hoppa till listan", the page's first link, goes there (with JS: to the current row's box). */
+const LIST_ID = 'sims-list';
+export const handle = { skip: { href: `#${LIST_ID}`, label: tSimsList.skipToList } };
 
 /** The search field's constraints from the schema: the same for every request, read once. */
 const QUERY = fieldConstraint(listQuery.shape.q);
@@ -194,6 +200,11 @@ export default function Sims() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   useSlashFocus('q');
+  // The keyboard (issue 41): the rows one stop of Tab with arrows between them, the toolbar one stop for its buttons.
+  const table = useRef<HTMLTableElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  useKeyboardList(table, `#${LIST_ID}`, sims);
+  useKeyboardToolbar(bar, `button[value="${BULK_TAG_ADD}"]`);
   useEffect(() => {
     // A new list (another page, a live search) starts with what its address asked for.
     setPicked(new Set(initialPick ? sims.map((s) => s.id) : []));
@@ -212,6 +223,38 @@ export default function Sims() {
     });
     if (!on) setMatching(false);
   };
+  const toolbar = (
+    <SelectionToolbar
+      counted={hydrated || !!initialPick}
+      selected={selectedCount}
+      matching={matching}
+      total={total}
+      narrowed={!!(q || view.tag.length || view.status)}
+      exact={exact}
+      bulkTags={
+        <>
+          <BulkPause error={refused && 'bulkPauseError' in refused ? refused.bulkPauseError : undefined} />
+          <BulkTags
+            companyTags={loaded.companyTags}
+            error={refused && 'bulkTagError' in refused ? refused.bulkTagError : undefined}
+            value={refused && 'bulkTagValue' in refused ? refused.bulkTagValue : undefined}
+          />
+        </>
+      }
+      barRef={bar}
+      keyboard={hydrated}
+      onDeactivate={(e) => {
+        // Nothing ticked (the toolbar is hidden then): the confirm page says so, as without JS.
+        if (selectedCount === 0) return;
+        e.preventDefault();
+        setDialogFor(
+          matching
+            ? { kind: 'matching', q, ...narrowing(view) }
+            : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
+        );
+      }}
+    />
+  );
   return (
     <div className="sims-surface">
       <h1>{t.pages.sims}</h1>
@@ -303,13 +346,19 @@ export default function Sims() {
               {matching ? <input type="hidden" name="matching" value="1" /> : null}
             </>
           ) : null}
+          {/* With JS the toolbar stands before the rows, so the keyboard reaches it from a row in one Shift+Tab; without
+              JS after them, where the CSS counter has counted the ticked boxes. It floats at the screen's foot either way. */}
+          {writable && hydrated ? toolbar : null}
           <SimRows
+            tableRef={table}
+            id={LIST_ID}
             sims={sims}
             writable={writable}
             picked={picked}
             onToggle={toggle}
             q={q}
             view={view}
+            page={page}
             selectAll={
               <SelectPage
                 allOnPage={allOnPage}
@@ -321,36 +370,7 @@ export default function Sims() {
               />
             }
           />
-          {writable ? (
-            <SelectionToolbar
-              counted={hydrated || !!initialPick}
-              selected={selectedCount}
-              matching={matching}
-              total={total}
-              narrowed={!!(q || view.tag.length || view.status)}
-              exact={exact}
-              bulkTags={
-                <>
-                  <BulkPause error={refused && 'bulkPauseError' in refused ? refused.bulkPauseError : undefined} />
-                  <BulkTags
-                    companyTags={loaded.companyTags}
-                    error={refused && 'bulkTagError' in refused ? refused.bulkTagError : undefined}
-                    value={refused && 'bulkTagValue' in refused ? refused.bulkTagValue : undefined}
-                  />
-                </>
-              }
-              onDeactivate={(e) => {
-                // Nothing ticked (the toolbar is hidden then): the confirm page says so, as without JS.
-                if (selectedCount === 0) return;
-                e.preventDefault();
-                setDialogFor(
-                  matching
-                    ? { kind: 'matching', q, ...narrowing(view) }
-                    : { kind: 'rows', rows: sims.filter((s) => picked.has(s.id)) },
-                );
-              }}
-            />
-          ) : null}
+          {writable && !hydrated ? toolbar : null}
         </Form>
       )}
       {dialogFor ? <BulkDeactivateDialog selection={dialogFor} onClose={() => setDialogFor(null)} /> : null}

@@ -50,3 +50,12 @@ export function exportHref(format: 'csv' | 'xlsx', q: string, view: ListState = 
   stateParams(view, p);
   return `/api/sim/export?${p}`;
 }
+
+/**
+ * The list as a SIM's page carries it (issue 41: after a SIM, back to the list as it was): its address's query, or ''
+ * for the plain list (app/sims/list-return.ts reads it back).
+ */
+export function listOf(q: string, page: number, view: ListState = DEFAULT_VIEW): string {
+  const href = pageHref(q, page, view);
+  return href.includes('?') ? href.slice(href.indexOf('?') + 1) : '';
+}

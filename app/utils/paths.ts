@@ -1,3 +1,5 @@
+import { listFrom, listHref, withList } from '#app/sims/list-return.ts';
+
 // Where "< Backa" leads: the parent path of the current one.
 export function parentPath(pathname: string): string {
   const parts = pathname.replace(/\/+$/, '').split('/').filter(Boolean);
@@ -5,6 +7,17 @@ export function parentPath(pathname: string): string {
   const parent = '/' + parts.join('/');
   // /auth/* (the login link's page) has no page above it but the login.
   return parent === '/auth' ? '/login' : parent;
+}
+
+/**
+ * "< Backa" of a page: its parent path, and under /sims the list as the user left it (a SIM's page opened from a
+ * search carries it as ?list=, app/sims/links.ts), so the search and the page are kept.
+ */
+export function backHref(pathname: string, search: string): string {
+  const parent = parentPath(pathname);
+  if (!pathname.startsWith('/sims/')) return parent;
+  const list = listFrom(search);
+  return parent === '/sims' ? listHref(list) : withList(parent, list);
 }
 
 // Any origin serves to resolve a local path; absolute URLs are then only accepted on APP_URL's origin.

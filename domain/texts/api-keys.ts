@@ -5,7 +5,7 @@ export const tApiKeys = {
   homeLink: 'API-nycklar',
   homeHint: 'Nycklar för era egna system att anropa REST-API:t',
   intro:
-    'En API-nyckel låter era egna system anropa REST-API:t som företaget, med Authorization: Bearer <nyckel>. Läs får alla GET-anrop; Skriv får även aktivera, ändra och avaktivera.',
+    'En API-nyckel låter era egna system arbeta med företagets SIM-kort, som företaget. Med Läs kan de hämta, söka och exportera; med Skriv kan de även aktivera, ändra och avaktivera. Hur nyckeln används står i API-referensen.',
   docsLink: 'API-referens',
   docsHint: 'alla anrop, med exempel; prova dem med er nyckel',
   listTitle: 'Företagets nycklar',
@@ -34,8 +34,6 @@ export const tApiKeys = {
   createdTitle: 'API-nyckeln är skapad',
   keyLabel: 'Nyckel',
   shownOnce: 'Kopiera nyckeln nu. Den visas bara den här gången och kan inte visas igen.',
-  copy: 'Kopiera',
-  copied: 'Kopierad',
   back: 'Till API-nycklarna',
   revoke: 'Återkalla',
   revokeLabel: (name: string) => `Återkalla ${name}`,

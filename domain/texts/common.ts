@@ -259,6 +259,8 @@ export const t = {
     blank: 'Skriv ett meddelande innan du skickar.',
   },
   theme: { toggle: 'Byt tema', dark: 'Mörkt', light: 'Ljust' },
+  /** A secret shown once: its copy button (app/components/SecretCopy.tsx). */
+  copy: { copy: 'Kopiera', done: 'Kopierad' },
   // @texts:validation (zod's messages for input that has no message of its own; mostly API callers see them)
   validation: {
     missing: (field: string) => `${field} saknas.`,

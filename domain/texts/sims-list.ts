@@ -7,4 +7,6 @@ export const tSimsList = {
   toolbar: 'Markerade SIM-kort',
   /** Without JavaScript the toolbar counts the ticked boxes itself (CSS): this text stands before the number. */
   pickedCount: 'Markerade:',
+  /** The page's first link (visible on focus): past the search and the view to the rows. */
+  skipToList: 'Hoppa till listan',
 } as const;

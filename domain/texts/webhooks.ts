@@ -18,6 +18,8 @@ export const tWebhooks = {
     'sim.silent': 'En regel: SIM-kortet har varit tyst',
     'webhook.test': 'Testhändelse',
   } as Record<string, string>,
+  docsLink: 'API-referens',
+  docsHint: 'hur en händelse ser ut och hur era system kontrollerar att den kommer från portalen',
   url: 'Adress (URL)',
   urlHint: 'Måste börja med https://.',
   eventsLegend: 'Händelser',
@@ -36,8 +38,7 @@ export const tWebhooks = {
   cancel: 'Avbryt',
   secretTitle: 'Signeringshemlighet',
   secretOnce:
-    'Kopiera hemligheten nu: den visas bara den här gången. Använd den för att kontrollera signaturen i X-Sim-Portal-Signature.',
-  copy: 'Kopiera',
+    'Kopiera hemligheten nu: den visas bara den här gången. Med den kan era system kontrollera att en händelse kommer från portalen (hur står i API-referensen).',
   status: 'Status',
   lastDeliveries: 'Senaste leveranser',
   noDeliveries: 'Inga leveranser ännu.',
@@ -56,8 +57,7 @@ export const tWebhooks = {
   saved: 'Webhooken är sparad',
   deleted: 'Webhooken är borttagen',
   rotated: 'Hemligheten är bytt',
-  rotatedOverlap:
-    'Den gamla hemligheten signerar också i 24 timmar (varje leverans har en v1 per hemlighet), så ni hinner byta i er mottagare.',
+  rotatedOverlap: 'Den gamla hemligheten gäller också i 24 timmar, så ni hinner byta den i ert system.',
   testQueued: 'Testhändelsen är på väg',
   audit: {
     webhookCreated: (url: string) => `Lade till webhook ${url}`,

@@ -1,12 +1,14 @@
 // Accessibility: axe-core (WCAG 2.1 AA) on every screen, desktop and 390 px, in the dark and the light theme with JS,
 // and in the dark theme without (scripts blocked rather than JS disabled, which axe itself needs; the light theme is
-// the same markup, so its colours are read once, with JS); and keyboard use of the dialog.
+// the same markup, so its colours are read once, with JS); and keyboard use of the dialog. The desktop run with JS
+// also reads every screen's words: no English one (tests/helpers/english.ts).
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
 import { axeViolations, DESKTOP, MOBILE, newContext } from '#tests/helpers/browser.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
+import { englishOn } from '#tests/helpers/english.ts';
 
 const portal = useScreens();
 type As = 'anon' | 'pending' | 'user' | 'owner' | 'admin' | 'acting';
@@ -51,6 +53,8 @@ beforeAll(async () => {
     // The fleet's views by usage: a sort's column headers, a filter's select and its empty or short list.
     { path: '/sims?sort=usage-desc', as: 'user' },
     { path: '/sims?sort=seen-asc&filter=silent7d', as: 'user' },
+    // The company's tags (issue 40), and the list narrowed by one.
+    { path: '/sims/tags', as: 'user' },
     { path: `/sims/${sim.id}`, as: 'user' },
     // The chart's 90 days and its table opened.
     {
@@ -64,6 +68,7 @@ beforeAll(async () => {
     { path: '/export', as: 'user' },
     { path: '/usage', as: 'user' },
     { path: '/usage?granularity=month&groupBy=country', as: 'user' },
+    { path: '/usage?granularity=month&groupBy=tag', as: 'user' },
     { path: '/usage?from=2026-13-01', as: 'user' },
     { path: '/', as: 'owner' },
     { path: '/feedback', as: 'user' },
@@ -153,6 +158,9 @@ for (const { viewport, js, theme } of runs) {
           await screen.then?.(page);
           const shown = `${screen.path}${screen.then ? ' (after its form)' : ''} (${as})`;
           for (const v of await axeViolations(page)) problems.push(`${shown}: ${v}`);
+          // One run reads the words too (the text is the same in every theme and width): no English (issue 41).
+          if (js && theme === 'dark' && viewport === DESKTOP)
+            for (const word of await englishOn(page)) problems.push(`${shown}: English "${word}"`);
         }
         await ctx.close();
       }

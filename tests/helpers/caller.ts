@@ -42,3 +42,31 @@ export async function callerFor(
   const session = await findSession(services.orm.em.fork(), raw);
   return createCaller(createContextInner({ services, session }));
 }
+
+/**
+ * `n` SIMs activated by the user with this e-mail, marked "`mark` 0", "`mark` 1", …: newest first, as /sims lists
+ * them. `iccid` makes each ICCID (tests/helpers/iccid.ts iccidFactory, a prefix of the test's own).
+ */
+export async function activatedSims(
+  services: Services,
+  email: string,
+  mark: string,
+  n: number,
+  iccid: () => string,
+): Promise<Array<{ id: number; iccid: string }>> {
+  const caller = await callerFor(services, email);
+  const made = [];
+  for (let i = 0; i < n; i++) {
+    const value = iccid();
+    const { id } = await caller.sim.activate({
+      iccid: value,
+      invoiceLineMark: `${mark} ${i}`,
+      invoiceLineNote: '',
+      dataLimit: 1000,
+      callAndSms: false,
+      roaming: false,
+    });
+    made.push({ id, iccid: value });
+  }
+  return made.reverse();
+}

@@ -2,12 +2,12 @@
 // 20,000-SIM search leaves none tagged, and the retry tags each once; a rename cut in its last statement (the usage
 // by day moving with the tag) leaves the tag as it was on every SIM and in the usage; two processes tagging the same
 // search at once give each SIM the tag once. The cut is made where the work is: a statement trigger that sleeps, and
-// pg_terminate_backend from another connection, as a failing database would (tests/integration/usage-faults.test.ts).
-import pg from 'pg';
+// pg_terminate_backend from another connection, as a failing database would (tests/helpers/faults.ts).
 import { describe, expect, it } from 'vitest';
 import { Company } from '#server/db/entities.ts';
 import { initOrm } from '#server/db/orm.ts';
 import { changeTags, renameTag } from '#server/sims/tags.ts';
+import { cutInside } from '#tests/helpers/faults.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
 import { num } from '#tests/helpers/usage.ts';
@@ -15,41 +15,6 @@ import { num } from '#tests/helpers/usage.ts';
 const db = useDemoOrm();
 const SIMS = 20_000;
 const MARK = 'Felprov';
-
-/** Runs `work`, and cuts its connection once it sleeps in a trigger on `table`; the work fails, nothing else does. */
-async function cutInside(table: string, work: () => Promise<unknown>): Promise<unknown> {
-  const em = db.orm.em.fork();
-  await em.execute(`create or replace function tags_test_wait() returns trigger language plpgsql as $$
-    begin perform pg_sleep(60); return null; end $$`);
-  await em.execute(
-    `create trigger tags_test_wait after insert or update on ${table} for each statement execute function tags_test_wait()`,
-  );
-  const admin = new pg.Client({ connectionString: String(db.orm.config.get('clientUrl')) });
-  await admin.connect();
-  try {
-    const failed = work().then(
-      () => null,
-      (e: unknown) => e,
-    );
-    await expect
-      .poll(
-        async () =>
-          (
-            await admin.query(
-              `select pg_terminate_backend(pid) from pg_stat_activity
-               where datname = current_database() and pid <> pg_backend_pid() and wait_event = 'PgSleep'`,
-            )
-          ).rowCount,
-        { timeout: 30_000, interval: 100 },
-      )
-      .toBe(1);
-    return await failed;
-  } finally {
-    await admin.query(`drop trigger if exists tags_test_wait on ${table}`);
-    await admin.query(`drop function if exists tags_test_wait()`);
-    await admin.end();
-  }
-}
 
 needs(describe, 'PostgreSQL')('tags under faults (PostgreSQL)', () => {
   let company = 0;
@@ -74,7 +39,9 @@ needs(describe, 'PostgreSQL')('tags under faults (PostgreSQL)', () => {
       [company, MARK, SIMS],
     );
     const search = { q: MARK, add: ['Avbruten'], remove: [] };
-    expect(await cutInside('sim_tag', () => changeTags(db.orm.em.fork(), company, search))).toBeInstanceOf(Error);
+    expect(await cutInside(db.orm, 'sim_tag', () => changeTags(db.orm.em.fork(), company, search))).toBeInstanceOf(
+      Error,
+    );
     expect(await tagged('Avbruten')).toEqual({ rows: 0, sims: 0 });
     expect(await changeTags(db.orm.em.fork(), company, search)).toEqual({ changed: SIMS, full: 0 });
     expect(await changeTags(db.orm.em.fork(), company, search)).toEqual({ changed: 0, full: 0 });
@@ -97,7 +64,9 @@ needs(describe, 'PostgreSQL')('tags under faults (PostgreSQL)', () => {
         );
       return num(r?.b);
     };
-    const failed = await cutInside('usage_tag_day', () => renameTag(db.orm.em.fork(), company, 'Avbruten', 'Hel'));
+    const failed = await cutInside(db.orm, 'usage_tag_day', () =>
+      renameTag(db.orm.em.fork(), company, 'Avbruten', 'Hel'),
+    );
     expect(failed).toBeInstanceOf(Error);
     expect(await tagged('Avbruten')).toEqual({ rows: SIMS, sims: SIMS });
     expect(await tagged('Hel')).toEqual({ rows: 0, sims: 0 });

@@ -3,11 +3,11 @@
 // fires once and queues each webhook once (the outbox: a firing and its event are one statement); two processes
 // ingesting the same batches at once count each record once and fire each rule once per SIM (server/usage/ingest.ts,
 // server/rules/evaluate.ts, docs/decisions/033).
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Company, Rule, WebhookEndpoint } from '#server/db/entities.ts';
 import { initOrm, type Em } from '#server/db/orm.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
+import { cutInside } from '#tests/helpers/faults.ts';
 import { needs } from '#tests/helpers/needs.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
 import { activeSims, clear, num, unknownIccid } from '#tests/helpers/usage.ts';
@@ -77,38 +77,10 @@ needs(describe, 'PostgreSQL')('faults and two processes (PostgreSQL)', () => {
     await withRule(em);
     const batch = batchOf(await activeSims(em, 50), 'cut', 10_000);
     // The batch stops in its last statement (the rules' firings), after the raw records, totals and aside were written.
-    await em.execute(`create function usage_test_wait() returns trigger language plpgsql as $$
-      begin perform pg_sleep(60); return null; end $$`);
-    await em.execute(
-      `create trigger usage_test_wait after insert on rule_firing for each statement execute function usage_test_wait()`,
+    const failed = await cutInside(db.orm, 'rule_firing', () =>
+      ingestUsage(db.orm.em.fork(), 'mediation', batch, opts),
     );
-    const admin = new pg.Client({ connectionString: String(db.orm.config.get('clientUrl')) });
-    await admin.connect();
-    try {
-      const running = ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);
-      const failed = running.then(
-        () => null,
-        (e: unknown) => e,
-      );
-      // Wait for the batch's session to sleep in the trigger, then cut its connection as a failing database would.
-      await expect
-        .poll(
-          async () =>
-            (
-              await admin.query(
-                `select pg_terminate_backend(pid) as cut from pg_stat_activity
-                 where datname = current_database() and pid <> pg_backend_pid() and wait_event = 'PgSleep'`,
-              )
-            ).rowCount,
-          { timeout: 30_000, interval: 100 },
-        )
-        .toBe(1);
-      expect(await failed).toBeInstanceOf(Error);
-    } finally {
-      await admin.query(`drop trigger if exists usage_test_wait on rule_firing`);
-      await admin.query(`drop function if exists usage_test_wait()`);
-      await admin.end();
-    }
+    expect(failed).toBeInstanceOf(Error);
     expect(await totals(db.orm.em.fork())).toEqual({ raw: 0, days: 0, down: 0, aside: 0 });
     expect(await fired(db.orm.em.fork())).toEqual({ firings: 0, events: 0, paused: 0 });
     const retry = await ingestUsage(db.orm.em.fork(), 'mediation', batch, opts);

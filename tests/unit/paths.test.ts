@@ -1,6 +1,8 @@
 // Where "< Backa" leads, and which redirect targets are allowed.
 import { describe, expect, it } from 'vitest';
-import { parentPath, safeRedirectTarget } from '#app/utils/paths.ts';
+import { backHref, parentPath, safeRedirectTarget } from '#app/utils/paths.ts';
+import { listOf } from '#app/sims/links.ts';
+import { listFrom, withList } from '#app/sims/list-return.ts';
 
 describe('parentPath', () => {
   it.each([
@@ -12,6 +14,38 @@ describe('parentPath', () => {
     ['/admin/companies/', '/admin'],
     ['/auth/magic', '/login'],
   ])('%s -> %s', (path, parent) => expect(parentPath(path)).toBe(parent));
+});
+
+describe("backHref: a SIM's way back to the list it was opened from", () => {
+  const list = listOf('8946 12', 3, {
+    sort: 'usage-desc',
+    filter: null,
+    tag: ['Göteborg'],
+    status: 'paused',
+  });
+  const sim = withList('/sims/12', list);
+  it('the list with its search, view, tags, state and page', () => {
+    expect(sim.startsWith('/sims/12?list=')).toBe(true);
+    const back = new URL(backHref('/sims/12', sim.slice(sim.indexOf('?'))), 'http://x');
+    expect(back.pathname).toBe('/sims');
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      q: '8946 12',
+      sort: 'usage-desc',
+      tag: 'Göteborg',
+      status: 'paused',
+      page: '3',
+    });
+  });
+  it("the deactivation's back is the SIM, still carrying the list", () => {
+    expect(backHref('/sims/12/deactivate', sim.slice(sim.indexOf('?')))).toBe(sim);
+  });
+  it('keeps only the list’s own parameters; the plain list without any; other pages as before', () => {
+    expect(listFrom(`?list=${encodeURIComponent('q=a&next=//evil.example&redirectTo=x&page=2')}`)).toBe('q=a&page=2');
+    expect(backHref('/sims/12', '')).toBe('/sims');
+    expect(backHref('/sims/12', '?list=')).toBe('/sims');
+    expect(backHref('/admin/companies/3', `?list=${encodeURIComponent('q=a')}`)).toBe('/admin/companies');
+    expect(withList('/sims/12', '')).toBe('/sims/12');
+  });
 });
 
 describe('safeRedirectTarget', () => {

@@ -3,7 +3,7 @@
 // toolbar of the ticked rows. Each is a plain form control first (it works without JS); with JS the route's
 // handlers act in place. The route holds the selection; these only draw it.
 import { Link } from '@remix-run/react';
-import type { MouseEvent, ReactNode } from 'react';
+import type { MouseEvent, ReactNode, RefObject } from 'react';
 import { exportHref, pageHref, type ListState } from '#app/sims/links.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
 import { tBulkDeactivate } from '#domain/texts/bulk-deactivate.ts';
@@ -108,9 +108,18 @@ export function SelectionToolbar(p: {
   onDeactivate: Click;
   /** More actions on the ticked rows, before deactivation (the tags: app/components/tags/BulkTags.tsx). */
   bulkTags?: ReactNode;
+  /** The keyboard's toolbar with JS (one stop, arrows between the buttons: useKeyboardToolbar). */
+  barRef?: RefObject<HTMLDivElement>;
+  keyboard?: boolean;
 }) {
   return (
-    <div className="sims-toolbar" role="group" aria-label={tSimsList.toolbar} data-picked={tSimsList.pickedCount}>
+    <div
+      className="sims-toolbar"
+      role={p.keyboard ? 'toolbar' : 'group'}
+      aria-label={tSimsList.toolbar}
+      data-picked={tSimsList.pickedCount}
+      ref={p.barRef}
+    >
       {p.counted ? (
         <p className="bdsel-count" aria-live="polite">
           <strong>{tBulkDeactivate.selected(p.selected)}</strong>

@@ -4,9 +4,10 @@
 // mark, this month's usage (and share of the plan), last seen (on a phone only when the view is about it), on a wide
 // screen its plan and activation day, and its link, which on a phone covers the whole row (CSS only: a tap anywhere
 // but the box opens the SIM); the sortable columns' headers and the pages as plain links carrying search and view.
-import type { MouseEvent, ReactNode } from 'react';
+import type { MouseEvent, ReactNode, RefObject } from 'react';
 import { Link, useNavigate } from '@remix-run/react';
-import { pageHref, type ListState } from '#app/sims/links.ts';
+import { listOf, pageHref, type ListState } from '#app/sims/links.ts';
+import { withList } from '#app/sims/list-return.ts';
 import { FILTER_SORTS, SORTS, type Sort } from '#domain/sims/view.ts';
 import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { truncate } from '#app/utils/text.ts';
@@ -43,9 +44,13 @@ type RowsProps = {
   onToggle: (id: number, on: boolean) => void;
   /** The column header of the boxes: "Markera alla på sidan" (a writer only). */
   selectAll?: ReactNode;
-  /** The search and view, for the sortable columns' links. */
+  /** The search, view and page, for the sortable columns' links and each SIM's way back to this list. */
   q: string;
   view: ListState;
+  page?: number;
+  /** The keyboard's list (app/components/sims/useKeyboardList.ts): the table and its id (the skip link's). */
+  tableRef?: RefObject<HTMLTableElement>;
+  id?: string;
 };
 
 /**
@@ -133,11 +138,13 @@ const MARK_SHOWN = 30;
  * ICCID once, its first digits in a span a phone hides (sims.css); no title but a cut mark's; the plan, day and
  * link cells without classes (sims.css finds them by place); the link's word without a span of its own.
  */
-export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }: RowsProps) {
+export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view, page = 1, tableRef, id }: RowsProps) {
   const onLinkClick = useRowLinks();
+  // A SIM's page remembers this list (its search and page: "< Backa" and a deactivation come back to it).
+  const list = listOf(q, page, view);
   const bySeen = view.sort.startsWith('seen') || view.filter === 'never';
   return (
-    <table className={bySeen ? 'sims sims-by-seen' : 'sims'}>
+    <table className={bySeen ? 'sims sims-by-seen' : 'sims'} ref={tableRef} id={id} tabIndex={id ? -1 : undefined}>
       <thead>
         <tr>
           {writable ? (
@@ -204,7 +211,7 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view }
                 className="sims-open"
                 aria-label={writable ? t.sims.editLabel(s.iccid) : t.sims.viewLabel(s.iccid)}
                 data-discover="true"
-                href={`/sims/${s.id}`}
+                href={withList(`/sims/${s.id}`, list)}
                 onClick={onLinkClick}
               >
                 {writable ? t.sims.edit : t.sims.view}

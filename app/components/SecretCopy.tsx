@@ -1,9 +1,10 @@
-// The new API key, shown once: a read-only field (select and copy by hand without JS) and, once the page runs
-// JS, a "Kopiera" button that puts it on the clipboard.
+// A secret shown once (a new API key or network key, a webhook's signing secret): a read-only field (select and copy
+// by hand without JS) and, once the page runs JS, a "Kopiera" button that puts it on the clipboard. One component for
+// every secret (issue 41: the webhook's had no button).
 import { useEffect, useState } from 'react';
-import { tApiKeys } from '#domain/texts/api-keys.ts';
+import { t } from '#domain/texts/common.ts';
 
-export function ApiKeyCopy({ id, value }: { id: string; value: string }) {
+export function SecretCopy({ id, value }: { id: string; value: string }) {
   const [js, setJs] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => setJs(true), []);
@@ -31,7 +32,7 @@ export function ApiKeyCopy({ id, value }: { id: string; value: string }) {
       />
       {js ? (
         <button type="button" className="btn" onClick={() => void copy()} aria-live="polite">
-          {copied ? tApiKeys.copied : tApiKeys.copy}
+          {copied ? t.copy.done : t.copy.copy}
         </button>
       ) : null}
     </div>
