@@ -168,7 +168,8 @@ for (const js of [true, false]) {
       expect(await page.locator('tbody tr').count()).toBe(1);
 
       await page.getByRole('link', { name: `Redigera SIM-kort ${iccid}` }).click();
-      await page.waitForURL(`**/sims/${id}`);
+      // The SIM's page remembers the list it was opened from (?list=, the way back).
+      await page.waitForURL((u) => u.pathname === `/sims/${id}`);
       expect(await page.getByText(iccid).count()).toBeGreaterThan(0);
       expect(await page.getByLabel('Datamängd', { exact: true }).inputValue()).toBe('1000');
       // Saving without a change says so, and writes nothing.
@@ -202,11 +203,12 @@ for (const js of [true, false]) {
         await page.getByRole('link', { name: 'Avaktivera' }).click();
         await dialog.getByRole('button', { name: 'Fortsätt' }).click();
       } else {
-        await page.waitForURL(`**/sims/${id}/deactivate`);
+        await page.waitForURL((u) => u.pathname === `/sims/${id}/deactivate`);
         await page.getByRole('heading', { name: 'Ta bort SIM-kort' }).waitFor();
         await page.getByRole('button', { name: 'Fortsätt' }).click();
       }
-      await page.waitForURL((u) => u.pathname === '/sims');
+      // Back on the list as it was: its search kept.
+      await page.waitForURL((u) => u.pathname === '/sims' && u.searchParams.get('q') === `sökbar ${js}`);
       const after = await portal.server.services.orm.em.fork().findOneOrFail(Sim, { id });
       expect(after.status).toBe('deactivated');
       await page.context().close();
