@@ -74,6 +74,8 @@ describe("the SIM page's pause", () => {
 
       await panel.getByRole('button', { name: 'Pausa' }).click();
       await page.locator('.sim-head .paused-badge').waitFor();
+      // The toast first: it leaves after 5 s (TOAST_MS), and a loaded machine spends that on the checks below.
+      await page.locator('.toast', { hasText: 'SIM-kortet är pausat' }).waitFor();
       await ready(page, v.js);
       expect(await statusOf(id)).toBe('paused');
       if (v.js) expect(await page.evaluate(() => 'samePage' in window)).toBe(true);
@@ -88,7 +90,6 @@ describe("the SIM page's pause", () => {
       expect(await badge.locator('svg').getAttribute('aria-hidden')).toBe('true');
       expect(await page.locator('.simfacts .paused-badge').innerText()).toBe('Pausad');
       expect(await newestHistory(page)).toEqual(['Pausad', 'Anna Andersson']);
-      await page.locator('.toast', { hasText: 'SIM-kortet är pausat' }).waitFor();
       expect(await panel.getByRole('button').allInnerTexts()).toEqual(['Återuppta']);
       await noSidewaysScroll(page);
       const size = v.width ? '390' : 'desktop';
