@@ -147,6 +147,26 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
   }
 }
 
+/** The plan a page's preview carried (its hidden fields' values), for the live run of its "Aktivera N SIM-kort". */
+export function planOfValues(v: {
+  dataLimit: string;
+  callAndSms: boolean;
+  roaming: boolean;
+  invoiceLineMark: string;
+  invoiceLineNote: string;
+  tags: string;
+}): Plan {
+  return {
+    // An empty choice is 0, which the schema refuses with its own message (shown as the preview's note).
+    dataLimit: Number(v.dataLimit) || 0,
+    callAndSms: v.callAndSms,
+    roaming: v.roaming,
+    invoiceLineMark: v.invoiceLineMark,
+    invoiceLineNote: v.invoiceLineNote,
+    tags: splitTags(v.tags),
+  };
+}
+
 /** The plan as the form holds it, and whether a file was chosen (the list itself is React state: BulkForm). */
 export function readPlan(data: FormData): { plan: Plan; fileChosen: boolean } {
   const str = (name: string) => {
@@ -154,15 +174,14 @@ export function readPlan(data: FormData): { plan: Plan; fileChosen: boolean } {
     return typeof value === 'string' ? value : '';
   };
   return {
-    plan: {
-      // An empty choice is 0, which the schema refuses with its own message (shown as the preview's note).
-      dataLimit: Number(str('dataLimit')) || 0,
+    plan: planOfValues({
+      dataLimit: str('dataLimit'),
       callAndSms: data.get('callAndSms') != null,
       roaming: data.get('roaming') != null,
       invoiceLineMark: str('invoiceLineMark'),
       invoiceLineNote: str('invoiceLineNote'),
-      tags: splitTags(str('tags')),
-    },
+      tags: str('tags'),
+    }),
     // A named file field holding a file (the scanner's photo field has no name, so it is not in the form data).
     fileChosen: [...data.values()].some((v) => typeof v !== 'string' && (v.size > 0 || v.name !== '')),
   };

@@ -1,7 +1,8 @@
 // Toasts: one at a time, 5000 ms each, errors in destructive style, announced to screen readers.
 // They come from the server's event stream (open only while the tab is visible and the user is logged
 // in), from a flash after a redirect (rendered by the server, so also without JS), or from page code
-// through showToast().
+// through showToast(). One sent while the tab's own form post is on its way waits for its answer.
+import { useNavigation } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
 import { USAGE_EVENT } from '#app/utils/live-usage.ts';
 
@@ -79,9 +80,16 @@ export function Toaster({ flash, loggedIn }: { flash: ToastData | null; loggedIn
     };
   }, [loggedIn]);
 
-  const current = queue[0];
+  // While the tab's own form is on its way (and its answer loads), a toast waits: the event stream is quicker than a
+  // slow network's answer, and "120 SIM-kort är aktiverade" must not stand beside a page that still shows the
+  // preview. It shows with the answer (a flash of the same action is the same toast, shown once). One already on the
+  // screen stays.
+  const held = useNavigation().formData !== undefined;
+  const onScreen = useRef<string>();
+  const current = held && queue[0]?.id !== onScreen.current ? undefined : queue[0];
   useEffect(() => {
     if (!current) return;
+    onScreen.current = current.id;
     const timer = setTimeout(() => setQueue((q) => q.slice(1)), TOAST_MS);
     return () => clearTimeout(timer);
   }, [current]);

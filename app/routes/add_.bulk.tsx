@@ -9,7 +9,9 @@ import { useState } from 'react';
 import { resultPairs } from '#app/components/bulk/BulkFileField.tsx';
 import { BulkForm } from '#app/components/bulk/BulkForm.tsx';
 import { BulkPageOutcome } from '#app/components/bulk/BulkPageOutcome.tsx';
-import { shownRows } from '#app/bulk/run.ts';
+import { shownRows, startRows } from '#app/bulk/run.ts';
+import { planOfValues } from '#app/bulk/live-state.ts';
+import { splitList } from '#app/bulk/queue.ts';
 import { FILE_NAME_MAX, LIST_MAX, packRows, unpackRows, type Shown, type Values } from '#app/bulk/page-values.ts';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { planFieldIds } from '#app/components/PlanSelector.tsx';
@@ -47,9 +49,6 @@ export const ErrorBoundary = routeErrorBoundary(t.pages.addBulk);
 export const handle = { width: 'wide' };
 
 export const meta: MetaFunction = () => [{ title: `${t.pages.addBulk} – ${t.appName}` }];
-
-/** The ICCIDs of a pasted list: separated by line breaks, spaces, commas or semicolons. */
-const splitList = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
 
 // The rows a file gave, carried as packed JSON (app/bulk/page-values.ts), checked again on each post.
 const carriedRows = z.array(bulkRow).min(1).max(BULK_MAX);
@@ -175,16 +174,29 @@ export default function BulkActivate() {
           busy={busy}
           slot={slot}
           onActive={setLiveActive}
-          side={
+          side={(live) => (
             // Right under the list (beside the form on a wide screen): the preview or result, the live one's slot.
             <div className="bulk-side">
-              {outcome ? <BulkPageOutcome step={data.step} values={data.values} answer={data.answer} /> : null}
+              {outcome ? (
+                <BulkPageOutcome
+                  step={data.step}
+                  values={data.values}
+                  answer={data.answer}
+                  // With JS a pasted list is activated as the live view does it: in chunks, with "Aktiverar… x / y"
+                  // and its one toast at the end. A file's rows (their own marks) are posted as without JS.
+                  liveActivate={
+                    live.hydrated && !data.values.rows
+                      ? () => void live.activate(startRows(splitList(data.values.iccids)), planOfValues(data.values))
+                      : undefined
+                  }
+                />
+              ) : null}
               {(!data || data.step === 'form') && !liveActive ? (
                 <p className="bulk-placeholder muted">{tBulkAdd.placeholder}</p>
               ) : null}
               <div id="bulk-live" ref={setSlot} />
             </div>
-          }
+          )}
         />
       </div>
     </>

@@ -15,6 +15,7 @@ export const tBulkAdd = {
   preview: 'Förhandsgranska',
   previewTitle: 'Förhandsgranskning',
   previewNote: 'Inget är aktiverat ännu. Kontrollera listan och tryck sedan på knappen.',
+  activating: (n: number) => (n === 1 ? 'Aktiverar 1 SIM-kort…' : `Aktiverar ${grouped(n)} SIM-kort…`),
   confirm: (n: number) => (n === 1 ? 'Aktivera 1 SIM-kort' : `Aktivera ${grouped(n)} SIM-kort`),
   nothingReady: 'Inget SIM-kort i listan kan aktiveras.',
   resultTitle: 'Resultat',

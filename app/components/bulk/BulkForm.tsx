@@ -17,7 +17,7 @@ import { BULK_MAX } from '#domain/sims/limits.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
 import type { PlanOption } from '#domain/plans/selector.ts';
 import { BulkLive } from './BulkLive.tsx';
-import { useBulkLive } from './useBulkLive.ts';
+import { useBulkLive, type BulkLiveHandle } from './useBulkLive.ts';
 
 /** The page's form: the result's "again" button submits it (its list and choices are the ones just activated). */
 export const BULK_FORM_ID = 'bulk-form';
@@ -32,8 +32,11 @@ type Props = {
   busy: boolean;
   /** The element under the list for the live preview, progress and result. */
   slot: HTMLElement | null;
-  /** What sits between the list and the rest of the form: the page's preview or result, and the slot. */
-  side: ReactNode;
+  /**
+   * What sits between the list and the rest of the form: the page's preview or result, and the slot. Given the live
+   * view, so the page's preview can run its activation there (with its progress) once JS is in.
+   */
+  side: (live: BulkLiveHandle) => ReactNode;
   /** Told whether the live view shows something, so the page hides its own (older) preview or result. */
   onActive: (active: boolean) => void;
 };
@@ -80,7 +83,7 @@ export function BulkForm({ owner, plans, fields, values: v, errors: e, busy, slo
         <BulkFileField form={BULK_FORM_ID} error={e.bulkFile} carried={carriedOf(v)} />
         <BulkLive live={live} slot={slot} />
       </div>
-      {side}
+      {side(live)}
       <Form
         method="post"
         className="card bulk-formcard"

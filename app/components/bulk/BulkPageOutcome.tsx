@@ -3,6 +3,7 @@
 import { Form, useNavigation } from '@remix-run/react';
 import { fileRowsOf, carriedOf, type Shown, type Values } from '#app/bulk/page-values.ts';
 import { tBulkAdd } from '#domain/texts/bulk-add.ts';
+import { tBulkScan } from '#domain/texts/bulk-scan.ts';
 import { BulkFileHidden, BulkFileResultDownload, BulkFileRowMarks } from './BulkFileField.tsx';
 import { BULK_FORM_ID } from './BulkForm.tsx';
 import { BulkCounts, BulkRows } from './BulkOutcome.tsx';
@@ -28,12 +29,18 @@ export function BulkPageOutcome({
   step,
   values,
   answer,
+  liveActivate,
 }: {
   step: 'preview' | 'result';
   values: Values;
   answer: Shown;
+  /** With JS, for a pasted list: "Aktivera N SIM-kort" runs in the live view (chunks and their progress). */
+  liveActivate?: () => void;
 }) {
-  const busy = useNavigation().state === 'submitting';
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  // The preview's own activation on its way (a file's rows, with JS): the panel says so, not "Inget är aktiverat".
+  const activating = busy && navigation.formData?.get('intent') === 'activate';
   const ready = answer.counts.ready;
   const title = step === 'preview' ? tBulkAdd.previewTitle : tBulkAdd.resultTitle;
   const fileRows = fileRowsOf(values);
@@ -43,9 +50,24 @@ export function BulkPageOutcome({
       <BulkCounts counts={answer.counts} />
       {step === 'preview' ? (
         <>
-          <p className="muted">{tBulkAdd.previewNote}</p>
+          {activating ? (
+            <div className="bulklive-progress">
+              <progress aria-label={tBulkScan.progressLabel} />
+              <p role="status">{tBulkAdd.activating(ready)}</p>
+            </div>
+          ) : (
+            <p className="muted">{tBulkAdd.previewNote}</p>
+          )}
           {ready > 0 ? (
-            <Form method="post" encType="multipart/form-data">
+            <Form
+              method="post"
+              encType="multipart/form-data"
+              onSubmit={(event) => {
+                if (!liveActivate) return;
+                event.preventDefault();
+                liveActivate();
+              }}
+            >
               <HiddenValues values={values} />
               <button className="btn btn-primary" type="submit" name="intent" value="activate" disabled={busy}>
                 {tBulkAdd.confirm(ready)}
