@@ -83,14 +83,19 @@ export default function Companies() {
         empty={q ? tAdmin.companies.noneFor(q) : tAdmin.companies.none}
         columns={[
           { header: tAdmin.companies.name },
-          { header: tAdmin.companies.customerNumber },
+          { header: tAdmin.companies.customerNumber, wide: true },
           { header: tAdmin.companies.invoiceNote, wide: true },
         ]}
         rows={companies}
         cells={(c) => [
           <>
-            <Truncated text={c.name} max={30} />
-            {/* On a phone the invoice mark column is folded in under the name. */}
+            <Truncated text={c.name} max={60} />
+            {/* On a phone the customer number and the invoice mark are folded in under the name, which so has the
+                row's width and stays whole ("Personal (superadministratörer)", not broken inside a word). */}
+            <span className="only-mobile cell-sub">
+              <span className="visually-hidden">{tAdmin.companies.customerNumber} </span>
+              <Truncated text={c.customerNumber} max={20} />
+            </span>
             {c.invoiceNote ? (
               <span className="only-mobile cell-sub">
                 <Truncated text={c.invoiceNote} max={30} />

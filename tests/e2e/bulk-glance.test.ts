@@ -92,7 +92,7 @@ async function expectAtAGlance(page: Page, good: 'ready' | 'activated') {
   // The rows with a problem first, each with its number in the list; each outcome a badge with its message.
   const rows = page.locator('.bulk-rows tbody tr');
   expect(await attribute(rows, 'data-outcome')).toEqual(['invalid', 'duplicateInList', 'alreadyActive', good, good]);
-  expect(await rows.locator('td:first-child').allInnerTexts()).toEqual(['2', '3', '4', '1', '5']);
+  expect(await rows.locator('td.bulk-n').allTextContents()).toEqual(['2', '3', '4', '1', '5']);
   for (const [i, outcome] of (['invalid', 'duplicateInList', 'alreadyActive', good, good] as const).entries())
     await expectIconAndWord(rows.nth(i).locator('.badge'), words[outcome]);
   expect(await rows.nth(0).innerText()).toContain('kontrollsiffra');

@@ -92,6 +92,11 @@ function RowsTable({ rows, below }: { rows: readonly (BulkRow & { n: number })[]
             <td className="bulk-n">{r.n}</td>
             <td className="iccid" title={r.iccid}>
               <ShortIccid iccid={r.iccid} />
+              {/* On a phone the row's number stands under its ICCID: the outcome's column has the room for its
+                  badge on one line. */}
+              <span className="only-mobile cell-sub">
+                {tBulkAdd.row} {r.n}
+              </span>
             </td>
             <td>
               <Badge tone={OUTCOME_TONE[r.outcome]}>{outcomeWord(r.outcome)}</Badge>

@@ -16,7 +16,8 @@ export function ShortIccid({ iccid }: { iccid: string }) {
     <>
       <span className="hide-mobile">{iccid}</span>
       <span className="only-mobile" title={iccid}>
-        <span aria-hidden="true">…</span>
+        {/* Only what is cut gets the ellipsis: a typo of 3 digits is shown as it is. */}
+        {iccid.length > 8 ? <span aria-hidden="true">…</span> : null}
         {iccid.slice(-8)}
       </span>
     </>
