@@ -89,9 +89,9 @@ export default function Companies() {
         rows={companies}
         cells={(c) => [
           <>
-            <Truncated text={c.name} max={60} />
-            {/* On a phone the customer number and the invoice mark are folded in under the name, which so has the
-                row's width and stays whole ("Personal (superadministratörer)", not broken inside a word). */}
+            <Truncated text={c.name} max={30} />
+            {/* Cut to 30 characters (SPEC). On a phone the customer number and the invoice mark are folded in under
+                the name, which so has the row's width: no word broken inside ("superadministrat/örer"). */}
             <span className="only-mobile cell-sub">
               <span className="visually-hidden">{tAdmin.companies.customerNumber} </span>
               <Truncated text={c.customerNumber} max={20} />
