@@ -23,6 +23,8 @@ type Shot = {
   path: string | ((ids: Ids) => string);
   as: As;
   open?: string;
+  /** Also at 1280 px (the phone's menu is there only at 390). */
+  wide?: boolean;
   act?: (tab: Page) => Promise<void>;
 };
 type Ids = { sim: number; legacy: number; company: number };
@@ -53,6 +55,8 @@ const PAGES: Shot[] = [
   { name: 'acting', path: '/company', as: 'acting' },
   // The phone's folded sections, opened (a <details>, no JavaScript needed).
   { name: 'menu', path: '/sims', as: 'owner', open: '.appnav-narrow summary' },
+  // The user menu, opened: its items one under the other, left-aligned.
+  { name: 'usermenu', path: '/sims', as: 'member', open: '.usermenu summary', wide: true },
 ];
 
 async function tickRows(tab: Page, n: number) {
@@ -118,7 +122,7 @@ async function main() {
     cookies.set('acting', await server.sessionCookie(EMAIL.admin, { actingCompanyId: demo.id }));
     for (const page of PAGES.filter((p) => !only || only.includes(p.name))) {
       for (const viewport of SIZES) {
-        if (page.open && viewport.width > 700) continue;
+        if (page.open && !page.wide && viewport.width > 700) continue;
         for (const theme of THEMES) {
           const ctx = await newContext(browser, { baseURL: server.url, viewport, cookie: cookies.get(page.as) });
           await ctx.addCookies([{ name: 'theme', value: theme, url: server.url }]);

@@ -134,6 +134,8 @@ export const t = {
     // The browser shows this under its own message when the ICCID does not match the field's pattern.
     iccidTitle: 'ICCID: 20 siffror (mellanslag mellan siffergrupperna går bra).',
     mark: 'Fakturamärkning',
+    /** The list's column on a phone, where "Fakturamärkning" would break in the middle. */
+    markShort: 'Märkning',
     note: 'Fakturakommentar',
     marksHint: 'Högst 200 tecken.',
     activate: 'Aktivera',

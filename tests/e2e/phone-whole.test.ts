@@ -1,7 +1,9 @@
 // What matters stays whole on a phone (issue 41, finding 5), at 390 px in a real Chromium without JS: the admin's
 // list of companies keeps a name's every word on one line ("Personal (superadministratörer…", cut at 30 as SPEC
 // says, not "superadministrat/örer…", the customer number folded under it), and the bulk preview's badges and shortened
-// ICCIDs stay on one line ("…57800010" with its row's number under it, "Klart att aktivera" in one line).
+// ICCIDs stay on one line ("…57800010" with its row's number under it, "Klart att aktivera" in one line); /sims
+// keeps the marks' words whole. And the header's controls look alike: the theme switch a bordered control like the
+// user menu (not a bare underlined link), whose items start at one edge.
 // The acting line's whole name is in tests/e2e/header.test.ts.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +49,41 @@ describe('whole on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
     await page.context().close();
   });
+
+  it('/sims: the marks and the headers keep their words whole beside the usage ("Märkning" for the column)', async () => {
+    const page = await portal.loggedInPage('anna@demo.test', { js: false, width: MOBILE.width });
+    await page.goto('/sims');
+    const table = page.locator('table.sims');
+    expect(await table.locator('th.sims-mark').innerText()).toBe('Märkning');
+    expect(await brokenWords(table.locator('thead'))).toEqual([]);
+    for (const mark of await table.locator('td.mark').all()) expect(await brokenWords(mark)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    await page.context().close();
+  });
+
+  for (const width of [undefined, MOBILE.width])
+    it(`the header's theme switch is a control like the user menu, whose items line up (${width ?? 1280} px)`, async () => {
+      const page = await portal.loggedInPage('anna@demo.test', { js: false, width });
+      await page.goto('/sims');
+      const look = (el: Element) => {
+        const s = getComputedStyle(el);
+        return { underline: s.textDecorationLine, border: s.borderTopStyle, height: el.getBoundingClientRect().height };
+      };
+      const theme = await page.locator('.header-theme button').evaluate(look);
+      const menu = await page.locator('.usermenu summary').evaluate(look);
+      expect(theme).toEqual({ ...menu, underline: 'none' });
+      await page.locator('.usermenu summary').click();
+      const starts = await page.locator('.usermenu-panel').evaluate((panel) =>
+        [...panel.querySelectorAll('a, button')].map((item) => {
+          const range = document.createRange();
+          range.selectNodeContents(item);
+          return Math.round(range.getBoundingClientRect().left);
+        }),
+      );
+      expect(starts).toHaveLength(2);
+      expect(new Set(starts).size).toBe(1);
+      await page.context().close();
+    });
 
   it("the bulk preview's ICCIDs and badges: one line each, the row's number under the ICCID", async () => {
     const page = await portal.loggedInPage('anna@demo.test', { js: false, width: MOBILE.width });

@@ -154,7 +154,8 @@ export function SimRows({ sims, writable, picked, onToggle, selectAll, q, view, 
           ) : null}
           <th scope="col">{t.sims.iccid}</th>
           <th scope="col" className="sims-mark">
-            {t.sims.mark}
+            <span className="sims-name-short">{t.sims.markShort}</span>
+            <span className="sims-name-long">{t.sims.mark}</span>
           </th>
           <SortHeader name={tFleetUsage.usage} short={tFleetUsage.usageShort} by="usage" q={q} view={view} />
           <SortHeader name={tFleetUsage.seen} short={tFleetUsage.seenShort} by="seen" q={q} view={view} />
