@@ -103,6 +103,11 @@ export const tSecurity = {
     shownOnce:
       'Spara koderna på ett säkert ställe nu, till exempel i en lösenordshanterare. De visas bara den här gången.',
     codesTitle: 'Dina återställningskoder',
+    download: 'Ladda ner som textfil',
+    print: 'Skriv ut',
+    fileName: 'sim-portalen-aterstallningskoder.txt',
+    fileTitle: 'SIM-portalen: dina återställningskoder',
+    fileNote: 'Varje kod kan användas en gång. De gamla koderna slutar gälla när du skapar nya.',
     formHeading: 'Använd en återställningskod',
     codeLabel: 'Återställningskod',
     codeHint: 'Formatet är xxxx-xxxx-xxxx.',

@@ -3,6 +3,7 @@
 // passkey, the passkey alone from /login, the super admin's forced first passkey and step-up before acting as a
 // company, a recovery code without JavaScript, removing a passkey; a replayed answer and an answer to another
 // session's challenge are refused at the door; axe and 390 px on the new pages.
+import { readFileSync } from 'node:fs';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { AuditEvent, Company, Session, User } from '#server/db/entities.ts';
@@ -117,6 +118,30 @@ needs(describe, 'chromium')('passkeys in the browser', () => {
     await page.getByText('Inloggningsnyckel Jobbdator är tillagd.').waitFor();
     annaCodes = await page.locator('.recovery-codes li').allInnerTexts();
     expect(annaCodes).toHaveLength(10);
+    // Kept as the user likes: a text file, the clipboard, a printout of the codes alone.
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Ladda ner som textfil' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('sim-portalen-aterstallningskoder.txt');
+    const text = readFileSync(await file.path(), 'utf8');
+    expect(text.split('\n').filter((l) => /^[a-z0-9]{4}-/.test(l))).toEqual(annaCodes);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Kopiera' }).click();
+    await page.getByRole('button', { name: 'Kopierad' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(annaCodes.join('\n'));
+    expect(await page.getByRole('button', { name: 'Skriv ut' }).isVisible()).toBe(true);
+    await page.locator('.recovery-print').screenshot({ path: 'test-results/recovery-codes.png' });
+    await page.emulateMedia({ media: 'print' });
+    const seen = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => getComputedStyle(el).visibility === 'visible' && el.checkVisibility());
+    expect(await seen('header')).toBe(false);
+    expect(await seen('.recovery-codes li')).toBe(true);
+    expect(await seen('.recovery-actions')).toBe(false);
+    await page.emulateMedia({ media: 'screen' });
     await page.getByRole('cell', { name: 'Jobbdator', exact: true }).waitFor();
     await page.getByText('Du har 10 oanvända återställningskoder.').waitFor();
     expect(await axeViolations(page)).toEqual([]);
