@@ -1,3 +1,4 @@
+// Long: one story of one user's passkeys (added, its recovery codes kept, then used to sign in and step up), told in order.
 // Passkeys through the pages in real Chromium with the DevTools protocol's virtual authenticator (a platform
 // passkey with user verification): adding one on /security (recovery codes once), the e-mail link and then the
 // passkey, the passkey alone from /login, the super admin's forced first passkey and step-up before acting as a
