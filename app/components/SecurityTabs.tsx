@@ -1,16 +1,15 @@
 // The two parts of the page "Säkerhet": the user's passkeys and recovery codes, and their signed-in sessions.
-import { NavLink } from '@remix-run/react';
+import { Tabs } from '#app/components/ui/Tabs.tsx';
 import { tSecurity } from '#domain/texts/security.ts';
 
 export function SecurityTabs() {
   return (
-    <nav className="tabs" aria-label={tSecurity.title}>
-      <NavLink to="/security" end>
-        {tSecurity.tabs.passkeys}
-      </NavLink>
-      <NavLink to="/security/sessions" end>
-        {tSecurity.tabs.sessions}
-      </NavLink>
-    </nav>
+    <Tabs
+      label={tSecurity.title}
+      items={[
+        { to: '/security', label: tSecurity.tabs.passkeys },
+        { to: '/security/sessions', label: tSecurity.tabs.sessions },
+      ]}
+    />
   );
 }

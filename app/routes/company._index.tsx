@@ -2,7 +2,8 @@
 // server, a form to add one (no mail is sent), and the links to edit a user and to the activity trail.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import { AdminTable, Pager, pageParam, queryParam, SearchForm } from '#app/components/AdminList.tsx';
 import { RoleField } from '#app/components/RoleField.tsx';
 import { RoleCell, roleColumn } from '#app/components/ui/RoleCell.tsx';
@@ -12,11 +13,7 @@ import { Truncated } from '#app/components/Truncated.tsx';
 import { ErrorSummary } from '#app/components/ui/ErrorSummary.tsx';
 import { t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
-import { tWebhooks } from '#domain/texts/webhooks.ts';
-import { tRules } from '#domain/texts/rules.ts';
-import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tAdmin } from '#domain/texts/admin.ts';
-import { tSecurity } from '#domain/texts/security.ts';
 import { requireOwner } from '#app/utils/auth.server.ts';
 import { constraints, fieldConstraint, withinLimits } from '#app/utils/constraints.ts';
 import { attempt, formText } from '#app/utils/forms.server.ts';
@@ -86,13 +83,7 @@ export default function CompanyUsers() {
     <div className="admin company-admin">
       <h1>{c.title}</h1>
       <p className="muted subtitle">{companyName}</p>
-      <nav className="company-nav" aria-label={c.title}>
-        <Link to="/company/activity">{c.activityLink}</Link>
-        <Link to="/company/webhooks">{tWebhooks.link}</Link>
-        <Link to="/company/rules">{tRules.link}</Link>
-        <Link to="/company/api-keys">{tApiKeys.homeLink}</Link>
-        <Link to="/company/sign-in">{tSecurity.sso.link}</Link>
-      </nav>
+      <CompanyTabs />
       {notice && !data ? (
         <Notice kind="success" role="status">
           {notice === 'added' ? c.addedNotice : c.removedNotice}

@@ -1,5 +1,6 @@
 // /company/activity: the company's audit trail, newest first, filtered by kind (a GET form), paged by keyset
 // (?before= the last id of the page before), with the CSV export of what the filter shows.
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useLoaderData } from '@remix-run/react';
 import { ActivityTable, KeysetPager } from '#app/components/ActivityTable.tsx';
@@ -46,6 +47,7 @@ export default function CompanyActivity() {
   return (
     <div className="admin company-admin">
       <h1>{c.activityTitle}</h1>
+      <CompanyTabs />
       <p className="muted subtitle">
         {companyName}. {c.activityIntro}
       </p>

@@ -1,6 +1,7 @@
 // /company/api-keys ("API-nycklar"): the company's keys (name, prefix, scope, created by, created,
 // last used, expires, status), a form to create one, and each live key's revoke link (a confirm page). The
 // new key is shown once, on the answer to the form's POST (never stored, never in a URL; the page is no-store).
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { KeyCreated, KeyTable } from '#app/components/KeyList.tsx';
@@ -86,6 +87,7 @@ export default function ApiKeys() {
   return (
     <div className="admin company-admin apikeys">
       <h1>{k.title}</h1>
+      <CompanyTabs />
       <p className="muted subtitle">{companyName}</p>
       <p>{k.intro}</p>
       <p>

@@ -3,6 +3,7 @@
 // a link to change one, a button to turn it on or off and a link to delete it (a confirm page); a form to make one;
 // and what the rules did, newest first, 50 a page. Owners only (and support acting as the company), as the webhooks:
 // a rule can pause any SIM and mail any user. Plain forms with an intent: works without JS.
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { redirect } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -124,6 +125,7 @@ export default function CompanyRules() {
   return (
     <div className="admin company-admin rules">
       <h1>{r.title}</h1>
+      <CompanyTabs />
       <p className="muted subtitle">{companyName}</p>
       <p className="rules-intro">{r.intro}</p>
       <p className="rules-timing">{r.timing}</p>

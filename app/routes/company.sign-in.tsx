@@ -1,6 +1,7 @@
 // /company/sign-in: the owner's settings of how the company's users sign in: the company's identity provider
 // (OpenID Connect) with its domains and their proof (a DNS TXT record each, checked by "Kontrollera"), and passkeys
 // for everyone. Every change needs a recent step-up.
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -43,6 +44,7 @@ export default function CompanySignIn() {
   return (
     <div className="admin company-admin sign-in-settings">
       <h1>{s.title}</h1>
+      <CompanyTabs />
       <p className="muted subtitle">{settings.companyName}</p>
       <SignInSettings
         settings={settings}

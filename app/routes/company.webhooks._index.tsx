@@ -3,6 +3,7 @@
 // /company/webhooks: the company's webhook endpoints with their last deliveries, a form to add one
 // (the signing secret is shown once, on the answer to that POST), and per endpoint: send a test event, turn
 // on or off, rotate the secret, delete (a confirm page). Plain forms with an intent: works without JS.
+import { CompanyTabs } from '#app/components/CompanyTabs.tsx';
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { routeErrorBoundary } from '#app/components/RouteError.tsx';
@@ -136,6 +137,7 @@ export default function CompanyWebhooks() {
   return (
     <div className="admin company-admin webhooks">
       <h1>{w.title}</h1>
+      <CompanyTabs />
       <p className="muted subtitle">{companyName}</p>
       <p>{w.intro}</p>
       <p>

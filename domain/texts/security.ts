@@ -214,6 +214,8 @@ export const tSecurity = {
   sso: {
     title: 'Inloggning',
     link: 'Inloggning och identitetsleverantör',
+    /** Its tab among the company's pages. */
+    tab: 'Inloggning',
     intro:
       'Låt användarna logga in via företagets identitetsleverantör (OpenID Connect). Adresser i domänerna nedan skickas dit när de loggar in.',
     callbackHint: (url: string) => `Ange ${url} som omdirigerings-URI hos identitetsleverantören.`,

@@ -3,7 +3,7 @@
 // says, not "superadministrat/örer…", the customer number folded under it), and the bulk preview's badges and shortened
 // ICCIDs stay on one line ("…57800010" with its row's number under it, "Klart att aktivera" in one line); /sims
 // keeps the marks' words whole. And the header's controls look alike: the theme switch a bordered control like the
-// user menu (not a bare underlined link), whose items start at one edge.
+// user menu (not a bare underlined link), whose items start at one edge; "Mitt företag" has tabs as "Säkerhet" has.
 // The acting line's whole name is in tests/e2e/header.test.ts.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,31 @@ describe('whole on a phone', () => {
       expect(new Set(starts).size).toBe(1);
       await page.context().close();
     });
+
+  it('"Mitt företag" and "Säkerhet" are tabs alike: every part of the company a tab, the current one marked', async () => {
+    const page = await portal.loggedInPage('ella@demo.test', { js: false, width: MOBILE.width });
+    const parts = [
+      ['/company', 'Användare'],
+      ['/company/activity', 'Aktivitet'],
+      ['/company/webhooks', 'Webhooks'],
+      ['/company/rules', 'Regler'],
+      ['/company/api-keys', 'API-nycklar'],
+      ['/company/sign-in', 'Inloggning'],
+    ];
+    for (const [path, name] of parts) {
+      await page.goto(path ?? '');
+      const tabs = page.getByRole('navigation', { name: 'Mitt företag' });
+      expect(await tabs.getAttribute('class')).toBe('tabs');
+      expect(await tabs.getByRole('link').allInnerTexts()).toEqual(parts.map(([, n]) => n));
+      expect(await tabs.locator('[aria-current="page"]').innerText()).toBe(name);
+      for (const link of await tabs.getByRole('link').all())
+        expect((await link.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+    }
+    await page.goto('/security');
+    expect(await page.getByRole('navigation', { name: 'Säkerhet' }).getAttribute('class')).toBe('tabs');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    await page.context().close();
+  });
 
   it("the bulk preview's ICCIDs and badges: one line each, the row's number under the ICCID", async () => {
     const page = await portal.loggedInPage('anna@demo.test', { js: false, width: MOBILE.width });

@@ -80,7 +80,8 @@ needs(describe, 'chromium')('single sign-on in the browser', () => {
       const page = await portal.loggedInPage('agda@webb-sso.se', { js });
       try {
         await page.goto('/company');
-        await page.getByRole('link', { name: 'Inloggning och identitetsleverantör' }).click();
+        // The tab among the company's pages.
+        await page.getByRole('navigation', { name: 'Mitt företag' }).getByRole('link', { name: 'Inloggning' }).click();
         await page.waitForURL((u) => u.pathname === '/company/sign-in');
         await page.getByRole('heading', { level: 1, name: 'Inloggning' }).waitFor();
         if (js) await page.waitForFunction(() => '__remixRouter' in window);
