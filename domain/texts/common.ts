@@ -9,10 +9,11 @@ export const t = {
   appName: 'SIM-portalen',
   back: '< Backa',
   home: {
-    title: 'Meny',
+    // One word per thing (docs/glossary.md): "Meny" is the phone's folded sections, not this page.
+    title: 'Start',
     activate: 'Aktivera SIM-kort',
     activateMany: 'Aktivera flera SIM-kort',
-    list: 'Visa befintliga SIM-kort',
+    list: 'Visa SIM-kort',
     export: 'Exportera fakturaspecifikation till Excel',
     feedback: 'Lämna feedback',
     admin: 'Admin',
@@ -40,7 +41,8 @@ export const t = {
   pages: {
     add: 'Aktivera SIM-kort',
     addBulk: 'Aktivera flera SIM-kort',
-    sims: 'Aktiva SIM-kort',
+    // The list holds active and paused SIMs: its name is the header's ("SIM-kort").
+    sims: 'SIM-kort',
     sim: 'Redigera SIM-kort',
     export: 'Exportera fakturaspecifikation',
     feedback: 'Lämna feedback',

@@ -250,7 +250,7 @@ export const tSecurity = {
       domain: (domain: string) => `${domain} är inte en giltig domän.`,
       tooManyDomains: 'Högst 50 domäner.',
       mfaClaim: 'Högst 200 tecken.',
-      noKey: 'Servern saknar nyckel för klienthemligheter (SSO_SECRET_KEY). Kontakta driften.',
+      noKey: 'Servern saknar krypteringsnyckel för klienthemligheter (SSO_SECRET_KEY). Kontakta driften.',
       // Where the issuer or an endpoint its discovery names may not be reached (the address policy of webhooks).
       issuerAddress: {
         invalid: 'Ange utfärdarens URL med https:// (http:// bara för den egna datorn).',

@@ -214,8 +214,8 @@ describe('the home page overview', () => {
       const page = await pageFor(v);
       await page.goto('/');
       // The spec's buttons first, as they were.
-      const menu = page.getByRole('navigation', { name: 'Meny' });
-      expect(await menu.getByRole('link', { name: 'Visa befintliga SIM-kort' }).isVisible()).toBe(true);
+      const menu = page.getByRole('navigation', { name: 'Start' });
+      expect(await menu.getByRole('link', { name: 'Visa SIM-kort' }).isVisible()).toBe(true);
       const overview = page.getByRole('region', { name: 'Översikt' });
       await expect.poll(() => overview.innerText()).toContain('Aktiva SIM-kort');
       const text = await overview.innerText();

@@ -39,7 +39,8 @@ describe('the owner’s /company', () => {
       const page = await portal.loggedInPage(t.ownerEmail, { js: v.js, width: v.width });
       await page.goto('/');
       await ready(page, v.js);
-      await page.getByRole('link', { name: 'Mitt företag' }).click();
+      // The home page's own button (the header has a link of the same name).
+      await page.getByRole('navigation', { name: 'Start' }).getByRole('link', { name: 'Mitt företag' }).click();
       await page.waitForURL((u) => u.pathname === '/company');
       await ready(page, v.js);
       await page.getByRole('heading', { name: 'Mitt företag', level: 1 }).waitFor();
@@ -196,10 +197,10 @@ describe('a viewer', () => {
       const page = await portal.loggedInPage('vera@demo.test', { js: v.js, width: v.width });
       await page.goto('/');
       await ready(page, v.js);
-      await page.getByRole('link', { name: 'Visa befintliga SIM-kort' }).waitFor();
+      await page.getByRole('link', { name: 'Visa SIM-kort' }).waitFor();
       for (const name of ['Aktivera SIM-kort', 'Aktivera flera SIM-kort', 'Mitt företag'])
         expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(0);
-      await page.getByRole('link', { name: 'Visa befintliga SIM-kort' }).click();
+      await page.getByRole('link', { name: 'Visa SIM-kort' }).click();
       await page.waitForURL((u) => u.pathname === '/sims');
       await ready(page, v.js);
       await page

@@ -13,9 +13,9 @@ const sectionsOf = (page: Page) =>
 
 describe('the header', () => {
   it.each([
-    ['anna@demo.test', 'a member', ['SIM-kort', 'Förbrukning', 'Lägg till', 'Export']],
-    ['ella@demo.test', 'an owner', ['SIM-kort', 'Förbrukning', 'Lägg till', 'Export', 'Företag']],
-    ['admin@demo.test', 'a super admin', ['SIM-kort', 'Förbrukning', 'Lägg till', 'Export', 'Admin']],
+    ['anna@demo.test', 'a member', ['SIM-kort', 'Förbrukning', 'Aktivera', 'Export']],
+    ['ella@demo.test', 'an owner', ['SIM-kort', 'Förbrukning', 'Aktivera', 'Export', 'Mitt företag']],
+    ['admin@demo.test', 'a super admin', ['SIM-kort', 'Förbrukning', 'Aktivera', 'Export', 'Admin']],
   ])('shows %s (%s) the sections of the role, the current one marked', async (email, _who, sections) => {
     const page = await portal.loggedInPage(email, { js: false });
     await page.goto('/');
@@ -51,8 +51,8 @@ describe('the header', () => {
       const menu = page.locator('header .appnav-narrow summary');
       expect(await menu.innerText()).toBe('Meny');
       await menu.click();
-      expect(await sectionsOf(page)).toEqual(['SIM-kort', 'Förbrukning', 'Lägg till', 'Export', 'Företag']);
-      await nav.getByRole('link', { name: 'Företag' }).click();
+      expect(await sectionsOf(page)).toEqual(['SIM-kort', 'Förbrukning', 'Aktivera', 'Export', 'Mitt företag']);
+      await nav.getByRole('link', { name: 'Mitt företag' }).click();
       await page.waitForURL((u) => u.pathname === '/company', { timeout: 30_000 });
       await page.getByRole('heading', { name: 'Mitt företag', level: 1 }).waitFor({ timeout: 30_000 });
       // After the navigation the menu is folded again (a new document without JS; closed by the header with JS).

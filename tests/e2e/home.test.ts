@@ -14,10 +14,10 @@ describe('home page', () => {
       await page.goto('/');
       expect(await page.getAttribute('html', 'lang')).toBe('sv');
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
-      const nav = page.getByRole('navigation', { name: 'Meny' });
+      const nav = page.getByRole('navigation', { name: 'Start' });
       for (const label of [
         'Aktivera SIM-kort',
-        'Visa befintliga SIM-kort',
+        'Visa SIM-kort',
         'Exportera fakturaspecifikation till Excel',
         'Lämna feedback',
       ]) {
@@ -27,7 +27,7 @@ describe('home page', () => {
       expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
       expect(await page.locator('.back').count()).toBe(0);
       // Every other page has "< Backa" to its parent.
-      await nav.getByRole('link', { name: 'Visa befintliga SIM-kort' }).click();
+      await nav.getByRole('link', { name: 'Visa SIM-kort' }).click();
       await page.waitForURL('**/sims');
       await page.getByRole('link', { name: '< Backa' }).click();
       await page.waitForURL((u) => u.pathname === '/');
@@ -77,7 +77,7 @@ describe('home page', () => {
     const page = await portal.loggedInPage('admin@demo.test');
     const ctx = page.context();
     await page.goto('/');
-    const admin = page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' });
+    const admin = page.getByRole('navigation', { name: 'Start' }).getByRole('link', { name: 'Admin' });
     expect(await admin.getAttribute('class')).toContain('btn-destructive');
     await ctx.close();
   });

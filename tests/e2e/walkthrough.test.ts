@@ -26,7 +26,7 @@ async function logIn(page: Page, email: string, recoveryCode?: string) {
     await page.getByLabel('Återställningskod').fill(recoveryCode);
     await page.getByRole('button', { name: 'Använd koden' }).click();
   }
-  await page.getByRole('navigation', { name: 'Meny' }).waitFor();
+  await page.getByRole('navigation', { name: 'Start' }).waitFor();
 }
 
 describe('no-JS walk-through', () => {
@@ -86,7 +86,7 @@ describe('no-JS walk-through', () => {
     const ctx = await newContext(portal.browser, { baseURL: portal.server.url, js: false });
     const page = await ctx.newPage();
     await logIn(page, 'admin@demo.test', code);
-    await page.getByRole('navigation', { name: 'Meny' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Start' }).getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('link', { name: 'Hantera företag' }).click();
     await page.getByLabel('Företagsnamn').fill('Genomgång AB');
     await page.getByLabel('Kundnummer').fill('GG-1');
