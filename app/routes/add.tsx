@@ -132,6 +132,8 @@ export default function Activate() {
                 pattern={ICCID_INPUT_PATTERN}
                 title={t.sims.iccidTitle}
                 defaultValue={v?.iccid}
+                // Ready to type or paste into (issue 41); after refused input the error summary has the focus.
+                autoFocus={!data?.errors}
               />
               <ScanToggle hydrated={scan.hydrated} open={scan.open} onToggle={scan.toggle} />
             </div>

@@ -31,7 +31,11 @@ export const tBulkFile = {
   moreProblems: (n: number) => `… och ${n} fel till.`,
   label: 'Eller ladda upp en fil (CSV eller Excel)',
   hint: (max: number, kb: number) =>
-    `Högst ${grouped(max)} ICCID-nummer per fil och högst ${grouped(kb)} kB. Har du fler: dela upp filen och aktivera en fil i taget. Kolumner: iccid, fakturamärkning, fakturakommentar, taggar (märkning och kommentar per rad är valfria; en tom cell får värdet från fälten nedan; radens taggar, åtskilda med kommatecken, läggs till listans). Utan rubrikrad är första kolumnen ICCID, andra märkning, tredje kommentar och fjärde taggar.`,
+    `Högst ${grouped(max)} ICCID-nummer per fil och högst ${grouped(kb)} kB; har du fler, dela upp filen. Enklast är att utgå från en mall.`,
+  // The column rules, folded under the templates (issue 41: the hint was six lines of them).
+  columnsTitle: 'Filens kolumner',
+  columns:
+    'iccid, fakturamärkning, fakturakommentar, taggar. Bara iccid krävs; en tom cell får värdet från fälten nedan, och radens taggar (åtskilda med kommatecken) läggs till listans. Utan rubrikrad är kolumnerna i den ordningen.',
   templates: 'Mallar:',
   templateCsv: 'CSV-mall',
   templateXlsx: 'Excel-mall',

@@ -62,8 +62,15 @@ for (const js of [true, false]) {
       const page = await open(js, MOBILE.width);
       // The limits are said before anything is uploaded.
       expect(
-        await page.getByText(/Högst 10\u00a0000 ICCID-nummer per fil och högst 4\u00a0096 kB.* dela upp filen/).count(),
+        await page
+          .getByText(/Högst 10\u00a0000 ICCID-nummer per fil och högst 4\u00a0096 kB; har du fler, dela upp filen/)
+          .count(),
       ).toBe(1);
+      // The columns' rules folded away under the templates (a <details>, also without JS).
+      const columns = page.locator('details.bulkfile-columns');
+      expect(await columns.locator('p').isVisible()).toBe(false);
+      await columns.locator('summary').click();
+      expect(await columns.locator('p').innerText()).toMatch(/^iccid, fakturamärkning, fakturakommentar, taggar\./);
       const [a, b] = [newIccid(), newIccid()];
       const csv = `\uFEFFICCID;Fakturamärkning;Fakturakommentar\r\n${a};"Låda; 1";=HYPERLINK("x")\r\n${b};;\r\n123;x;y\r\n`;
       await upload(page, 'lista.csv', Buffer.from(csv, 'utf8'));

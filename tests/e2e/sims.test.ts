@@ -63,6 +63,8 @@ for (const js of [true, false]) {
     it('refuses a combination without a plan with a clear message', async () => {
       const page = await pageAs('anna@demo.test', js);
       await page.goto('/add');
+      // The ICCID is ready to type in (the browser's autofocus, with and without JS).
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('iccid');
       await page.getByLabel('ICCID').fill(newIccid());
       if (js)
         // The boxes stay as the server made them until the user changes something (nothing switches on hydration).

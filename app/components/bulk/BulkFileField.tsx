@@ -74,6 +74,10 @@ export function BulkFileField({
           {f.templateXlsx}
         </a>
       </p>
+      <details className="bulkfile-columns">
+        <summary>{f.columnsTitle}</summary>
+        <p className="hint">{f.columns}</p>
+      </details>
       {carried ? (
         <Notice className="bulkfile-carried" data-testid="bulkfile-carried">
           {carried.fileName ? f.carried(carried.fileName, carried.count) : f.carriedNoName(carried.count)}
