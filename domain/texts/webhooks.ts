@@ -67,9 +67,11 @@ export const tWebhooks = {
     webhookTested: (url: string) => `Skickade testhändelse till ${url}`,
   },
   errors: {
-    url: 'Ange en adress som börjar med https://.',
+    // The rule (https://) is the field's hint; a message says what is wrong with this address, not the rule again
+    // (issue 41: it stood three times).
+    url: 'Ange adressen som händelserna ska skickas till.',
     invalid: 'Adressen är inte en giltig URL.',
-    scheme: 'Adressen måste börja med https://.',
+    scheme: 'Webhooks skickas bara krypterat, och den här adressen börjar inte med https://.',
     credentials: 'Adressen får inte innehålla användarnamn eller lösenord.',
     loopback: 'Adressen pekar på den egna servern (loopback) och nekas.',
     private: 'Adressen pekar på ett internt eller privat nät och nekas.',

@@ -71,6 +71,14 @@ describe.each(variants)('/company/webhooks ($tag)', ({ js, width, tag }) => {
     expect(await page.locator('#webhooks-url').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#webhooks-event-sim\\.updated').isChecked()).toBe(true);
     await shot('refused');
+    // An address without https://: the rule stands once (the hint); the message says what is wrong with this one.
+    await page.fill('#webhooks-url', 'http://example.com/hook');
+    await page.getByRole('button', { name: 'Lägg till webhook' }).click();
+    await expect
+      .poll(() => page.locator('#webhooks-url-error').textContent())
+      .toBe('Webhooks skickas bara krypterat, och den här adressen börjar inte med https://.');
+    const main = await page.locator('main').innerText();
+    expect(main.match(/Måste börja med https:\/\//g)).toHaveLength(1);
 
     // Created: the secret once.
     await page.fill('#webhooks-url', rxUrl);
