@@ -6,6 +6,10 @@ import { Link } from '@remix-run/react';
 import { SecretCopy } from '#app/components/SecretCopy.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
+import { Badge, type Tone } from '#app/components/ui/Badge.tsx';
+
+/** A key's state as a badge, as every status in the portal is shown. */
+const KEY_TONE: Record<string, Tone> = { active: 'ok', expired: 'warning', revoked: 'neutral' };
 import { Notice } from '#app/components/ui/Notice.tsx';
 
 type CreatedTexts = { createdTitle: string; shownOnce: string; keyLabel: string; back: string };
@@ -137,7 +141,9 @@ export function KeyTable<K extends KeyRow>(props: {
                   <td className="hide-mobile apikeys-when">{key.created}</td>
                   <td className="hide-mobile apikeys-when">{key.lastUsed}</td>
                   {afterLastUse.map((c) => cellOf(key, c))}
-                  <td>{statusText(key)}</td>
+                  <td>
+                    <Badge tone={KEY_TONE[key.status] ?? 'neutral'}>{statusText(key)}</Badge>
+                  </td>
                   <td>
                     {key.status === 'active' ? (
                       <Link to={revokePath(key)} aria-label={k.revokeLabel(key.name)}>

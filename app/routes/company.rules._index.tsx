@@ -11,6 +11,7 @@ import { routeErrorBoundary } from '#app/components/RouteError.tsx';
 import { Truncated } from '#app/components/Truncated.tsx';
 import { Notice } from '#app/components/ui/Notice.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
+import { Badge } from '#app/components/ui/Badge.tsx';
 import { RuleForm } from '#app/components/rules/RuleForm.tsx';
 import {
   emptyRuleForm,
@@ -148,7 +149,9 @@ export default function CompanyRules() {
             <li key={rule.id} className="card rules-rule" aria-labelledby={`rule-${rule.id}-name`}>
               <h3 id={`rule-${rule.id}-name`} className="rules-name">
                 <Truncated text={rule.name} max={60} />{' '}
-                <span className={rule.enabled ? 'rules-on' : 'rules-off'}>{rule.enabled ? r.on : r.off}</span>
+                <Badge tone={rule.enabled ? 'ok' : 'neutral'} className={rule.enabled ? 'rules-on' : 'rules-off'}>
+                  {rule.enabled ? r.on : r.off}
+                </Badge>
               </h3>
               <p className="rules-summary">{ruleSummary(rule)}</p>
               <dl className="rules-facts">

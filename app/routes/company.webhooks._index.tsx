@@ -23,6 +23,14 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#domain/webhooks/eve
 import { webhookCreateInput } from '#domain/webhooks/schemas.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
 import { EmptyState } from '#app/components/ui/EmptyState.tsx';
+import { Badge, type Tone } from '#app/components/ui/Badge.tsx';
+
+/** A delivery's state as a badge, as every status in the portal is shown. */
+const DELIVERY_TONE: Record<'pending' | 'delivered' | 'failed', Tone> = {
+  pending: 'info',
+  delivered: 'ok',
+  failed: 'error',
+};
 import { SecretCopy } from '#app/components/SecretCopy.tsx';
 
 const w = tWebhooks;
@@ -165,7 +173,9 @@ export default function CompanyWebhooks() {
               <Truncated text={ep.url} max={60} />
             </h3>
             <p className="webhooks-meta">
-              <span className={ep.enabled ? 'webhooks-on' : 'webhooks-off'}>{ep.enabled ? w.enabled : w.disabled}</span>
+              <Badge tone={ep.enabled ? 'ok' : 'neutral'} className={ep.enabled ? 'webhooks-on' : 'webhooks-off'}>
+                {ep.enabled ? w.enabled : w.disabled}
+              </Badge>
               {' · '}
               {ep.events.map((type) => w.events[type] ?? type).join(', ')}
             </p>
@@ -225,7 +235,7 @@ export default function CompanyWebhooks() {
                   <li key={d.id} className={`webhooks-delivery webhooks-${d.status}`}>
                     <span className="webhooks-type">{w.events[d.type] ?? d.type}</span>
                     <span>
-                      {w.delivery[d.status]}
+                      <Badge tone={DELIVERY_TONE[d.status]}>{w.delivery[d.status]}</Badge>
                       {d.lastStatusCode !== null ? ` (${w.code} ${d.lastStatusCode})` : ''}
                       {d.lastStatusCode === null && d.lastError ? ` (${d.lastError})` : ''}
                     </span>

@@ -66,6 +66,7 @@ describe('/company/api-keys', () => {
       const row = page.getByRole('row').filter({ hasText: `Lagersystem ${v.tag}` });
       expect(await row.getByText('Skriv').count()).toBe(1);
       expect(await row.getByText('Aktiv').count()).toBe(1);
+      expect(await row.locator('.badge[data-tone="ok"]').innerText()).toBe('Aktiv');
       await look(page, `apikeys-list-${v.tag}`, v);
 
       // Revoke, through the confirm page; cancel first changes nothing.
@@ -84,6 +85,7 @@ describe('/company/api-keys', () => {
       await page.waitForURL((u) => u.pathname === '/company/api-keys');
       await page.getByText('API-nyckeln är återkallad.').first().waitFor();
       expect(await row.getByText('Återkallad').count()).toBe(1);
+      expect(await row.locator('.badge[data-tone="neutral"]').innerText()).toBe('Återkallad');
       expect(await row.getByRole('link', { name: /Återkalla/ }).count()).toBe(0);
 
       const refused = await fetch(`${portal.server.url}/api/sim/all`, { headers: { authorization: `Bearer ${key}` } });

@@ -104,6 +104,7 @@ describe.each(variants)('/company/rules ($tag)', ({ js, width, tag }) => {
     expect(await card.textContent()).toContain('Med taggen Kyl bilar');
     expect(await card.textContent()).toContain(`E-post till Kollega ${tag}, Pausar SIM-kortet`);
     expect(await card.locator('.rules-on').textContent()).toBe('På');
+    expect(await card.locator('.rules-on').getAttribute('data-tone')).toBe('ok');
     const rule = await em().findOneOrFail(Rule, { company: companyId, name: 'Över 80 %' });
     expect(rule).toMatchObject({ targetTag: 'Kyl bilar', condition: 'month_share', threshold: 80, pause: true });
 

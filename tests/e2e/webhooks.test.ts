@@ -141,6 +141,10 @@ describe.each(variants)('/company/webhooks ($tag)', ({ js, width, tag }) => {
     await expect
       .poll(() => page.locator('.webhooks-endpoint', { hasText: rxUrl }).locator('.webhooks-off').textContent())
       .toBe('Avstängd');
+    // A state is a badge here as everywhere (its icon and word).
+    expect(
+      await page.locator('.webhooks-endpoint', { hasText: rxUrl }).locator('.webhooks-off').getAttribute('class'),
+    ).toBe('badge tone-neutral webhooks-off');
     expect(
       await page
         .locator('.webhooks-endpoint', { hasText: rxUrl })
