@@ -5,6 +5,7 @@
 // emptied list) takes a new ticket, and an answer with an old one changes nothing. Pure: the unit tests drive it.
 import type { BulkActivateOutput } from '#domain/sims/schemas.ts';
 import { splitTags } from '#domain/sims/tag-text.ts';
+import type { Values } from './page-values.ts';
 import type { BulkRow } from './run.ts';
 
 export type Plan = {
@@ -148,14 +149,9 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
 }
 
 /** The plan a page's preview carried (its hidden fields' values), for the live run of its "Aktivera N SIM-kort". */
-export function planOfValues(v: {
-  dataLimit: string;
-  callAndSms: boolean;
-  roaming: boolean;
-  invoiceLineMark: string;
-  invoiceLineNote: string;
-  tags: string;
-}): Plan {
+export function planOfValues(
+  v: Pick<Values, 'dataLimit' | 'callAndSms' | 'roaming' | 'invoiceLineMark' | 'invoiceLineNote' | 'tags'>,
+): Plan {
   return {
     // An empty choice is 0, which the schema refuses with its own message (shown as the preview's note).
     dataLimit: Number(v.dataLimit) || 0,
