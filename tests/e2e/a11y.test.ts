@@ -159,8 +159,12 @@ for (const { viewport, js, theme } of runs) {
           const shown = `${screen.path}${screen.then ? ' (after its form)' : ''} (${as})`;
           for (const v of await axeViolations(page)) problems.push(`${shown}: ${v}`);
           // One run reads the words too (the text is the same in every theme and width): no English (issue 41).
-          if (js && theme === 'dark' && viewport === DESKTOP)
+          if (js && theme === 'dark' && viewport === DESKTOP) {
             for (const word of await englishOn(page)) problems.push(`${shown}: English "${word}"`);
+            // And the boxes: a card inside a card doubles the padding (issue 41); the inner one is a plain section.
+            const nested = await page.locator('.card .card').count();
+            if (nested) problems.push(`${shown}: ${nested} card(s) inside a card`);
+          }
         }
         await ctx.close();
       }
