@@ -1,15 +1,15 @@
 // "Kopiera", once the page runs JS: puts a value on the clipboard and says "Kopierad". Without clipboard access (an
 // insecure origin) it selects the element that shows the value, so Ctrl+C copies it. Used for every secret shown
 // once (SecretCopy) and for the recovery codes.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useHydrated } from '#app/utils/hydrated.ts';
 import { t } from '#domain/texts/common.ts';
 
 /** `selectId`: the element that shows the value (an input, or any element whose text it is). */
 export function CopyButton({ value, selectId }: { value: string; selectId: string }) {
-  const [js, setJs] = useState(false);
+  const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
-  useEffect(() => setJs(true), []);
-  if (!js) return null;
+  if (!hydrated) return null;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);

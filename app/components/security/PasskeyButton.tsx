@@ -2,16 +2,11 @@
 // its busy state and its error next to it. The layout's step-up notice has one on every page that asks for a
 // step-up, so this module stays small: the ceremony (with its texts and @simplewebauthn/browser) is imported on
 // the first press, not with the page.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { CeremonyPurpose } from '#domain/auth/passkeys.ts';
 import { tPasskeyPrompt } from '#domain/texts/passkey-prompt.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
-
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
+import { useHydrated } from '#app/utils/hydrated.ts';
 
 /**
  * What a page shows where a passkey button would be until its script runs: without JavaScript it stays. (Not a

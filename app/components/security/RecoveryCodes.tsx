@@ -1,7 +1,7 @@
 // Recovery codes to write down: shown once, right after they were made (/security, /login/passkey). Kept as the user
 // likes (issue 41): "Ladda ner" as a text file (a link, so also without JS), and with JS "Kopiera" and "Skriv ut"
 // (the printout is the codes alone: app/styles/base.css, @media print).
-import { useEffect, useState } from 'react';
+import { useHydrated } from '#app/utils/hydrated.ts';
 import { CopyButton } from '#app/components/CopyButton.tsx';
 import { tSecurity } from '#domain/texts/security.ts';
 import { Notice } from '#app/components/ui/Notice.tsx';
@@ -9,8 +9,7 @@ import { Notice } from '#app/components/ui/Notice.tsx';
 const LIST_ID = 'recovery-codes-list';
 
 export function RecoveryCodes({ codes }: { codes: string[] }) {
-  const [js, setJs] = useState(false);
-  useEffect(() => setJs(true), []);
+  const hydrated = useHydrated();
   const file = `${tSecurity.recovery.fileTitle}\n${tSecurity.recovery.fileNote}\n\n${codes.join('\n')}\n`;
   return (
     <section className="card recovery-print" aria-labelledby="recovery-codes-title">
@@ -32,7 +31,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
           {tSecurity.recovery.download}
         </a>
         <CopyButton value={codes.join('\n')} selectId={LIST_ID} />
-        {js ? (
+        {hydrated ? (
           <button type="button" className="btn" onClick={() => window.print()}>
             {tSecurity.recovery.print}
           </button>
