@@ -52,6 +52,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     flash,
     theme: readTheme(request.headers.get('cookie')),
+    // The plan form's "Se prislista" links here when set (PRICE_LIST_URL; app/components/PlanSelector.tsx).
+    priceListUrl: s ? (context.services.config.priceListUrl ?? null) : null,
     user: s
       ? {
           name: s.name,

@@ -166,7 +166,9 @@ export async function benchOnPostgres(name: string, log: (...a: unknown[]) => vo
     dataDir,
     pg,
     cleanup: async () => {
-      await pg.drop();
+      // BENCH_KEEP=1: the seeded database stays, to read its plans on afterwards (dropped by hand).
+      if (process.env.BENCH_KEEP === '1') log(`database kept: ${pg.target.url}`);
+      else await pg.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -39,6 +39,8 @@ const schema = z.object({
   ),
   MAIL_FROM: optionalText.pipe(z.string().min(3).optional()),
   SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
+  // The price list the plan form's help points at ("Se prislista för priser."): its word becomes a link to it.
+  PRICE_LIST_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // /metrics: served to a bearer of this token, and/or on this port bound to 127.0.0.1 (0: any free port).
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
@@ -178,6 +180,7 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   supportEmail?: string;
+  priceListUrl?: string;
   logLevel: string;
   secureCookies: boolean;
   /** Which proxies' X-Forwarded-* headers Express believes (req.ip, req.protocol). */
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `SIM-portalen <no-reply@${new URL(appUrl).hostname}>`,
     supportEmail: e.SUPPORT_EMAIL,
+    priceListUrl: e.PRICE_LIST_URL,
     logLevel: e.LOG_LEVEL,
     secureCookies: appUrl.startsWith('https://'),
     trustProxy: e.TRUST_PROXY ?? false,

@@ -6,7 +6,8 @@
 // that is true (forms.css); once JS runs the stand-in goes and the real box is disabled itself, in the same place.
 // The other rules (an option every remaining plan has is ticked and locked, one none has disabled) apply from the
 // user's first change: the server cannot lock a box, and JS arriving must not switch or move what it drew.
-import { useEffect, useState } from 'react';
+import { useRouteLoaderData } from '@remix-run/react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   dataAmounts,
   formatDataAmount,
@@ -20,6 +21,25 @@ import {
 import { t } from '#domain/texts/common.ts';
 
 type Option = 'callAndSms' | 'roaming';
+/** The root loader's answer as far as the selector reads it. */
+type RootData = { priceListUrl?: string | null } | undefined;
+
+/** A help text with its word "prislista" as a link to the price list (PRICE_LIST_URL), when there is one. */
+function withPriceList(help: string, url: string | null | undefined): ReactNode {
+  const at = help.indexOf(t.plans.priceList);
+  if (!url || at < 0) return help;
+  const end = at + t.plans.priceList.length;
+  return (
+    <>
+      {help.slice(0, at)}
+      <a href={url} target="_blank" rel="noopener noreferrer">
+        {t.plans.priceList}
+        <span className="visually-hidden"> {t.plans.priceListNewTab}</span>
+      </a>
+      {help.slice(end)}
+    </>
+  );
+}
 type Errors = Partial<Record<'dataLimit' | Option, string>>;
 
 /** The ids of the selector's controls, for links to them (the error summary): `${prefix}-dataLimit` etc. */
@@ -40,6 +60,8 @@ export function PlanSelector({
   disabled?: boolean;
   idPrefix?: string;
 }) {
+  const root: RootData = useRouteLoaderData('root');
+  const priceList = root?.priceListUrl;
   const [sel, setSel] = useState<Selection>(initial);
   // The rules of an amount apply once the user changes something here: until then the boxes are as the server drew them.
   const [touched, setTouched] = useState(false);
@@ -104,7 +126,7 @@ export function PlanSelector({
               height, CSS shows the one that holds (forms.css), so nothing moves when the amount changes. */}
           <div className="plan-hints">
             <p id={`${ids[name]}-help`} className="hint plan-help">
-              {help}
+              {withPriceList(help, priceList)}
             </p>
             <p id={`${ids[name]}-needs-amount`} className="hint plan-needs-amount">
               {needsAmount}

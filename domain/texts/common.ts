@@ -209,6 +209,9 @@ export const t = {
     roaming: 'Aktivera roaming',
     callAndSmsHelp: 'Kostnad tillkommer för tal & SMS. Se prislista för priser.',
     roamingHelp: 'Nationell & internationell roaming. Kostnad tillkommer för roaming. Se prislista för priser.',
+    /** The word of the help texts that links to the price list (PRICE_LIST_URL), and the link's added words. */
+    priceList: 'prislista',
+    priceListNewTab: '(öppnas i en ny flik)',
     callAndSmsNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera tal & SMS',
     roamingNeedsAmount: 'Du måste välja en datamängd för att kunna aktivera roaming',
     // "for 50 GB" or, when tal & SMS is the user's choice, "for 50 GB with/without tal & SMS".

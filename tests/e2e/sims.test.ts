@@ -65,6 +65,11 @@ for (const js of [true, false]) {
       await page.goto('/add');
       // The ICCID is ready to type in (the browser's autofocus, with and without JS).
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('iccid');
+      // Without a price list's address (PRICE_LIST_URL) its sentence is plain text: no link to nowhere.
+      expect(await page.locator('.plan-help').first().textContent()).toBe(
+        'Kostnad tillkommer för tal & SMS. Se prislista för priser.',
+      );
+      expect(await page.locator('.plan-help a').count()).toBe(0);
       await page.getByLabel('ICCID').fill(newIccid());
       if (js)
         // The boxes stay as the server made them until the user changes something (nothing switches on hydration).
