@@ -1,12 +1,15 @@
 // SIM tags at fleet scale (issue 40, decision 036), on PostgreSQL: the list by a tag half the fleet has and by one
-// 20 SIMs have (the oldest: a walk from the newest would pass every SIM first), GET /api/sim/all?tag= with 20
-// connections for each, p50 and p95 beside the whole list's page (the same request without a tag, in the same run);
-// and tagging every SIM of a search of about a tenth of the fleet through POST /api/sim/tags, once and again (the
-// second changes nothing).
+// 20 SIMs have (the oldest: a walk from the newest would pass every SIM first), and a tag with a search, through
+// GET /api/sim/all: 20 users at a person's pace (a request each second or so, as bench:data measures the list;
+// the target), then 20 connections back to back (what the machine can serve at most: information), each beside
+// the whole list's page (the same request without a tag, in the same run); and tagging every SIM of a search of
+// about a tenth of the fleet through POST /api/sim/tags, once and again (the second changes nothing).
 //
 //   BENCH_SIMS (1,000,000; smoke 3,000)  BENCH_DURATION (10 s a route; smoke 2)  BENCH_CONNECTIONS (20)
+//   BENCH_THINK_MS (1000: a person's pause between two requests)
 // Targets (issue 40): the tag filters' p95 under 100 ms with 20 users; tagging the search under 5 s.
 import { SMOKE } from './env.ts';
+import { loadWith, type Stats } from './data-phase.ts';
 import { changeTags } from '#server/sims/tags.ts';
 import {
   benchOnPostgres,
@@ -26,6 +29,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? (SMOKE ? 2 : 10));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const P95_MAX_MS = 100;
 const TAG_SEARCH_MAX_MS = 5_000;
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
+const load = loadWith({ users: CONNECTIONS, seconds: DURATION });
 
 async function main(): Promise<{ pass: boolean }> {
   const { dataDir, pg, cleanup } = await benchOnPostgres('tags', log);
@@ -65,6 +70,7 @@ async function main(): Promise<{ pass: boolean }> {
     );
     const server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the portal' });
     const routes: Record<string, CannonRun> = {};
+    const paced: Record<string, Stats> = {};
     try {
       for (const [name, query] of [
         ['the whole list', ''],
@@ -72,22 +78,37 @@ async function main(): Promise<{ pass: boolean }> {
         ['tag on the 20 oldest', '?tag=Tjugo'],
         ['tag and a search', '?tag=Halva&q=Fordon%2012'],
       ] as const) {
-        routes[name] = await cannon(`${server.url}/api/sim/all${query}`, cookie, DURATION, CONNECTIONS);
-        const r = routes[name];
-        log(`${name}: p50 ${r.p50} ms, p90 ${r.p90}, p99 ${r.p99}, ${r.reqPerSec} req/s, non-2xx ${r.non2xx}`);
+        const url = `${server.url}/api/sim/all${query}`;
+        const p = (paced[name] = await load(
+          async () => {
+            const res = await fetch(url, { headers: { cookie } });
+            await res.arrayBuffer();
+            return res.status === 200;
+          },
+          { thinkMs: THINK_MS },
+        ));
+        const r = (routes[name] = await cannon(url, cookie, DURATION, CONNECTIONS));
+        log(
+          `${name}: ${CONNECTIONS} users at their pace p50 ${p.p50} ms, p95 ${p.p95}, p99 ${p.p99}, errors ${p.errors}` +
+            ` | back to back p50 ${r.p50} ms, p90 ${r.p90}, p99 ${r.p99}, ${r.reqPerSec} req/s, non-2xx ${r.non2xx}`,
+        );
       }
     } finally {
       await server.stop();
     }
-    // autocannon reports p90 and p99; p95 lies between: p99 is the bound held to the target.
+    // The target is the users' p95 at their pace; back to back is what the machine serves at most.
     const filters = ['tag on half the fleet', 'tag on the 20 oldest', 'tag and a search'] as const;
-    const p95Met = filters.every((n) => (routes[n]?.p99 ?? Infinity) < P95_MAX_MS);
-    const errors = Object.values(routes).reduce((s, r) => s + r.errors + r.non2xx + r.timeouts, 0);
+    const p95Met = filters.every((n) => (paced[n]?.p95 ?? Infinity) < P95_MAX_MS);
+    const errors =
+      Object.values(routes).reduce((s, r) => s + r.errors + r.non2xx + r.timeouts, 0) +
+      Object.values(paced).reduce((s, r) => s + r.errors, 0);
     const taggingMet = more.first.ms < TAG_SEARCH_MAX_MS && more.again.changed === 0;
     const result = {
       sims: SIMS,
       connections: CONNECTIONS,
       durationS: DURATION,
+      thinkMs: THINK_MS,
+      paced,
       routes,
       tagging: more,
       errors,

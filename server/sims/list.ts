@@ -14,6 +14,8 @@ import {
   SEARCH_COUNT_CAP,
   searchForm,
   searchPageAndCount,
+  takesSorted,
+  type ListFilter,
 } from './search.ts';
 import { monthOf, viewBatches, viewPage } from './views.ts';
 
@@ -47,8 +49,11 @@ export async function listSims(
     offset?: number;
     withTotal?: boolean;
     afterId?: number;
-    /** A search's form, chosen by the probe unless given (tests compare both). */
-    form?: 'walk' | 'bitmap';
+    /**
+     * A search's form, chosen by the probe unless given (tests compare them): `sorted` is the bitmap's with a text
+     * and tags whose first hits are found by their text's candidates in order (search.ts `ListFilter.sorted`).
+     */
+    form?: 'walk' | 'bitmap' | 'sorted';
     /** The HTTP client went away: a search still running is cancelled in the database. */
     signal?: AbortSignal;
     /** A search's statement timeout (SEARCH_TIMEOUT_MS). */
@@ -67,7 +72,14 @@ export async function listSims(
       filter,
       opts.view,
       { companyId, month: monthOf(now), now },
-      { ...opts, limit: opts.limit ?? 50, offset: opts.offset ?? 0, withCount: !!opts.withTotal && !!opts.view.filter },
+      {
+        ...opts,
+        // A view's rare search is its hits sorted in the view's order: the bitmap's form (views.ts).
+        form: opts.form === 'sorted' ? 'bitmap' : opts.form,
+        limit: opts.limit ?? 50,
+        offset: opts.offset ?? 0,
+        withCount: !!opts.withTotal && !!opts.view.filter,
+      },
     );
     const items = rows.map(simView);
     if (opts.withTotal && !opts.view.filter) {
@@ -85,16 +97,20 @@ export async function listSims(
     filter.where += after;
     if (filter.walk) filter.walk += after;
     if (filter.bitmap) filter.bitmap += after;
+    if (filter.sorted) filter.sorted.where += after;
     filter.params.push(opts.afterId, companyId);
     filter.search = true; // planned for its values, as a search is
   }
   const limit = opts.limit ?? null;
   const offset = opts.offset ?? 0;
   /** The page (and count) in a search's form (null: the whole list, or the keyset of the API without a search). */
-  const run = async (db: Em, form: 'walk' | 'bitmap' | null) => {
-    const chosen = form
-      ? { ...filter, where: (form === 'walk' ? filter.walk : filter.bitmap) ?? filter.where }
-      : filter;
+  const run = async (db: Em, form: 'walk' | 'bitmap' | null, sorted?: ListFilter['sorted']) => {
+    // A text with tags in the bitmap's form: its candidates in order, their tags checked until the page is found.
+    const chosen: ListFilter & { from?: string } = sorted
+      ? { ...filter, ...sorted }
+      : form
+        ? { ...filter, where: (form === 'walk' ? filter.walk : filter.bitmap) ?? filter.where }
+        : filter;
     const { page, count } = listSql(chosen);
     const read = filter.search
       ? <T extends object>(sql: string, params: unknown[]) => db.execute<T[]>(sql, params)
@@ -107,7 +123,7 @@ export async function listSims(
     };
     if (filter.search && opts.withTotal && limit !== null && offset + limit <= SEARCH_COUNT_CAP + 1) {
       // A search's page within its counted hits: one statement finds them (once), counts them and joins the page.
-      const hit = await db.execute<Array<SimRow & { n: number }>>(searchPageAndCount(chosen.where), [
+      const hit = await db.execute<Array<SimRow & { n: number }>>(searchPageAndCount(chosen.where, chosen.from), [
         ...filter.params,
         limit,
         offset,
@@ -130,9 +146,14 @@ export async function listSims(
   const { rows, n } =
     filter.walk && filter.bitmap
       ? await inSearchTransaction(em, opts, async (tx) => {
-          const form = opts.form ?? (await searchForm(tx, filter));
+          const chosen = opts.form ?? (await searchForm(tx, filter));
+          const form = chosen === 'sorted' ? 'bitmap' : chosen;
+          const sorted =
+            chosen === 'sorted' || (!opts.form && form === 'bitmap' && (await takesSorted(tx, companyId, filter)))
+              ? filter.sorted
+              : undefined;
           await tx.execute(PLANNER[form]);
-          return run(tx, form);
+          return run(tx, form, sorted);
         })
       : await run(em, null);
   const exact = !filter.search || n === null || n <= SEARCH_COUNT_CAP;

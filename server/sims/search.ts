@@ -21,6 +21,13 @@ export type ListFilter = {
   search: boolean;
   walk?: string;
   bitmap?: string;
+  /**
+   * A text search with tags in the bitmap's form, for its first hits: the text's candidates (trigram and plan
+   * indexes) sorted in the list's order (`from`, aliased `s`), then each checked for its tags in that order until
+   * the hits are found (`where`); the same parameters in the same order. A tag half the fleet has is checked on
+   * about twice the hits, not on every candidate of the text.
+   */
+  sorted?: { from: string; where: string; tags: readonly string[] };
   /** The search's condition alone, in the walk's form (the probe checks it on the newest SIMs), and its values. */
   match?: string;
   matchParams?: unknown[];
@@ -59,18 +66,30 @@ export async function listFilter(
   // index for the bitmap. The company's id is written in (an integer of the session, never a caller's text), so that
   // every form keeps the same parameters.
   const company = Math.trunc(companyId);
-  const has = tags.map(
-    () => `exists (select 1 from sim_tag t where t.company_id = ${company} and t.sim_id = s.id and t.tag = ?)`,
-  );
+  const probe = (fence = '') =>
+    `exists (select 1 from sim_tag t where t.company_id = ${company} and t.sim_id = s.id and t.tag = ?${fence})`;
+  const has = tags.map(() => probe());
   const tagged = tags.map(
     () => `s.id in (select t.sim_id from sim_tag t where t.company_id = ${company} and t.tag = ?)`,
   );
   const and = (parts: Array<string | undefined>) => parts.filter((p) => p !== undefined).join(' and ');
   const params = [...(byText?.params ?? []), ...tags];
+  const bitmapBase = `s.company_id + 0 = ? and s.status = 'active'`;
+  // Each probe a subplan of its own (`offset 0`: never a join over all the tag's SIMs), run row by row in order.
+  const probed = tags.map(() => probe(' offset 0'));
+  const sorted =
+    byText && tags.length > 0
+      ? {
+          from: `(select s.* from sim s where ${and([bitmapBase, byText.indexed])} ${ORDER} offset 0) s`,
+          where: and([...probed, inState]) || 'true',
+          tags,
+        }
+      : undefined;
   return {
     where: and([WHOLE_LIST.where, byText?.indexed, ...has, inState]),
     walk: and([WHOLE_LIST.where, byText?.checked, ...has, inState]),
-    bitmap: and([`s.company_id + 0 = ? and s.status = 'active'`, byText?.indexed, ...tagged, inState]),
+    bitmap: and([bitmapBase, byText?.indexed, ...tagged, inState]),
+    ...(sorted ? { sorted } : {}),
     match: `(${and([byText?.checked, ...has, inState])})`,
     matchParams: params,
     params: [companyId, ...params],
@@ -172,21 +191,51 @@ export async function searchForm(em: Em, filter: ListFilter): Promise<'walk' | '
   return !probe || probe.rows < PROBE_ROWS || probe.hits >= PROBE_DENSE ? 'walk' : 'bitmap';
 }
 
+/** Fewer SIMs than this have a tag: the bitmap starts from the tag's SIMs rather than from the text's candidates. */
+const RARE_TAG = 5_000;
+
+/**
+ * Whether a text search with tags takes its sorted form (`ListFilter.sorted`): not when one of its tags is rare,
+ * whose few SIMs (found through the tag's index) are fewer to check than the text's candidates. Counted up to
+ * RARE_TAG on the tag's index, before a form's planner settings (which turn index scans off) apply.
+ */
+export async function takesSorted(em: Em, companyId: number, filter: ListFilter): Promise<boolean> {
+  const tags = filter.sorted?.tags ?? [];
+  if (tags.length === 0) return false;
+  const counts = tags.map(
+    () =>
+      `(select count(*) from (select 1 from sim_tag t where t.company_id = ? and t.tag = ? limit ${RARE_TAG}) x) < ${RARE_TAG}`,
+  );
+  const [row] = await em.execute<Array<{ rare: boolean }>>(
+    `select (${counts.join(' or ')}) as rare`,
+    tags.flatMap((tag) => [companyId, tag]),
+  );
+  return row?.rare === false;
+}
+
 /** The list's SQL for a filter: a page (limit, offset) and the count (for a search, up to the cap). */
-export function listSql(filter: Pick<ListFilter, 'where' | 'search'>): { page: string; count: string } {
+export function listSql(filter: Pick<ListFilter, 'where' | 'search'> & { from?: string }): {
+  page: string;
+  count: string;
+} {
+  const from = filter.from ?? 'sim s';
   return {
-    page: `select ${SIM_COLUMNS} from sim s join rate_plan r on r.id = s.rate_plan_id where ${filter.where}
-      ${ORDER} limit ? offset ?`,
+    // A search's page is found first and then joined with its plans: its candidates are not (a bitmap's thousands).
+    page: filter.search
+      ? `select ${SIM_COLUMNS} from (select s.* from ${from} where ${filter.where} ${ORDER} limit ? offset ?) s
+          join rate_plan r on r.id = s.rate_plan_id ${ORDER}`
+      : `select ${SIM_COLUMNS} from ${from} join rate_plan r on r.id = s.rate_plan_id where ${filter.where}
+          ${ORDER} limit ? offset ?`,
     count: filter.search
-      ? `select count(*)::int as n from (select 1 from sim s where ${filter.where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}) x`
+      ? `select count(*)::int as n from (select 1 from ${from} where ${filter.where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}) x`
       : `select coalesce(sum(n), 0)::int as n from sim_daily_count where company_id = ?`,
   };
 }
 
 /** A search's first SEARCH_COUNT_CAP + 1 hits (ids and order keys: found once), their count, and the page
  * (limit, offset) among them with its columns. */
-export const searchPageAndCount = (where: string) => `with hits as materialized (
-    select s.id, s.activated_at from sim s where ${where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}
+export const searchPageAndCount = (where: string, from = 'sim s') => `with hits as materialized (
+    select s.id, s.activated_at from ${from} where ${where} ${ORDER} limit ${SEARCH_COUNT_CAP + 1}
   )
   select (select count(*) from hits)::int as n, ${SIM_COLUMNS}
   from (select id, activated_at from hits order by activated_at desc, id desc limit ? offset ?) h

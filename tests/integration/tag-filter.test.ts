@@ -2,12 +2,14 @@
 // every form a search may take (the walk of the list's index, the bitmap through sim_tag's index, and the form the
 // probe picks), alone and with a text search, with one tag and with two (a SIM must have both); the probe walks a
 // tag most SIMs have and takes the bitmap for a rare one; another company's SIMs and tags never come in; the list
-// export's batches are the same rows; the same with the paused state (`status`: active or paused SIMs only). On both databases (DATABASE_URL: PostgreSQL; else PGlite).
+// export's batches are the same rows; the same with the paused state (`status`: active or paused SIMs only). A text
+// with tags also in the bitmap's sorted form (the text's candidates in order, their tags checked until the page's
+// hits are found), which the list takes unless a tag is rare. On both databases (DATABASE_URL: PostgreSQL; else PGlite).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, RatePlan } from '#server/db/entities.ts';
 import { migrate, type Em } from '#server/db/orm.ts';
 import { listSimBatches, listSims } from '#server/sims/list.ts';
-import { listFilter, searchForm } from '#server/sims/search.ts';
+import { listFilter, searchForm, takesSorted } from '#server/sims/search.ts';
 import { changeTags } from '#server/sims/tags.ts';
 import { useFreshOrm } from '#tests/helpers/orm.ts';
 
@@ -37,6 +39,9 @@ async function oracle(
 
 let company: number;
 let other: number;
+let large: number;
+/** SIMs of the large company, all with the tag "Alla": past the count where a tag is no longer rare (5,000). */
+const LARGE = 5_200;
 
 beforeAll(async () => {
   await migrate(db.orm);
@@ -52,9 +57,18 @@ beforeAll(async () => {
   });
   const c = e.create(Company, { name: 'Tagg AB', customerNumber: 'TAG-1', invoiceNote: '' });
   const o = e.create(Company, { name: 'Annat AB', customerNumber: 'TAG-2', invoiceNote: '' });
+  const l = e.create(Company, { name: 'Stor AB', customerNumber: 'TAG-3', invoiceNote: '' });
   await e.flush();
   company = c.id;
   other = o.id;
+  large = l.id;
+  await e.execute(
+    `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
+     select '8949' || lpad(g::text, 16, '0'), ?, ?, 'Bil ' || g, '', 'active', now() - g * interval '1 minute'
+       from generate_series(1, ${LARGE}) g`,
+    [large, plan.id],
+  );
+  await changeTags(e, large, { q: '', add: ['Alla'], remove: [] });
   // 3,000 SIMs over 30 days, some on the same instant; a few deactivated.
   for (const [id, prefix] of [
     [company, '8947'],
@@ -107,7 +121,7 @@ describe('the list by tag', () => {
       const e = em();
       const want = await oracle(e, company, c.tags, c.q, c.status);
       const by = { q: c.q, tag: c.tags, status: c.status };
-      for (const form of ['walk', 'bitmap', undefined] as const) {
+      for (const form of ['walk', 'bitmap', 'sorted', undefined] as const) {
         const first = await listSims(e, company, { ...by, limit: 50, offset: 0, withTotal: true, form });
         expect(first.items.map((s) => s.id)).toEqual(want.slice(0, 50));
         expect(first.total).toBe(Math.min(want.length, 1000));
@@ -128,6 +142,39 @@ describe('the list by tag', () => {
     expect(await searchForm(e, await listFilter(e, company, undefined, ['Sällsynt']))).toBe('bitmap');
     // Paused SIMs, few among the newest: through their own partial index.
     expect(await searchForm(e, await listFilter(e, company, undefined, ['Sällsynt'], 'paused'))).toBe('bitmap');
+  });
+
+  it('takes the sorted form for a text with tags that none is rare of, and gives what the oracle gives', async () => {
+    const e = em();
+    const filter = await listFilter(e, large, 'Bil 1', ['Alla']);
+    expect(await takesSorted(e, large, filter)).toBe(true);
+    // A rare tag beside it (the other company's "Vanlig" is not this one's): from the tag's SIMs.
+    expect(await takesSorted(e, large, await listFilter(e, large, 'Bil 1', ['Alla', 'Vanlig']))).toBe(false);
+    // The company of 3,000: every tag rare; no text: no sorted form.
+    expect(await takesSorted(e, company, await listFilter(e, company, 'kyl', ['Vanlig']))).toBe(false);
+    expect(await takesSorted(e, large, await listFilter(e, large, undefined, ['Alla']))).toBe(false);
+    const want = await oracle(e, large, ['Alla'], 'Bil 1');
+    for (const form of ['sorted', undefined] as const) {
+      const first = await listSims(e, large, {
+        q: 'Bil 1',
+        tag: ['Alla'],
+        limit: 50,
+        offset: 0,
+        withTotal: true,
+        form,
+      });
+      expect(first.items.map((s) => s.id)).toEqual(want.slice(0, 50));
+      expect(first.total).toBe(Math.min(want.length, 1000));
+      const later = await listSims(e, large, {
+        q: 'Bil 1',
+        tag: ['Alla'],
+        limit: 50,
+        offset: 950,
+        withTotal: true,
+        form,
+      });
+      expect(later.items.map((s) => s.id)).toEqual(want.slice(950, 1000));
+    }
   });
 
   it('never lists another company’s SIMs, whatever their tags', async () => {
