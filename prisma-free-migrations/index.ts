@@ -25,6 +25,7 @@ import { Migration20261129090000_paused } from './Migration20261129090000_paused
 import { Migration20261129100000_rules } from './Migration20261129100000_rules.ts';
 import { Migration20261129110000_rule_watch } from './Migration20261129110000_rule_watch.ts';
 import { Migration20261129120000_usage_tag_day } from './Migration20261129120000_usage_tag_day.ts';
+import { Migration20261129130000_webhook_due_order } from './Migration20261129130000_webhook_due_order.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129100000_rules', class: Migration20261129100000_rules },
   { name: 'Migration20261129110000_rule_watch', class: Migration20261129110000_rule_watch },
   { name: 'Migration20261129120000_usage_tag_day', class: Migration20261129120000_usage_tag_day },
+  { name: 'Migration20261129130000_webhook_due_order', class: Migration20261129130000_webhook_due_order },
 ];

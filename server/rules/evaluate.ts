@@ -84,6 +84,19 @@ const EVALUATE_SQL = `with touched as (
   select f.id, f.rule_id, f.sim_id from fired f order by f.rule_id, f.sim_id`;
 
 /**
+ * The planner's ways the evaluation never needs, off for its statement and on again after it, in the ingest's
+ * transaction: its SIMs' totals are looked up by key, whatever the statistics say. A new month's partitions start
+ * empty and a first big batch fills them faster than autovacuum analyzes them; planned from "empty", the day and
+ * month totals were read whole and joined to every SIM of the batch (a 10,000-SIM batch of a rule that fired for
+ * all took over a minute at 60,000 rows, and grew with every batch: bench:rules).
+ */
+const WAYS = ['seqscan', 'hashjoin', 'mergejoin', 'material'];
+const planned = (on: boolean) =>
+  `select ${WAYS.map((w) => `set_config('enable_${w}', '${on ? 'on' : 'off'}', true)`).join(', ')}`;
+const BY_KEY = planned(false);
+const AFTER = planned(true);
+
+/**
  * The usage rules of the batch's companies, evaluated in the ingest's transaction `tx` after the totals were
  * added: what fired. The batch's SIMs and days (`touchedOf`) are made only when a company of the batch has a usage
  * rule on: else it costs one indexed read.
@@ -101,6 +114,7 @@ export async function evaluateUsageRules(
   const fired: Fired[] = [];
   for (const companyId of new Set(rules.map((r) => Number(r.company_id)))) {
     const mine = touched.filter((t) => t.companyId === companyId).map((t) => ({ s: t.simId, d: t.day }));
+    await tx.execute(BY_KEY);
     const rows = await tx.execute<Array<{ id: number | string; rule_id: number; sim_id: number }>>(EVALUATE_SQL, [
       JSON.stringify(mine),
       companyId,
@@ -110,6 +124,7 @@ export async function evaluateUsageRules(
       now.toISOString(),
       ...outboxParams(companyId),
     ]);
+    await tx.execute(AFTER);
     fired.push(...(await actOn(tx, companyId, rules, rows)));
   }
   return fired;

@@ -67,7 +67,7 @@ export const WebhookDeliverySchema = defineEntity({
     {
       name: 'webhook_delivery_endpoint_due_index',
       expression:
-        'create index "webhook_delivery_endpoint_due_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at") where "status" = \'pending\'',
+        'create index "webhook_delivery_endpoint_due_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at", "id") where "status" = \'pending\'',
     },
     {
       name: 'webhook_delivery_endpoint_index',
