@@ -3,7 +3,7 @@
 // demo data, signs in as a member, an owner and a super admin as the tests do (a session row, no e-mail), and
 // takes each page at 1280x800 and 390x844 in the dark and the light theme: <page>-<width>-<theme>.png.
 //
-//   SCREENS_ONLY=sims,add   only these pages (a configured portal: SUPPORT_EMAIL set, as in production)
+//   SCREENS_ONLY=sims,add   only these pages (a configured portal: SUPPORT_EMAIL and PRICE_LIST_URL set, as in production)
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -104,7 +104,9 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const only = process.env.SCREENS_ONLY?.split(',');
   const [server, browser] = await Promise.all([
-    startTestServer({ env: { SUPPORT_EMAIL: 'support@demo.test' } }),
+    startTestServer({
+      env: { SUPPORT_EMAIL: 'support@demo.test', PRICE_LIST_URL: 'https://www.operator.example.se/foretag/prislista' },
+    }),
     launchBrowser(),
   ]);
   try {

@@ -45,6 +45,9 @@ describe('config', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ SUPPORT_EMAIL: 'nope' }, 'SUPPORT_EMAIL'],
+    // A link in every plan form: only a web address, never a script.
+    [{ PRICE_LIST_URL: 'javascript:alert(1)' }, 'PRICE_LIST_URL'],
+    [{ PRICE_LIST_URL: 'prislista.pdf' }, 'PRICE_LIST_URL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
