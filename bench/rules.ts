@@ -1,14 +1,13 @@
 // A rule that fires for 100,000 SIMs at once (issue 40: a new month's first big batch, a misconfigured threshold),
 // on PostgreSQL with the built server: the records go in through the ingest (batches of 10,000, as the REST door
 // takes them), the rule ("over 1 byte this month", webhook and e-mail) fires for every SIM, and the server's
-// webhook worker delivers every usage.threshold_reached to a receiver on 127.0.0.1 (204 after a millisecond), while
+// webhook worker delivers every usage.threshold_reached to a receiver on 127.0.0.1 (answering 204), while
 // another company's event (a SIM paused through the API once the backlog is being delivered) is delivered within
 // seconds, not behind the backlog (the worker is fair by endpoint, decision 017); the rule's e-mail digest goes out
 // once (one mail to its one recipient, through a real SMTP server).
 //
 //   BENCH_RULE_SIMS (100,000; smoke 2,000)  BENCH_RULE_WAIT_S (900: how long the deliveries may take at most)
 // Targets: every webhook delivered exactly once; the other company's event within 5 s; one digest.
-import http from 'node:http';
 import { SMOKE } from './env.ts';
 import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { Company, RatePlan, Rule, RuleRecipient, User, WebhookEndpoint } from '#server/db/entities.ts';
@@ -16,6 +15,7 @@ import { initOrm, migrate } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
 import { startSmtp } from '#tests/helpers/smtp.ts';
+import { eventReceiver } from '#tests/helpers/webhooks.ts';
 import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { benchOnPostgres, logger, runBenchmark, serverEnv, sleep, startProcess, writeResult } from './lib.ts';
 
@@ -24,30 +24,6 @@ const SIMS = Number(process.env.BENCH_RULE_SIMS ?? (SMOKE ? 2_000 : 100_000));
 const WAIT_S = Number(process.env.BENCH_RULE_WAIT_S ?? 900);
 const BATCH = 10_000;
 const OTHER_MAX_MS = 5_000;
-
-/** A receiver on 127.0.0.1 keeping each delivery's event id and type, answering 204 after a millisecond's work. */
-async function receiver() {
-  const got: Array<{ id: string; type: string; at: number }> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string };
-      got.push({ id: body.id, type: body.type, at: performance.now() });
-      setTimeout(() => res.writeHead(204).end(), 1);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
-    got,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 async function until(what: string, done: () => boolean, seconds: number): Promise<boolean> {
   const end = performance.now() + seconds * 1000;
@@ -64,8 +40,8 @@ async function until(what: string, done: () => boolean, seconds: number): Promis
 async function main(): Promise<{ pass: boolean }> {
   const { dataDir, pg, cleanup } = await benchOnPostgres('rules', log);
   const smtp = await startSmtp();
-  const big = await receiver();
-  const small = await receiver();
+  const big = await eventReceiver();
+  const small = await eventReceiver();
   const orm = await initOrm(pg.target);
   try {
     await migrate(orm);

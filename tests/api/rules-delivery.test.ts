@@ -2,12 +2,12 @@
 // through the real server's webhook worker to real receivers on 127.0.0.1: every usage.threshold_reached is delivered
 // exactly once, and another company's event is delivered while that backlog is still being worked off (the worker is
 // fair by endpoint, docs/decisions/017), not after it.
-import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withCheckDigit } from '#domain/sims/iccid.ts';
 import { Company, RatePlan, Rule, User, WebhookEndpoint } from '#server/db/entities.ts';
 import { ingestUsage } from '#server/usage/ingest.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
+import { eventReceiver } from '#tests/helpers/webhooks.ts';
 
 const portal = useScreens({
   browser: false,
@@ -22,30 +22,7 @@ const em = () => portal.server.services.orm.em.fork();
 /** SIMs the rule fires for in one batch. */
 const FLEET = 1_000;
 
-/** A receiver on 127.0.0.1 keeping each delivery's event id and type, answering 204 after a millisecond's work. */
-async function receiver() {
-  const got: Array<{ id: string; type: string; at: number }> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string };
-      got.push({ id: body.id, type: body.type, at: Date.now() });
-      setTimeout(() => res.writeHead(204).end(), 1);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
-    got,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-const receivers: Array<Awaited<ReturnType<typeof receiver>>> = [];
+const receivers: Array<Awaited<ReturnType<typeof eventReceiver>>> = [];
 afterAll(async () => {
   for (const r of receivers) await r.close();
 });
@@ -66,8 +43,8 @@ async function companyWithEndpoint(name: string, url: string, events: string[]) 
 
 describe('a rule that fires for a thousand SIMs at once', () => {
   it('delivers every webhook once, and another company’s event is not held behind them', async () => {
-    const big = await receiver();
-    const small = await receiver();
+    const big = await eventReceiver();
+    const small = await eventReceiver();
     receivers.push(big, small);
     const busy = await companyWithEndpoint('Storflotta', big.url, ['usage.threshold_reached']);
     const other = await companyWithEndpoint('Lillflotta', small.url, ['sim.paused']);

@@ -22,6 +22,17 @@ export async function webhookReceiver(answer: (body: string) => number) {
   };
 }
 
+/** A receiver keeping each delivery's event id, type and arrival (`performance.now()`), answering 204. */
+export async function eventReceiver() {
+  const got: Array<{ id: string; type: string; at: number }> = [];
+  const receiver = await webhookReceiver((body) => {
+    const event = JSON.parse(body) as { id: string; type: string };
+    got.push({ id: event.id, type: event.type, at: performance.now() });
+    return 204;
+  });
+  return { ...receiver, got };
+}
+
 /** POSTs of JSON to the portal at `base` with a session cookie. */
 export function poster(base: string, cookie: string) {
   return (p: string, body: unknown) =>
