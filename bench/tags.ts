@@ -113,9 +113,10 @@ async function main(): Promise<{ pass: boolean }> {
       tagging: more,
       errors,
       targets: { p95MaxMs: P95_MAX_MS, tagSearchMaxMs: TAG_SEARCH_MAX_MS, p95Met, taggingMet },
+      pass: p95Met && taggingMet && errors === 0,
     };
     log(`-> ${writeResult('tags', result)}`);
-    return { pass: p95Met && taggingMet && errors === 0 };
+    return { pass: result.pass };
   } finally {
     await cleanup();
   }
