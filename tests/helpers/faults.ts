@@ -33,7 +33,24 @@ export async function cutInside(orm: Orm, table: string, work: () => Promise<unk
         { timeout: 30_000, interval: 100 },
       )
       .toBe(1);
-    return await failed;
+    const result = await failed;
+    // The cut connection may have gone back to the pool before its socket closed (the error came first): the next
+    // query on it fails with "Connection terminated unexpectedly". Queries until one succeeds: a failed one takes
+    // the dead connection out of the pool, so the test's own checks and retry get a live one.
+    await expect
+      .poll(
+        () =>
+          orm.em
+            .fork()
+            .execute('select 1')
+            .then(
+              () => true,
+              () => false,
+            ),
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe(true);
+    return result;
   } finally {
     await admin.query(`drop trigger if exists test_cut_wait on ${table}`);
     await admin.query(`drop function if exists test_cut_wait()`);
