@@ -81,7 +81,7 @@ export async function listFilter(
     byText && tags.length > 0
       ? {
           from: `(select s.* from sim s where ${and([bitmapBase, byText.indexed])} ${ORDER} offset 0) s`,
-          where: and([...probed, inState]) || 'true',
+          where: and([...probed, inState]),
           tags,
         }
       : undefined;
