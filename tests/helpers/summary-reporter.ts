@@ -1,7 +1,8 @@
 // Prints what CI reads, after vitest's own report:
 //   - every skipped test with its reason: "skipped (needs PostgreSQL): <file> > <test>" for a test declared
 //     through needs() (tests/helpers/needs.ts), the note of a ctx.skip(note), "todo", or "no reason declared";
-//   - every flaky test: one that failed and passed only when run again (vitest.config.ts retries in CI);
+//   - every flaky test: one that failed and passed only when run again (vitest.config.ts retries in CI), with its
+//     first run's error;
 //   - the closing line "N passed, N failed, N skipped, N flaky" (a flaky test is counted in passed, too).
 // .ci/run checks the skips and the flaky count against its limits (.ci/tally.mjs).
 import path from 'node:path';
@@ -22,6 +23,16 @@ function skipReason(test: TestCase): string {
   return 'no reason declared';
 }
 
+/** The first error of a test that passed on a retry (vitest keeps the failed runs' errors), on the flaky line so
+ * that a flake is named with its cause: its first line, the stack's first frame in the tests. */
+function firstError(test: TestCase): string {
+  const error = test.result().errors?.[0];
+  if (!error) return '';
+  const message = (error.message || error.name || 'error').split('\n')[0]?.slice(0, 300) ?? '';
+  const at = (error.stack ?? '').split('\n').find((l) => l.includes('/tests/'));
+  return `: ${message}${at ? ` (${at.trim()})` : ''}`;
+}
+
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     let passed = 0;
@@ -37,7 +48,7 @@ export default class SummaryReporter implements Reporter {
         if (state === 'passed') {
           passed++;
           const retries = test.diagnostic()?.retryCount ?? 0;
-          if (retries > 0) flaky.push(`${name} (passed on run ${retries + 1})`);
+          if (retries > 0) flaky.push(`${name} (passed on run ${retries + 1})${firstError(test)}`);
         } else if (state === 'failed') failedHere++;
         else skipped.push(`skipped (${skipReason(test)}): ${name}`);
       }
