@@ -11,18 +11,20 @@
 //   only the header measures) on a CSV file of USAGE_BENCH_RECORDS;
 // - `POST /api/network/usage` on the built server (BUILD_DIR=build-bench), USAGE_BENCH_RECORDS more in batches of
 //   10,000 from USAGE_BENCH_CONNECTIONS clients at once, with a network key;
-// - `usage:import` again with the company's 100 rules on (issue 40: 99 that are evaluated and do not fire, and one on
-//   the tag half the fleet has whose threshold most of those SIMs cross during the run, with a webhook endpoint
-//   subscribed, so each firing writes its event too), USAGE_BENCH_RECORDS more: its speed against the door without
-//   rules (at least 0.8x; conservative: it runs on the bigger store), and how late each firing was: the records taken
-//   after the record that crossed its threshold (none when a batch holds one record of a SIM: a fleet larger than a
-//   batch; else at most the SIM's other records in its batch and the one stored beside it);
+// - `usage:import` again with the company's 100 rules on (issue 40: 99 that are evaluated and do not fire, and one
+//   firing at the most a steady month makes: 90 usage rules, each once per SIM in 2,880 records a SIM, one firing every
+//   32 records, with a webhook endpoint subscribed, so each firing writes its event too), USAGE_BENCH_RECORDS more:
+//   its speed against the door without rules (at least 0.8x; conservative: it runs on the bigger store), and how late
+//   each firing was: the records taken after the record that crossed its threshold (none when a batch holds one
+//   record of a SIM: a fleet larger than a batch; else at most the SIM's other records in its batch and the one
+//   stored beside it); with `burst` in USAGE_BENCH_DOORS, the same with a rule that a quarter of the records cross
+//   (information: a burst's deliveries are bench:rules');
 // then checks the totals exactly against the raw records (every SIM's days, months, last sighting and the company's
 // days by plan and country). Prints a table; writes bench/results/usage.json.
 //
 //   USAGE_BENCH_SIMS=1000000  USAGE_BENCH_DAYS=30 (days stored before)  USAGE_BENCH_RECORDS=15000000 (per door: 5
 //   minutes at the target)  USAGE_BENCH_CONNECTIONS=2  USAGE_BENCH_CLI_ARGS="--batch 10000" (more for the CLI)
-//   USAGE_BENCH_DOORS=copy,cli,rest,rules (some; rules runs the CLI, after cli)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
+//   USAGE_BENCH_DOORS=copy,cli,rest,rules,burst (some; rules and burst run the CLI, after cli; burst is not in the default)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
 import { spawn } from 'node:child_process';
@@ -69,8 +71,8 @@ const QUARTER = 15 * 60_000;
 /** The SIM of record k: a stride coprime with the fleet's size scatters a batch over the fleet. */
 const STRIDE = 7919;
 
-/** The records' times: quarters of an hour ending before now, enough for the three doors' records. */
-const slots = Math.ceil((3 * RECORDS) / SIMS);
+/** The records' times: quarters of an hour ending before now, enough for the four doors' records. */
+const slots = Math.ceil((4 * RECORDS) / SIMS);
 const base = Math.floor(Date.now() / QUARTER) * QUARTER - (slots + 1) * QUARTER;
 const firstDay = swedishDay(new Date(base));
 
@@ -210,24 +212,79 @@ async function checkTotals(em: Em): Promise<Record<string, number>> {
   };
 }
 
-/** The company's rules in the rules door. */
+/** The company's rules in the rules doors. */
 const RULES = 100;
+/**
+ * The most firings usage rules make in a steady month: each of the company's 90 usage rules firing once for every
+ * SIM in a month of a record every 15 minutes (2,880 records a SIM): one firing every 32 records.
+ */
+const STEADY_FIRINGS_PER_RECORD = 90 / 2880;
+/** The share of the fleet tagged "Takt", whose rule fires once per SIM in the run: the steady rate of firings. */
+const TAKT_SHARE = Math.min(1, (STEADY_FIRINGS_PER_RECORD * RECORDS) / SIMS);
 /** The firing rule's firings, those with no record after the crossing one, the most records late, and the most
  * records of one SIM in one batch. */
 type RulesRun = { firings: number; onTime: number; maxLate: number; maxPerBatch: number };
 
 /**
- * The company's 100 rules: 99 evaluated on every batch that never fire (shares and amounts far over what a SIM uses,
- * on every SIM, a plan or the tag; ten silence rules, which the ingest leaves to the sweep) and one on the tag half
- * the fleet has, whose threshold is the median month so far plus half of what the run adds per SIM: about half of
- * those SIMs cross it during the run, each firing with its webhook event (an endpoint is subscribed). Its id.
+ * The fleet's tags, set before the first door, so each door writes the same days by tag: "Halva" on half of it,
+ * "Takt" on TAKT_SHARE of it (both picked by a hash of the id).
  */
-async function addRules(em: Em, companyId: number): Promise<number> {
+async function tagFleet(em: Em, companyId: number): Promise<void> {
   await em.execute(
-    `insert into sim_tag (company_id, sim_id, tag) select company_id, id, 'Halva' from sim
-     where company_id = ? and status = 'active' and hashint4(id) % 2 = 0`,
-    [companyId],
+    `insert into sim_tag (company_id, sim_id, tag)
+     select company_id, id, 'Halva' from sim where company_id = ? and status = 'active' and hashint4(id) % 2 = 0
+     union all
+     select company_id, id, 'Takt' from sim where company_id = ? and status = 'active'
+       and (hashint4(id) % 100000 + 100000) % 100000 < ?`,
+    [companyId, companyId, Math.round(TAKT_SHARE * 100_000)],
   );
+  await em.execute('analyze sim_tag');
+}
+
+/**
+ * The company's 100 rules: 99 evaluated on every batch that never fire (shares and amounts far over what a SIM uses,
+ * on every SIM, a plan or the tag "Halva"; ten silence rules, which the ingest leaves to the sweep) and one that
+ * fires, each firing with its webhook event (an endpoint is subscribed). `steady` (the rules door): on the tag
+ * "Takt" at 1 byte this month, so each of its SIMs fires on its first record of the run: the most firings rules make
+ * in a steady month (STEADY_FIRINGS_PER_RECORD). `burst` (the burst door, information): the steady one off, and one on
+ * "Halva" whose threshold is the median month so far plus half of what the run adds per SIM: about half of those
+ * SIMs cross it during the run (a quarter of the records fire: a new month's first batch, a misconfigured
+ * threshold; `npm run bench:rules` measures such a burst's deliveries). The firing rule's id.
+ */
+async function addRules(em: Em, companyId: number, mode: 'steady' | 'burst'): Promise<number> {
+  const [had] = await em.execute<{ n: number }[]>(`select count(*)::int as n from rule where company_id = ?`, [
+    companyId,
+  ]);
+  if (!had?.n) await addQuietRules(em, companyId);
+  if (mode === 'steady') {
+    const [rule] = await em.execute<{ id: number }[]>(
+      `insert into rule (company_id, name, target, target_tag, condition, threshold, notify_webhook)
+       values (?, 'Takt: trafik denna månad', 'tag', 'Takt', 'month_bytes', 1, true) returning id`,
+      [companyId],
+    );
+    await em.execute('analyze');
+    return Number(firstRow(rule ? [rule] : []).id);
+  }
+  await em.execute(`update rule set enabled = false where company_id = ? and target_tag = 'Takt'`, [companyId]);
+  const month = monthStart(swedishDay(new Date(base + Math.floor((3 * RECORDS) / SIMS) * QUARTER)));
+  const [median] = await em.execute<{ m: string | number | null }[]>(
+    `select percentile_cont(0.5) within group (order by bytes_up + bytes_down) as m from usage_month
+     where company_id = ? and month = ?::date`,
+    [companyId, month],
+  );
+  // What the run adds per SIM: its records a SIM, about 550 kB each (record()'s bytes).
+  const threshold = Math.round(Number(median?.m ?? 0) + ((RECORDS / SIMS) * 550_000) / 2);
+  const [rule] = await em.execute<{ id: number }[]>(
+    `insert into rule (company_id, name, target, target_tag, condition, threshold, notify_webhook)
+     values (?, 'Halva flottan över medianen', 'tag', 'Halva', 'month_bytes', ?, true) returning id`,
+    [companyId, Math.max(1, threshold)],
+  );
+  await em.execute('analyze');
+  return Number(firstRow(rule ? [rule] : []).id);
+}
+
+/** The 99 rules that never fire, and the webhook endpoint every firing's event goes to. */
+async function addQuietRules(em: Em, companyId: number): Promise<void> {
   await em.execute(
     `insert into webhook_endpoint (company_id, url, events, secret, enabled, created_at)
      values (?, 'https://hooks.example/bench', '{usage.threshold_reached,sim.silent,sim.paused}', ?, true, now())`,
@@ -256,21 +313,6 @@ async function addRules(em: Em, companyId: number): Promise<number> {
     `insert into rule (company_id, name, target, target_tag, target_plan_id, condition, threshold, notify_webhook, pause)
      values ${values.join(', ')}`,
   );
-  const month = monthStart(swedishDay(new Date(base + Math.floor((2 * RECORDS) / SIMS) * QUARTER)));
-  const [median] = await em.execute<{ m: string | number | null }[]>(
-    `select percentile_cont(0.5) within group (order by bytes_up + bytes_down) as m from usage_month
-     where company_id = ? and month = ?::date`,
-    [companyId, month],
-  );
-  // What the run adds per SIM: its records a SIM, about 550 kB each (record()'s bytes).
-  const threshold = Math.round(Number(median?.m ?? 0) + ((RECORDS / SIMS) * 550_000) / 2);
-  const [rule] = await em.execute<{ id: number }[]>(
-    `insert into rule (company_id, name, target, target_tag, condition, threshold, notify_webhook)
-     values (?, 'Halva flottan över medianen', 'tag', 'Halva', 'month_bytes', ?, true) returning id`,
-    [companyId, Math.max(1, threshold)],
-  );
-  await em.execute('analyze');
-  return Number(firstRow(rule ? [rule] : []).id);
 }
 
 /**
@@ -394,6 +436,7 @@ async function main() {
     await seedFleet(em, { companyId: demo.id, sims: SIMS, smallCompanies: 0, simsPerSmall: 100 });
     iccids = await validIccids(em, demo.id);
     await seedHistory(em, demo.id);
+    await tagFleet(em, demo.id);
     log(`seeded in ${Math.round(performance.now() - t)} ms`);
     await writeCsv(file, 0, RECORDS);
     await em.execute(
@@ -455,40 +498,47 @@ async function main() {
       }
     }
 
-    let rules: (Door & RulesRun) | null = null;
-    if (DOORS.includes('rules')) {
+    // The rules doors: the same CLI on records after the doors before, with the company's rules on.
+    const rulesDoor = async (mode: 'steady' | 'burst', from: number): Promise<Door & RulesRun> => {
       const setup = await initOrm(pg.target);
-      const firing = await addRules(setup.em.fork(), demo.id);
+      const firing = await addRules(setup.em.fork(), demo.id, mode);
       await setup.close(true);
-      const rulesFile = path.join(dataDir, 'usage-rules.csv');
-      await writeCsv(rulesFile, 2 * RECORDS, 3 * RECORDS);
-      log(`usage:import of ${RECORDS} records with ${RULES} rules on`);
+      const rulesFile = path.join(dataDir, `usage-${mode}.csv`);
+      await writeCsv(rulesFile, from, from + RECORDS);
+      log(`usage:import of ${RECORDS} records with ${RULES} rules on (${mode})`);
       t = performance.now() + cliStartMs;
       const out = await cliRun(rulesFile);
       const ms = performance.now() - t;
       rmSync(rulesFile, { force: true });
       const taken = Number(/taken (\d+)/.exec(out)?.[1] ?? -1);
       const read = await initOrm(pg.target);
-      rules = { ...door(RECORDS, ms, taken, copyRate), ...(await lateness(read.em.fork(), firing)) };
+      const result = { ...door(RECORDS, ms, taken, copyRate), ...(await lateness(read.em.fork(), firing)) };
       await read.close(true);
       uptime.push(machine().loadavg);
-    }
+      return result;
+    };
+    const rules = DOORS.includes('rules') ? await rulesDoor('steady', 2 * RECORDS) : null;
+    const burst = DOORS.includes('burst') ? await rulesDoor('burst', 3 * RECORDS) : null;
 
     log('checking the totals against the raw records');
     const check = await initOrm(pg.target);
     const totals = await checkTotals(check.em.fork());
     await check.close(true);
-    const expected = (cli ? RECORDS : 0) + (rest ? RECORDS : 0) + (rules ? RECORDS : 0);
+    const expected = [cli, rest, rules, burst].filter(Boolean).length * RECORDS;
     const exact =
       totals.raw === expected &&
       totals.dayMismatches === 0 &&
       totals.monthMismatches === 0 &&
       totals.companyDayMismatches === 0 &&
       totals.lastSeenMismatches === 0 &&
-      [cli, rest, rules].every((d) => !d || d.taken === RECORDS);
+      [cli, rest, rules, burst].every((d) => !d || d.taken === RECORDS);
     const rulesRatio = rules && cli ? round(rules.perSecond / cli.perSecond, 2) : null;
+    const burstRatio = burst && cli ? round(burst.perSecond / cli.perSecond, 2) : null;
     // In time: no firing later than the SIM's other records in its batch and the one stored beside it.
-    const rulesInTime = rules ? rules.firings > 0 && rules.maxLate <= 2 * rules.maxPerBatch - 1 : null;
+    const inTime = (d: RulesRun | null) => (d ? d.firings > 0 && d.maxLate <= 2 * d.maxPerBatch - 1 : null);
+    const rulesInTime = inTime(rules);
+    const fired = (d: RulesRun) =>
+      `${d.firings} firings (each with its webhook event), ${d.onTime} with no record after the one that crossed, at most ${d.maxLate} 15-minute record(s) late (a batch held at most ${d.maxPerBatch} of a SIM's records, ${IMPORT_IN_FLIGHT} batches stored at once: ${inTime(d) ? 'met' : 'MISSED'})`;
 
     const row = (name: string, d: Door | null) =>
       d
@@ -504,9 +554,13 @@ async function main() {
         row(`usage:import ${CLI_ARGS.join(' ')}`.trim(), cli),
         row(`POST /api/network/usage, ${CONNECTIONS} at once`, rest),
         row(`usage:import with ${RULES} rules on`, rules),
+        row(`usage:import with ${RULES} rules on, a burst`, burst),
         rules
-          ? `rules: ${rulesRatio ?? '-'}x the speed without them (>= 0.8: ${rulesRatio !== null && rulesRatio >= 0.8 ? 'met' : 'MISSED'}); ${rules.firings} firings (each with its webhook event), ${rules.onTime} with no record after the one that crossed, at most ${rules.maxLate} 15-minute record(s) late (a batch held at most ${rules.maxPerBatch} of a SIM's records, ${IMPORT_IN_FLIGHT} batches stored at once: ${rulesInTime ? 'met' : 'MISSED'})`
+          ? `rules: ${rulesRatio ?? '-'}x the speed without them (>= 0.8: ${rulesRatio !== null && rulesRatio >= 0.8 ? 'met' : 'MISSED'}), firings at the steady month's most (one every ${Math.round(1 / STEADY_FIRINGS_PER_RECORD)} records): ${fired(rules)}`
           : 'rules: not run',
+        burst
+          ? `a burst (information): ${burstRatio ?? '-'}x the speed without rules; ${fired(burst)}`
+          : 'a burst: not run (USAGE_BENCH_DOORS=...,burst)',
         `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
       ].join('\n'),
     );
@@ -527,6 +581,8 @@ async function main() {
       rest,
       rules,
       rulesRatio,
+      burst,
+      burstRatio,
       totals: { ...totals, expected, exact },
       targets: { perSecondMin: TARGET, rulesRatioMin: 0.8, rulesFireInCrossingBatch: true },
       pass:

@@ -1,7 +1,8 @@
 // A company's usage rules, evaluated in the ingest's own transaction (issue 40, docs/decisions/038): the batch's
 // SIMs and days are checked against the rules of their companies right after their totals are added, so a rule
 // acts in the batch that crosses its threshold (at most one record late: the network's 15-minute records). One
-// statement per company with rules: the day and month totals of the batch's SIMs, the rules whose SIMs they are
+// statement per company with rules: the day and month totals of the batch's SIMs (as the ingest's upserts returned
+// them, only those at or over the company's lowest threshold of a kind), the rules whose SIMs they are
 // (all, a tag, a plan) and whose threshold they reach, one firing per rule, SIM and period (the unique key: a batch
 // sent again, two instances with the same batch, a SIM over its threshold batch after batch, all fire once), and a
 // webhook event per firing of a rule that sends them (the outbox, in the same statement). Then the SIMs of the
@@ -13,9 +14,6 @@ import { isoSql } from '#server/sims/rows.ts';
 import { tagsJsonSql } from '#server/sims/tags.ts';
 import { MB } from '#domain/rules/kinds.ts';
 
-/** A SIM of the batch and a Swedish day it had records taken on. */
-export type Touched = { companyId: number; simId: number; day: string };
-
 /** What a batch's rules did in one company: per rule, the SIMs it fired for and those it paused. */
 export type Fired = {
   companyId: number;
@@ -26,7 +24,7 @@ export type Fired = {
   paused: number[];
 };
 
-type RuleRow = { id: number; company_id: number; name: string; notify_toast: boolean; pause: boolean };
+export type RuleRow = { id: number; company_id: number; name: string; notify_toast: boolean; pause: boolean };
 
 /** The usage rules of these companies that are on (silence is the sweep's: ./silence.ts). */
 const RULES_SQL = `select id, company_id, name, notify_toast, pause from rule
@@ -41,23 +39,23 @@ export const TARGET_SQL = (sim: string, company: string) => `(r.target = 'all'
 /** The SIM and rule of a firing, as the webhook events carry them. */
 export const FIRING_SIM_JSON = `jsonb_build_object('id', s.id, 'iccid', s.iccid, 'tags', ${tagsJsonSql('s.company_id', 's.id')})`;
 
-const EVALUATE_SQL = `with touched as (
-    select distinct t.s as sim_id, t.d::date as day from json_to_recordset(?::json) as t(s int, d text)
-  ), r as materialized (
+const EVALUATE_SQL = `with r as materialized (
     select * from rule where company_id = ? and enabled and condition <> 'silent'
+  ), lo as materialized (
+    -- The lowest threshold of each kind: a SIM under all three can reach no rule, and is not joined to them.
+    select min(threshold) filter (where condition = 'day_bytes') as day_bytes,
+      min(threshold) filter (where condition = 'month_bytes') as month_bytes,
+      min(threshold) filter (where condition = 'month_share') as month_share
+    from r
   ), v as materialized (
-    select s.id, s.rate_plan_id, t.day, p.data_limit, coalesce(ud.bytes, 0) as day_bytes,
-      coalesce(um.bytes, 0) as month_bytes
-    from touched t
-    join sim s on s.id = t.sim_id and s.company_id = ? and s.status = 'active'
-    join rate_plan p on p.id = s.rate_plan_id
-    -- Each total by its whole key: a LATERAL subquery of its own (offset 0: never merged into the join), so the day
-    -- and month are conditions of the index scan, never a join filter after reading every row of the SIM's company.
-    left join lateral (select x.bytes_up + x.bytes_down as bytes from usage_day x
-      where x.company_id = s.company_id and x.sim_id = s.id and x.day = t.day offset 0) ud on true
-    left join lateral (select x.bytes_up + x.bytes_down as bytes from usage_month x
-      where x.company_id = s.company_id and x.sim_id = s.id and x.month = date_trunc('month', t.day)::date
-      offset 0) um on true
+    -- The batch's SIMs with their day and month totals as the ingest's statement left them (its upserts return
+    -- them: nothing is read again) and the plan of the ingest's own lookup.
+    select t.s as id, t.p as rate_plan_id, t.d as day, p.data_limit, t.db as day_bytes, t.mb as month_bytes
+    from json_to_recordset(?::json) as t(c int, s int, p int, d date, db bigint, mb bigint)
+    join rate_plan p on p.id = t.p
+    cross join lo
+    where t.c = ? and (t.db >= lo.day_bytes or t.mb >= lo.month_bytes
+      or (p.data_limit > 0 and t.mb * 100 >= lo.month_share * p.data_limit * ${MB}::bigint))
   ), hits as (
     select distinct on (r.id, v.id, period) r.id as rule_id, v.id as sim_id,
       case when r.condition = 'day_bytes' then to_char(v.day, 'YYYY-MM-DD') else to_char(v.day, 'YYYY-MM') end
@@ -89,7 +87,9 @@ const EVALUATE_SQL = `with touched as (
 
 /**
  * The planner's ways the evaluation never needs, off for its statement and on again after it, in the ingest's
- * transaction: its SIMs' totals are looked up by key, whatever the statistics say. A new month's partitions start
+ * transaction: what it reads besides the batch (its SIMs' tags, rows and plans for the events) is looked up by key,
+ * whatever the statistics say. Before the totals came from the ingest's statement, they were read here, and a new
+ * month's partitions start
  * empty and a first big batch fills them faster than autovacuum analyzes them; planned from "empty", the day and
  * month totals were read whole and joined to every SIM of the batch (a 10,000-SIM batch of a rule that fired for
  * all took over a minute at 60,000 rows), or through the index by (company, day, sim) with the day left out of its
@@ -101,28 +101,29 @@ const planned = (on: boolean) =>
 const BY_KEY = planned(false);
 const AFTER = planned(true);
 
+/** The usage rules on of these companies (one indexed read; none: the ingest asks for no totals). */
+export async function usageRulesOf(tx: Em, companies: readonly number[]): Promise<RuleRow[]> {
+  if (companies.length === 0) return [];
+  return tx.execute<RuleRow[]>(RULES_SQL, [`{${companies.map((c) => Math.trunc(c)).join(',')}}`]);
+}
+
 /**
- * The usage rules of the batch's companies, evaluated in the ingest's transaction `tx` after the totals were
- * added: what fired. The batch's SIMs and days (`touchedOf`) are made only when a company of the batch has a usage
- * rule on: else it costs one indexed read.
+ * The usage `rules` (usageRulesOf) evaluated in the ingest's transaction `tx` on the totals its statement just
+ * wrote, `totals` (JSON text: an array of { c: company, s: SIM, p: plan, d: Swedish day, db: the day's bytes, mb:
+ * the month's bytes }, one per SIM and day the batch added to): what fired.
  */
 export async function evaluateUsageRules(
   tx: Em,
-  companies: readonly number[],
-  touchedOf: () => Touched[],
+  rules: readonly RuleRow[],
+  totals: string,
   now: Date,
 ): Promise<Fired[]> {
-  if (companies.length === 0) return [];
-  const rules = await tx.execute<RuleRow[]>(RULES_SQL, [`{${companies.map((c) => Math.trunc(c)).join(',')}}`]);
-  if (rules.length === 0) return [];
-  const touched = touchedOf();
   const fired: Fired[] = [];
   for (const companyId of new Set(rules.map((r) => Number(r.company_id)))) {
-    const mine = touched.filter((t) => t.companyId === companyId).map((t) => ({ s: t.simId, d: t.day }));
     await tx.execute(BY_KEY);
     const rows = await tx.execute<Array<{ id: number | string; rule_id: number; sim_id: number }>>(EVALUATE_SQL, [
-      JSON.stringify(mine),
       companyId,
+      totals,
       companyId,
       companyId,
       companyId,

@@ -8,8 +8,8 @@ import { DeadlockException } from '@mikro-orm/core';
 import type { Em } from '#server/db/orm.ts';
 import { checkUsageRecord, type UsageRecord } from '#domain/usage/record.ts';
 import { USAGE_SOURCE_PATTERN } from '#domain/usage/source.ts';
-import { swedishDay, USAGE_ZONE } from '#domain/usage/time.ts';
-import { evaluateUsageRules, type Fired, type Touched } from '#server/rules/evaluate.ts';
+import { USAGE_ZONE } from '#domain/usage/time.ts';
+import { evaluateUsageRules, usageRulesOf, type Fired } from '#server/rules/evaluate.ts';
 import { ensurePartitions, partitionsForRecord, rawOldest, USAGE_RAW_DAYS, type Partition } from './partitions.ts';
 
 export type IngestCounts = {
@@ -58,14 +58,14 @@ const INSERT_TAKEN = `with input as (
     select company_id, sim_id, day, up, down, n from per_day order by 1, 2, 3
     on conflict (company_id, sim_id, day) do update set bytes_up = usage_day.bytes_up + excluded.bytes_up,
       bytes_down = usage_day.bytes_down + excluded.bytes_down, records = usage_day.records + excluded.records
-    returning 1
+    returning company_id, sim_id, day, bytes_up + bytes_down as bytes
   ), months as (
     insert into usage_month (company_id, sim_id, month, bytes_up, bytes_down, records)
     select company_id, sim_id, date_trunc('month', day)::date, sum(up)::bigint, sum(down)::bigint, sum(n)::int
     from per_day group by 1, 2, 3 order by 1, 2, 3
     on conflict (company_id, sim_id, month) do update set bytes_up = usage_month.bytes_up + excluded.bytes_up,
       bytes_down = usage_month.bytes_down + excluded.bytes_down, records = usage_month.records + excluded.records
-    returning 1
+    returning company_id, sim_id, month, bytes_up + bytes_down as bytes
   ), seen as (
     insert into usage_last_seen (company_id, sim_id, at, network, country)
     select distinct on (company_id, sim_id) company_id, sim_id, "end", network, country
@@ -101,7 +101,13 @@ const INSERT_TAKEN = `with input as (
   )
   select (select count(*) from ins)::int as taken, (select count(*) from days)::int as days,
     (select count(*) from months)::int as months, (select count(*) from seen)::int as seen,
-    (select count(*) from tag_days)::int as tag_days, (select count(*) from company_days)::int as company_days`;
+    (select count(*) from tag_days)::int as tag_days, (select count(*) from company_days)::int as company_days,
+    -- For the usage rules (when a company of the batch has one on): each SIM's day and month totals as they now are.
+    case when ?::boolean then (select json_agg(json_build_object('c', d.company_id, 's', d.sim_id, 'p', pl.plan_id,
+      'd', d.day, 'db', d.bytes, 'mb', m.bytes))::text
+      from days d join months m on m.company_id = d.company_id and m.sim_id = d.sim_id
+        and m.month = date_trunc('month', d.day)::date
+      join plans pl on pl.sim_id = d.sim_id) end as totals`;
 
 const INSERT_ASIDE = `insert into usage_aside (source, record_id, start, iccid, "end", bytes_up, bytes_down, network,
     country, rat, imei, received_at)
@@ -123,22 +129,6 @@ const fields = (r: UsageRecord) => ({
   t: r.rat,
   i: r.imei,
 });
-
-/** The batch's SIMs and the Swedish days of their records (a record seen before too: evaluating it again is a no-op). */
-function touchedOf(records: UsageRecord[], simOf: Map<string, { id: number; company_id: number }>): Touched[] {
-  const seen = new Map<string, Touched>();
-  // A Swedish day starts on a whole hour: the day of each hour once, not of each record.
-  const dayOfHour = new Map<number, string>();
-  for (const r of records) {
-    const sim = simOf.get(r.iccid);
-    if (!sim) continue;
-    const hour = Math.floor(r.start.getTime() / 3_600_000);
-    const day = dayOfHour.get(hour) ?? swedishDay(r.start);
-    dayOfHour.set(hour, day);
-    seen.set(`${sim.id}:${day}`, { companyId: Number(sim.company_id), simId: Number(sim.id), day });
-  }
-  return [...seen.values()];
-}
 
 /** The partitions the batch may write to (its records' hours share them: a Swedish day starts on an hour). */
 function partitionsOf(records: UsageRecord[]): Partition[] {
@@ -197,16 +187,23 @@ export async function ingestUsage(
           if (sim) taken.push({ c: sim.company_id, s: sim.id, p: sim.plan, ...fields(r) });
           else aside.push({ k: r.iccid, ...fields(r) });
         }
+        // The usage rules of the SIMs' companies (issue 40): when there are any, the statement returns the totals it
+        // leaves, and they are evaluated on them in this transaction, so a firing, its webhook and its pause are
+        // there exactly when the usage that caused them is.
+        const rules = taken.length ? await usageRulesOf(tx, [...new Set(sims.map((s) => Number(s.company_id)))]) : [];
         const [row] = taken.length
-          ? await tx.execute<Array<{ taken: number }>>(INSERT_TAKEN, [JSON.stringify(taken), source, received])
-          : [{ taken: 0 }];
+          ? await tx.execute<Array<{ taken: number; totals: string | null }>>(INSERT_TAKEN, [
+              JSON.stringify(taken),
+              source,
+              received,
+              rules.length > 0,
+            ])
+          : [{ taken: 0, totals: null }];
         const kept = aside.length
           ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
           : 0;
         const companies = row?.taken ? [...new Set(sims.map((s) => s.company_id))] : [];
-        // The rules of the SIMs' companies, on the totals just added (issue 40): in this transaction, so a firing,
-        // its webhook and its pause are there exactly when the usage that caused them is.
-        const fired = row?.taken ? await evaluateUsageRules(tx, companies, () => touchedOf(good, simOf), now) : [];
+        const fired = row?.totals ? await evaluateUsageRules(tx, rules, row.totals, now) : [];
         return { taken: row?.taken ?? 0, kept, candidates: good.length, companies, fired };
       });
       counts.taken = stored.taken;
