@@ -26,6 +26,7 @@ import { Migration20261129100000_rules } from './Migration20261129100000_rules.t
 import { Migration20261129110000_rule_watch } from './Migration20261129110000_rule_watch.ts';
 import { Migration20261129120000_usage_tag_day } from './Migration20261129120000_usage_tag_day.ts';
 import { Migration20261129130000_webhook_due_order } from './Migration20261129130000_webhook_due_order.ts';
+import { Migration20261129220000_rule_threshold } from './Migration20261129220000_rule_threshold.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -53,4 +54,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129110000_rule_watch', class: Migration20261129110000_rule_watch },
   { name: 'Migration20261129120000_usage_tag_day', class: Migration20261129120000_usage_tag_day },
   { name: 'Migration20261129130000_webhook_due_order', class: Migration20261129130000_webhook_due_order },
+  { name: 'Migration20261129220000_rule_threshold', class: Migration20261129220000_rule_threshold },
 ];

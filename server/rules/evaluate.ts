@@ -49,24 +49,38 @@ const EVALUATE_SQL = `with r as materialized (
     from r
   ), v as materialized (
     -- The batch's SIMs with their day and month totals as the ingest's statement left them (its upserts return
-    -- them: nothing is read again) and the plan of the ingest's own lookup.
-    select t.s as id, t.p as rate_plan_id, t.d as day, p.data_limit, t.db as day_bytes, t.mb as month_bytes
-    from json_to_recordset(?::json) as t(c int, s int, p int, d date, db bigint, mb bigint)
-    join rate_plan p on p.id = t.p
-    cross join lo
-    where t.c = ? and (t.db >= lo.day_bytes or t.mb >= lo.month_bytes
-      or (p.data_limit > 0 and t.mb * 100 >= lo.month_share * p.data_limit * ${MB}::bigint))
+    -- them: nothing is read again) and the plan of the ingest's own lookup; which kinds' lowest threshold each
+    -- reached (a SIM under all three can reach no rule, and is not joined to them).
+    select * from (
+      select t.s as id, t.p as rate_plan_id, t.d as day, p.data_limit, t.db as day_bytes, t.mb as month_bytes,
+        coalesce(t.db >= lo.day_bytes, false) as day_hit, coalesce(t.mb >= lo.month_bytes, false) as month_hit,
+        coalesce(p.data_limit > 0 and t.mb * 100 >= lo.month_share * p.data_limit * ${MB}::bigint, false) as share_hit
+      from unnest(?::int[], ?::int[], ?::int[], ?::date[], ?::bigint[], ?::bigint[]) as t(c, s, p, d, db, mb)
+      join rate_plan p on p.id = t.p
+      cross join lo
+      where t.c = ?
+    ) x where day_hit or month_hit or share_hit
   ), hits as (
     select distinct on (r.id, v.id, period) r.id as rule_id, v.id as sim_id,
       case when r.condition = 'day_bytes' then to_char(v.day, 'YYYY-MM-DD') else to_char(v.day, 'YYYY-MM') end
         as period,
       case when r.condition = 'day_bytes' then v.day_bytes else v.month_bytes end as value,
       r.notify_webhook
-    from v join r on ${TARGET_SQL('v', '?::int')}
-    where case r.condition
-      when 'day_bytes' then v.day_bytes >= r.threshold
-      when 'month_bytes' then v.month_bytes >= r.threshold
-      else v.data_limit > 0 and v.month_bytes * 100 >= r.threshold * v.data_limit * ${MB}::bigint end
+    from v cross join lateral (
+      -- The rules of each kind whose threshold the SIM reached: a range of rule_threshold_index per SIM and kind,
+      -- never every rule of the company tested against every SIM.
+      -- (A kind whose lowest threshold the SIM did not reach is not probed: a one-time filter of the branch.)
+      select x.* from rule x where x.company_id = ? and x.enabled and x.condition = 'day_bytes' and v.day_hit
+        and x.threshold <= v.day_bytes
+      union all
+      select x.* from rule x where x.company_id = ? and x.enabled and x.condition = 'month_bytes' and v.month_hit
+        and x.threshold <= v.month_bytes
+      union all
+      -- month_bytes * 100 >= threshold * data_limit MB, for a whole threshold: threshold <= their quotient.
+      select x.* from rule x where x.company_id = ? and x.enabled and x.condition = 'month_share' and v.share_hit
+        and x.threshold <= v.month_bytes * 100 / nullif(v.data_limit * ${MB}::bigint, 0)
+    ) r
+    where ${TARGET_SQL('v', '?::int')}
     order by r.id, v.id, period, value desc
   ), fired as (
     insert into rule_firing (company_id, rule_id, sim_id, period, value, fired_at, webhook)
@@ -101,6 +115,20 @@ const planned = (on: boolean) =>
 const BY_KEY = planned(false);
 const AFTER = planned(true);
 
+/** A batch's day and month totals per SIM and day, as the ingest's statement returns them: PostgreSQL arrays in
+ * their text form, one element per SIM and day (company, SIM, plan, Swedish day, the day's bytes, the month's). */
+export type BatchTotals = { c: string; s: string; p: string; d: string; db: string; mb: string };
+
+/** The totals of a row of the ingest's statement. */
+export const batchTotals = (row: Partial<BatchTotals>): BatchTotals => ({
+  c: row.c ?? '{}',
+  s: row.s ?? '{}',
+  p: row.p ?? '{}',
+  d: row.d ?? '{}',
+  db: row.db ?? '{}',
+  mb: row.mb ?? '{}',
+});
+
 /** The usage rules on of these companies (one indexed read; none: the ingest asks for no totals). */
 export async function usageRulesOf(tx: Em, companies: readonly number[]): Promise<RuleRow[]> {
   if (companies.length === 0) return [];
@@ -109,13 +137,12 @@ export async function usageRulesOf(tx: Em, companies: readonly number[]): Promis
 
 /**
  * The usage `rules` (usageRulesOf) evaluated in the ingest's transaction `tx` on the totals its statement just
- * wrote, `totals` (JSON text: an array of { c: company, s: SIM, p: plan, d: Swedish day, db: the day's bytes, mb:
- * the month's bytes }, one per SIM and day the batch added to): what fired.
+ * wrote (`totals`, one per SIM and day the batch added to): what fired.
  */
 export async function evaluateUsageRules(
   tx: Em,
   rules: readonly RuleRow[],
-  totals: string,
+  totals: BatchTotals,
   now: Date,
 ): Promise<Fired[]> {
   const fired: Fired[] = [];
@@ -123,7 +150,15 @@ export async function evaluateUsageRules(
     await tx.execute(BY_KEY);
     const rows = await tx.execute<Array<{ id: number | string; rule_id: number; sim_id: number }>>(EVALUATE_SQL, [
       companyId,
-      totals,
+      totals.c,
+      totals.s,
+      totals.p,
+      totals.d,
+      totals.db,
+      totals.mb,
+      companyId,
+      companyId,
+      companyId,
       companyId,
       companyId,
       companyId,

@@ -9,7 +9,7 @@ import type { Em } from '#server/db/orm.ts';
 import { checkUsageRecord, type UsageRecord } from '#domain/usage/record.ts';
 import { USAGE_SOURCE_PATTERN } from '#domain/usage/source.ts';
 import { USAGE_ZONE } from '#domain/usage/time.ts';
-import { evaluateUsageRules, usageRulesOf, type Fired } from '#server/rules/evaluate.ts';
+import { batchTotals, evaluateUsageRules, usageRulesOf, type BatchTotals, type Fired } from '#server/rules/evaluate.ts';
 import { ensurePartitions, partitionsForRecord, rawOldest, USAGE_RAW_DAYS, type Partition } from './partitions.ts';
 
 export type IngestCounts = {
@@ -102,12 +102,17 @@ const INSERT_TAKEN = `with input as (
   select (select count(*) from ins)::int as taken, (select count(*) from days)::int as days,
     (select count(*) from months)::int as months, (select count(*) from seen)::int as seen,
     (select count(*) from tag_days)::int as tag_days, (select count(*) from company_days)::int as company_days,
-    -- For the usage rules (when a company of the batch has one on): each SIM's day and month totals as they now are.
-    case when ?::boolean then (select json_agg(json_build_object('c', d.company_id, 's', d.sim_id, 'p', pl.plan_id,
-      'd', d.day, 'db', d.bytes, 'mb', m.bytes))::text
-      from days d join months m on m.company_id = d.company_id and m.sim_id = d.sim_id
-        and m.month = date_trunc('month', d.day)::date
-      join plans pl on pl.sim_id = d.sim_id) end as totals`;
+    tot.c, tot.s, tot.p, tot.d, tot.db, tot.mb
+  from (
+    -- For the usage rules (when a company of the batch has one on): each SIM's day and month totals as they now are,
+    -- as arrays (in one order: one pass) in their text form, handed as they are to the rules' statement.
+    select array_agg(d.company_id)::text as c, array_agg(d.sim_id)::text as s, array_agg(pl.plan_id)::text as p,
+      array_agg(d.day)::text as d, array_agg(d.bytes)::text as db, array_agg(m.bytes)::text as mb
+    from days d join months m on m.company_id = d.company_id and m.sim_id = d.sim_id
+      and m.month = date_trunc('month', d.day)::date
+    join plans pl on pl.sim_id = d.sim_id
+    where ?::boolean
+  ) tot`;
 
 const INSERT_ASIDE = `insert into usage_aside (source, record_id, start, iccid, "end", bytes_up, bytes_down, network,
     country, rat, imei, received_at)
@@ -192,18 +197,19 @@ export async function ingestUsage(
         // there exactly when the usage that caused them is.
         const rules = taken.length ? await usageRulesOf(tx, [...new Set(sims.map((s) => Number(s.company_id)))]) : [];
         const [row] = taken.length
-          ? await tx.execute<Array<{ taken: number; totals: string | null }>>(INSERT_TAKEN, [
+          ? await tx.execute<Array<{ taken: number } & Partial<BatchTotals>>>(INSERT_TAKEN, [
               JSON.stringify(taken),
               source,
               received,
               rules.length > 0,
             ])
-          : [{ taken: 0, totals: null }];
+          : [{ taken: 0 }];
         const kept = aside.length
           ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
           : 0;
         const companies = row?.taken ? [...new Set(sims.map((s) => s.company_id))] : [];
-        const fired = row?.totals ? await evaluateUsageRules(tx, rules, row.totals, now) : [];
+        const totals = row?.s ? batchTotals(row) : null;
+        const fired = totals ? await evaluateUsageRules(tx, rules, totals, now) : [];
         return { taken: row?.taken ?? 0, kept, candidates: good.length, companies, fired };
       });
       counts.taken = stored.taken;

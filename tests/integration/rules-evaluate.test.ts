@@ -253,6 +253,11 @@ describe('usage rules in the ingest', () => {
     await e.execute(`update rule set enabled = false where id = ?`, [r]);
   });
 
+  it('with rules of every kind, target and threshold at once, fires exactly what the totals reach (an oracle)', () =>
+    oracleRound('RULE-3', ['month_share', 'month_bytes', 'day_bytes']));
+  it('with shares alone (no byte rule to let a SIM through), fires exactly what the totals reach', () =>
+    oracleRound('RULE-4', ['month_share']));
+
   it('two instances ingesting the same batch at once fire once', async () => {
     const e = em();
     const sims = [await sim(e, company, plan1g), await sim(e, company, plan1g), await sim(e, company, plan1g)];
@@ -269,6 +274,110 @@ describe('usage rules in the ingest', () => {
     await e.execute(`update rule set enabled = false where id = ?`, [r]);
   });
 });
+
+/** The oracle of the usage rules (see the tests that call it): a company of its own, rules of these kinds. */
+async function oracleRound(
+  customerNumber: string,
+  kinds: ReadonlyArray<'month_share' | 'month_bytes' | 'day_bytes'>,
+): Promise<void> {
+  // The evaluation joins a SIM only to the rules whose threshold it reached (the lowest of each kind first, then a
+  // range of the rules' index): against the plain definition, a rule fires for a SIM and period iff its SIM is the
+  // rule's and the period's total reached the threshold (totals only grow, so the end decides). Each threshold is
+  // one of its SIMs' totals exactly, or one over it, so every comparison is tried at its edge.
+  const e = em();
+  const unlimited = e.create(RatePlan, {
+    code: `R-FRI-${customerNumber}`,
+    description: 'Fri data',
+    dataLimit: 0,
+    isLegacy: false,
+  });
+  const mixed = e.create(Company, { name: `Blandat ${customerNumber}`, customerNumber, invoiceNote: '' });
+  await e.flush();
+  const plans = [plan1g, plan5g, unlimited.id];
+  const limits = new Map([
+    [plan1g, 1000],
+    [plan5g, 5000],
+    [unlimited.id, 0],
+  ]);
+  let seed = 40;
+  const random = (k: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % k;
+  };
+  const sims: Array<{ id: number; iccid: string; plan: number; tagged: boolean }> = [];
+  for (let i = 0; i < 12; i++) {
+    const plan = plans[i % 3] ?? plan1g;
+    const s = await sim(e, mixed.id, plan);
+    sims.push({ ...s, plan, tagged: i % 4 < 2 });
+  }
+  await changeTags(e, mixed.id, { ids: sims.filter((s) => s.tagged).map((s) => s.id), add: ['Blandad'], remove: [] });
+  // Four batches of records over two Swedish days of November and one of October (late), 10-200 MB each (a share
+  // of 1 GB is then reached exactly).
+  const totals = new Map<string, number>();
+  const add = (key: string, bytes: number) => totals.set(key, (totals.get(key) ?? 0) + bytes);
+  const starts = ['2026-10-30T08:00:00Z', '2026-11-19T12:00:00Z', '2026-11-20T00:30:00Z'];
+  const batches = Array.from({ length: 4 }, () =>
+    Array.from({ length: 40 }, (_, k) => {
+      const s = sims[random(sims.length)] ?? sims[0];
+      const start = new Date(new Date(starts[random(3)] ?? '').getTime() + k * 15 * 60_000).toISOString();
+      const bytes = (1 + random(20)) * 10e6;
+      const day = new Date(start).toLocaleDateString('sv-SE', { timeZone: 'Europe/Stockholm' });
+      if (s) {
+        add(`${s.id}:${day}`, bytes);
+        add(`${s.id}:${day.slice(0, 7)}`, bytes);
+      }
+      return record(s ?? { iccid: '' }, start, bytes);
+    }),
+  );
+  type Made = { id: number; target: 'all' | 'tag' | 'plan'; plan?: number; condition: string; threshold: number };
+  const made: Made[] = [];
+  const ruleSims = (target: Made['target'], plan?: number) =>
+    sims.filter((s) => target === 'all' || (target === 'tag' ? s.tagged : s.plan === plan));
+  for (let i = 0; i < 45; i++) {
+    const target = (['all', 'tag', 'plan'] as const)[i % 3] ?? 'all';
+    const condition = kinds[Math.floor(i / 3) % kinds.length] ?? 'month_share';
+    const plan = target === 'plan' ? plans[random(2)] : undefined;
+    // A total of one of the rule's SIMs (of a day or a month as the rule counts), exactly or one over it.
+    const own = ruleSims(target, plan).filter((s) => condition !== 'month_share' || (limits.get(s.plan) ?? 0) > 0);
+    const periods = [...totals].filter(
+      ([key]) =>
+        own.some((s) => key.startsWith(`${s.id}:`)) &&
+        (key.length - key.indexOf(':') - 1 === 10) === (condition === 'day_bytes'),
+    );
+    const [key, bytes] = periods[random(periods.length)] ?? ['', 1];
+    const limit = limits.get(sims.find((s) => key.startsWith(`${s.id}:`))?.plan ?? plan1g) ?? 1000;
+    const exact = condition === 'month_share' ? Math.max(1, Math.floor((bytes * 100) / (limit * 1e6))) : bytes;
+    const threshold = exact + (i % 2);
+    const id = await rule(e, mixed.id, {
+      name: `Blandad ${i}`,
+      target,
+      targetTag: target === 'tag' ? 'Blandad' : undefined,
+      targetPlan: plan,
+      condition,
+      threshold,
+    });
+    made.push({ id, target, plan, condition, threshold });
+  }
+  for (const records of batches) expect((await ingestUsage(e, 'rules', records, { now: NOW })).taken).toBe(40);
+  const expected: string[] = [];
+  for (const r of made)
+    for (const s of ruleSims(r.target, r.plan))
+      for (const [key, bytes] of totals) {
+        const [simId, period = ''] = key.split(':');
+        if (Number(simId) !== s.id || (r.condition === 'day_bytes') !== (period.length === 10)) continue;
+        const limit = limits.get(s.plan) ?? 0;
+        const reached =
+          r.condition === 'month_share' ? limit > 0 && bytes * 100 >= r.threshold * limit * 1e6 : bytes >= r.threshold;
+        if (reached) expected.push(`${r.id}:${s.id}:${period}`);
+      }
+  const fired = await e.execute<Array<{ k: string }>>(
+    `select rule_id || ':' || sim_id || ':' || period as k from rule_firing where company_id = ?`,
+    [mixed.id],
+  );
+  expect(fired.map((f) => f.k).sort()).toEqual(expected.sort());
+  expect(expected.length).toBeGreaterThan(20);
+  await e.execute(`update rule set enabled = false where company_id = ?`, [mixed.id]);
+}
 
 describe('silence rules on a virtual clock', () => {
   it('fires once the deadline passed, once per silence, never for a SIM never seen or paused', async () => {

@@ -48,7 +48,15 @@ export const RuleSchema = defineEntity({
     { name: 'rule_threshold_check', expression: '"threshold" > 0' },
   ],
   // The company's rules in id order (the page, the evaluation's rules of a company).
-  indexes: [{ name: 'rule_company_id_id_index', properties: ['company', 'id'] }],
+  indexes: [
+    { name: 'rule_company_id_id_index', properties: ['company', 'id'] },
+    // The rules of a kind whose threshold a SIM's total reached: a range per SIM in the ingest's evaluation.
+    {
+      name: 'rule_threshold_index',
+      expression:
+        'create index "rule_threshold_index" on "rule" ("company_id", "condition", "threshold") where "enabled"',
+    },
+  ],
 });
 export class Rule extends RuleSchema.class {}
 RuleSchema.setClass(Rule);
