@@ -331,14 +331,18 @@ async function lateness(em: Em, ruleId: number): Promise<RulesRun> {
     `select count(*)::int as firings, count(*) filter (where late = 0)::int as on_time, max(late)::int as most,
        max(per_batch)::int as per_batch
      from (
-       select f.id, count(*) filter (where x.base + x.cum - x.b >= r.threshold and x.received_at >= r.created_at) as late,
+       select f.id, count(*) filter (where x.base + x.cum - x.b >= r.threshold and x.received_at >= r.created_at
+           and x.k > 1) as late,
          max(x.in_batch) as per_batch
        from rule_firing f join rule r on r.id = f.rule_id
        cross join lateral (
-         select y.b, y.cum, f.value - sum(y.b) over () as base, y.in_batch, y.received_at from (
+         select y.b, y.cum, f.value - sum(y.b) over () as base, y.in_batch, y.received_at, y.k from (
            select u.bytes_up + u.bytes_down as b, u.received_at,
              sum(u.bytes_up + u.bytes_down) over (order by u.received_at, u.start, u.record_id) as cum,
-             count(*) over (partition by u.received_at) as in_batch
+             count(*) over (partition by u.received_at) as in_batch,
+             -- The first record after the rule's making is the first it can act on: never late.
+             row_number() over (partition by u.received_at >= r.created_at
+               order by u.received_at, u.start, u.record_id) as k
            from usage_record u
            where u.company_id = f.company_id and u.sim_id = f.sim_id and u.received_at <= f.fired_at
              and (u.start at time zone 'Europe/Stockholm')::date >= to_date(f.period, 'YYYY-MM')
