@@ -62,7 +62,27 @@ export async function newContext(
     await context.addCookies([{ name, value, url: opts.baseURL }]);
   }
   if (opts.theme) await context.addCookies([{ name: 'theme', value: opts.theme, url: opts.baseURL }]);
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => retryScreenshot(await newPage());
   return context;
+}
+
+/**
+ * A page whose screenshot, when Chromium on a loaded machine gives no frame in time ("Protocol error
+ * (Page.captureScreenshot): Unable to capture screenshot", upstream: puppeteer/puppeteer#5341), is taken once more:
+ * a test's screenshot is a record for people, and its first attempt failed a whole test in a CI pre-run.
+ */
+function retryScreenshot(page: Page): Page {
+  const take = page.screenshot.bind(page);
+  page.screenshot = async (options) => {
+    try {
+      return await take(options);
+    } catch (e) {
+      if (!String(e).includes('Unable to capture screenshot')) throw e;
+      return take(options);
+    }
+  };
+  return page;
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

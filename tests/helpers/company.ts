@@ -14,18 +14,27 @@ export const screenVariants = [
   { js: false, width: undefined, tag: 'noJSdesk' },
 ] as const;
 
-/** "<Word> <tag> AB" (customer number WORD-tag) with the owner "Ägare <tag>", agare.<tag>@<word>.se. */
+/** How many companies each word and tag was asked for: a test run again (CI retries a failed test once) gets its own. */
+const made = new Map<string, number>();
+
+/**
+ * "<Word> <tag> AB" (customer number WORD-tag) with the owner "Ägare <tag>", agare.<tag>@<word>.se; asked again
+ * for the same word and tag (a retried test), "<Word> <tag> <n> AB", WORD-tag-n, agare.<tag>.<n>@<word>.se.
+ */
 export async function companyWithOwner(server: TestServer, word: string, tag: string) {
+  const n = (made.get(`${word}:${tag}`) ?? 0) + 1;
+  made.set(`${word}:${tag}`, n);
+  const again = n === 1 ? '' : `-${n}`;
   const em = server.services.orm.em.fork();
   const company = em.create(Company, {
-    name: `${word} ${tag} AB`,
-    customerNumber: `${word.toUpperCase()}-${tag}`,
+    name: `${word} ${tag}${n === 1 ? '' : ` ${n}`} AB`,
+    customerNumber: `${word.toUpperCase()}-${tag}${again}`,
     invoiceNote: '',
     invoiceInterval: 'monthly',
   });
   const owner = em.create(User, {
     name: `Ägare ${tag}`,
-    email: `agare.${tag.toLowerCase()}@${word.toLowerCase()}.se`,
+    email: `agare.${tag.toLowerCase()}${again.replace('-', '.')}@${word.toLowerCase()}.se`,
     company,
     role: 'owner',
   });
