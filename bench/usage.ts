@@ -32,7 +32,9 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { Company, User } from '#server/db/entities.ts';
+import { Company, RatePlan, Sim, User } from '#server/db/entities.ts';
+import { withCheckDigit } from '#domain/sims/iccid.ts';
+import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { initOrm, migrate, type Em } from '#server/db/orm.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { createNetworkKey } from '#server/network/keys.ts';
@@ -424,6 +426,46 @@ async function restDoor(url: string, key: string): Promise<{ ms: number; taken: 
   return { ms: performance.now() - t, taken, retried };
 }
 
+/** The usage a freshness record carries: a figure /sims shows as "7,3 GB" and no SIM of the fleet reaches. */
+const FRESH_BYTES = 7_300_000_000;
+
+/**
+ * Read your own writes (issue 39): one record for a SIM never seen before, through the REST door; then /sims
+ * searched for the SIM until its row shows the record's usage ("7,3 GB"). The time from the ingest's answer to the
+ * page that shows it, and the requests it took (1: the first page after the answer shows it).
+ */
+async function freshness(
+  url: string,
+  key: string,
+  cookie: string,
+  iccid: string,
+): Promise<{ visibleMs: number; requests: number }> {
+  // This month in Swedish time whenever it runs: a second that ends now.
+  const end = new Date();
+  const record = {
+    recordId: `fresh-${end.getTime()}`,
+    iccid,
+    start: new Date(end.getTime() - 1000).toISOString(),
+    end: end.toISOString(),
+    bytesUp: 0,
+    bytesDown: FRESH_BYTES,
+  };
+  const res = await fetch(`${url}/api/network/usage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ records: [record] }),
+  });
+  const answer = (await res.json()) as { taken?: number };
+  if (res.status !== 200 || answer.taken !== 1) throw new Error(`freshness: ${res.status} ${JSON.stringify(answer)}`);
+  const answered = performance.now();
+  for (let requests = 1; requests <= 50; requests++) {
+    const page = await fetch(`${url}/sims?q=${iccid}`, { headers: { cookie } });
+    if ((await page.text()).includes('7,3 GB')) return { visibleMs: round(performance.now() - answered, 1), requests };
+    await sleep(100);
+  }
+  throw new Error('freshness: the record did not show on /sims in 50 requests');
+}
+
 async function main() {
   const { dataDir, pg, cleanup } = await benchOnPostgres('usage', log);
   const file = path.join(dataDir, 'usage.csv');
@@ -449,6 +491,17 @@ async function main() {
         bytes_down bigint, network text, country text, rat text, imei text)`,
     );
     const { key } = await createNetworkKey(em, { userId: admin.id, actingCompanyId: null }, { name: 'bench-rest' });
+    // A SIM outside the records' fleet, for the freshness check, and a session that sees the company's /sims.
+    const plan = await em.findOneOrFail(RatePlan, { isLegacy: false }, { orderBy: { id: 'asc' } });
+    const fresh = em.create(Sim, {
+      iccid: withCheckDigit('8946999000000000001'),
+      company: demo,
+      ratePlan: plan,
+      invoiceLineMark: 'Färskhet',
+      activatedAt: new Date(),
+    });
+    await em.flush();
+    const cookie = `sim_session=${await signedInSession(em, admin.id, { actingCompanyId: demo.id })}`;
     await orm.close(true);
     const uptime = [machine().loadavg];
 
@@ -488,6 +541,7 @@ async function main() {
     }
     let rest: Door | null = null;
     let restRetried = 0;
+    let freshRead: { visibleMs: number; requests: number } | null = null;
     if (DOORS.includes('rest')) {
       // Others may have changed the sources meanwhile: built here, not in the server's 60 s to start.
       ensureBuild(log);
@@ -498,6 +552,7 @@ async function main() {
         rest = door(RECORDS, r.ms, r.taken, copyRate);
         restRetried = r.retried;
         uptime.push(machine().loadavg);
+        freshRead = await freshness(server.url, key, cookie, fresh.iccid);
       } finally {
         await server.stop();
       }
@@ -551,7 +606,8 @@ async function main() {
     const check = await initOrm(pg.target);
     const totals = await checkTotals(check.em.fork());
     await check.close(true);
-    const expected = [cli, rest, rules, cliAfter, burst].filter(Boolean).length * RECORDS;
+    // The doors' records, and the freshness check's one.
+    const expected = [cli, rest, rules, cliAfter, burst].filter(Boolean).length * RECORDS + (freshRead ? 1 : 0);
     const exact =
       totals.raw === expected &&
       totals.dayMismatches === 0 &&
@@ -591,6 +647,9 @@ async function main() {
         burst
           ? `a burst (information): ${burstRatio ?? '-'}x the speed without rules; ${fired(burst)}`
           : 'a burst: not run (USAGE_BENCH_DOORS=...,burst)',
+        freshRead
+          ? `freshness: a record on /sims ${freshRead.visibleMs} ms after its ingest answered (the ${freshRead.requests === 1 ? 'first page asked for' : `page of request ${freshRead.requests}`}; read your own writes)`
+          : 'freshness: not measured (the REST door did not run)',
         `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
       ].join('\n'),
     );
@@ -606,6 +665,7 @@ async function main() {
       cliArgs: CLI_ARGS,
       cliStartSeconds: round(cliStartMs / 1000, 1),
       restRetried503: restRetried,
+      freshness: freshRead,
       copy,
       cli,
       cliAfter,
