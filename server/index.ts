@@ -32,6 +32,8 @@ export async function loadProductionBuild(): Promise<ServerBuild> {
 
 /** How long a shutdown waits for the requests in flight before it closes their connections. */
 const DRAIN_MS = 10_000;
+/** How long the worker and the services may take to close after the drain, before the process ends regardless. */
+const CLOSE_MS = 10_000;
 
 export type RunningServer = {
   services: Services;
@@ -173,8 +175,8 @@ export async function startServer(
       }
       metricsServer?.closeAllConnections();
       await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
-      await webhooks.stop();
-      await closeServices(services);
+      // The worker, then the services: bounded (CLOSE_MS), logged with what it waited on when it ran out.
+      await closeServices(services, { first: () => webhooks.stop(), withinMs: CLOSE_MS });
     })());
   const metricsAddress = metricsServer?.address();
   const metricsUrl =
