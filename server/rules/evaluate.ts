@@ -103,8 +103,7 @@ const EVALUATE_SQL = `with r as materialized (
  * The planner's ways the evaluation never needs, off for its statement and on again after it, in the ingest's
  * transaction: what it reads besides the batch (its SIMs' tags, rows and plans for the events) is looked up by key,
  * whatever the statistics say. Before the totals came from the ingest's statement, they were read here, and a new
- * month's partitions start
- * empty and a first big batch fills them faster than autovacuum analyzes them; planned from "empty", the day and
+ * month's partitions start empty and a first big batch fills them faster than autovacuum analyzes them; planned from "empty", the day and
  * month totals were read whole and joined to every SIM of the batch (a 10,000-SIM batch of a rule that fired for
  * all took over a minute at 60,000 rows), or through the index by (company, day, sim) with the day left out of its
  * condition, every row of the company read for each SIM (3.5 s more each batch: bench:rules).

@@ -195,7 +195,8 @@ export async function ingestUsage(
         // The usage rules of the SIMs' companies (issue 40): when there are any, the statement returns the totals it
         // leaves, and they are evaluated on them in this transaction, so a firing, its webhook and its pause are
         // there exactly when the usage that caused them is.
-        const rules = taken.length ? await usageRulesOf(tx, [...new Set(sims.map((s) => Number(s.company_id)))]) : [];
+        const batchCompanies = [...new Set(sims.map((s) => Number(s.company_id)))];
+        const rules = taken.length ? await usageRulesOf(tx, batchCompanies) : [];
         const [row] = taken.length
           ? await tx.execute<Array<{ taken: number } & Partial<BatchTotals>>>(INSERT_TAKEN, [
               JSON.stringify(taken),
@@ -207,7 +208,7 @@ export async function ingestUsage(
         const kept = aside.length
           ? (await tx.execute<unknown[]>(INSERT_ASIDE, [source, received, JSON.stringify(aside)])).length
           : 0;
-        const companies = row?.taken ? [...new Set(sims.map((s) => s.company_id))] : [];
+        const companies = row?.taken ? batchCompanies : [];
         const totals = row?.s ? batchTotals(row) : null;
         const fired = totals ? await evaluateUsageRules(tx, rules, totals, now) : [];
         return { taken: row?.taken ?? 0, kept, candidates: good.length, companies, fired };
