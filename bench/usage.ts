@@ -42,6 +42,7 @@ import { ensurePartitions, partitionOf, partitionsForRecord } from '#server/usag
 import { IMPORT_IN_FLIGHT } from '#server/cli/usage.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import { seedFleet } from './fleet.ts';
+import { measureReads, readsTable, seedRecentRecords, usageReads, type ReadsRun } from './usage-reads.ts';
 import {
   benchOnPostgres,
   ensureBuild,
@@ -64,18 +65,28 @@ const DAYS = num('USAGE_BENCH_DAYS', 30, 2);
 const RECORDS = num('USAGE_BENCH_RECORDS', 15_000_000, 20_000);
 const CONNECTIONS = num('USAGE_BENCH_CONNECTIONS', 2, 2);
 const CLI_ARGS = (process.env.USAGE_BENCH_CLI_ARGS ?? '').split(' ').filter(Boolean);
-const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest,rules').split(',');
+const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest,rules,reads').split(',');
 /** USAGE_BENCH_KEEP=1: the database is kept (its address printed), to read plans on afterwards. */
 const KEEP = process.env.USAGE_BENCH_KEEP === '1';
 const REST_BATCH = 10_000;
+/** The reads door (bench/usage-reads.ts): its people, their pause, each read's seconds, the ingest beside them. */
+const READS = DOORS.includes('reads');
+const READ_USERS = num('USAGE_BENCH_USERS', 20, 4);
+const READ_THINK_MS = num('USAGE_BENCH_THINK_MS', 500, 200);
+const READ_SECONDS = num('USAGE_BENCH_READ_SECONDS', 10, 1);
+const BESIDE = num('USAGE_BENCH_BESIDE', 10_000, 1_000);
+/** SIMs with the last 24 hours of raw records (the issue's 100,000 of 1,000,000). */
+const RECENT_SIMS = Math.min(100_000, Math.ceil(SIMS / 10));
+/** The most records the ingest beside the reads can take (22 reads and their warm-up at its rate). */
+const BESIDE_MAX = READS ? BESIDE * (22 * (READ_SECONDS + 1) + 60) : 0;
 /** records/s each door must sustain (issue 39). */
 const TARGET = 50_000;
 const QUARTER = 15 * 60_000;
 /** The SIM of record k: a stride coprime with the fleet's size scatters a batch over the fleet. */
 const STRIDE = 7919;
 
-/** The records' times: quarters of an hour ending before now, enough for the five runs' records. */
-const slots = Math.ceil((5 * RECORDS) / SIMS);
+/** The records' times: quarters of an hour ending before now, enough for the five runs' records and the reads'. */
+const slots = Math.ceil((5 * RECORDS + BESIDE_MAX) / SIMS);
 const base = Math.floor(Date.now() / QUARTER) * QUARTER - (slots + 1) * QUARTER;
 const firstDay = swedishDay(new Date(base));
 
@@ -177,7 +188,11 @@ async function seedHistory(em: Em, companyId: number): Promise<void> {
   await em.execute('vacuum analyze');
 }
 
-/** Mismatches between the totals and the raw records (every one should be 0), and the raw records' count. */
+/**
+ * Mismatches between the totals and the raw records (every one should be 0), and the raw records' count. Days from
+ * the records' first on: before it the stored days are seeded totals without raw records (and the reads door's last
+ * 24 hours of records, added to them, begin there).
+ */
 async function checkTotals(em: Em): Promise<Record<string, number>> {
   const zone = `'Europe/Stockholm'`;
   const q = async (sql: string, params: unknown[] = []) => firstRow(await em.execute<{ n: number }[]>(sql, params)).n;
@@ -187,10 +202,10 @@ async function checkTotals(em: Em): Promise<Record<string, number>> {
       `with raw as (select company_id, sim_id, (start at time zone ${zone})::date as day, sum(bytes_up) as up,
          sum(bytes_down) as down, count(*) as n from usage_record group by 1, 2, 3),
        tot as (select * from usage_day where day >= ?::date)
-       select count(*)::int as n from raw full join tot using (company_id, sim_id, day)
+       select count(*)::int as n from (select * from raw where day >= ?::date) raw full join tot using (company_id, sim_id, day)
        where raw.up is distinct from tot.bytes_up or raw.down is distinct from tot.bytes_down
          or raw.n is distinct from tot.records`,
-      [firstDay],
+      [firstDay, firstDay],
     ),
     monthMismatches: await q(
       `with d as (select company_id, sim_id, date_trunc('month', day)::date as month, sum(bytes_up) as up,
@@ -203,10 +218,11 @@ async function checkTotals(em: Em): Promise<Record<string, number>> {
          coalesce(r.country, '') as country, sum(r.bytes_up) as up, sum(r.bytes_down) as down, count(*) as n
          from usage_record r join sim s on s.id = r.sim_id group by 1, 2, 3, 4),
        tot as (select * from usage_company_day where day >= ?::date)
-       select count(*)::int as n from raw full join tot using (company_id, day, rate_plan_id, country)
+       select count(*)::int as n from (select * from raw where day >= ?::date) raw
+         full join tot using (company_id, day, rate_plan_id, country)
        where raw.up is distinct from tot.bytes_up or raw.down is distinct from tot.bytes_down
          or raw.n is distinct from tot.records`,
-      [firstDay],
+      [firstDay, firstDay],
     ),
     lastSeenMismatches: await q(
       `select count(*)::int as n from (select sim_id, max("end") as at from usage_record group by 1) r
@@ -390,6 +406,34 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
   });
 }
 
+/**
+ * One batch through `POST /api/network/usage`. A 503 (the database busy, decision 021) is sent again after its
+ * Retry-After, as a mediation would: a batch is all or nothing, so it counts once.
+ */
+async function postBatch(
+  url: string,
+  key: string,
+  from: number,
+  to: number,
+): Promise<{ taken: number; retried: number }> {
+  const records = Array.from({ length: to - from }, (_, i) => record(from + i));
+  const body = JSON.stringify({ records });
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}/api/network/usage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    const answer = (await res.json()) as { taken?: number };
+    if (res.status === 503 && attempt < 10) {
+      await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
+      continue;
+    }
+    if (res.status !== 200) throw new Error(`POST /api/network/usage: ${res.status} ${JSON.stringify(answer)}`);
+    return { taken: answer.taken ?? 0, retried: attempt - 1 };
+  }
+}
+
 async function restDoor(url: string, key: string): Promise<{ ms: number; taken: number; retried: number }> {
   const batches = Math.ceil(RECORDS / REST_BATCH);
   let next = 0;
@@ -399,31 +443,43 @@ async function restDoor(url: string, key: string): Promise<{ ms: number; taken: 
   const worker = async () => {
     for (let b = next++; b < batches; b = next++) {
       const from = RECORDS + b * REST_BATCH;
-      const to = Math.min(2 * RECORDS, from + REST_BATCH);
-      const records = Array.from({ length: to - from }, (_, i) => record(from + i));
-      const body = JSON.stringify({ records });
-      // A 503 (the database busy, decision 021) is sent again after its Retry-After, as a mediation would: a
-      // batch is all or nothing, so it counts once.
-      for (let attempt = 1; ; attempt++) {
-        const res = await fetch(`${url}/api/network/usage`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body,
-        });
-        const answer = (await res.json()) as { taken?: number };
-        if (res.status === 503 && attempt < 10) {
-          retried++;
-          await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
-          continue;
-        }
-        if (res.status !== 200) throw new Error(`POST /api/network/usage: ${res.status} ${JSON.stringify(answer)}`);
-        taken += answer.taken ?? 0;
-        break;
-      }
+      const r = await postBatch(url, key, from, Math.min(2 * RECORDS, from + REST_BATCH));
+      taken += r.taken;
+      retried += r.retried;
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   return { ms: performance.now() - t, taken, retried };
+}
+
+/**
+ * The ingest beside the reads: BESIDE records a second through the REST door, a batch every half second on a fixed
+ * schedule (two in flight at most: a batch that is late does not push the rest back), records after every door's,
+ * until `stop` (or BESIDE_MAX).
+ */
+async function besideIngest(
+  url: string,
+  key: string,
+  stop: AbortSignal,
+): Promise<{ records: number; retried: number }> {
+  const size = Math.max(1, Math.round(BESIDE / 2));
+  const first = 5 * RECORDS;
+  const t0 = performance.now();
+  let next = 0;
+  let records = 0;
+  let retried = 0;
+  const worker = async () => {
+    for (let b = next++; !stop.aborted && (b + 1) * size <= BESIDE_MAX; b = next++) {
+      const wait = t0 + b * 500 - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (stop.aborted) break;
+      const r = await postBatch(url, key, first + b * size, first + (b + 1) * size);
+      records += r.taken;
+      retried += r.retried;
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return { records, retried };
 }
 
 /** The usage a freshness record carries: a figure /sims shows as "7,3 GB" and no SIM of the fleet reaches. */
@@ -484,6 +540,18 @@ async function main() {
     iccids = await validIccids(em, demo.id);
     await seedHistory(em, demo.id);
     await tagFleet(em, demo.id);
+    // The reads door's last 24 hours of raw records for a tenth of the fleet (at most 100,000 SIMs), before the
+    // records of the doors; and the SIMs its SIM pages and calls ask for, 1,000 of those at random.
+    const recent = READS ? await seedRecentRecords(em, demo.id, { sims: RECENT_SIMS, before: base }) : 0;
+    const readSims = READS
+      ? (
+          await em.execute<{ id: number }[]>(
+            `select id from (select id from sim where company_id = ? and status = 'active' order by id limit ?) s
+             order by random() limit 1000`,
+            [demo.id, RECENT_SIMS],
+          )
+        ).map((r) => r.id)
+      : [];
     log(`seeded in ${Math.round(performance.now() - t)} ms`);
     await writeCsv(file, 0, RECORDS);
     await em.execute(
@@ -602,12 +670,39 @@ async function main() {
     }
     const burst = DOORS.includes('burst') ? await rulesDoor('burst', 4 * RECORDS) : null;
 
+    // The reads, with the ingest beside them (the store as the doors left it, the rules on).
+    let reads: ReadsRun | null = null;
+    if (READS) {
+      ensureBuild(log);
+      const server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the server' });
+      try {
+        log(`reads: ${READ_USERS} people, ${READ_SECONDS} s a read, ${BESIDE} records/s beside them`);
+        reads = await measureReads({
+          url: server.url,
+          cookie,
+          reads: usageReads({ simIds: readSims, iccid: iccids[Math.floor(iccids.length / 3)] ?? '', now: new Date() }),
+          users: READ_USERS,
+          seconds: READ_SECONDS,
+          thinkMs: READ_THINK_MS,
+          beside: (stop) => besideIngest(server.url, key, stop),
+          log,
+        });
+        uptime.push(machine().loadavg);
+      } finally {
+        await server.stop();
+      }
+    }
+
     log('checking the totals against the raw records');
     const check = await initOrm(pg.target);
     const totals = await checkTotals(check.em.fork());
     await check.close(true);
     // The doors' records, and the freshness check's one.
-    const expected = [cli, rest, rules, cliAfter, burst].filter(Boolean).length * RECORDS + (freshRead ? 1 : 0);
+    const expected =
+      [cli, rest, rules, cliAfter, burst].filter(Boolean).length * RECORDS +
+      (freshRead ? 1 : 0) +
+      recent +
+      (reads?.beside.records ?? 0);
     const exact =
       totals.raw === expected &&
       totals.dayMismatches === 0 &&
@@ -650,6 +745,9 @@ async function main() {
         freshRead
           ? `freshness: a record on /sims ${freshRead.visibleMs} ms after its ingest answered (the ${freshRead.requests === 1 ? 'first page asked for' : `page of request ${freshRead.requests}`}; read your own writes)`
           : 'freshness: not measured (the REST door did not run)',
+        ...(reads
+          ? ['', ...readsTable(reads, READ_USERS, READ_THINK_MS, BESIDE), '']
+          : ['reads: not run (USAGE_BENCH_DOORS=...,reads)']),
         `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
       ].join('\n'),
     );
@@ -666,6 +764,15 @@ async function main() {
       cliStartSeconds: round(cliStartMs / 1000, 1),
       restRetried503: restRetried,
       freshness: freshRead,
+      reads: reads && {
+        ...reads,
+        users: READ_USERS,
+        thinkMs: READ_THINK_MS,
+        secondsEach: READ_SECONDS,
+        besideAsked: BESIDE,
+        recentSims: RECENT_SIMS,
+        recentRecords: recent,
+      },
       copy,
       cli,
       cliAfter,
@@ -680,7 +787,8 @@ async function main() {
       pass:
         exact &&
         [cli, rest].every((d) => d && d.perSecond >= TARGET) &&
-        (!rules || (rulesRatio !== null && rulesRatio >= 0.8 && rulesInTime === true)),
+        (!rules || (rulesRatio !== null && rulesRatio >= 0.8 && rulesInTime === true)) &&
+        (!reads || reads.pass),
     };
     log(`wrote ${writeResult('usage', result)}`);
     return result;
