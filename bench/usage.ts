@@ -532,6 +532,7 @@ async function main() {
     await seedDemo(em);
     // Whatever usage the demo data has: the check below counts only this run's records.
     await em.execute('truncate usage_record, usage_day, usage_month, usage_last_seen, usage_company_day, usage_aside');
+    await em.execute('update sim set ever_seen = false where ever_seen');
     const demo = await em.findOneOrFail(Company, { customerNumber: '100001' });
     const admin = await em.findOneOrFail(User, { email: 'admin@demo.test' });
     let t = performance.now();

@@ -33,7 +33,8 @@ const TOTAL = `(u.bytes_up + u.bytes_down)`;
 /** bytes * 10 > limit MB * 10^6 * 10 * share: whole numbers only. */
 const OVER = `${TOTAL} * 10 > r.data_limit::bigint * ${Math.round(OVER_SHARE * 10 * 1e6)}`;
 const NO_MONTH = `not exists (select 1 from usage_month u where u.company_id = s.company_id and u.sim_id = s.id and u.month = ?::date)`;
-const NEVER = `not exists (select 1 from usage_last_seen l where l.company_id = s.company_id and l.sim_id = s.id)`;
+/** Never seen: the SIM's mark (sim_never_seen_index holds these SIMs in the list's order). */
+const NEVER = `not s.ever_seen`;
 
 /** What a view's walks need to know besides the view: the company, this Swedish month, now, the plans' least amount. */
 export type ViewScope = { companyId: number; month: string; now: Date };
@@ -122,7 +123,7 @@ function sortedHits(filter: ListFilter, view: ListView, scope: ViewScope): Walk 
       : bound
         ? ` and l.at < ?::timestamptz`
         : view.filter === 'never'
-          ? ` and l.sim_id is null`
+          ? ` and ${NEVER}`
           : '';
   const order = view.sort.startsWith('usage')
     ? `(u.sim_id is null), ${TOTAL} ${dir}, u.sim_id ${dir}, s.activated_at desc, s.id desc`

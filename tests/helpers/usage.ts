@@ -12,6 +12,8 @@ export async function clear(em: Em): Promise<void> {
   await em.execute(
     'truncate usage_record, usage_day, usage_month, usage_last_seen, usage_aside, usage_company_day, usage_tag_day',
   );
+  // The SIMs' mark of a first sighting goes with the sightings.
+  await em.execute('update sim set ever_seen = false where ever_seen');
 }
 
 export const num = (v: unknown) => Number(v);

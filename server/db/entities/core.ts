@@ -92,6 +92,8 @@ export const SimSchema = defineEntity({
     // Paused (issue 40, docs/decisions/037): a mark on an active SIM, and the history event that paused it (who).
     pausedAt: p.datetime().nullable(),
     pausedEventId: p.integer().nullable(),
+    // Seen by the network at least once (set by the trigger on usage_last_seen's inserts; /sims' filter "never").
+    everSeen: p.boolean().default(false),
     events: () => p.oneToMany(SimEvent).mappedBy('sim'),
   },
   // The list: a company's active SIMs, newest first (keyset of activatedAt, id).
@@ -123,6 +125,12 @@ export const SimSchema = defineEntity({
       name: 'sim_paused_index',
       expression:
         'create index "sim_paused_index" on "sim" ("company_id", "activated_at" desc, "id" desc) where "status" = \'active\' and "paused_at" is not null',
+    },
+    {
+      // The company's never-seen SIMs in the list's order (/sims' filter "never": only them walked).
+      name: 'sim_never_seen_index',
+      expression:
+        'create index "sim_never_seen_index" on "sim" ("company_id", "activated_at" desc, "id" desc) where "status" = \'active\' and not "ever_seen"',
     },
     {
       name: 'sim_company_plan_index',

@@ -112,6 +112,17 @@ export const UsageLastSeenSchema = defineEntity({
         'create index "usage_last_seen_order_index" on "usage_last_seen" ("company_id", "at" desc, "sim_id" desc)',
     },
   ],
+  // A SIM's first sighting marks it seen (sim.ever_seen; its function: the ever_seen migration).
+  triggers: [
+    {
+      name: 'usage_last_seen_on_insert',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression:
+        'create trigger "usage_last_seen_on_insert" after insert on "usage_last_seen" referencing new table as new_rows for each statement execute function "usage_last_seen_first"()',
+    },
+  ],
 });
 export class UsageLastSeen extends UsageLastSeenSchema.class {}
 UsageLastSeenSchema.setClass(UsageLastSeen);
