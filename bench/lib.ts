@@ -215,6 +215,12 @@ export async function cannon(
   };
 }
 
+/** The node flags of `npm start` (package.json's start script), for a server started as it starts. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
 export type ServerProcess = { child: ChildProcess; pid: number; url: string; port: number; stop: () => Promise<void> };
 
 /**
@@ -233,8 +239,8 @@ export async function startProcess(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
-  // As `npm start` runs it (package.json), its young generation too.
-  const program = opts.script ? ['--import', 'tsx', opts.script] : ['--max-semi-space-size=32', 'scripts/start.js'];
+  // As `npm start` runs it, with its V8 flags (package.json's start script: one place for them).
+  const program = opts.script ? ['--import', 'tsx', opts.script] : [...startFlags(), 'scripts/start.js'];
   const child = spawn(process.execPath, [...profile, ...program], {
     cwd: opts.cwd ?? root,
     env: {
