@@ -21,8 +21,8 @@ export class Migration20261130020000_ever_seen extends Migration {
     this.addSql(`create function "usage_last_seen_first"() returns trigger language plpgsql as $$
       begin
         update "sim" s set "ever_seen" = true
-        from (select distinct "sim_id" from new_rows) n
-        where s."id" = n."sim_id" and not s."ever_seen";
+        from (select distinct "company_id", "sim_id" from new_rows) n
+        where s."company_id" = n."company_id" and s."id" = n."sim_id" and not s."ever_seen";
         return null;
       end $$;`);
     this.addSql(
