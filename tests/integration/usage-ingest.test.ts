@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { swedishDay } from '#domain/usage/time.ts';
-import { ingestUsage } from '#server/usage/ingest.ts';
+import { CHECK_SLICE, ingestUsage } from '#server/usage/ingest.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
 import { activeSims, clear, num, unknownIccid } from '#tests/helpers/usage.ts';
 
@@ -18,6 +18,25 @@ const RAW_DAYS = 300;
 const opts = { now: NOW, rawDays: RAW_DAYS };
 
 describe('ingestUsage', () => {
+  it("checks a large batch in slices, letting the server's other work run between them", async () => {
+    // 10 slices of records every one of which is refused (no database work: the check alone). A ticker counts the
+    // event loop's turns while the call runs: one between each two slices. Checked whole, it would count none.
+    const records = Array.from({ length: CHECK_SLICE * 10 }, (_, i) => ({ recordId: `x${i}`, iccid: 'x' }));
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const counts = await ingestUsage(db.orm.em.fork(), 'mediation', records, opts);
+    running = false;
+    expect(counts.refused).toHaveLength(records.length);
+    expect(counts.refused.at(-1)?.index).toBe(records.length - 1);
+    expect(turns).toBeGreaterThanOrEqual(9);
+  });
+
   it('counts taken, duplicates, unknown ICCIDs and refusals; a repeat changes nothing', async () => {
     const em = db.orm.em.fork();
     await clear(em);
