@@ -124,6 +124,9 @@ function summary(name: Name, r: J): string[] {
         r.rules
           ? `with ${100} rules on: ${r.rules.perSecond} records/s, ${r.rulesRatio ?? '-'}x without (>= 0.8 ${ok(r.rulesRatio !== null && r.rulesRatio >= 0.8)}); ${r.rules.firings} firings, at most ${r.rules.maxLate} record(s) late`
           : 'rules not run',
+        r.reads
+          ? `reads beside ${r.reads.beside.perSecond} records/s: ${r.reads.rows.filter((x: J) => x.pass).length} of ${r.reads.rows.length} met p50 < 30 / p95 < 100 ms; worst p95 ${Math.max(...r.reads.rows.map((x: J) => x.stats.p95))} ms; freshness ${r.freshness?.visibleMs ?? '-'} ms`
+          : 'reads not run',
         `totals ${r.totals.exact ? 'exact' : 'NOT EXACT'} (${r.totals.raw} raw records, expected ${r.totals.expected})`,
       ];
     }
