@@ -39,8 +39,8 @@ export async function seedRecentRecords(
   await em.transactional(async (tx) => {
     await tx.execute(
       `create temporary table recent on commit drop as
-       select s.company_id, s.id as sim_id, s.rate_plan_id, q as start
-       from (select company_id, id, rate_plan_id from sim where company_id = ? and status = 'active' order by id limit ?) s
+       select s.company_id, s.id as sim_id, q as start
+       from (select company_id, id from sim where company_id = ? and status = 'active' order by id limit ?) s
        cross join generate_series(?::timestamptz, ?::timestamptz, interval '15 minutes') q`,
       [companyId, opts.sims, ...params],
     );
@@ -53,14 +53,15 @@ export async function seedRecentRecords(
          case when sim_id % 10 = 0 then 'DK' else 'SE' end, 'LTE', now()
        from recent`,
     );
-    // The totals of exactly those records, grouped as the ingest groups them.
+    // The totals of exactly those records (read back, so their amounts are written once), grouped as the ingest does.
     await tx.execute(
       `create temporary table recent_day on commit drop as
-       select r.company_id, r.sim_id, r.rate_plan_id, (r.start at time zone ${zone})::date as day,
-         case when r.sim_id % 10 = 0 then 'DK' else 'SE' end as country,
-         sum((r.sim_id * 31 + extract(epoch from r.start)::bigint) % 100000)::bigint as up,
-         sum((r.sim_id * 17 + extract(epoch from r.start)::bigint) % 1000000)::bigint as down, count(*)::int as n
-       from recent r group by 1, 2, 3, 4, 5`,
+       select u.company_id, u.sim_id, s.rate_plan_id, (u.start at time zone ${zone})::date as day, u.country,
+         sum(u.bytes_up)::bigint as up, sum(u.bytes_down)::bigint as down, count(*)::int as n
+       from usage_record u join sim s on s.id = u.sim_id
+       where u.company_id = ? and u.source = 'bench-seed' and u.start >= ?::timestamptz and u.start <= ?::timestamptz
+       group by 1, 2, 3, 4, 5`,
+      [companyId, ...params],
     );
     await tx.execute(
       `insert into usage_day (company_id, sim_id, day, bytes_up, bytes_down, records)
