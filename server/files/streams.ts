@@ -65,3 +65,34 @@ export function drained(out: Writable): Promise<void> {
   }
   return new Promise((resolve) => waiters.push(resolve));
 }
+
+/**
+ * The batches of `source`, each next one read while the one before is written: the database reads a batch while
+ * Node formats and sends the one before, so an export takes about the longer of the two, not their sum (the list
+ * export of 1,000,000 SIMs waited for each batch's three statements between writing two batches). One batch ahead,
+ * never more: memory stays two batches. Stopped early (a download cancelled), it lets the read in flight end and
+ * closes the source, so no statement is left running.
+ */
+export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let pending = it.next();
+  let done = false;
+  try {
+    for (;;) {
+      const r = await pending;
+      if (r.done) {
+        done = true;
+        return;
+      }
+      pending = it.next();
+      // Its failure is thrown where it is awaited (the next turn of this loop), or dropped with the download.
+      pending.catch(() => undefined);
+      yield r.value;
+    }
+  } finally {
+    if (!done) {
+      await pending.catch(() => undefined);
+      await it.return?.(undefined);
+    }
+  }
+}

@@ -11,7 +11,7 @@ import { tListExport } from '#domain/texts/list-file.ts';
 import { formatDataAmount, yesNo } from '#server/export/workbook.ts';
 import { CSV_CONTENT_TYPE, csvField, csvIccid, csvText, writeCsv } from '#server/files/csv.ts';
 import { safeText, type TextCell } from '#server/files/formula.ts';
-import { caughtUp, ExportAborted, XML_ROWS_BETWEEN_LOOKS } from '#server/files/streams.ts';
+import { caughtUp, ExportAborted, readAhead, XML_ROWS_BETWEEN_LOOKS } from '#server/files/streams.ts';
 import { stockholmText, stockholmWallClock } from '#server/files/time.ts';
 import { newStreamingWorkbook, rowXml, sheetXmlWriter, XLSX_CONTENT_TYPE } from '#server/files/xlsx-rows.ts';
 import type { Em } from '#server/db/orm.ts';
@@ -23,8 +23,8 @@ import { tFleetUsage } from '#domain/texts/fleet-usage.ts';
 import { usageAgainstPlan } from '#domain/usage/format.ts';
 import { listSimBatches } from './list.ts';
 import type { SimView } from './rows.ts';
-import { withTags } from './tags.ts';
-import { withUsage, type SimUsage } from './usage.ts';
+import { usageAsOf } from '#server/usage/as-of.ts';
+import { withUsageAndTags, type SimUsage } from './usage.ts';
 
 /** A row of the file: the SIM, its usage and its tags. */
 type Listed = SimView & { usage: SimUsage; tags: string[] };
@@ -210,11 +210,13 @@ export async function listExport(
     view,
     now,
   });
-  // Each batch with its usage and tags, each read for the batch at once.
+  // Each batch with its usage and tags, each read for the batch at once, the next batch read while one is written.
+  // How fresh the company's data is, read once for the file.
+  const asOf = await usageAsOf(em, companyId);
   async function* withTheirUsage(): AsyncGenerator<Listed[]> {
-    for await (const batch of sims) yield withTags(em, companyId, await withUsage(em, companyId, batch, now));
+    for await (const batch of readAhead(sims)) yield withUsageAndTags(em, companyId, batch, { now, asOf });
   }
-  const source = withTheirUsage();
+  const source = readAhead(withTheirUsage());
   const first = await source.next();
   let batches = 0;
   async function* counted(): AsyncGenerator<Listed[]> {

@@ -3,6 +3,7 @@
 // time), and read for a page of SIMs in one statement.
 import { TAGS_PER_SIM, type TagChangeInput } from '#domain/sims/tags.ts';
 import type { Em } from '#server/db/orm.ts';
+import { readRows } from '#server/db/prepared.ts';
 import { listFilter } from './search.ts';
 
 /**
@@ -87,8 +88,10 @@ export async function addTagsToNewSim(
   );
 }
 
-const TAGS_OF_SQL = `select sim_id, json_agg(tag order by tag) as tags
-  from sim_tag where company_id = ? and sim_id = any(?::int[]) group by sim_id`;
+/** A probe of sim_tag's key per SIM (one plan whatever the number of ids: a long list once read the company's tags). */
+const TAGS_OF_SQL = `select x.id as sim_id, t.tags from unnest(?::int[]) x(id)
+  cross join lateral (select json_agg(tag order by tag) as tags from sim_tag where company_id = ? and sim_id = x.id) t
+  where t.tags is not null`;
 
 /** The tags of one of the company's SIMs, in text order (what its webhook events carry). */
 export async function tagsOfSim(em: Em, companyId: number, id: number): Promise<string[]> {
@@ -103,29 +106,15 @@ export const tagsJsonSql = (companyId: string, simId: string) =>
 export async function tagsOfSims(em: Em, companyId: number, ids: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (ids.length === 0) return out;
-  const rows = await em.execute<Array<{ sim_id: number; tags: string[] | string }>>(TAGS_OF_SQL, [
-    companyId,
+  const rows = await readRows<{ sim_id: number; tags: string[] | string }>(em, TAGS_OF_SQL, [
     `{${ids.map((id) => Math.trunc(id)).join(',')}}`,
+    companyId,
   ]);
   for (const r of rows) {
     const tags: unknown = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
     out.set(Number(r.sim_id), Array.isArray(tags) ? tags.map(String) : []);
   }
   return out;
-}
-
-/** The SIMs with their tags (none: an empty list), read in one statement for all of them. */
-export async function withTags<T extends { id: number }>(
-  em: Em,
-  companyId: number,
-  sims: T[],
-): Promise<Array<T & { tags: string[] }>> {
-  const tags = await tagsOfSims(
-    em,
-    companyId,
-    sims.map((s) => s.id),
-  );
-  return sims.map((s) => ({ ...s, tags: tags.get(s.id) ?? [] }));
 }
 
 /** How many of the company's tags are listed at most (in text order). */

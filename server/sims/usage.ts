@@ -2,8 +2,10 @@
 // sighting, read for a whole page at once (one statement for its ids, each a probe of the two tables' keys),
 // never a query per SIM; and how fresh the company's data is (usageAsOf).
 import type { Em } from '#server/db/orm.ts';
+import { readRows } from '#server/db/prepared.ts';
 import { usageAsOf } from '#server/usage/as-of.ts';
 import { isoSql } from './rows.ts';
+import { tagsOfSims } from './tags.ts';
 import { monthOf } from './views.ts';
 
 /** A SIM's usage as the API answers it (simUsageOutput). */
@@ -38,18 +40,20 @@ export async function usageOfSims(
   companyId: number,
   ids: readonly number[],
   now = new Date(),
+  /** How fresh the company's data is, when the caller has it (an export reads it once for its batches). */
+  knownAsOf?: Date | null,
 ): Promise<Map<number, SimUsage>> {
   const month = monthOf(now);
   const [rows, asOf] = await Promise.all([
     ids.length === 0
       ? Promise.resolve([] as UsageRow[])
-      : em.execute<UsageRow[]>(USAGE_OF_SQL, [
+      : readRows<UsageRow>(em, USAGE_OF_SQL, [
           `{${ids.map((id) => Math.trunc(id)).join(',')}}`,
           companyId,
           month,
           companyId,
         ]),
-    usageAsOf(em, companyId),
+    knownAsOf === undefined ? usageAsOf(em, companyId) : knownAsOf,
   ]);
   const asOfText = asOf ? asOf.toISOString() : null;
   const out = new Map<number, SimUsage>();
@@ -82,18 +86,21 @@ export const noUsage = (now = new Date(), asOf: string | null = null): SimUsage 
   asOf,
 });
 
-/** The SIMs with their usage, read in one statement for all of them. */
-export async function withUsage<T extends { id: number }>(
+/**
+ * The listed SIMs with their usage and their tags (none: an empty list): the two statements for all of them, run at
+ * once (the list, the API's pages and the export's batches wait for the longer, not for both).
+ */
+export async function withUsageAndTags<T extends { id: number }>(
   em: Em,
   companyId: number,
   sims: T[],
-  now = new Date(),
-): Promise<Array<T & { usage: SimUsage }>> {
-  const usage = await usageOfSims(
-    em,
-    companyId,
-    sims.map((s) => s.id),
-    now,
-  );
-  return sims.map((s) => ({ ...s, usage: usage.get(s.id) ?? noUsage(now) }));
+  opts: { now?: Date; asOf?: Date | null } = {},
+): Promise<Array<T & { usage: SimUsage; tags: string[] }>> {
+  const now = opts.now ?? new Date();
+  const ids = sims.map((s) => s.id);
+  const [usage, tags] = await Promise.all([
+    usageOfSims(em, companyId, ids, now, opts.asOf),
+    tagsOfSims(em, companyId, ids),
+  ]);
+  return sims.map((s) => ({ ...s, usage: usage.get(s.id) ?? noUsage(now), tags: tags.get(s.id) ?? [] }));
 }

@@ -1,9 +1,11 @@
 // How fresh a company's usage is ("Data till och med 14:45"): the end of the latest record taken for any of its
 // SIMs. One probe of usage_last_seen's (company_id, at desc) index, whatever the fleet's size.
 import type { Em } from '#server/db/orm.ts';
+import { readRow } from '#server/db/prepared.ts';
 
 export async function usageAsOf(em: Em, companyId: number): Promise<Date | null> {
-  const [row] = await em.execute<Array<{ at: Date | string }>>(
+  const row = await readRow<{ at: Date | string }>(
+    em,
     'select at from usage_last_seen where company_id = ? order by at desc limit 1',
     [companyId],
   );

@@ -15,8 +15,8 @@ import {
   simOutput,
 } from '#domain/sims/schemas.ts';
 import { viewOf } from '#domain/sims/view.ts';
-import { withUsage } from '#server/sims/usage.ts';
-import { changeTags, withTags } from '#server/sims/tags.ts';
+import { withUsageAndTags } from '#server/sims/usage.ts';
+import { changeTags } from '#server/sims/tags.ts';
 import { simTagsOutput, tagChangeInput, tagChangeOutput } from '#domain/sims/tags.ts';
 import { tTags } from '#domain/texts/tags.ts';
 import { BULK_SELECT_MAX } from '#domain/sims/limits.ts';
@@ -81,7 +81,7 @@ export const simsRouter = router({
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      const page = await withTags(ctx.em, ctx.companyId, await withUsage(ctx.em, ctx.companyId, items.slice(0, limit)));
+      const page = await withUsageAndTags(ctx.em, ctx.companyId, items.slice(0, limit));
       const last = page.at(-1);
       if (items.length > limit && last) {
         const next = new URLSearchParams();
@@ -107,7 +107,7 @@ export const simsRouter = router({
         signal: ctx.signal,
         timeoutMs: ctx.services.config.searchTimeoutMs,
       });
-      const listed = await withTags(ctx.em, ctx.companyId, await withUsage(ctx.em, ctx.companyId, items));
+      const listed = await withUsageAndTags(ctx.em, ctx.companyId, items);
       return { items: listed, total: total ?? 0, exact };
     }),
   /**
