@@ -120,7 +120,14 @@ async function exportStatements(db: pg.Client): Promise<number> {
   return firstRow(r.rows).n;
 }
 
-export async function exportsPhase(ctx: DataPhaseContext): Promise<PhaseResult> {
+/**
+ * The downloads, one at a time. `only`: some of invoice, csv, xlsx (default BENCH_EXPORTS, else all); bench:usage
+ * runs the two list exports on its fleet, where every row carries its usage.
+ */
+export async function exportsPhase(
+  ctx: DataPhaseContext,
+  only = process.env.BENCH_EXPORTS?.split(',').map((x) => x.trim()),
+): Promise<PhaseResult> {
   const db = new pg.Client({ connectionString: ctx.dbUrl });
   await db.connect();
   try {
@@ -149,8 +156,6 @@ export async function exportsPhase(ctx: DataPhaseContext): Promise<PhaseResult> 
       ['list export, CSV', '/api/sim/export?format=csv'],
       ['list export, XLSX', '/api/sim/export?format=xlsx'],
     ];
-    // BENCH_EXPORTS=csv,xlsx,invoice: only these (default all).
-    const only = process.env.BENCH_EXPORTS?.split(',').map((x) => x.trim());
     const chosen = runs.filter((_, i) => !only || only.includes(['invoice', 'csv', 'xlsx'][i] ?? ''));
     for (const [name, path, asked] of chosen.flatMap(([n, p]) => ASKED.map((a) => [n, p, a] as const))) {
       const d = await download(ctx, path, asked);

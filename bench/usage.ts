@@ -20,12 +20,14 @@
 //   record of a SIM: a fleet larger than a batch; else at most the SIM's other records in its batch and the one
 //   stored beside it); with `burst` in USAGE_BENCH_DOORS, the same with a rule that a quarter of the records cross
 //   (information: a burst's deliveries are bench:rules');
+// with `downloads`, the list export of the whole fleet as CSV and XLSX (bench/data-exports.ts: rows/s, first byte,
+// the server's RSS growth), each row with its usage and tags;
 // then checks the totals exactly against the raw records (every SIM's days, months, last sighting and the company's
 // days by plan and country). Prints a table; writes bench/results/usage.json.
 //
 //   USAGE_BENCH_SIMS=1000000  USAGE_BENCH_DAYS=30 (days stored before)  USAGE_BENCH_RECORDS=15000000 (per door: 5
 //   minutes at the target)  USAGE_BENCH_CONNECTIONS=2  USAGE_BENCH_CLI_ARGS="--batch 10000" (more for the CLI)
-//   USAGE_BENCH_DOORS=copy,cli,rest,rules,burst (some; rules and burst run the CLI, after cli; burst is not in the default)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
+//   USAGE_BENCH_DOORS=copy,cli,rest,rules,burst,reads,downloads (some; rules and burst run the CLI, after cli; burst is not in the default)  USAGE_BENCH_KEEP=1 (the database kept)  BENCH_SMOKE=1 (1,000 SIMs, 2 days, 20,000 records)
 //   BENCH_ENFORCE=1 exits 1 when a target is missed.
 import { SMOKE } from './env.ts';
 import { spawn } from 'node:child_process';
@@ -43,6 +45,8 @@ import { IMPORT_IN_FLIGHT } from '#server/cli/usage.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import { seedFleet } from './fleet.ts';
 import { measureReads, readsTable, seedRecentRecords, usageReads, type ReadsRun } from './usage-reads.ts';
+import { exportsPhase } from './data-exports.ts';
+import { loadWith, type PhaseResult } from './data-phase.ts';
 import {
   benchOnPostgres,
   ensureBuild,
@@ -65,7 +69,7 @@ const DAYS = num('USAGE_BENCH_DAYS', 30, 2);
 const RECORDS = num('USAGE_BENCH_RECORDS', 15_000_000, 20_000);
 const CONNECTIONS = num('USAGE_BENCH_CONNECTIONS', 2, 2);
 const CLI_ARGS = (process.env.USAGE_BENCH_CLI_ARGS ?? '').split(' ').filter(Boolean);
-const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest,rules,reads').split(',');
+const DOORS = (process.env.USAGE_BENCH_DOORS ?? 'copy,cli,rest,rules,reads,downloads').split(',');
 /** USAGE_BENCH_KEEP=1: the database is kept (its address printed), to read plans on afterwards. */
 const KEEP = process.env.USAGE_BENCH_KEEP === '1';
 const REST_BATCH = 10_000;
@@ -694,6 +698,35 @@ async function main() {
       }
     }
 
+    // The list's downloads of the whole fleet, each row with its usage and tags (bench:data's exports phase).
+    let downloads: PhaseResult | null = null;
+    if (DOORS.includes('downloads')) {
+      ensureBuild(log);
+      const server = await startProcess(serverEnv(pg.target, dataDir), { name: 'the server' });
+      try {
+        downloads = await exportsPhase(
+          {
+            server,
+            dbUrl: pg.target.url,
+            companyId: demo.id,
+            sims: SIMS + 1,
+            cookie,
+            staffCookie: cookie,
+            users: READ_USERS,
+            seconds: READ_SECONDS,
+            thinkMs: READ_THINK_MS,
+            smoke: SMOKE,
+            log,
+            load: loadWith({ users: READ_USERS, seconds: READ_SECONDS }),
+          },
+          ['csv', 'xlsx'],
+        );
+        uptime.push(machine().loadavg);
+      } finally {
+        await server.stop();
+      }
+    }
+
     log('checking the totals against the raw records');
     const check = await initOrm(pg.target);
     const totals = await checkTotals(check.em.fork());
@@ -749,6 +782,7 @@ async function main() {
         ...(reads
           ? ['', ...readsTable(reads, READ_USERS, READ_THINK_MS, BESIDE), '']
           : ['reads: not run (USAGE_BENCH_DOORS=...,reads)']),
+        ...(downloads ? ['', ...downloads.table, ''] : ['downloads: not run (USAGE_BENCH_DOORS=...,downloads)']),
         `totals: ${totals.raw} raw records (expected ${expected}); mismatches: days ${totals.dayMismatches}, months ${totals.monthMismatches}, company days ${totals.companyDayMismatches}, last seen ${totals.lastSeenMismatches}: ${exact ? 'exact' : 'NOT EXACT'}`,
       ].join('\n'),
     );
@@ -774,6 +808,7 @@ async function main() {
         recentSims: RECENT_SIMS,
         recentRecords: recent,
       },
+      downloads: downloads && { rows: downloads.rows, pass: downloads.pass },
       copy,
       cli,
       cliAfter,
@@ -789,7 +824,8 @@ async function main() {
         exact &&
         [cli, rest].every((d) => d && d.perSecond >= TARGET) &&
         (!rules || (rulesRatio !== null && rulesRatio >= 0.8 && rulesInTime === true)) &&
-        (!reads || reads.pass),
+        (!reads || reads.pass) &&
+        (!downloads || downloads.pass),
     };
     log(`wrote ${writeResult('usage', result)}`);
     return result;
