@@ -5,6 +5,7 @@
 // index (Migration20261128200000_usage_home), so a page reads its own rows and one more at 1,000,000 SIMs.
 import { nextDay, type Period } from '#domain/usage/period.ts';
 import type { Em } from '#server/db/orm.ts';
+import { readRows } from '#server/db/prepared.ts';
 import { PAGE_GROUPS, type PageGroup } from '#domain/usage/groups.ts';
 
 export const USAGE_GROUPS = ['sim', 'plan', 'country', 'tag'] as const;
@@ -162,7 +163,7 @@ export async function companyUsage(
       q.group === 'country' || q.group === 'tag' ? q.after.key : Number(q.after.key),
     );
   params.push(q.limit + 1);
-  const raw = await em.execute<Raw[]>(sql, params);
+  const raw = await readRows<Raw>(em, sql, params);
   const rows = raw.slice(0, q.limit).map((r) => rowOf(q.group, r));
   return { rows, more: raw.length > q.limit };
 }

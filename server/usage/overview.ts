@@ -6,6 +6,7 @@
 import { nextDay } from '#domain/usage/period.ts';
 import { monthStart, swedishDay } from '#domain/usage/time.ts';
 import type { Em } from '#server/db/orm.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
 import { usageAsOf } from './as-of.ts';
 
 /** Silent SIMs are counted up to this; past it the page says "över 1 000". */
@@ -51,8 +52,11 @@ export async function companyOverview(em: Em, companyId: number, now = new Date(
   const month = monthStart(today);
   const last = previousMonth(today);
   const silentBefore = new Date(now.getTime() - SILENT_HOURS * 3_600_000).toISOString();
-  const [counts] = await em.execute<Array<Record<string, string | number | null>>>(
-    `select
+  // Four reads at once, each a prepared statement (the home page is every session's first).
+  const [counts, top, bulk, asOf] = await Promise.all([
+    readRow<Record<string, string | number | null>>(
+      em,
+      `select
       (select coalesce(sum(n), 0) from sim_daily_count where company_id = ?) as active,
       (select coalesce(sum(bytes_up + bytes_down), 0) from usage_company_day
         where company_id = ? and day = ?::date) as today,
@@ -65,39 +69,40 @@ export async function companyOverview(em: Em, companyId: number, now = new Date(
       (select count(*) from (select 1 from usage_last_seen l join sim s on s.id = l.sim_id
         where l.company_id = ? and l.at < ?::timestamptz and s.company_id = l.company_id and s.status = 'active'
         order by l.at desc, l.sim_id desc limit ${SILENT_COUNT_CAP + 1}) x) as silent`,
-    [
-      companyId,
-      companyId,
-      today,
-      companyId,
-      month,
-      nextDay(today),
-      companyId,
-      last,
-      month,
-      companyId,
-      last,
-      nextDay(sameDayLastMonth(today)),
-      companyId,
-      silentBefore,
-    ],
-  );
-  // This month's biggest users, walked in the order of usage_month's month-usage index (the fleet's).
-  const top = await em.execute<
-    Array<{ id: number; iccid: string; bytes: string | number; data_limit: number | null; plan: string }>
-  >(
-    `select s.id, s.iccid, (u.bytes_up + u.bytes_down) as bytes, r.data_limit, r.description as plan
+      [
+        companyId,
+        companyId,
+        today,
+        companyId,
+        month,
+        nextDay(today),
+        companyId,
+        last,
+        month,
+        companyId,
+        last,
+        nextDay(sameDayLastMonth(today)),
+        companyId,
+        silentBefore,
+      ],
+    ),
+    // This month's biggest users, walked in the order of usage_month's month-usage index (the fleet's).
+    readRows<{ id: number; iccid: string; bytes: string | number; data_limit: number | null; plan: string }>(
+      em,
+      `select s.id, s.iccid, (u.bytes_up + u.bytes_down) as bytes, r.data_limit, r.description as plan
     from usage_month u join sim s on s.id = u.sim_id join rate_plan r on r.id = s.rate_plan_id
     where u.company_id = ? and u.month = ?::date and s.company_id = u.company_id and s.status = 'active'
     order by (u.bytes_up + u.bytes_down) desc, u.sim_id desc limit ${TOP_SIMS}`,
-    [companyId, month],
-  );
-  const bulk = await em.execute<Array<{ at: Date | string; action: string; after: unknown }>>(
-    `select at, action, after from audit_event where company_id = ? and kind = 'bulk' order by id desc limit ${BULK_RUNS}`,
-    [companyId],
-  );
+      [companyId, month],
+    ),
+    readRows<{ at: Date | string; action: string; after: unknown }>(
+      em,
+      `select at, action, after from audit_event where company_id = ? and kind = 'bulk' order by id desc limit ${BULK_RUNS}`,
+      [companyId],
+    ),
+    usageAsOf(em, companyId),
+  ]);
   const silent = n(counts?.silent);
-  const asOf = await usageAsOf(em, companyId);
   return {
     activeSims: n(counts?.active),
     today: n(counts?.today),

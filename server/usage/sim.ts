@@ -12,6 +12,7 @@ import { CHART_DAYS, SERIES_MAX_DAYS, SIM_SESSIONS } from '#domain/usage/sim-sch
 import type { SimUsageOverview, SimUsageSeries, UsageGranularity } from '#domain/usage/sim-schemas.ts';
 import { parseOffsetTime, swedishDay } from '#domain/usage/time.ts';
 import type { Em } from '#server/db/orm.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
 import { USAGE_RAW_DAYS } from './partitions.ts';
 
 const DAY_MS = 86_400_000;
@@ -100,7 +101,7 @@ export async function simUsageOverview(
   const firstDay = daysBefore(today, OVERVIEW_DAYS - 1);
   const month = `${today.slice(0, 7)}-01`;
   const rawOldest = new Date(now.getTime() - rawDays * DAY_MS).toISOString();
-  const [row] = await em.execute<OverviewRow[]>(OVERVIEW_SQL, [firstDay, today, rawOldest, month, simId, companyId]);
+  const row = await readRow<OverviewRow>(em, OVERVIEW_SQL, [firstDay, today, rawOldest, month, simId, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   const byDay = new Map(jsonList<{ d: string; b: Num }>(row.days).map((d) => [d.d, Number(d.b ?? 0)]));
   const days: SimUsageOverview['days'] = [];
@@ -193,21 +194,18 @@ export async function simUsageSeries(
     const first = Math.floor(period.from.getTime() / HOUR_MS) * HOUR_MS;
     for (let at = first; at < period.to.getTime(); at += HOUR_MS)
       buckets.push({ period: new Date(at).toISOString(), start: new Date(at), end: new Date(at + HOUR_MS) });
-    read = em.execute<SeriesRow[]>(HOURS_SQL, [companyId, simId, period.from.toISOString(), period.to.toISOString()]);
+    read = readRows<SeriesRow>(em, HOURS_SQL, [companyId, simId, period.from.toISOString(), period.to.toISOString()]);
   } else if (granularity === 'day') {
     for (let day = period.firstDay; day <= period.lastDay; day = nextDay(day))
       buckets.push({ period: day, start: swedishMidnight(day), end: swedishMidnight(nextDay(day)) });
-    read = em.execute<SeriesRow[]>(DAYS_SQL, [companyId, simId, period.firstDay, period.lastDay]);
+    read = readRows<SeriesRow>(em, DAYS_SQL, [companyId, simId, period.firstDay, period.lastDay]);
   } else {
     const firstMonth = `${period.firstDay.slice(0, 7)}-01`;
     for (let m = firstMonth; m <= period.lastDay; m = nextMonth(m))
       buckets.push({ period: m.slice(0, 7), start: swedishMidnight(m), end: swedishMidnight(nextMonth(m)) });
-    read = em.execute<SeriesRow[]>(MONTHS_SQL, [companyId, simId, firstMonth, period.lastDay]);
+    read = readRows<SeriesRow>(em, MONTHS_SQL, [companyId, simId, firstMonth, period.lastDay]);
   }
-  const [[sim], rows] = await Promise.all([
-    em.execute<Array<{ as_of: string | null }>>(SIM_SQL, [simId, companyId]),
-    read,
-  ]);
+  const [sim, rows] = await Promise.all([readRow<{ as_of: string | null }>(em, SIM_SQL, [simId, companyId]), read]);
   if (!sim) throw new NotFound(t.errors.simNotFound);
   // An hour's key is its UTC hour (YYYY-MM-DDTHH), a bucket's period its ISO start.
   const byKey = new Map(rows.map((r) => [r.k, r]));
