@@ -28,6 +28,7 @@ import { Migration20261129120000_usage_tag_day } from './Migration20261129120000
 import { Migration20261129130000_webhook_due_order } from './Migration20261129130000_webhook_due_order.ts';
 import { Migration20261129220000_rule_threshold } from './Migration20261129220000_rule_threshold.ts';
 import { Migration20261130020000_ever_seen } from './Migration20261130020000_ever_seen.ts';
+import { Migration20261130060000_last_seen_one_index } from './Migration20261130060000_last_seen_one_index.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -57,4 +58,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129130000_webhook_due_order', class: Migration20261129130000_webhook_due_order },
   { name: 'Migration20261129220000_rule_threshold', class: Migration20261129220000_rule_threshold },
   { name: 'Migration20261130020000_ever_seen', class: Migration20261130020000_ever_seen },
+  { name: 'Migration20261130060000_last_seen_one_index', class: Migration20261130060000_last_seen_one_index },
 ];

@@ -99,13 +99,10 @@ export const UsageLastSeenSchema = defineEntity({
     network: p.string().length(7).nullable(),
     country: p.string().length(2).nullable(),
   },
-  // The company's freshness (its latest sighting) and its SIMs seen, or not, since a time.
   indexes: [
-    {
-      name: 'usage_last_seen_at_index',
-      expression: 'create index "usage_last_seen_at_index" on "usage_last_seen" ("company_id", "at" desc)',
-    },
-    // /sims by last seen and its silent filters walk this: the SIM's id breaks the ties (docs/decisions/035).
+    // /sims by last seen and its silent filters walk this (the SIM's id breaks the ties, docs/decisions/035), and
+    // the company's freshness (its latest sighting) and its SIMs seen since a time read it: the one index on `at`,
+    // which every sighting moves (Migration20261130060000_last_seen_one_index).
     {
       name: 'usage_last_seen_order_index',
       expression:
