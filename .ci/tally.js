@@ -1,9 +1,10 @@
 // The end of .ci/run: reads the logs of its `npm test` runs (tests/helpers/summary-reporter.ts's output), checks
 // them and prints the closing line, "N passed, N failed, N skipped, N flaky" summed over the runs.
-//   node .ci/tally.js [--max-flaky N] [--also-failed N] LOG:MAX_SKIPPED[:MUST,NOT,SKIP] ...
+//   node .ci/tally.js [--max-flaky N] [--also-failed N] [--also-skipped N] LOG:MAX_SKIPPED[:MUST,NOT,SKIP] ...
 // Each LOG may have at most MAX_SKIPPED skipped tests, and none skipped for a listed requirement (the reporter
 // writes "skipped (needs nginx): ..."); --max-flaky bounds the flaky tests of all runs together (a flaky test
-// also counts as passed); --also-failed adds failures found outside the logs (the benchmark smoke).
+// also counts as passed); --also-failed adds failures found outside the logs (the benchmark smoke), --also-skipped
+// what was left out outside them (the benchmark smoke, when the runs left it no time).
 // A log without the reporter's closing line (missing, or the run died) and every unhandled error count as
 // failures. Exits 1 when anything failed or a check did not hold.
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,11 +19,13 @@ const option = (name, fallback) => {
   return Number(value);
 };
 function usage() {
-  console.error('usage: node .ci/tally.js [--max-flaky N] [--also-failed N] LOG:MAX_SKIPPED[:MUST,NOT,SKIP] ...');
+  console.error(
+    'usage: node .ci/tally.js [--max-flaky N] [--also-failed N] [--also-skipped N] LOG:MAX_SKIPPED[:MUST,NOT,SKIP] ...',
+  );
   process.exit(2);
 }
 const maxFlaky = option('--max-flaky', Infinity);
-const total = { passed: 0, failed: option('--also-failed', 0), skipped: 0, flaky: 0 };
+const total = { passed: 0, failed: option('--also-failed', 0), skipped: option('--also-skipped', 0), flaky: 0 };
 if (!args.length) usage();
 
 const problems = [];

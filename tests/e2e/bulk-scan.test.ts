@@ -371,14 +371,17 @@ describe('live preview and activation in chunks', () => {
 
   it(
     'activates 1,000 rows 500 at a time with progress, keeps what is done when a chunk is lost, and sends only the rest again',
-    { timeout: 120_000 },
+    // Long on a loaded machine: in a pre-run of the whole suite (load average 9-10 on two cores) the fill of the
+    // 1,000 lines took 27 s (Playwright's 30 s was missed twice) and axe over the 1,000 rows 55 s. To be mended:
+    // what makes that fill slow (named in the stop's note); until then the steps have the time they take.
+    { timeout: 240_000 },
     async () => {
       const ctx = await annaContext();
       const page = await ctx.newPage();
       await gotoBulk(page);
       const rows = Array.from({ length: 1000 }, () => newIccid());
       await choosePlan(page);
-      await page.getByLabel('ICCID-nummer').fill(rows.join('\n'));
+      await page.getByLabel('ICCID-nummer').fill(rows.join('\n'), { timeout: 90_000 });
       const activate = page.getByRole('button', { name: 'Aktivera 1\u00a0000 SIM-kort' });
       await activate.waitFor();
 

@@ -86,4 +86,10 @@ describe('.ci/tally.js', () => {
     writeFileSync(unhandled, '⎯⎯ Unhandled Error ⎯⎯\nboom\n\n1 passed, 0 failed, 0 skipped, 0 flaky\n');
     expect(tally(`${unhandled}:0`).closing).toBe('1 passed, 1 failed, 0 skipped, 0 flaky');
   });
+
+  it("counts --also-skipped (the benchmark smoke left out) as skipped, without failing and beyond the logs' limits", () => {
+    const r = tally('--also-skipped', '1', `${pglite}:2`, `${postgres}:1`);
+    expect(r).toEqual({ code: 0, closing: '22 passed, 0 failed, 4 skipped, 1 flaky', failures: [] });
+    expect(tally('--also-skipped', 'x', `${pglite}:2`).code).toBe(2);
+  });
 });
