@@ -173,6 +173,18 @@ for (const { viewport, js, theme } of runs) {
   );
 }
 
+it('axe, as the screens read it, finds a missing text alternative and too little contrast', async () => {
+  const ctx = await newContext(portal.browser, { baseURL: portal.server.url });
+  const page = await ctx.newPage();
+  await page.setContent(
+    '<html lang="sv"><head><title>t</title></head><body><main><h1>Rubrik</h1>' +
+      '<input type="image" src="/favicon.ico"><p style="color:#777;background:#888">Svag text</p></main></body></html>',
+  );
+  const found = (await axeViolations(page)).map((v) => v.split(' ')[0]);
+  expect(found).toEqual(expect.arrayContaining(['input-image-alt', 'color-contrast']));
+  await ctx.close();
+});
+
 describe('keyboard only', () => {
   it('reaches every control of the menu and shows a visible focus', async () => {
     const ctx = await contextFor('admin', DESKTOP, true);
