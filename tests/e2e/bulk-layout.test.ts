@@ -4,7 +4,7 @@
 // row of the page's grid). JS on and off, at 1100 and 1280 px; on a phone the order is list, preview, form.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MOBILE } from '#tests/helpers/browser.ts';
+import { MOBILE, pasteInto } from '#tests/helpers/browser.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
@@ -15,7 +15,7 @@ async function previewOf100(js: boolean, width: number): Promise<Page> {
   const page = await portal.loggedInPage('anna@demo.test', { js, width });
   await page.goto('/add/bulk');
   if (js) await page.waitForFunction(() => '__remixRouter' in window);
-  await page.getByLabel('ICCID-nummer').fill(Array.from({ length: 100 }, newIccid).join('\n'));
+  await pasteInto(page.getByLabel('ICCID-nummer'), Array.from({ length: 100 }, newIccid).join('\n'));
   await page.getByLabel('Datamängd').selectOption({ label: '1 GB' });
   if (!js) await page.getByRole('button', { name: 'Förhandsgranska' }).click();
   await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { Sim } from '#server/db/entities.ts';
-import { MOBILE } from '#tests/helpers/browser.ts';
+import { MOBILE, pasteInto } from '#tests/helpers/browser.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
@@ -39,7 +39,7 @@ describe('/add/bulk on a slow network', () => {
   it('a pasted list: the preview\'s "Aktivera" counts up chunk by chunk, and the toast comes with the result', async () => {
     const page = await open();
     const list = Array.from({ length: 600 }, () => newIccid());
-    await page.getByLabel('ICCID-nummer').fill(list.join('\n'));
+    await pasteInto(page.getByLabel('ICCID-nummer'), list.join('\n'));
     await choosePlan(page);
     await page.getByRole('button', { name: 'Förhandsgranska' }).click();
     await page.getByRole('heading', { name: 'Förhandsgranskning' }).waitFor();
