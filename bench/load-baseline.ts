@@ -1,11 +1,28 @@
 // The baseline of bench:load: a bare Node `http` server that answers GET /api/sim/all and GET /api/sim/{id}
 // with the same JSON as the portal, from the same SQL (imported from the portal's modules, `?` made `$n`),
 // with `pg` and a pool of the same size (10). Per request, like the portal: the session row by the SHA-256 of
-// the cookie, then the page of SIMs, or the SIM and its history (both at once).
+// the cookie, then the page of SIMs, or the SIM and its history (both at once); then the listed SIMs' usage this month,
+// how fresh the company's data is and their tags (the three at once), and for a paused SIM who paused it.
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pausedByFrom, type PausedByRow } from '#server/sims/read.ts';
 import { type SimRow, simView } from '#server/sims/rows.ts';
-import { companyOf, EVENTS_SQL, LIST_SQL, ONE_SQL, pool, query, type Row } from './load-baseline-db.ts';
+import { tagsFromRow } from '#server/sims/tags.ts';
+import { usageFromRow, type UsageRow } from '#server/sims/usage.ts';
+import { monthOf } from '#server/sims/views.ts';
+import {
+  companyOf,
+  EVENTS_SQL,
+  FRESH_SQL,
+  LIST_SQL,
+  ONE_SQL,
+  PAUSED_SQL,
+  pool,
+  query,
+  TAGS_SQL,
+  USAGE_SQL,
+  type Row,
+} from './load-baseline-db.ts';
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
@@ -14,6 +31,28 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 const sim = (r: Row) => simView(r as SimRow); // the portal's own row -> JSON mapping
+
+/** The SIMs of `rows` as the portal answers them: with their usage this month and their tags. */
+async function withUsageAndTags(company: number, rows: Row[]) {
+  const ids = `{${rows.map((r) => Number(r.id)).join(',')}}`;
+  const month = monthOf(new Date());
+  const [usage, fresh, tags] = await Promise.all([
+    query('usage', USAGE_SQL, [ids, company, month, company]),
+    query('fresh', FRESH_SQL, [company]),
+    query('tags', TAGS_SQL, [ids, company]),
+  ]);
+  const at = fresh.rows[0]?.at as Date | string | undefined;
+  const asOf = at === undefined ? null : new Date(at).toISOString();
+  const usageOf = new Map(usage.rows.map((u) => [Number(u.id), usageFromRow(u as UsageRow, month, asOf)]));
+  const tagsOf = new Map(tags.rows.map((t) => [Number(t.sim_id), tagsFromRow(t as { tags: string[] | string })]));
+  return rows.map((r) => ({
+    ...sim(r),
+    usage:
+      usageOf.get(Number(r.id)) ??
+      usageFromRow({ id: 0, up: 0, down: 0, at: null, network: null, country: null }, month, asOf),
+    tags: tagsOf.get(Number(r.id)) ?? [],
+  }));
+}
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -25,7 +64,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : null;
     const offset = url.searchParams.has('offset') ? Number(url.searchParams.get('offset')) : 0;
     const { rows } = await query('list', LIST_SQL, [company, limit, offset]);
-    return send(res, 200, rows.map(sim));
+    return send(res, 200, await withUsageAndTags(company, rows));
   }
   const one = /^\/api\/sim\/(\d+)$/.exec(url.pathname);
   if (one) {
@@ -34,9 +73,17 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
       query('one', ONE_SQL, [id, company]),
       query('history', EVENTS_SQL, [company, id]),
     ]);
-    if (!rows[0]) return send(res, 404, { error: 'SIM-kortet finns inte.', issues: [] });
+    const row = rows[0];
+    if (!row) return send(res, 404, { error: 'SIM-kortet finns inte.', issues: [] });
+    const [[withUsage], pausedBy] = await Promise.all([
+      withUsageAndTags(company, [row]),
+      row.paused_at === null
+        ? null
+        : query('paused', PAUSED_SQL, [id, company]).then((r) => pausedByFrom(r.rows[0] as PausedByRow | undefined)),
+    ]);
     return send(res, 200, {
-      ...sim(rows[0]),
+      ...withUsage,
+      pausedBy,
       history: events.rows.map((e) => ({
         kind: e.kind,
         at: e.at,

@@ -80,14 +80,17 @@ const historyItem = (e: EventRow & { id: number }): HistoryItem => {
 /** Who paused one of the company's SIMs (the event its mark names), or null when it is not paused. */
 export async function pausedByOf(em: Em, companyId: number, row: SimRow): Promise<PausedBy | null> {
   if (row.paused_at === null) return null;
-  const by = await readRow<{ by: string | null; key_name: string | null; rule: string | null }>(
-    em,
-    `select u.name as by, k.name as key_name, e.after ->> 'rule' as rule from sim s
+  return pausedByFrom(await readRow<PausedByRow>(em, PAUSED_BY_SQL, [row.id, companyId]));
+}
+
+/** Who paused a paused SIM (its id, the company): the pause's event, its user, API key or rule. */
+export const PAUSED_BY_SQL = `select u.name as by, k.name as key_name, e.after ->> 'rule' as rule from sim s
       join sim_event e on e.id = s.paused_event_id
       left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id
-      where s.id = ? and s.company_id = ?`,
-    [row.id, companyId],
-  );
+      where s.id = ? and s.company_id = ?`;
+export type PausedByRow = { by: string | null; key_name: string | null; rule: string | null };
+
+export function pausedByFrom(by: PausedByRow | null | undefined): PausedBy | null {
   if (!by) return null;
   if (by.rule !== null) return { kind: 'rule', name: by.rule };
   if (by.key_name !== null) return { kind: 'apiKey', name: by.key_name };

@@ -89,7 +89,7 @@ export async function addTagsToNewSim(
 }
 
 /** A probe of sim_tag's key per SIM (one plan whatever the number of ids: a long list once read the company's tags). */
-const TAGS_OF_SQL = `select x.id as sim_id, t.tags from unnest(?::int[]) x(id)
+export const TAGS_OF_SQL = `select x.id as sim_id, t.tags from unnest(?::int[]) x(id)
   cross join lateral (select json_agg(tag order by tag) as tags from sim_tag where company_id = ? and sim_id = x.id) t
   where t.tags is not null`;
 
@@ -110,11 +110,14 @@ export async function tagsOfSims(em: Em, companyId: number, ids: readonly number
     `{${ids.map((id) => Math.trunc(id)).join(',')}}`,
     companyId,
   ]);
-  for (const r of rows) {
-    const tags: unknown = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
-    out.set(Number(r.sim_id), Array.isArray(tags) ? tags.map(String) : []);
-  }
+  for (const r of rows) out.set(Number(r.sim_id), tagsFromRow(r));
   return out;
+}
+
+/** A row of TAGS_OF_SQL's tags as a list (the driver gives json as text or parsed). */
+export function tagsFromRow(r: { tags: string[] | string }): string[] {
+  const tags: unknown = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
+  return Array.isArray(tags) ? tags.map(String) : [];
 }
 
 /** How many of the company's tags are listed at most (in text order). */

@@ -20,7 +20,7 @@ export type SimUsage = {
   asOf: string | null;
 };
 
-type UsageRow = {
+export type UsageRow = {
   id: number;
   up: string | number | null;
   down: string | number | null;
@@ -56,22 +56,23 @@ export async function usageOfSims(
     knownAsOf === undefined ? usageAsOf(em, companyId) : knownAsOf,
   ]);
   const asOfText = asOf ? asOf.toISOString() : null;
-  const out = new Map<number, SimUsage>();
-  for (const r of rows) {
-    const up = Number(r.up ?? 0);
-    const down = Number(r.down ?? 0);
-    out.set(Number(r.id), {
-      month: month.slice(0, 7),
-      monthBytesUp: up,
-      monthBytesDown: down,
-      monthBytes: up + down,
-      lastSeenAt: r.at,
-      lastSeenNetwork: r.network,
-      lastSeenCountry: r.country,
-      asOf: asOfText,
-    });
-  }
-  return out;
+  return new Map(rows.map((r) => [Number(r.id), usageFromRow(r, month, asOfText)]));
+}
+
+/** A row of USAGE_OF_SQL as the answers show it (`month`: the first day of the Swedish month, `asOf`: ISO or null). */
+export function usageFromRow(r: UsageRow, month: string, asOf: string | null): SimUsage {
+  const up = Number(r.up ?? 0);
+  const down = Number(r.down ?? 0);
+  return {
+    month: month.slice(0, 7),
+    monthBytesUp: up,
+    monthBytesDown: down,
+    monthBytes: up + down,
+    lastSeenAt: r.at,
+    lastSeenNetwork: r.network,
+    lastSeenCountry: r.country,
+    asOf,
+  };
 }
 
 /** A SIM's usage when none was read (no row): nothing this month, never seen. */

@@ -3,11 +3,9 @@
 import type { Em } from '#server/db/orm.ts';
 import { readRow } from '#server/db/prepared.ts';
 
+export const AS_OF_SQL = 'select at from usage_last_seen where company_id = ? order by at desc limit 1';
+
 export async function usageAsOf(em: Em, companyId: number): Promise<Date | null> {
-  const row = await readRow<{ at: Date | string }>(
-    em,
-    'select at from usage_last_seen where company_id = ? order by at desc limit 1',
-    [companyId],
-  );
+  const row = await readRow<{ at: Date | string }>(em, AS_OF_SQL, [companyId]);
   return row ? new Date(row.at) : null;
 }
