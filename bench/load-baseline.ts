@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { pausedByFrom, type PausedByRow } from '#server/sims/read.ts';
 import { type SimRow, simView } from '#server/sims/rows.ts';
 import { tagsFromRow } from '#server/sims/tags.ts';
-import { usageFromRow, type UsageRow } from '#server/sims/usage.ts';
+import { noUsage, usageFromRow, type UsageRow } from '#server/sims/usage.ts';
 import { monthOf } from '#server/sims/views.ts';
 import {
   companyOf,
@@ -47,9 +47,7 @@ async function withUsageAndTags(company: number, rows: Row[]) {
   const tagsOf = new Map(tags.rows.map((t) => [Number(t.sim_id), tagsFromRow(t as { tags: string[] | string })]));
   return rows.map((r) => ({
     ...sim(r),
-    usage:
-      usageOf.get(Number(r.id)) ??
-      usageFromRow({ id: 0, up: 0, down: 0, at: null, network: null, country: null }, month, asOf),
+    usage: usageOf.get(Number(r.id)) ?? noUsage(new Date(), asOf),
     tags: tagsOf.get(Number(r.id)) ?? [],
   }));
 }
