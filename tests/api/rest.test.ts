@@ -4,6 +4,7 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
+import { ASYNC_COMPRESS_FROM_BYTES } from '#server/http/rest.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
@@ -390,7 +391,7 @@ describe('compression of API answers', () => {
     }
   });
 
-  it('compresses a large answer (a full page of long marks) as well, off the event loop', async () => {
+  it('compresses a large answer (a full page of long marks and notes) as well, off the event loop', async () => {
     const em = portal.server.services.orm.em.fork();
     const big = em.create(Company, {
       name: 'Stora listan AB',
@@ -402,13 +403,13 @@ describe('compression of API answers', () => {
     await em.flush();
     await em.execute(
       `insert into sim (iccid, company_id, rate_plan_id, invoice_line_mark, invoice_line_note, status, activated_at)
-       select '89461234' || lpad(g::text, 12, '0'), ?, (select min(id) from rate_plan where not is_legacy), repeat('Fordon ' || g, 20), repeat('Lång kommentar ' || g, 10), 'active', now()
+       select '89461234' || lpad(g::text, 12, '0'), ?, (select min(id) from rate_plan where not is_legacy), left(repeat('Fordon ' || g || ' Åkeri ', 20), 200), repeat('🚚', 200), 'active', now()
          from generate_series(1, 400) g`,
       [big.id],
     );
     const cookie = await portal.server.sessionCookie('lisa@big.se');
     const plain = await get('/api/sim/all', { cookie });
-    expect(plain.body.length).toBeGreaterThan(16 * 1024);
+    expect(plain.body.length).toBeGreaterThan(ASYNC_COMPRESS_FROM_BYTES);
     expect(JSON.parse(plain.body.toString('utf8'))).toHaveLength(50); // a page: no list is whole
     for (const [accept, decode] of [
       ['br', brotliDecompressSync],
