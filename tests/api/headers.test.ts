@@ -107,6 +107,22 @@ describe('security headers', () => {
     expect(await res.text()).toBe('Det du söker finns inte.');
   });
 
+  it("serve the build's other files by their name for an hour, and a page's path as the page", async () => {
+    for (const path of ['/favicon.svg', '/favicon%2Esvg']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toContain('image/svg+xml');
+      expect(res.headers.get('cache-control'), path).toBe('public, max-age=3600');
+      expect(await res.text(), path).toContain('<svg');
+    }
+    // Not a file of the build: the app answers (its 404 page), never the disk.
+    for (const path of ['/Favicon.svg', '/favicon.svg/x']) {
+      const res = await get(path, { cookie: anna });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toContain('text/html');
+    }
+  });
+
   it('give every page a fresh nonce, carried by each of Remix’s inline scripts', async () => {
     const first = await get('/login');
     const second = await get('/login');
