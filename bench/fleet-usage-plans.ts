@@ -7,7 +7,7 @@ import { viewOf, type ListView } from '#domain/sims/view.ts';
 import { initOrm } from '#server/db/orm.ts';
 import { listFilter } from '#server/sims/search.ts';
 import { monthOf, viewStatements } from '#server/sims/views.ts';
-import { USAGE_OF_SQL } from '#server/sims/usage.ts';
+import { LISTED_SQL, listedParams } from '#server/sims/usage.ts';
 
 const url = process.env.FLEET_DB_URL;
 if (!url) throw new Error('FLEET_DB_URL is needed');
@@ -69,6 +69,6 @@ const ids = await em.execute<Array<{ id: number }>>(
   [companyId],
 );
 console.log(
-  `| usage of a page's 50 SIMs | ${await explain('select 1', USAGE_OF_SQL, [`{${ids.map((r) => r.id).join(',')}}`, companyId, scope.month, companyId])} | |`,
+  `| usage, tags and freshness of a page's 50 SIMs | ${await explain('select 1', LISTED_SQL, listedParams(companyId, ids.map((r) => r.id), scope.month))} | |`,
 );
 await orm.close(true);

@@ -7,9 +7,7 @@ import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '#server/auth/sessions.t
 import { numberedSql } from '#server/db/prepared.ts';
 import { HISTORY_SQL, ONE_SQL as ONE, PAUSED_BY_SQL } from '#server/sims/read.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
-import { TAGS_OF_SQL } from '#server/sims/tags.ts';
-import { USAGE_OF_SQL } from '#server/sims/usage.ts';
-import { AS_OF_SQL } from '#server/usage/as-of.ts';
+import { LISTED_SQL } from '#server/sims/usage.ts';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
@@ -31,10 +29,8 @@ export const COUNT_SQL = numberedSql(listSql(WHOLE_LIST).count);
 export const ONE_SQL = numberedSql(ONE);
 export const EVENTS_SQL = numberedSql(HISTORY_SQL);
 export const PAUSED_SQL = numberedSql(PAUSED_BY_SQL);
-// Each SIM's usage this month and last sighting, how fresh the company's data is, and its tags (issues 39, 40).
-export const USAGE_SQL = numberedSql(USAGE_OF_SQL);
-export const FRESH_SQL = numberedSql(AS_OF_SQL);
-export const TAGS_SQL = numberedSql(TAGS_OF_SQL);
+// Each SIM's usage this month and last sighting, its tags and how fresh the company's data is (issues 39, 40).
+export const USAGE_SQL = numberedSql(LISTED_SQL);
 
 /** The company the request's session acts for, or null (no cookie, unknown, idle or expired session). */
 export async function companyOf(cookie: string | null | undefined): Promise<number | null> {

@@ -2,24 +2,21 @@
 // with the same JSON as the portal, from the same SQL (imported from the portal's modules, `?` made `$n`),
 // with `pg` and a pool of the same size (10). Per request, like the portal: the session row by the SHA-256 of
 // the cookie, then the page of SIMs, or the SIM and its history (both at once); then the listed SIMs' usage this month,
-// how fresh the company's data is and their tags (the three at once), and for a paused SIM who paused it.
+// their tags and how fresh the company's data is (one statement, as the portal), and for a paused SIM who paused it.
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pausedByFrom, type PausedByRow } from '#server/sims/read.ts';
 import { type SimRow, simView } from '#server/sims/rows.ts';
-import { tagsFromRow } from '#server/sims/tags.ts';
-import { noUsage, usageFromRow, type UsageRow } from '#server/sims/usage.ts';
+import { listedParams, withListedRows, type ListedRow } from '#server/sims/usage.ts';
 import { monthOf } from '#server/sims/views.ts';
 import {
   companyOf,
   EVENTS_SQL,
-  FRESH_SQL,
   LIST_SQL,
   ONE_SQL,
   PAUSED_SQL,
   pool,
   query,
-  TAGS_SQL,
   USAGE_SQL,
   type Row,
 } from './load-baseline-db.ts';
@@ -34,22 +31,10 @@ const sim = (r: Row) => simView(r as SimRow); // the portal's own row -> JSON ma
 
 /** The SIMs of `rows` as the portal answers them: with their usage this month and their tags. */
 async function withUsageAndTags(company: number, rows: Row[]) {
-  const ids = `{${rows.map((r) => Number(r.id)).join(',')}}`;
-  const month = monthOf(new Date());
-  const [usage, fresh, tags] = await Promise.all([
-    query('usage', USAGE_SQL, [ids, company, month, company]),
-    query('fresh', FRESH_SQL, [company]),
-    query('tags', TAGS_SQL, [ids, company]),
-  ]);
-  const at = fresh.rows[0]?.at as Date | string | undefined;
-  const asOf = at === undefined ? null : new Date(at).toISOString();
-  const usageOf = new Map(usage.rows.map((u) => [Number(u.id), usageFromRow(u as UsageRow, month, asOf)]));
-  const tagsOf = new Map(tags.rows.map((t) => [Number(t.sim_id), tagsFromRow(t as { tags: string[] | string })]));
-  return rows.map((r) => ({
-    ...sim(r),
-    usage: usageOf.get(Number(r.id)) ?? noUsage(new Date(), asOf),
-    tags: tagsOf.get(Number(r.id)) ?? [],
-  }));
+  const now = new Date();
+  const ids = rows.map((r) => Number(r.id));
+  const usage = await query('usage', USAGE_SQL, listedParams(company, ids, monthOf(now)));
+  return withListedRows(rows.map(sim), usage.rows as ListedRow[], now);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse) {

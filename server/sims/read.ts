@@ -8,7 +8,7 @@ import type { Em } from '#server/db/orm.ts';
 import { readRow } from '#server/db/prepared.ts';
 import { NotFound } from '#domain/errors.ts';
 import { LIST_PAGE_MAX } from '#domain/zod.ts';
-import { usageOfSims, noUsage } from './usage.ts';
+import { noUsage, withUsageAndTags } from './usage.ts';
 import { tagsOfSims } from './tags.ts';
 import { isoSql, SIM_COLUMNS, simView, type SimDetailView, type SimRow, type SimView } from './rows.ts';
 
@@ -122,12 +122,10 @@ const historyRows = (em: Em, sql: string, params: unknown[]) =>
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  const [usageById, tagsById, pausedBy] = await Promise.all([
-    usageOfSims(em, companyId, [id]),
-    tagsOfSims(em, companyId, [id]),
+  const [[listed], pausedBy] = await Promise.all([
+    withUsageAndTags(em, companyId, [{ id }]),
     pausedByOf(em, companyId, row),
   ]);
-  const usage = usageById.get(id) ?? noUsage();
   // The API's history items are as they were before paging: without the event's id.
   const history = historyPage(await historyRows(em, HISTORY_SQL, [companyId, id])).items.map((h) => ({
     kind: h.kind,
@@ -136,7 +134,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
     before: h.before,
     after: h.after,
   }));
-  return { ...simView(row), usage, tags: tagsById.get(id) ?? [], pausedBy, history };
+  return { ...simView(row), usage: listed?.usage ?? noUsage(), tags: listed?.tags ?? [], pausedBy, history };
 }
 
 /**

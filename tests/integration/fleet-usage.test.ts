@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_SORTS, FILTERS, SORTS, viewOf, type ListView } from '#domain/sims/view.ts';
 import { listSimBatches, listSims } from '#server/sims/list.ts';
-import { usageOfSims } from '#server/sims/usage.ts';
+import { withUsageAndTags } from '#server/sims/usage.ts';
+import { usageAsOf } from '#server/usage/as-of.ts';
 import { monthOf } from '#server/sims/views.ts';
 import { ensurePartitions, partitionOf } from '#server/usage/partitions.ts';
 import { useDemoOrm } from '#tests/helpers/orm.ts';
@@ -143,20 +144,25 @@ describe('the list by usage', () => {
       }
   });
 
-  it("reads each SIM's usage for a page at once: this month's bytes and the last sighting", async () => {
+  it("reads each SIM's usage for a page at once: this month's bytes, the last sighting and how fresh the data is", async () => {
     const em = db.orm.em.fork();
-    const usage = await usageOfSims(
+    const listed = await withUsageAndTags(
       em,
       db.companyId,
-      sims.map((s) => s.id),
-      NOW,
+      sims.map((s) => ({ id: s.id })),
+      { now: NOW },
     );
-    for (const s of sims) {
-      const u = usage.get(s.id);
+    expect(listed.map((l) => l.id)).toEqual(sims.map((s) => s.id));
+    const asOf = await usageAsOf(em, db.companyId);
+    expect(asOf).not.toBeNull();
+    for (const [i, s] of sims.entries()) {
+      const u = listed[i]?.usage;
       expect(u?.monthBytes).toBe(s.bytes ?? 0);
       expect(u?.month).toBe('2026-11');
       expect(u?.lastSeenAt).toBe(s.seen === null ? null : new Date(NOW.getTime() - s.seen).toISOString());
       expect(u?.lastSeenCountry).toBe(s.seen === null ? null : 'SE');
+      expect(u?.asOf).toBe(asOf?.toISOString());
+      expect(listed[i]?.tags).toEqual([]);
     }
   });
 });
