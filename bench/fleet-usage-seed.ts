@@ -2,7 +2,7 @@
 // read on it): 1,000,000 active SIMs in Demo AB (bench/fleet.ts), no companies beside it, and for each SIM this
 // month's and last month's totals and its last sighting, as a live fleet has them: one in twenty never seen, one
 // in a hundred silent for 1-7 days, one in a hundred for longer, the rest seen within the last hour; this month's
-// bytes spread over 0-300 MB, one in 37 up to 3 GB (some over 80 % of their plan).
+// bytes spread over 0-300 MB, one in 37 up to 3 GB (some over 80 % of their plan); one in ten tagged.
 //
 //   FLEET_DB_URL=postgres://postgres@127.0.0.1:5432/fleet_usage  FLEET_SIMS=1000000  npx tsx bench/fleet-usage-seed.ts
 import { Company } from '#server/db/entities.ts';
@@ -27,6 +27,9 @@ console.log(`fleet seeded in ${Math.round(performance.now() - t0)} ms`);
 const month = monthStart(swedishDay(new Date()));
 const last = monthStart(swedishDay(new Date(Date.parse(`${month}T12:00:00Z`) - 5 * 86_400_000)));
 await ensurePartitions(em, [partitionOf('usage_month', month), partitionOf('usage_month', last)]);
+// The demo's own usage of its first SIMs (seedDemo) gives way to the fleet's.
+await em.execute('delete from usage_month where company_id = ?', [demo.id]);
+await em.execute('delete from usage_last_seen where company_id = ?', [demo.id]);
 const bytes = (g: string) =>
   `(case when ${g} % 37 = 0 then (${g}::bigint * 2654435761 % 3000) * 1000000 else (${g}::bigint * 2654435761 % 300) * 1000000 + ${g} % 1000 end)`;
 for (const [m, factor] of [
@@ -47,6 +50,15 @@ await em.execute(
      else (s.id % 3600) * interval '1 second' end,
      (array['24001','24007','24008','23801'])[1 + s.id % 4], (array['SE','SE','SE','DK'])[1 + s.id % 4]
    from sim s where s.company_id = ? and s.id % 20 <> 0`,
+  [demo.id],
+);
+// Tags as a fleet has them (issue 40): one SIM in ten "lager", one in fifty "väst" too.
+await em.execute(
+  `insert into sim_tag (company_id, sim_id, tag)
+   select s.company_id, s.id, t.tag from sim s
+     cross join (values ('lager', 10), ('väst', 50)) t(tag, every)
+    where s.company_id = ? and s.id % t.every = 0
+   on conflict do nothing`,
   [demo.id],
 );
 await em.execute('vacuum analyze');
