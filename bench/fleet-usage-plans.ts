@@ -69,6 +69,14 @@ const ids = await em.execute<Array<{ id: number }>>(
   [companyId],
 );
 console.log(
-  `| usage, tags and freshness of a page's 50 SIMs | ${await explain('select 1', LISTED_SQL, listedParams(companyId, ids.map((r) => r.id), scope.month))} | |`,
+  `| usage, tags and freshness of a page's 50 SIMs | ${await explain(
+    'select 1',
+    LISTED_SQL,
+    listedParams(
+      companyId,
+      ids.map((r) => r.id),
+      scope.month,
+    ),
+  )} | |`,
 );
 await orm.close(true);
