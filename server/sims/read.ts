@@ -5,7 +5,7 @@ import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tPause } from '#domain/texts/pause.ts';
 import type { PausedBy } from '#domain/sims/pause.ts';
 import type { Em } from '#server/db/orm.ts';
-import { readRow } from '#server/db/prepared.ts';
+import { readRow, readRowsWithPlanner } from '#server/db/prepared.ts';
 import { NotFound } from '#domain/errors.ts';
 import { LIST_PAGE_MAX } from '#domain/zod.ts';
 import { noUsage, withUsageAndTags } from './usage.ts';
@@ -113,10 +113,7 @@ export const HISTORY_PLANNER = `select set_config('enable_bitmapscan', 'off', tr
 
 /** A page of history rows (HISTORY_SQL or HISTORY_BEFORE_SQL), in a transaction of HISTORY_PLANNER's settings. */
 const historyRows = (em: Em, sql: string, params: unknown[]) =>
-  em.transactional(async (tx) => {
-    await tx.execute(HISTORY_PLANNER);
-    return tx.execute<Array<EventRow & { id: number }>>(sql, params);
-  });
+  readRowsWithPlanner<EventRow & { id: number }>(em, HISTORY_PLANNER, sql, params);
 
 /** One of the company's active SIMs with the newest HISTORY_PAGE events of its history, newest first. */
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {

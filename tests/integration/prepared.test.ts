@@ -7,10 +7,10 @@ import { hashSessionId, SESSION_SQL } from '#server/auth/sessions.ts';
 import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { initOrm, migrate, pgPoolOf, type Orm } from '#server/db/orm.ts';
-import { readRow, readRows } from '#server/db/prepared.ts';
+import { readRow, readRows, readRowsWithPlanner } from '#server/db/prepared.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
-import { HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
+import { HISTORY_PLANNER, HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
 import { needs } from '#tests/helpers/needs.ts';
@@ -117,6 +117,66 @@ describe('prepared reads', () => {
     expect(failures).toBeLessThan(12);
     expect(await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId])).toMatchObject({ id: simId });
     expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
+  });
+});
+
+describe("reads with planner settings (a SIM's history)", () => {
+  it('give the same rows as the settings and the read in a transaction of their own', async () => {
+    const own = await orm.em.fork().transactional(async (tx) => {
+      await tx.execute(HISTORY_PLANNER);
+      return tx.execute(HISTORY_SQL, [companyId, simId]);
+    });
+    expect(own.length).toBeGreaterThan(0);
+    expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId])).toEqual(own);
+  });
+
+  it('hold the settings for the read and leave none behind on the connection', async () => {
+    const read = `select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq, ?::int as n`;
+    for (let i = 0; i < 12; i++)
+      expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, read, [i])).toEqual([
+        { bitmap: 'off', seq: 'off', n: i },
+      ]);
+    // Every connection the pool holds, at once: each with the server's own settings again.
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        readRows<{ bitmap: string }>(orm.em.fork(), `select current_setting('enable_bitmapscan') as bitmap`, []),
+      ),
+    );
+    expect(after.flat().map((r) => r.bitmap)).toEqual(Array.from({ length: 12 }, () => 'on'));
+  });
+
+  it('write only integers into the read: any other parameter is bound, in a transaction of its own', async () => {
+    const odd = "1; drop table sim; --'";
+    expect(
+      await readRowsWithPlanner<{ v: string; n: number }>(
+        orm.em.fork(),
+        HISTORY_PLANNER,
+        'select ?::text as v, ?::int as n',
+        [odd, 2],
+      ),
+    ).toEqual([{ v: odd, n: 2 }]);
+    expect(await readRow(orm.em.fork(), ONE_SQL, [simId, companyId])).toBeDefined();
+  });
+
+  needs(it, 'PostgreSQL')('fail as "database unavailable" on a killed connection, and read again after', async () => {
+    if (!unprepared) throw new Error('the killer connection is made on PostgreSQL');
+    await unprepared.em
+      .getConnection()
+      .execute(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+    let failures = 0;
+    for (let i = 0; i < 12; i++) {
+      try {
+        expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId])).not.toEqual(
+          [],
+        );
+      } catch (err) {
+        expect(isDatabaseUnavailable(err)).toBe(true);
+        failures++;
+      }
+    }
+    expect(failures).toBeLessThan(12);
   });
 });
 
