@@ -9,11 +9,12 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tIdempotency } from '#domain/texts/idempotency.ts';
 import { ApiKey, AuditEvent, Company, IdempotencyKey, Sim, SimEvent, User } from '#server/db/entities.ts';
 import { newToast, type HubEvent } from '#server/events/hub.ts';
-import { initOrm, type Orm } from '#server/db/orm.ts';
+import { initOrm, pgPoolOf, type Orm } from '#server/db/orm.ts';
 import { lockNameOf } from '#server/trpc/idempotency.ts';
 import { purgeExpired } from '#server/maintenance/purge.ts';
 import { freshDatabase } from '#tests/helpers/db.ts';
@@ -61,6 +62,18 @@ const em = () => server.services.orm.em.fork();
 const activeCount = (iccids: string[]) => em().count(Sim, { iccid: { $in: iccids }, status: 'active' });
 const activationEvents = (iccids: string[]) =>
   em().count(SimEvent, { kind: 'activated', sim: { iccid: { $in: iccids } } });
+/** Runs `watch` with a connection to the server's database of its own (not one of the server's pool). */
+async function withWatcher<T>(watch: (client: pg.Client) => Promise<T>): Promise<T> {
+  const pool = await pgPoolOf(server.services.orm);
+  if (!pool) throw new Error('a watcher connection is made on PostgreSQL');
+  const client = new pg.Client({ ...pool.options, application_name: 'idempotency test watcher' });
+  await client.connect();
+  try {
+    return await watch(client);
+  } finally {
+    await client.end();
+  }
+}
 const uniqueKey = () => `retry-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
 beforeAll(async () => {
@@ -274,20 +287,24 @@ describe('Idempotency-Key on the REST writes', { timeout: 60_000 }, () => {
         answer = post('/api/sim', { key: keyA }, activation(iccid), key);
         // It polls (one statement a try, no connection held between): once it has looked three times, as the
         // database's sessions show (each look's start), it has still done nothing while the lock is held here.
+        // Watched on a connection of its own: a look through the server's pool would take the connection the last
+        // look was released to, and its own query would replace that look in pg_stat_activity before it was seen.
         const looks = new Set<string>();
-        await expect
-          .poll(
-            async () => {
-              const rows = await em().execute<{ look: string }[]>(
-                `select pid || ' ' || query_start as look from pg_stat_activity
-                 where query like 'select pg_try_advisory_xact_lock%'`,
-              );
-              for (const r of rows) looks.add(r.look);
-              return looks.size;
-            },
-            { timeout: 10_000, interval: 20 },
-          )
-          .toBeGreaterThanOrEqual(3);
+        await withWatcher(async (watcher) => {
+          await expect
+            .poll(
+              async () => {
+                const { rows } = await watcher.query<{ look: string }>(
+                  `select pid || ' ' || query_start as look from pg_stat_activity
+                   where query like 'select pg_try_advisory_xact_lock%'`,
+                );
+                for (const r of rows) looks.add(r.look);
+                return looks.size;
+              },
+              { timeout: 10_000, interval: 20 },
+            )
+            .toBeGreaterThanOrEqual(3);
+        });
         expect(await activeCount([iccid])).toBe(0);
       });
       const done = await answer!;
