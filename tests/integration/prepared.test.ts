@@ -47,6 +47,30 @@ afterAll(async () => {
   await drop?.();
 });
 
+/** Every other backend of this database (the pool's) terminated by a connection of its own (PostgreSQL). */
+async function killPoolConnections(): Promise<void> {
+  if (!unprepared) throw new Error('the killer connection is made on PostgreSQL');
+  await unprepared.em
+    .getConnection()
+    .execute(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+}
+
+/** A read done 12 times after the kill: on a killed connection it fails as "database unavailable" (503), never as a bug; not every time. */
+async function readsAfterKill(read: () => Promise<void>): Promise<void> {
+  let failures = 0;
+  for (let i = 0; i < 12; i++) {
+    try {
+      await read();
+    } catch (err) {
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      failures++;
+    }
+  }
+  expect(failures).toBeLessThan(12);
+}
+
 const reads = () => [
   { sql: listSql(WHOLE_LIST).page, params: [companyId, 50, 0] },
   { sql: listSql(WHOLE_LIST).count, params: [companyId] },
@@ -96,25 +120,11 @@ describe('prepared reads', () => {
   needs(it, 'PostgreSQL')('are prepared again on a new connection after the database killed the old ones', async () => {
     const em = orm.em.fork();
     expect(await readRow(em, ONE_SQL, [simId, companyId])).toBeDefined();
-    // Every other backend of this database (the pool's) is terminated by a connection of its own.
-    const killer = unprepared!;
-    await killer.em
-      .getConnection()
-      .execute(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      );
-    // A read on a killed connection fails as "database unavailable" (503), never as a bug; the next succeeds.
-    let failures = 0;
-    for (let i = 0; i < 12; i++) {
-      try {
-        const row = await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
-        expect(row?.id).toBe(simId);
-      } catch (err) {
-        expect(isDatabaseUnavailable(err)).toBe(true);
-        failures++;
-      }
-    }
-    expect(failures).toBeLessThan(12);
+    await killPoolConnections();
+    await readsAfterKill(async () => {
+      const row = await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId]);
+      expect(row?.id).toBe(simId);
+    });
     expect(await readRow<{ id: number }>(orm.em.fork(), ONE_SQL, [simId, companyId])).toMatchObject({ id: simId });
     expect((await preparedNames(orm)).some((n) => n.startsWith('sim_'))).toBe(true);
   });
@@ -159,24 +169,11 @@ describe("reads with planner settings (a SIM's history)", () => {
   });
 
   needs(it, 'PostgreSQL')('fail as "database unavailable" on a killed connection, and read again after', async () => {
-    if (!unprepared) throw new Error('the killer connection is made on PostgreSQL');
-    await unprepared.em
-      .getConnection()
-      .execute(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      );
-    let failures = 0;
-    for (let i = 0; i < 12; i++) {
-      try {
-        expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId])).not.toEqual(
-          [],
-        );
-      } catch (err) {
-        expect(isDatabaseUnavailable(err)).toBe(true);
-        failures++;
-      }
-    }
-    expect(failures).toBeLessThan(12);
+    await killPoolConnections();
+    await readsAfterKill(async () => {
+      const rows = await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId]);
+      expect(rows).not.toEqual([]);
+    });
   });
 });
 
