@@ -39,6 +39,22 @@ describe('route matching on the server', () => {
     }
   });
 
+  it("remembers a path's matches, and gives each caller its own copy", () => {
+    const first = matchRoutes(routes, '/sims/12');
+    const second = matchRoutes(routes, '/sims/12');
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(second?.[1]).not.toBe(first?.[1]);
+    // As from a walk of the branches: the matches of one answer share one params object, not another answer's.
+    expect(second?.[0]?.params).toBe(second?.[1]?.params);
+    expect(second?.[0]?.params).not.toBe(first?.[0]?.params);
+    if (first?.[1]) first[1].params.id = 'changed';
+    expect(matchRoutes(routes, '/sims/12')?.[1]?.params).toEqual({ id: '12' });
+    expect(matchRoutes(routes, '/sims/13')?.[1]?.params).toEqual({ id: '13' });
+    // A partial match (the router's lazy route discovery) is remembered apart from a whole one.
+    expect(matchRoutes([{ id: 'a', path: '/a' }], '/a/b')).toBeNull();
+  });
+
   it('a new routes array is matched by its own branches', () => {
     const other: AgnosticRouteObject[] = [{ id: 'only', path: '/only' }];
     expect(ids(other, '/only')).toEqual(['only']);
