@@ -215,9 +215,9 @@ export async function cannon(
   };
 }
 
-/** The node flags of `npm start` (package.json's start script), for a server started as it starts. */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+/** The node flags of `npm start` (package.json's start script of this checkout, or of `dir`'s), to start as it starts. */
+export function startFlags(dir = root): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
   return pkg.scripts.start.split(/\s+/).filter((w) => w.startsWith('--'));
 }
 
@@ -235,12 +235,14 @@ export async function startProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   // The started program is this child itself (the tsx CLI would put a script in a grandchild).
-  // BENCH_CPU_PROF=<dir>: each started process writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  // BENCH_CPU_PROF=<dir>: each started process writes a V8 CPU profile there when it stops (open it in Chrome DevTools),
+  // sampled every 100 microseconds (V8's default, 1 ms, leaves a request's parts to chance).
   const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
+    ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)]
     : [];
-  // As `npm start` runs it, with its V8 flags (package.json's start script: one place for them).
-  const program = opts.script ? ['--import', 'tsx', opts.script] : [...startFlags(), 'scripts/start.js'];
+  // As `npm start` runs it, with its V8 flags (package.json's start script: one place for them; another checkout's
+  // own, so that a change of the flags can be measured with BENCH_BEFORE).
+  const program = opts.script ? ['--import', 'tsx', opts.script] : [...startFlags(opts.cwd), 'scripts/start.js'];
   const child = spawn(process.execPath, [...profile, ...program], {
     cwd: opts.cwd ?? root,
     env: {
