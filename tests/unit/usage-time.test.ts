@@ -31,6 +31,23 @@ describe('swedishDay', () => {
     expect(swedishDay(at(iso))).toBe(day);
   });
 
+  it("is Intl's day for every time, whatever was asked before in the same hour (remembered per UTC hour)", () => {
+    const reference = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Stockholm', dateStyle: 'short' });
+    // Both changes of the clocks in 2026 and a new year, every 7 minutes and 13 seconds (asked in a mixed order:
+    // each hour's first answer is the one remembered), and times before 1970 (Intl asked every time).
+    const spans = [
+      ['2026-03-27T00:00:00Z', '2026-03-31T00:00:00Z'],
+      ['2026-10-23T00:00:00Z', '2026-10-27T00:00:00Z'],
+      ['2026-12-30T00:00:00Z', '2027-01-02T00:00:00Z'],
+    ];
+    const times: Date[] = [new Date('1969-12-31T23:30:00Z'), new Date('1899-12-31T23:30:00Z')];
+    for (const [from, to] of spans)
+      for (let t = Date.parse(from ?? ''); t < Date.parse(to ?? ''); t += 433_000) times.push(new Date(t));
+    const mixed = [...times.filter((_, i) => i % 2), ...times.filter((_, i) => i % 2 === 0)];
+    for (const time of mixed) expect(swedishDay(time), time.toISOString()).toBe(reference.format(time));
+    expect(() => swedishDay(new Date(NaN))).toThrow(RangeError);
+  });
+
   it('gives the month, and the first day of a month', () => {
     expect(swedishMonth(at('2026-12-31T23:00:00Z'))).toBe('2027-01');
     expect(swedishMonth(at('2026-12-31T22:59:59Z'))).toBe('2026-12');
