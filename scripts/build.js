@@ -76,7 +76,9 @@ export function bundleServer() {
     '--format=esm',
     '--target=node22',
     '--packages=external',
+    // A map for the logger's stacks (server/log-stacks.ts): positions only, the sources are in the repository.
     '--sourcemap',
+    '--sources-content=false',
     '--log-level=warning',
     `--outdir=${path.dirname(serverBundle)}`,
   ]);

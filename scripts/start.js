@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build, buildIsStale, serverBundle } from './build.js';
 
 if (buildIsStale()) build();
-// Stack traces in the logs name the TypeScript files and lines (build/node/index.js.map).
-process.setSourceMapsEnabled(true);
+// Stack traces in the logs name the TypeScript files and lines: the logger maps a logged error's stack with
+// build/node/index.js.map (server/log-stacks.ts). Not Node's source maps, which hold the map for good (about 30 MB).
 const server = await import(pathToFileURL(serverBundle).href);
 await server.run();
