@@ -8,6 +8,7 @@ import { drained } from '#server/files/streams.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, errorBody } from './answer.ts';
 import { RateLimited, spendSessionBudgets } from './rate-limits.ts';
 import { asyncHandler } from './async-handler.ts';
+import { endInOneGo } from './compress.ts';
 import { bytesOf, validHost } from './clean-text.ts';
 import { isNavigation, sendErrorPage } from './refusal.ts';
 import { loadContextFor, requestSignal } from './request-context.ts';
@@ -48,7 +49,7 @@ const WRITE_BYTES = 64 * 1024;
  * comes later (a download read from the database as it is sent) still goes out as soon as it comes. A slow client
  * holds the reading (the answer never piles up in memory), and one that leaves stops it.
  */
-async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promise<void> {
+async function writeBody(body: ReadableStream<Uint8Array>, req: Request, res: Response): Promise<void> {
   const reader = body.getReader();
   res.once('close', () => {
     if (!res.writableFinished) reader.cancel().catch(() => {});
@@ -56,6 +57,7 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
   const nextTurn = () => new Promise<false>((resolve) => setImmediate(resolve, false));
   let pieces: Uint8Array[] = [];
   let size = 0;
+  let sent = false;
   const take = (): Uint8Array => {
     const [only] = pieces;
     const data = pieces.length === 1 && only ? only : Buffer.concat(pieces, size);
@@ -66,6 +68,7 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
   const send = async () => {
     if (size === 0) return;
     const data = take();
+    sent = true;
     if (res.destroyed) return;
     const more = res.write(data);
     // The compression middleware's flush: what was written reaches the client now, not when zlib's buffer fills.
@@ -90,10 +93,12 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: Response): Promi
       ]);
       if (!ready || size >= WRITE_BYTES) await send();
     }
-    // The last pieces (a whole page, most often) go out with the end: zlib's one pass finishes the stream, with no
-    // flush before it.
+    // The last pieces go out with the end: zlib's one pass finishes the stream, with no flush before it. A whole
+    // answer in them (a page, most often) is compressed in one call and sent with its length, not through the stream.
     const last = size > 0 ? take() : null;
-    if (last && !res.destroyed) res.end(last);
+    if (last && !sent && !res.destroyed)
+      endInOneGo(req, res, Buffer.from(last.buffer, last.byteOffset, last.byteLength), (b) => res.end(b));
+    else if (last && !res.destroyed) res.end(last);
     else res.end();
   } catch (error) {
     res.destroy(error as Error);
@@ -166,7 +171,7 @@ export function remixHandler(
     ) {
       res.setHeader('Cache-Control', 'no-store');
     }
-    if (response.body) await writeBody(response.body, res);
+    if (response.body) await writeBody(response.body, req, res);
     else res.end();
   });
 }

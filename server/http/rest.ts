@@ -3,15 +3,13 @@
 // (query or JSON body, path parameters), Swedish { error, issues } answers (server/http/answer.ts), compression in
 // one go with the answer's length, the writes' Idempotency-Key read into the context (server/http/idempotency.ts;
 // the procedure's middleware does the rest). The OpenAPI document: ./openapi.ts.
-import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { TRPCError } from '@trpc/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { t } from '#domain/texts/common.ts';
 import { httpError } from './answer.ts';
 import { errorBody, Invalid, Unauthenticated } from '#domain/errors.ts';
 import { RateLimited } from './rate-limits.ts';
-import { DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL, encodingFor } from './encoding.ts';
+import { endInOneGo } from './compress.ts';
 import type { Services } from '#server/services.ts';
 import type { Context } from '#server/trpc/context.ts';
 import { createCaller } from '#server/trpc/caller.ts';
@@ -42,58 +40,11 @@ export function sendRestError(req: Request, res: Response, err: unknown, log: Se
     .end(JSON.stringify(answer.body));
 }
 
-// An answer is one string in memory: compressed in one go (brotli or gzip, from 1 kB, as the compression
-// middleware would choose; server/http/encoding.ts) and written with its length, which the streaming middleware omits.
-const COMPRESS_FROM_BYTES = 1024;
-/**
- * From here an answer is compressed on libuv's threads, not on the event loop. Below it, in one call on the event loop:
- * Node's asynchronous zlib is a stream and a round trip to a worker thread, which for a page of 50 SIMs (22 kB of
- * JSON) cost 286 us of CPU against 75 us in one call (gzip at level 1; brotli at quality 4: 388 against 113 us);
- * at 90 kB 238 against 109 (brotli 1,117 against 274); only at 450 kB does the stream cost less CPU (716 against
- * 824). At 64 kB one call holds the event loop about 0.1 ms (gzip) to 0.2 ms (brotli): a page of SIMs with long
- * marks and notes, or a bulk call's results, go to the threads.
- */
-export const ASYNC_COMPRESS_FROM_BYTES = 64 * 1024;
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
-const GZIP = { level: DYNAMIC_GZIP_LEVEL };
-
-// encodingFor of each Accept-Encoding value met (clients send a handful; negotiating anew was ~1 % of a list's CPU).
-const encodings = new Map<string, 'br' | 'gzip' | null>();
-function encodingOf(accept: string | undefined): 'br' | 'gzip' | null {
-  const known = accept === undefined ? null : encodings.get(accept);
-  if (known !== undefined || accept === undefined) return known ?? null;
-  const encoding = encodingFor(accept);
-  if (encodings.size < 64) encodings.set(accept, encoding); // bounded: odd values cannot grow it
-  return encoding;
-}
-
-/** Makes this response's one res.end(text) (how the library answers) compressed and sized. */
+/** Makes this response's one res.end(text) (how the door answers) compressed in one go and sized. */
 function compressOnEnd(req: Request, res: Response): void {
   const end = res.end.bind(res) as (chunk?: Buffer) => Response;
   res.end = ((chunk?: string | Buffer) => {
-    let body = chunk === undefined ? Buffer.alloc(0) : Buffer.from(chunk);
-    if (body.length < COMPRESS_FROM_BYTES || res.getHeader('Content-Encoding')) {
-      res.setHeader('Content-Length', body.length);
-      return end(body);
-    }
-    res.setHeader('Vary', 'Accept-Encoding');
-    const encoding = encodingOf(req.headers['accept-encoding']);
-    const send = (out: Buffer) => {
-      if (encoding) res.setHeader('Content-Encoding', encoding);
-      res.setHeader('Content-Length', out.length);
-      end(out);
-    };
-    if (!encoding) send(body);
-    else if (body.length < ASYNC_COMPRESS_FROM_BYTES)
-      send(encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP));
-    // A large answer (a full page of long marks, a bulk call's 1,000 results) is compressed off the event loop.
-    else
-      void (encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP)).then(send, (err: unknown) =>
-        res.destroy(err as Error),
-      );
-    body = Buffer.alloc(0);
+    endInOneGo(req, res, chunk === undefined ? Buffer.alloc(0) : Buffer.from(chunk), end);
     return res;
   }) as Response['end'];
 }

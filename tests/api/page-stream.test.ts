@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 
 /** The raw bytes of an answer and its encoding, as sent (fetch would decode them). */
-function raw(path: string, encoding: string): Promise<{ status: number; encoding?: string; body: Buffer }> {
+function raw(
+  path: string,
+  encoding: string,
+): Promise<{ status: number; encoding?: string; length?: string; body: Buffer }> {
   const url = new URL(path, portal.server.url);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { cookie: anna, 'accept-encoding': encoding } }, (res) => {
@@ -24,6 +27,7 @@ function raw(path: string, encoding: string): Promise<{ status: number; encoding
         resolve({
           status: res.statusCode!,
           encoding: res.headers['content-encoding'],
+          length: res.headers['content-length'],
           body: Buffer.concat(parts),
         }),
       );
@@ -53,9 +57,12 @@ describe('a page on the wire', () => {
     expect(html.length).toBeGreaterThan(5_000);
     expect(withoutNonce(gunzipSync(gzip.body).toString('utf8'))).toBe(withoutNonce(html));
     expect(withoutNonce(brotliDecompressSync(br.body).toString('utf8'))).toBe(withoutNonce(html));
-    // Compressed as one stream (a page's pieces reach zlib in one write per turn), about as small as the whole page
-    // gzipped at once at the server's level; a flush per small chunk would cost far more.
+    // Rendered in one turn, the page is compressed in one call (server/http/compress.ts endInOneGo) and sent with its
+    // length: as small as the whole page gzipped at once at the server's level, no flush, no stream.
     expect(gzip.body.length).toBeLessThan(gzipSync(html, { level: DYNAMIC_GZIP_LEVEL }).length * 1.1);
+    expect([plain.length, gzip.length, br.length]).toEqual(
+      [plain.body.length, gzip.body.length, br.body.length].map(String),
+    );
   });
 
   it('goes on serving after clients leave in the middle of answers', async () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Company, Sim, User } from '#server/db/entities.ts';
-import { ASYNC_COMPRESS_FROM_BYTES } from '#server/http/rest.ts';
+import { ASYNC_COMPRESS_FROM_BYTES } from '#server/http/compress.ts';
 import { iccidFactory } from '#tests/helpers/iccid.ts';
 import { useScreens } from '#tests/helpers/screens.ts';
 
