@@ -13,6 +13,7 @@ import { build, buildDir, buildIsStale, remixServerBuild, root } from '#scripts/
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseIsEmpty, seedDemo } from './db/seed.ts';
 import { createHttpApp } from './http/app.ts';
+import { trackEnds, whenEnded } from './http/ended.ts';
 import type { BuildSource } from './http/remix.ts';
 import { metricsFor } from './http/request-log.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -111,29 +112,15 @@ export async function startServer(
   // The requests in flight: from their arrival until their handler ends the answer (res.end), whether or not the
   // client is still there to read it (a connection that has closed says nothing about its handler).
   const inFlight = new Set<Promise<void>>();
+  trackEnds(app.response);
   let draining = false;
   const server = createServer((req, res) => {
     // While draining, a request that comes on a kept-alive connection (a proxy's cached one) is answered, and its
     // connection closed after the answer, so the proxy retires it cleanly instead of having it closed under a request.
     if (draining) res.setHeader('Connection', 'close');
-    let done!: () => void;
-    const handled = new Promise<void>((resolve) => (done = resolve));
+    const handled = whenEnded(res);
     inFlight.add(handled);
     void handled.then(() => inFlight.delete(handled));
-    // Middlewares replace res.end (compression ends the real one only once its output has drained, which never
-    // happens when the client has gone): the handler's call of whichever end is current is what counts.
-    let end = res.end;
-    Object.defineProperty(res, 'end', {
-      configurable: true,
-      get: () => {
-        const current = end;
-        return function (this: unknown, ...args: Parameters<typeof end>) {
-          done();
-          return current.apply(this, args);
-        };
-      },
-      set: (fn: typeof end) => (end = fn),
-    });
     app(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
