@@ -63,6 +63,13 @@ function encodingOf(accept: string | undefined): 'br' | 'gzip' | null {
   return encoding;
 }
 
+/** Adds Accept-Encoding to the answer's Vary (a page's own Vary stays). */
+function varyOnEncoding(res: Response): void {
+  const vary = String(res.getHeader('Vary') ?? '');
+  if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary))
+    res.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+}
+
 /**
  * Ends the answer with `body`, its whole content, compressed in one go where the client takes it and the type is
  * worth it (as the streaming middleware decides: not below 1 kB, not already encoded, not HEAD, not
@@ -77,7 +84,7 @@ export function endInOneGo(req: Request, res: Response, body: Buffer, end: (chun
     !worthCompressing(req, res)
       ? null
       : encodingOf(req.headers['accept-encoding']);
-  if (body.length >= COMPRESS_FROM_BYTES) res.setHeader('Vary', 'Accept-Encoding');
+  if (body.length >= COMPRESS_FROM_BYTES) varyOnEncoding(res);
   const send = (out: Buffer) => {
     if (encoding) res.setHeader('Content-Encoding', encoding);
     res.setHeader('Content-Length', out.length);

@@ -17,7 +17,7 @@ beforeAll(async () => {
 function raw(
   path: string,
   encoding: string,
-): Promise<{ status: number; encoding?: string; length?: string; body: Buffer }> {
+): Promise<{ status: number; encoding?: string; length?: string; vary?: string; body: Buffer }> {
   const url = new URL(path, portal.server.url);
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { cookie: anna, 'accept-encoding': encoding } }, (res) => {
@@ -28,6 +28,7 @@ function raw(
           status: res.statusCode!,
           encoding: res.headers['content-encoding'],
           length: res.headers['content-length'],
+          vary: res.headers.vary,
           body: Buffer.concat(parts),
         }),
       );
@@ -60,6 +61,8 @@ describe('a page on the wire', () => {
     // Rendered in one turn, the page is compressed in one call (server/http/compress.ts endInOneGo) and sent with its
     // length: as small as the whole page gzipped at once at the server's level, no flush, no stream.
     expect(gzip.body.length).toBeLessThan(gzipSync(html, { level: DYNAMIC_GZIP_LEVEL }).length * 1.1);
+    // Each answer says a cache must keep one per encoding.
+    for (const answer of [plain, gzip, br]) expect(answer.vary).toMatch(/(^|, *)Accept-Encoding$/);
     expect([plain.length, gzip.length, br.length]).toEqual(
       [plain.body.length, gzip.body.length, br.body.length].map(String),
     );
