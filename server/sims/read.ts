@@ -117,14 +117,17 @@ const historyRows = (em: Em, sql: string, params: unknown[]) =>
 
 /** One of the company's active SIMs with the newest HISTORY_PAGE events of its history, newest first. */
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
-  const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
-  if (!row) throw new NotFound(t.errors.simNotFound);
-  const [[listed], pausedBy] = await Promise.all([
+  // The SIM, its usage and tags, and its history read at once (each read is of the company's SIMs only): one round
+  // trip where three were made one after another; who paused it after, only for a paused SIM.
+  const [row, [listed], historyRead] = await Promise.all([
+    readRow<SimRow>(em, ONE_SQL, [id, companyId]),
     withUsageAndTags(em, companyId, [{ id }]),
-    pausedByOf(em, companyId, row),
+    historyRows(em, HISTORY_SQL, [companyId, id]),
   ]);
+  if (!row) throw new NotFound(t.errors.simNotFound);
+  const pausedBy = await pausedByOf(em, companyId, row);
   // The API's history items are as they were before paging: without the event's id.
-  const history = historyPage(await historyRows(em, HISTORY_SQL, [companyId, id])).items.map((h) => ({
+  const history = historyPage(historyRead).items.map((h) => ({
     kind: h.kind,
     at: h.at,
     by: h.by,
