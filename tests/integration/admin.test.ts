@@ -11,6 +11,8 @@ import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { loadConfig } from '#server/config.ts';
 import { AuditEvent, Company, User } from '#server/db/entities.ts';
 import { seedDemo } from '#server/db/seed.ts';
+import { isDatabaseUnavailable } from '#server/db/errors.ts';
+import { POOL_MAX } from '#server/db/orm.ts';
 import { closeServices, createServices, type Services } from '#server/services.ts';
 import { createCaller } from '#server/trpc/caller.ts';
 import { createContext } from '#server/trpc/context.ts';
@@ -62,6 +64,13 @@ async function as(email: string | null) {
     ip: '127.0.0.1',
   });
   return createCaller(ctx);
+}
+
+/** `n` callers of this user, each with its own session, made one after another. */
+async function callersOf(email: string, n: number) {
+  const callers: Array<Awaited<ReturnType<typeof as>>> = [];
+  for (let i = 0; i < n; i++) callers.push(await as(email));
+  return callers;
 }
 
 /** The refusal's code and its message per field (the zod issues the API also answers with). */
@@ -588,20 +597,40 @@ describe('users', () => {
 
 describe('parallel updates of one row', () => {
   /** The audit rows of one target, oldest first: each starts where the one before ended. */
-  async function expectUnbrokenChain(action: string, targetId: number, current: Record<string, unknown>) {
+  async function expectUnbrokenChain(
+    action: string,
+    targetId: number,
+    current: Record<string, unknown>,
+    count: number,
+  ) {
     const rows = (await audits(action)).filter((a) => a.targetId === String(targetId));
-    expect(rows).toHaveLength(31);
+    expect(rows).toHaveLength(count);
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.before, `audit row ${i}`).toEqual(rows[i - 1]!.after);
     expect(rows.at(-1)!.after).toEqual(current);
+  }
+
+  /**
+   * How many of the racing updates were done. Each is done or refused whole: an update still waiting for a pooled
+   * connection after QUEUE_WAIT_MS is refused as overload (503; decision 021), which on a busy machine can meet the
+   * last of thirty that take turns on one row. Nothing else may fail, and at least a pool's worth must get through.
+   */
+  function doneOrOverloaded(results: PromiseSettledResult<unknown>[]): number {
+    const refused = results.filter((r) => r.status === 'rejected');
+    for (const r of refused) expect(isDatabaseUnavailable(r.reason), String(r.reason)).toBe(true);
+    expect(results.length - refused.length).toBeGreaterThanOrEqual(POOL_MAX);
+    return results.length - refused.length;
   }
 
   it('30 parallel company updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
     const caller = await as('admin@demo.test');
     const { newCompany } = await caller.admin.createCompany({ name: 'Kapplöpning AB', customerNumber: '700001' });
     await caller.admin.updateCompany({ ...newCompany, name: 'Kapplöpning AB 0' });
-    await Promise.all(
-      Array.from({ length: 30 }, async (_, i) =>
-        (await as('admin@demo.test')).admin.updateCompany({
+    // Thirty requests, each its own session and context (made one by one: the race is of the updates, not of
+    // thirty sign-ins, whose storm on a busy machine once outwaited the pool's queue and was refused).
+    const callers = await callersOf('admin@demo.test', 30);
+    const results = await Promise.allSettled(
+      callers.map((c, i) =>
+        c.admin.updateCompany({
           id: newCompany.id,
           name: `Kapplöpning AB ${i + 1}`,
           customerNumber: '700001',
@@ -611,12 +640,17 @@ describe('parallel updates of one row', () => {
       ),
     );
     const c = await services.orm.em.fork().findOneOrFail(Company, { id: newCompany.id });
-    await expectUnbrokenChain('updateCompany', newCompany.id, {
-      name: c.name,
-      customerNumber: c.customerNumber,
-      invoiceNote: c.invoiceNote,
-      invoiceInterval: c.invoiceInterval,
-    });
+    await expectUnbrokenChain(
+      'updateCompany',
+      newCompany.id,
+      {
+        name: c.name,
+        customerNumber: c.customerNumber,
+        invoiceNote: c.invoiceNote,
+        invoiceInterval: c.invoiceInterval,
+      },
+      1 + doneOrOverloaded(results),
+    );
   });
 
   it('30 parallel user updates take turns: unbroken audit chain, the newest audit row is the state', async () => {
@@ -627,9 +661,10 @@ describe('parallel updates of one row', () => {
       companyId: demo.id,
     });
     await caller.admin.updateUser({ ...newUser, name: 'Parallell 0' });
-    await Promise.all(
-      Array.from({ length: 30 }, async (_, i) =>
-        (await as('admin@demo.test')).admin.updateUser({
+    const callers = await callersOf('admin@demo.test', 30);
+    const results = await Promise.allSettled(
+      callers.map((c, i) =>
+        c.admin.updateUser({
           id: newUser.id,
           companyId: demo.id,
           name: `Parallell ${i + 1}`,
@@ -640,14 +675,19 @@ describe('parallel updates of one row', () => {
       ),
     );
     const u = await services.orm.em.fork().findOneOrFail(User, { id: newUser.id });
-    await expectUnbrokenChain('updateUser', newUser.id, {
-      name: u.name,
-      email: u.email,
-      companyId: demo.id,
-      isCompanyOwner: u.role === 'owner',
-      role: u.role,
-      isSuperAdmin: u.isSuperAdmin,
-    });
+    await expectUnbrokenChain(
+      'updateUser',
+      newUser.id,
+      {
+        name: u.name,
+        email: u.email,
+        companyId: demo.id,
+        isCompanyOwner: u.role === 'owner',
+        role: u.role,
+        isSuperAdmin: u.isSuperAdmin,
+      },
+      1 + doneOrOverloaded(results),
+    );
   });
 });
 
