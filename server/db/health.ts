@@ -1,6 +1,9 @@
 // Whether the database answers, for /healthz, /readyz and the health procedure: within a second, whatever the
-// pool is doing. /readyz also asks whether every migration this build knows has been applied. On PostgreSQL the check uses its own connection, not a pooled one, so a pool whose
-// slots are all busy (or leaked) cannot hang it, and the pool's counts are reported beside it.
+// pool is doing. /readyz also asks whether every migration this build knows has been applied. On PostgreSQL the check
+// uses its own connection, not a pooled one, so a pool whose slots are all busy (or leaked) cannot hang it, and the
+// pool's counts are reported beside it. One check of each kind runs at a time: a probe that asks while one runs gets
+// its answer, so a flood of probes (they need no sign-in) opens one connection at a time, not one each, and cannot
+// take PostgreSQL's max_connections from the pools (tests/api/probes.test.ts).
 import pg from 'pg';
 import { migrationsList } from '#migrations/index.ts';
 import { pgPoolOf, type Orm } from './orm.ts';
@@ -36,7 +39,24 @@ async function ownConnectionQuery(options: pg.PoolConfig, sql: string): Promise<
   }
 }
 
-export async function databaseHealth(orm: Orm): Promise<DatabaseHealth> {
+/**
+ * The check, one at a time per database: a caller while it runs shares its answer (a check begun at most its
+ * timeout, a second, before the caller asked); the first caller after it starts a new one.
+ */
+function oneAtATime<T>(check: (orm: Orm) => Promise<T>): (orm: Orm) => Promise<T> {
+  const running = new WeakMap<Orm, Promise<T>>();
+  return (orm) => {
+    const current = running.get(orm);
+    if (current) return current;
+    const started = check(orm).finally(() => running.delete(orm));
+    running.set(orm, started);
+    return started;
+  };
+}
+
+export const databaseHealth = oneAtATime(checkHealth);
+
+async function checkHealth(orm: Orm): Promise<DatabaseHealth> {
   let pool: pg.Pool | null = null;
   let up: boolean;
   try {
@@ -67,7 +87,9 @@ export async function databaseIsUp(orm: Orm): Promise<boolean> {
 const APPLIED_SQL = 'select name from mikro_orm_migrations';
 
 /** Whether the database answers and has every migration of this build applied (an older schema is not ready). */
-export async function databaseReadiness(orm: Orm): Promise<Readiness> {
+export const databaseReadiness = oneAtATime(checkReadiness);
+
+async function checkReadiness(orm: Orm): Promise<Readiness> {
   let rows: Array<Record<string, unknown>>;
   try {
     const pool = await withTimeout(pgPoolOf(orm), HEALTH_TIMEOUT_MS);

@@ -84,6 +84,22 @@ needs(describe, 'PostgreSQL')('a database that cannot be reached (PostgreSQL beh
     await behind?.stop();
   });
 
+  it('checks the database one probe at a time: a flood of them opens a connection or two, not one each', async () => {
+    // The pool's connections are open (a first answer), then 100 probes at once from anyone: each check has a
+    // connection of its own (a busy pool cannot hang it), so without a bound they would take PostgreSQL's
+    // max_connections (100 here) from every pool of every instance.
+    expect((await probe(server.url, '/healthz')).status).toBe(200);
+    const before = proxy.open;
+    proxy.resetPeak();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => probe(server.url, i % 2 ? '/healthz' : '/readyz')),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    // One /healthz and one /readyz check at a time, shared by every probe that asks meanwhile (the margin: a pooled
+    // connection the server's own background work may open).
+    expect(proxy.peak - before).toBeLessThanOrEqual(4);
+  });
+
   it('answers /readyz 503 while cut off, /livez 200 all along, and is ready again when it is back', async () => {
     expect((await probe(server.url, '/readyz')).status).toBe(200);
     await proxy.cut();

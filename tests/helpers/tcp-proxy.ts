@@ -8,9 +8,15 @@ export function tcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;
+  // Connections through it now, and the most at once since resetPeak (a test counting what a door opens).
+  let open = 0;
+  let peak = 0;
   const listen = () =>
     new Promise<void>((resolve) => {
       server = net.createServer((client) => {
+        open++;
+        peak = Math.max(peak, open);
+        client.on('close', () => open--);
         const upstream = net.connect(target.port, target.host);
         for (const s of [client, upstream]) {
           sockets.add(s);
@@ -29,6 +35,15 @@ export function tcpProxy(target: { host: string; port: number }) {
     listen,
     get port() {
       return port;
+    },
+    get open() {
+      return open;
+    },
+    get peak() {
+      return peak;
+    },
+    resetPeak() {
+      peak = open;
     },
     /** Closes the listener and every connection through it. */
     async cut() {
