@@ -9,11 +9,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { Express, Response } from 'express';
+import type { Express } from 'express';
 import type { Config } from '#server/config.ts';
 import { encodingFor } from './encoding.ts';
+import { madeOnce, sendMadeOnce, type MadeOnce } from './made-once.ts';
 
 // The package exports neither its package.json nor its browser build: found beside its main file (dist/index.js).
 const SCALAR_DIST = path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference'));
@@ -48,6 +47,8 @@ document.addEventListener('DOMContentLoaded', () => Scalar.createApiReference('#
 const START_URL = `/api/docs/start-${createHash('sha256').update(START).digest('hex').slice(0, 12)}.js`;
 
 const YEAR = 'public, max-age=31536000, immutable';
+/** The bundle's and the start script's headers: a new version is a new URL. */
+const SCRIPT = { 'Cache-Control': YEAR, 'Content-Type': 'text/javascript; charset=utf-8' };
 
 /** The page, the same for everyone: no session, no nonce, nothing of the request in it. */
 const PAGE = `<!doctype html>
@@ -104,40 +105,12 @@ function policyOf(config: Config): string {
   ].join('; ');
 }
 
-/**
- * A file compressed once per process, on first asking, for a client that takes brotli or gzip (off the main
- * thread). Brotli at quality 5: the 4.3 MB bundle in about 1.5 s to 1.09 MB; quality 9 saves 4% more in 5 s.
- */
-function precompressed(body: Buffer) {
-  let br: Promise<Buffer> | undefined;
-  let gz: Promise<Buffer> | undefined;
-  return (encoding: 'br' | 'gzip') =>
-    encoding === 'br'
-      ? (br ??= promisify(brotliCompress)(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }))
-      : (gz ??= promisify(gzip)(body, { level: 9 }));
-}
-
-function sendScript(res: Response, body: Buffer, compressed: ReturnType<typeof precompressed>, accept?: string) {
-  res.set({ 'Cache-Control': YEAR, 'Content-Type': 'text/javascript; charset=utf-8', Vary: 'Accept-Encoding' });
-  const encoding = encodingFor(accept);
-  if (!encoding) return void res.send(body);
-  return compressed(encoding).then((b) => {
-    // Sent as it is: the compression middleware leaves an answer with a Content-Encoding alone.
-    res.set('Content-Encoding', encoding).send(b);
-  });
-}
-
 /** Adds GET /api/docs with its bundle and start script to the app. */
 export function mountApiDocs(app: Express, config: Config): void {
   // Read on first asking (about 4 MB): an instance nobody reads the reference on never holds it.
-  let bundle: { body: Buffer; compressed: ReturnType<typeof precompressed> } | undefined;
-  const bundleOf = () =>
-    (bundle ??= (() => {
-      const body = readFileSync(path.join(SCALAR_DIST, 'browser/standalone.js'));
-      return { body, compressed: precompressed(body) };
-    })());
-  const start = Buffer.from(START);
-  const startCompressed = precompressed(start);
+  let bundle: MadeOnce | undefined;
+  const bundleOf = () => (bundle ??= madeOnce(readFileSync(path.join(SCALAR_DIST, 'browser/standalone.js'))));
+  const start = madeOnce(Buffer.from(START));
   const policy = policyOf(config);
 
   app.get('/api/docs', (req, res) => {
@@ -155,10 +128,9 @@ export function mountApiDocs(app: Express, config: Config): void {
     res.send(PAGE);
   });
   app.get(API_DOCS_BUNDLE, (req, res, next) => {
-    const { body, compressed } = bundleOf();
-    sendScript(res, body, compressed, req.headers['accept-encoding'])?.catch(next);
+    sendMadeOnce(req, res, bundleOf(), SCRIPT)?.catch(next);
   });
   app.get(START_URL, (req, res, next) => {
-    sendScript(res, start, startCompressed, req.headers['accept-encoding'])?.catch(next);
+    sendMadeOnce(req, res, start, SCRIPT)?.catch(next);
   });
 }

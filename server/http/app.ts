@@ -17,7 +17,8 @@ import { mountProbes } from './probes.ts';
 import { remixHandler, type BuildSource } from './remix.ts';
 import { apiContext, restContextOf } from './request-context.ts';
 import { metricsFor, requestLog } from './request-log.ts';
-import { openApi } from './openapi.ts';
+import { sendMadeOnce } from './made-once.ts';
+import { openApiAnswer } from './openapi.ts';
 import { restDoor } from './rest.ts';
 import { securityHeaders } from './security-headers.ts';
 import { listExportDoor } from './sim-export.ts';
@@ -63,8 +64,9 @@ export function createHttpApp(
   // /api/trpc and the stream never take an API key.
   app.use('/api/trpc', ...trpcDoor(services, (req) => apiContext(services, req)));
   app.get('/api/sse', eventStream(services));
-  app.get('/api/openapi.json', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json(openApi(services));
+  app.get('/api/openapi.json', (req, res, next) => {
+    const headers = { 'Cache-Control': 'public, max-age=300', 'Content-Type': 'application/json; charset=utf-8' };
+    sendMadeOnce(req, res, openApiAnswer(services), headers)?.catch(next);
   });
   // Its interactive reference, with the page's own policy (server/http/api-docs.ts).
   mountApiDocs(app, services.config);

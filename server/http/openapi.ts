@@ -6,6 +6,7 @@ import { cookieName } from '#server/auth/sessions.ts';
 import type { Services } from '#server/services.ts';
 import { listExportOpenApi } from '#server/sims/list-file.ts';
 import { appRouter } from '#server/trpc/router.ts';
+import { madeOnce, type MadeOnce } from './made-once.ts';
 import { exactDocument } from './openapi-document.ts';
 import { restScopes } from './rest-routes.ts';
 
@@ -71,4 +72,13 @@ export function openApi(services: Services) {
   exactDocument(doc);
   openApiDocument = doc;
   return openApiDocument;
+}
+
+let openApiMade: MadeOnce | undefined;
+/**
+ * GET /api/openapi.json's answer: the document serialized and compressed once (server/http/made-once.ts), not per
+ * request: about 5.5 ms of CPU each before, for anyone who asks.
+ */
+export function openApiAnswer(services: Services): MadeOnce {
+  return (openApiMade ??= madeOnce(Buffer.from(JSON.stringify(openApi(services)))));
 }

@@ -1,6 +1,7 @@
 // GET /api/docs over HTTP: the reference page in Swedish for anyone (no session), with its own
 // Content-Security-Policy (no host but the portal's, no inline or eval script), and its scripts served by the
-// portal itself with a version or a hash in the URL, cached for a year, compressed.
+// portal itself with a version or a hash in the URL, cached for a year, compressed. GET /api/openapi.json: the same
+// document in every encoding, made once, and a repeated request answered 304.
 import { describe, expect, it } from 'vitest';
 import { useScreens } from '#tests/helpers/screens.ts';
 
@@ -68,5 +69,32 @@ describe('/api/docs', () => {
     expect(visitor.status).toBe(200);
     expect(member.status).toBe(200);
     expect(await visitor.text()).toBe(await member.text());
+  });
+
+  it('serves /api/openapi.json in each encoding as the same document, with Vary, and 304 when the client has it', async () => {
+    const plain = await get('/api/openapi.json', { 'accept-encoding': 'identity' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    expect((JSON.parse(text) as { openapi: string }).openapi).toMatch(/^3\.1\./);
+    for (const encoding of ['br', 'gzip']) {
+      const res = await get('/api/openapi.json', { 'accept-encoding': encoding });
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      const etag = res.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect(await res.text()).toBe(text); // fetch decodes it
+      // The client has it: 304, no body. (Cache-Control as a browser revalidates: fetch would add no-cache, which
+      // asks for the whole answer.)
+      const again = await get('/api/openapi.json', {
+        'accept-encoding': encoding,
+        'if-none-match': etag!,
+        'cache-control': 'max-age=0',
+      });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+    }
   });
 });
