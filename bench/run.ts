@@ -1,4 +1,4 @@
-// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, data, usage, tags, rules, each in its own process, then a summary
+// All benchmarks in sequence (npm run bench): export, pages, load, sse, bulk, scale, xlsx-bomb, data, usage, tags, rules, doors, each in its own process, then a summary
 // from their bench/results/*.json. `npm run bench -- pages load` runs only those.
 //
 //   BENCH_SMOKE=1   tiny and quick (what CI runs): every benchmark at its smallest size, in about 2-3 minutes
@@ -12,7 +12,20 @@ import path from 'node:path';
 import { buildDir, ensureBuild, logger, resultFile, root } from './lib.ts';
 
 const log = logger('run');
-const ALL = ['export', 'pages', 'load', 'sse', 'bulk', 'scale', 'xlsx-bomb', 'data', 'usage', 'tags', 'rules'] as const;
+const ALL = [
+  'export',
+  'pages',
+  'load',
+  'sse',
+  'bulk',
+  'scale',
+  'xlsx-bomb',
+  'data',
+  'usage',
+  'tags',
+  'rules',
+  'doors',
+] as const;
 type Name = (typeof ALL)[number];
 
 // bench/export.ts has its own size knobs (it does not read BENCH_SMOKE).
@@ -39,6 +52,7 @@ const extraEnv: Record<Name, Record<string, string>> = {
   usage: {},
   tags: {},
   rules: {},
+  doors: {},
 };
 
 function runOne(name: Name): Promise<number> {
@@ -141,6 +155,15 @@ function summary(name: Name, r: J): string[] {
     case 'rules':
       return [
         `a rule firing for ${r.sims} SIMs: ingest ${r.ingestMs} ms, ${r.firings} firings; ${r.delivered} webhooks (${r.distinct} distinct) in ${r.deliveryMs} ms, ${r.perSecond}/s; another company's event ${r.otherCompanyMs} ms (< ${r.targets.otherMaxMs}); ${r.digests} digest (${ok(r.pass)})`,
+      ];
+    case 'doors':
+      return [
+        `CPU a request without signing in, against the login page's ${r.doors.find((d: J) => d.door === '/login')?.cpuMs} ms: ` +
+          r.doors
+            .filter((d: J) => d.door !== '/login')
+            .map((d: J) => `${d.door} ${d.ofLogin}x`)
+            .join(', ') +
+          ` (<= ${r.targets.maxOfLogin}x each, ${r.errors} errors: ${ok(r.pass)})`,
       ];
     case 'scale':
       if (r.skipped) return [`skipped: ${r.skipped}`];
