@@ -10,11 +10,12 @@
 //   BENCH_DOORS_REQUESTS (2,000; smoke 300)  BENCH_ROUNDS (3; smoke 1)
 // Target: every door's median at most the login page's; no error.
 import { SMOKE } from './env.ts';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import {
   benchOnPostgres,
+  cpuTicks,
   logger,
+  median,
   runBenchmark,
   seedWithMiddleSim,
   serverEnv,
@@ -29,14 +30,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
 const LOGIN = '/login';
 const DOORS = ['/livez', '/readyz', '/healthz', '/api/openapi.json', '/api/docs', '/favicon.svg', LOGIN];
 
-/** The process's user and system CPU time, in clock ticks (1/100 s). */
-function ticks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 async function main(): Promise<{ pass: boolean }> {
   const { dataDir, pg, cleanup } = await benchOnPostgres('doors', log);
   try {
@@ -50,9 +43,9 @@ async function main(): Promise<{ pass: boolean }> {
       for (let round = 0; round < ROUNDS; round++)
         for (const door of round % 2 ? [...DOORS].reverse() : DOORS) {
           await run(door, 200);
-          const t0 = ticks(portal.pid);
+          const t0 = cpuTicks(portal.pid);
           const r = await run(door, REQUESTS);
-          const ms = ((ticks(portal.pid) - t0) * 10) / REQUESTS;
+          const ms = ((cpuTicks(portal.pid) - t0) * 10) / REQUESTS;
           cpu[door]?.push(ms);
           if (r.non2xx || r.errors) {
             failed += r.non2xx + r.errors;

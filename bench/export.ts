@@ -42,7 +42,7 @@ import { LIST_COLUMNS, writeListCsv } from '#server/sims/list-file.ts';
 import type { SimView } from '#server/sims/rows.ts';
 import type { SimUsage } from '#server/sims/usage.ts';
 import { freshDatabase } from '#tests/helpers/scratch-db.ts';
-import { freePort, mb, rssOf, runBenchmark } from './lib.ts';
+import { freePort, mb, median, rssOf, runBenchmark } from './lib.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SIMS = Number(process.env.BENCH_SIMS ?? 10_000);
@@ -53,7 +53,6 @@ const TARGET_RSS_MB = 60;
 /** Flat memory: the growth at full size at most this many times the growth at a tenth of the size. */
 const TARGET_RSS_RATIO = 1.5;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const log = (...a: unknown[]) => console.log('[bench:export]', ...a);
 
 /** N SIMs for the company, all active at the period start; a third change plan mid-period, a tenth end. */

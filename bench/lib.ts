@@ -51,6 +51,15 @@ export function rssOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** A process's user and system CPU time, in clock ticks (1/100 s), from /proc. */
+export function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The middle value (the upper of the two middle ones for an even count); NaN for none. */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
 /** The PostgreSQL server the benchmarks make their databases on: DATABASE_URL's, else the machine's. */
 export const pgAdminUrl = () =>
   process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

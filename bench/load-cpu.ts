@@ -7,14 +7,16 @@
 // (a side measured right after another can pay for the other's garbage or a busier machine). BENCH_LOAD_ONLY=
 // sims,list,one (as bench:load) measures some of the routes only.
 import './env.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildSimsBaseline } from './load-baseline-remix.ts';
 import {
   benchOnPostgres,
+  cpuTicks,
   logger,
+  median,
   runBenchmark,
   seedWithMiddleSim,
   serverEnv,
@@ -27,14 +29,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : null;
 const ONLY = new Set((process.env.BENCH_LOAD_ONLY ?? 'sims,list,one').split(',').map((s) => s.trim()));
 
-/** The process's user and system CPU time, in clock ticks (1/100 s). */
+/** The process's CPU ticks (it has a pid once started). */
 function ticks(pid: number | undefined): number {
   if (pid === undefined) throw new Error('the process has no pid');
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return Number(fields[11]) + Number(fields[12]);
+  return cpuTicks(pid);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main() {
   const { dataDir, pg, cleanup } = await benchOnPostgres('load-cpu', log);
