@@ -113,19 +113,21 @@ export function mountApiDocs(app: Express, config: Config): void {
   const start = madeOnce(Buffer.from(START));
   const policy = policyOf(config);
 
-  app.get('/api/docs', (req, res) => {
+  const page = madeOnce(Buffer.from(PAGE));
+  const pageHeaders = {
+    'Content-Security-Policy': policy,
+    'Cache-Control': 'no-cache',
+    'Content-Type': 'text/html; charset=utf-8',
+  };
+
+  app.get('/api/docs', (req, res, next) => {
     // The page asks for the bundle next: its compression starts now.
     const encoding = encodingFor(req.headers['accept-encoding']);
     if (encoding)
       bundleOf()
         .compressed(encoding)
         .catch(() => {});
-    res.set({
-      'Content-Security-Policy': policy,
-      'Cache-Control': 'no-cache',
-      'Content-Type': 'text/html; charset=utf-8',
-    });
-    res.send(PAGE);
+    sendMadeOnce(req, res, page, pageHeaders)?.catch(next);
   });
   app.get(API_DOCS_BUNDLE, (req, res, next) => {
     sendMadeOnce(req, res, bundleOf(), SCRIPT)?.catch(next);
