@@ -1,5 +1,5 @@
 // An answer whose body is the same for everyone until the process stops (the OpenAPI document, the API reference's
-// script bundle): compressed once per encoding, on first asking and off the main thread, then sent as it is, so a
+// page and scripts): compressed once per encoding, on first asking and off the main thread, then sent as it is, so a
 // request costs a lookup, not a JSON.stringify and a compression of the whole body each time.
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
