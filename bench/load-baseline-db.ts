@@ -6,8 +6,11 @@ import pg from 'pg';
 import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '#server/auth/sessions.ts';
 import { numberedSql } from '#server/db/prepared.ts';
 import { HISTORY_SQL, ONE_SQL as ONE, PAUSED_BY_SQL } from '#server/sims/read.ts';
+import { type SimRow, simView } from '#server/sims/rows.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
-import { LISTED_SQL } from '#server/sims/usage.ts';
+import { COMPANY_TAGS_SQL } from '#server/sims/tags.ts';
+import { LISTED_SQL, listedParams, withListedRows, type ListedRow } from '#server/sims/usage.ts';
+import { monthOf } from '#server/sims/views.ts';
 
 export const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
@@ -31,6 +34,20 @@ export const EVENTS_SQL = numberedSql(HISTORY_SQL);
 export const PAUSED_SQL = numberedSql(PAUSED_BY_SQL);
 // Each SIM's usage this month and last sighting, its tags and how fresh the company's data is (issues 39, 40).
 export const USAGE_SQL = numberedSql(LISTED_SQL);
+// The company's tags (issue 40), which /sims lists beside its tag filter.
+export const TAGS_SQL = numberedSql(COMPANY_TAGS_SQL);
+
+/** The SIMs of `rows` as the portal answers them (its own row mapping): with their usage this month and their tags. */
+export async function withUsageAndTags(company: number, rows: Row[]) {
+  const now = new Date();
+  const ids = rows.map((r) => Number(r.id));
+  const usage = await query('usage', USAGE_SQL, listedParams(company, ids, monthOf(now)));
+  return withListedRows(
+    rows.map((r) => simView(r as SimRow)),
+    usage.rows as ListedRow[],
+    now,
+  );
+}
 
 /** The company the request's session acts for, or null (no cookie, unknown, idle or expired session). */
 export async function companyOf(cookie: string | null | undefined): Promise<number | null> {

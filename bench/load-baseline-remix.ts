@@ -1,11 +1,13 @@
 // bench:load's baseline for GET /sims: a bare Remix v2 app of the same versions (bench/remix-floor.ts), one
-// route, /sims, whose loader does what the portal's must: the session check, then the first page of 50 of the
-// company's active SIMs and their count, the same SQL with `pg` (bench/load-baseline-db.ts); the page renders
-// them as a plain table. bench/load.ts builds the app (buildSimsBaseline) and starts this file in its own
-// process: REMIX_DIR (the built app), DATABASE_URL, PORT.
+// route, /sims, whose loader runs the statements the portal's does, the same SQL with `pg`
+// (bench/load-baseline-db.ts): the session check, then at once the first page of 50 of the company's active SIMs,
+// their count and the company's tags (issue 40), then the page's usage this month, last sightings and tags (issues
+// 39, 40; one statement, as the portal). The page renders the same data as a plain table, unformatted. bench/load.ts
+// builds the app (buildSimsBaseline) and starts this file in its own process: REMIX_DIR (the built app),
+// DATABASE_URL, PORT.
 import path from 'node:path';
 import type { GetLoadContextFunction } from '@remix-run/express';
-import { companyOf, COUNT_SQL, LIST_SQL, pool, query } from './load-baseline-db.ts';
+import { companyOf, COUNT_SQL, LIST_SQL, pool, query, TAGS_SQL, withUsageAndTags } from './load-baseline-db.ts';
 import { buildRemixApp, serveRemixApp } from './remix-floor.ts';
 
 const PAGE_SIZE = 50;
@@ -19,16 +21,20 @@ export async function loader({ request, context }) {
 }
 
 export default function Sims() {
-  const { total, sims } = useLoaderData();
+  const { total, tags, sims } = useLoaderData();
   return (
     <main>
       <h1>SIM-kort ({total})</h1>
+      <p>{tags.join(', ')}</p>
       <table>
         <thead>
           <tr>
             <th>ICCID</th>
             <th>Fakturamärkning</th>
+            <th>Förbrukning</th>
+            <th>Senast sedd</th>
             <th>Abonnemang</th>
+            <th>Aktiverat</th>
           </tr>
         </thead>
         <tbody>
@@ -37,8 +43,13 @@ export default function Sims() {
               <td>
                 <a href={'/sims/' + s.id}>{s.iccid}</a>
               </td>
-              <td>{s.mark}</td>
-              <td>{s.legacy ? 'Äldre' : ''}</td>
+              <td>
+                {s.mark} {s.tags.join(', ')}
+              </td>
+              <td>{s.bytes}</td>
+              <td>{s.seen}</td>
+              <td>{s.plan}</td>
+              <td>{s.activated}</td>
             </tr>
           ))}
         </tbody>
@@ -51,19 +62,31 @@ export default function Sims() {
 /** Builds the baseline app into a temp folder (remove it when done). */
 export const buildSimsBaseline = () => buildRemixApp({ 'sims.jsx': SIMS_ROUTE }, 'sim-bench-load-remix-');
 
-/** The loader's work: the session, then the page and the count at once (as the portal's /sims). */
+/** The loader's work: the session, then the page, the count and the company's tags at once, then the page's usage
+ * and tags (as the portal's /sims). */
 async function sims(cookie: string | null) {
   const company = await companyOf(cookie);
   if (company === null) throw new Response('Du är inte inloggad.', { status: 401 });
-  const [page, count] = await Promise.all([
-    query('list', LIST_SQL, [company, PAGE_SIZE, 0]),
+  const [page, count, tags] = await Promise.all([
+    query('list', LIST_SQL, [company, PAGE_SIZE, 0]).then((r) => withUsageAndTags(company, r.rows)),
     query('count', COUNT_SQL, [company]),
+    query('tags', TAGS_SQL, [company, company]),
   ]);
   const total = count.rows[0]?.n;
   if (typeof total !== 'number') throw new Error('the count query gave no number');
   return {
     total,
-    sims: page.rows.map((r) => ({ id: r.id, iccid: r.iccid, mark: r.invoice_line_mark, legacy: r.is_legacy })),
+    tags: tags.rows.map((r) => String(r.tag)),
+    sims: page.map((s) => ({
+      id: s.id,
+      iccid: s.iccid,
+      mark: s.invoiceLineMark,
+      tags: s.tags,
+      bytes: s.usage.monthBytes,
+      seen: s.usage.lastSeenAt,
+      plan: s.ratePlan.description,
+      activated: s.activatedAt,
+    })),
   };
 }
 

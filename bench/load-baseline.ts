@@ -6,9 +6,6 @@
 // Started by bench/load.ts: DATABASE_URL, PORT.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pausedByFrom, type PausedByRow } from '#server/sims/read.ts';
-import { type SimRow, simView } from '#server/sims/rows.ts';
-import { listedParams, withListedRows, type ListedRow } from '#server/sims/usage.ts';
-import { monthOf } from '#server/sims/views.ts';
 import {
   companyOf,
   EVENTS_SQL,
@@ -17,24 +14,13 @@ import {
   PAUSED_SQL,
   pool,
   query,
-  USAGE_SQL,
-  type Row,
+  withUsageAndTags,
 } from './load-baseline-db.ts';
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
-}
-
-const sim = (r: Row) => simView(r as SimRow); // the portal's own row -> JSON mapping
-
-/** The SIMs of `rows` as the portal answers them: with their usage this month and their tags. */
-async function withUsageAndTags(company: number, rows: Row[]) {
-  const now = new Date();
-  const ids = rows.map((r) => Number(r.id));
-  const usage = await query('usage', USAGE_SQL, listedParams(company, ids, monthOf(now)));
-  return withListedRows(rows.map(sim), usage.rows as ListedRow[], now);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse) {

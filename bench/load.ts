@@ -5,9 +5,10 @@
 // loopback (50 connections) against GET /sims (SSR, logged in), GET /api/sim/all?limit=50 and GET /api/sim/{id}.
 // The baseline, in the same run and its own process: bench/load-baseline.ts, a bare Node `http` server that
 // answers the same JSON from the same SQL with `pg` (checked equal before measuring). Prints req/s, p50, p99,
-// errors and the ratio to the baseline (target >= 0.8x). GET /sims's baseline: bench/load-baseline-remix.ts, a
-// bare Remix v2 app of the same versions (built on the fly, bench/remix-floor.ts) whose one route does the same
-// session check and renders the same 50 SIMs from the same SQL as a plain table (target >= 0.6x). Writes
+// errors and the ratio to the baseline (target >= 0.9x, issue 38). GET /sims's baseline: bench/load-baseline-remix.ts, a
+// bare Remix v2 app of the same versions (built on the fly, bench/remix-floor.ts) whose one route runs the same
+// statements (the session, the page, its count, its usage and tags, the company's tags) and renders the same 50
+// SIMs' data as a plain table (target >= 0.8x, issue 38). Writes
 // bench/results/load.json. GET /api/sim/{id} with an
 // API key (Authorization: Bearer) next to the cookie path, in the same run: its req/s over the cookie path's
 // (target >= 0.9x). The key's rate limit is counted as always, with a limit the run never reaches.
@@ -71,7 +72,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ONLY = new Set((process.env.BENCH_LOAD_ONLY ?? 'sims,list,one,key').split(',').map((s) => s.trim()));
 /** Another checkout of the portal, measured beside this one (BENCH_BEFORE). */
 const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : null;
-const TARGET = { apiRatioMin: 0.8, simsRatioMin: 0.6, p99OverP50Max: 10, errors: 0, apiKeyOverCookieMin: 0.9 };
+const TARGET = { apiRatioMin: 0.9, simsRatioMin: 0.8, p99OverP50Max: 10, errors: 0, apiKeyOverCookieMin: 0.9 };
 
 /** JSON with its object keys sorted, to compare two answers. */
 function canonical(v: unknown): string {
@@ -299,7 +300,7 @@ async function main() {
       durationSeconds: DURATION,
       tool: 'autocannon 9.0.0, in this process, loopback; portal and baseline each in its own process',
       baseline:
-        "API: bench/load-baseline.ts, node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once), as unnamed statements (pg's default; also run with named prepared statements, for information); /sims: bench/load-baseline-remix.ts, a bare Remix app of the same versions on Express + compression, the session, then the page of 50 and the count at once, rendered as a plain table",
+        "API: bench/load-baseline.ts, node:http + pg Pool(10), the same SQL as the portal, imported from its modules (session, page / sim and history at once, then usage and tags; a paused SIM's pauser), as unnamed statements (pg's default; also run with named prepared statements, for information); /sims: bench/load-baseline-remix.ts, a bare Remix app of the same versions on Express + compression, the same statements as the portal's (the session, then the page of 50, its count and the company's tags at once, then the page's usage and tags), the same data rendered as a plain table",
       before: BEFORE,
       sameJson: same,
       routes: rows,

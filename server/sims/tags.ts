@@ -127,16 +127,16 @@ export const COMPANY_TAGS_MAX = 1_000;
  * The company's tags in text order (at most COMPANY_TAGS_MAX): a skip scan of sim_tag's (company, tag) index, one
  * probe per tag, whatever the number of SIMs that have them (nothing counted).
  */
-export async function companyTags(em: Em, companyId: number): Promise<string[]> {
-  const rows = await em.execute<Array<{ tag: string }>>(
-    `with recursive t(tag) as (
+export const COMPANY_TAGS_SQL = `with recursive t(tag) as (
        (select tag from sim_tag where company_id = ? order by tag limit 1)
        union all
        select (select s.tag from sim_tag s where s.company_id = ? and s.tag > t.tag order by s.tag limit 1)
          from t where t.tag is not null)
-     select tag from t where tag is not null limit ${COMPANY_TAGS_MAX}`,
-    [companyId, companyId],
-  );
+     select tag from t where tag is not null limit ${COMPANY_TAGS_MAX}`;
+
+/** The company's tags (COMPANY_TAGS_SQL). */
+export async function companyTags(em: Em, companyId: number): Promise<string[]> {
+  const rows = await em.execute<Array<{ tag: string }>>(COMPANY_TAGS_SQL, [companyId, companyId]);
   return rows.map((r) => r.tag);
 }
 
