@@ -1,3 +1,4 @@
+// Long: the house rules are one ESLint config, each rule beside its reason (docs/architecture.md names them).
 // Lint: typescript-eslint, React, hooks and accessibility rules; formatting is Prettier's (npm run format).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
@@ -50,6 +51,15 @@ const NO_OWN_PROPERTY_ON_REQUESTS = {
   message:
     'No property defined on a request or response itself: V8 makes its properties a dictionary (slow reads everywhere). Define it on the prototype (server/http/ended.ts).',
 };
+/**
+ * A number or date in words goes through a formatter made once (domain/texts/numbers.ts's grouped, the Intl formats
+ * of app/utils/text.ts): `toLocaleString` builds a new Intl formatter at each call (a /sims page made one per count).
+ */
+const NO_LOCALE_STRING = {
+  selector: "CallExpression[callee.property.name='toLocaleString']",
+  message:
+    'No toLocaleString: it builds a formatter per call. Use grouped() (domain/texts/numbers.ts) or an Intl format made once.',
+};
 /** The modules whose reads every usage page and API call makes: through readRows / readRow, never em.execute. */
 const HOT_READS = [
   'server/usage/sim.ts',
@@ -90,11 +100,18 @@ export default tseslint.config(
     },
   },
   {
+    // The product's code formats numbers and dates with formatters made once (tests and benchmarks may not).
+    files: ['{app,server,domain}/**/*.{ts,tsx,js}'],
+    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, NO_OWN_PROPERTY_ON_REQUESTS, NO_LOCALE_STRING] },
+  },
+  {
     // The usage reads of every page and API call are prepared statements (server/db/prepared.ts's readRows):
     // planned once per connection, not anew each time (the SIM page's overview was planned over 91 partitions of
     // raw records on every request: 20 ms of the database's time a page).
     files: HOT_READS,
-    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, NO_OWN_PROPERTY_ON_REQUESTS, NO_EXECUTE] },
+    rules: {
+      'no-restricted-syntax': ['error', NO_AS_NEVER, NO_OWN_PROPERTY_ON_REQUESTS, NO_LOCALE_STRING, NO_EXECUTE],
+    },
   },
   {
     // A file over 250 lines says why on its first line (`// Long: <reason>`), or is split.

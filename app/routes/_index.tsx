@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { LogoutForm } from '#app/components/LogoutForm.tsx';
 import { Overview, type OverviewView } from '#app/components/usage/Overview.tsx';
-import { t } from '#domain/texts/common.ts';
+import { grouped, t } from '#domain/texts/common.ts';
 import { tCompany } from '#domain/texts/company.ts';
 import { tCompanyUsage } from '#domain/texts/company-usage.ts';
 import { requireUser } from '#app/utils/auth.server.ts';
@@ -13,14 +13,13 @@ import { formatBytes, usageAgainstPlan } from '#domain/usage/format.ts';
 import { useLiveUsage } from '#app/utils/live-usage.ts';
 
 const o = tCompanyUsage.overview;
-const count = new Intl.NumberFormat('sv-SE');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireUser(request, context);
   const role = callerRole(session);
   const v = await context.trpc.usage.overview();
   const overview: OverviewView = {
-    activeSims: count.format(v.activeSims),
+    activeSims: grouped(v.activeSims),
     today: formatBytes(v.today),
     thisMonth: formatBytes(v.thisMonth),
     lastMonth: formatBytes(v.lastMonth),
@@ -28,8 +27,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     silent: v.silent.exact
       ? v.silent.count === 0
         ? o.silentNone
-        : o.silentCount(count.format(v.silent.count))
-      : o.silentMore(count.format(v.silent.count)),
+        : o.silentCount(grouped(v.silent.count))
+      : o.silentMore(grouped(v.silent.count)),
     top: v.top.map((s) => ({
       id: s.id,
       iccid: s.iccid,

@@ -11,7 +11,7 @@ import { Notice } from '#app/components/ui/Notice.tsx';
 import { requireSuperAdmin } from '#app/utils/auth.server.ts';
 import { attempt } from '#app/utils/forms.server.ts';
 import { formatDateTime } from '#app/utils/text.ts';
-import { t } from '#domain/texts/common.ts';
+import { grouped, t } from '#domain/texts/common.ts';
 import { tNetwork } from '#domain/texts/network.ts';
 
 const PAGE_SIZE = 50;
@@ -24,8 +24,6 @@ export const handle = { width: 'wide' };
 export const ErrorBoundary = routeErrorBoundary(a.title);
 
 export const meta: MetaFunction = () => [{ title: `${a.title} – ${t.appName}` }];
-
-const bytes = new Intl.NumberFormat('sv-SE');
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireSuperAdmin(request, context);
@@ -42,8 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       received: formatDateTime(r.receivedAt),
       from: formatDateTime(r.start),
       to: formatDateTime(r.end),
-      up: bytes.format(r.bytesUp),
-      down: bytes.format(r.bytesDown),
+      up: grouped(r.bytesUp),
+      down: grouped(r.bytesDown),
     })),
   };
 }

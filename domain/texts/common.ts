@@ -1,9 +1,9 @@
 // Long: a dictionary, one entry per text grouped by screen; splitting it further would scatter the shared words.
 // The Swedish texts every page or answer may show (the parts of one area are in the files beside it).
 import { lookup } from './lookup.ts';
+import { grouped } from './numbers.ts';
 
-/** A count as Swedish writes it: 1 000 000 (no-break spaces between the groups). */
-export const grouped = (n: number) => n.toLocaleString('sv-SE');
+export { grouped };
 
 export const t = {
   appName: 'SIM-portalen',

@@ -1,8 +1,7 @@
 // The Swedish texts of rules (issue 40): /company/rules ("Regler"), /api/company/rules and the audit trail.
 // @texts:rules
 import { formatBytes } from '#domain/usage/format.ts';
-
-const n = (v: number) => v.toLocaleString('sv-SE');
+import { grouped as n } from './numbers.ts';
 
 export const tRules = {
   title: 'Regler',

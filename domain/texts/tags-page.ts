@@ -1,4 +1,6 @@
 // The texts of the company's tags page, /sims/tags (issue 40): the list, rename (merging allowed) and delete.
+import { grouped } from './numbers.ts';
+
 export const tTagsPage = {
   title: 'Taggar',
   manageLink: 'Hantera taggar',
@@ -20,5 +22,5 @@ export const tTagsPage = {
   sameName: 'Ange ett annat namn än det nuvarande.',
   unknown: 'Taggen finns inte längre. Listan är uppdaterad.',
   result: (title: string, n: number) =>
-    n === 0 ? `${title}. Inget SIM-kort ändrades.` : `${title}. På ${n.toLocaleString('sv-SE')} SIM-kort.`,
+    n === 0 ? `${title}. Inget SIM-kort ändrades.` : `${title}. På ${grouped(n)} SIM-kort.`,
 };

@@ -1,17 +1,19 @@
 // The texts of SIM tags (issue 40).
+import { grouped } from './numbers.ts';
+
 export const tTags = {
   empty: 'En tagg kan inte vara tom.',
   tooLong: (max: number) => `En tagg får vara högst ${max} tecken.`,
   control: 'En tagg kan inte innehålla radbrytningar eller styrtecken.',
   tooMany: (max: number) => `Högst ${max} taggar åt gången.`,
   filterMax: (max: number) => `Högst ${max} taggar att filtrera på.`,
-  idsMax: (max: number) => `Högst ${max.toLocaleString('sv-SE')} SIM-kort åt gången.`,
+  idsMax: (max: number) => `Högst ${grouped(max)} SIM-kort åt gången.`,
   idsOrQ: 'Ange antingen ids (SIM-korten) eller q (alla som matchar en sökning), inte båda.',
   narrowWithQ: 'tag och status avgränsar en sökning (q): ange dem med q, inte med ids.',
-  changedTitle: (n: number) => `Taggar ändrade på ${n.toLocaleString('sv-SE')} SIM-kort`,
+  changedTitle: (n: number) => `Taggar ändrade på ${grouped(n)} SIM-kort`,
   renamedTitle: (from: string, to: string) => `Taggen ”${from}” heter nu ”${to}”`,
   deletedTitle: (tag: string) => `Taggen ”${tag}” är borttagen`,
-  onSims: (n: number) => `På ${n.toLocaleString('sv-SE')} SIM-kort.`,
+  onSims: (n: number) => `På ${grouped(n)} SIM-kort.`,
   nothingToChange: 'Ange taggar att lägga till (add) eller ta bort (remove).',
   // The screens: the SIM page's tags and /sims' tag filter.
   heading: 'Taggar',
