@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiKey } from '#server/api-keys/keys.ts';
+import { defined } from '#domain/defined.ts';
 import { User } from '#server/db/entities.ts';
 import { buildSimsBaseline } from './load-baseline-remix.ts';
 import {
@@ -84,7 +85,7 @@ function canonical(v: unknown): string {
 }
 
 /**
- * The API-key path against the cookie path of the same route, alternated (cookie, key, cookie, key) so that
+ * The API-key path against the cookie path of the same route, alternated (cookie, key, key, cookie) so that
  * neither gains from running later on a shared machine: the sums of each pair's req/s compared.
  */
 async function keyOverCookie(idUrl: string, cookie: string, keyValue: string) {
@@ -92,9 +93,12 @@ async function keyOverCookie(idUrl: string, cookie: string, keyValue: string) {
   const pairs: Array<{ cookie: CannonRun; key: CannonRun }> = [];
   let lastKeyRun: CannonRun | null = null;
   for (let i = 0; i < 2; i++) {
-    const cookieRun = await cannon(idUrl, cookie, DURATION, CONNECTIONS);
-    lastKeyRun = await cannon(idUrl, { bearer: keyValue }, DURATION, CONNECTIONS);
-    pairs.push({ cookie: cookieRun, key: lastKeyRun });
+    const keyRun = () => cannon(idUrl, { bearer: keyValue }, DURATION, CONNECTIONS);
+    const cookieFirst = i % 2 === 0;
+    const first = await (cookieFirst ? cannon(idUrl, cookie, DURATION, CONNECTIONS) : keyRun());
+    const second = await (cookieFirst ? keyRun() : cannon(idUrl, cookie, DURATION, CONNECTIONS));
+    lastKeyRun = cookieFirst ? second : first;
+    pairs.push({ cookie: cookieFirst ? first : second, key: lastKeyRun });
   }
   if (!lastKeyRun) throw new Error('no API key run');
   const sum = (f: (p: { cookie: CannonRun; key: CannonRun }) => number) => pairs.reduce((a, p) => a + f(p), 0);
@@ -240,29 +244,31 @@ async function main() {
       const baselineRuns: CannonRun[] = [];
       const preparedRuns: CannonRun[] = [];
       let rss = 0;
+      const portalUrl = app.url;
+      const sides = [
+        { url: portalUrl, runs: portalRuns },
+        { url: target.base.url, runs: baselineRuns },
+        ...(preparedBase ? [{ url: preparedBase.url, runs: preparedRuns }] : []),
+        ...(before ? [{ url: before.url, runs: beforeRuns }] : []),
+      ];
       for (let i = 0; i < ROUNDS; i++) {
-        const p = await cannon(app.url + target.path, cookie, DURATION, CONNECTIONS);
-        if (app.child.pid !== undefined) rss = Math.max(rss, rssOf(app.child.pid));
-        await sleep(500);
-        const b = await cannon(target.base.url + target.path, cookie, DURATION, CONNECTIONS);
-        await sleep(500);
-        const c = preparedBase ? await cannon(preparedBase.url + target.path, cookie, DURATION, CONNECTIONS) : null;
-        if (c) {
-          preparedRuns.push(c);
+        // The sides take turns going first (as in bench/load-cpu.ts): portal, baseline, then baseline, portal, so
+        // a machine growing busier or quieter during the rounds weighs on both alike, not on the one run later.
+        for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+          side.runs.push(await cannon(side.url + target.path, cookie, DURATION, CONNECTIONS));
+          if (side.url === portalUrl && app.child.pid !== undefined) rss = Math.max(rss, rssOf(app.child.pid));
           await sleep(500);
         }
-        const o = before ? await cannon(before.url + target.path, cookie, DURATION, CONNECTIONS) : null;
-        if (o) {
-          beforeRuns.push(o);
+        const p = defined(portalRuns[i], "this round's portal run");
+        const b = defined(baselineRuns[i], "this round's baseline run");
+        const c = preparedRuns[i];
+        const o = beforeRuns[i];
+        if (o)
           log(`${target.name} (round ${i + 1}): before ${o.reqPerSec} req/s: ${round(o.reqPerSec / b.reqPerSec)}x`);
-          await sleep(500);
-        }
         log(
-          `${target.name} (round ${i + 1}): portal ${p.reqPerSec} req/s (p50 ${p.p50} ms, p99 ${p.p99} ms, errors ${p.errors + p.timeouts + p.non2xx}), baseline ${b.reqPerSec} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms): ${round(p.reqPerSec / b.reqPerSec)}x` +
+          `${target.name} (round ${i + 1}${i % 2 === 0 ? '' : ', the baseline first'}): portal ${p.reqPerSec} req/s (p50 ${p.p50} ms, p99 ${p.p99} ms, errors ${p.errors + p.timeouts + p.non2xx}), baseline ${b.reqPerSec} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms): ${round(p.reqPerSec / b.reqPerSec)}x` +
             (c ? `; baseline with prepared statements ${c.reqPerSec} req/s: ${round(p.reqPerSec / c.reqPerSec)}x` : ''),
         );
-        portalRuns.push(p);
-        baselineRuns.push(b);
       }
       const portal = combined(portalRuns);
       const baseline = combined(baselineRuns);
@@ -286,7 +292,7 @@ async function main() {
       });
     }
 
-    // The API-key path against the cookie path of the same route, alternated (cookie, key, cookie, key) so
+    // The API-key path against the cookie path of the same route, alternated (cookie, key, key, cookie) so
     // that neither gains from running later on a shared machine: the sums of each pair's req/s compared.
     const apiKey = ONLY.has('key') ? await keyOverCookie(`${app.url}/api/sim/${simId}`, cookie, keyValue) : null;
 
