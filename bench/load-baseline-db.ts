@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IDLE_TIMEOUT_MS, SESSION_SQL as SESSION } from '#server/auth/sessions.ts';
 import { numberedSql } from '#server/db/prepared.ts';
-import { HISTORY_SQL, ONE_SQL as ONE, PAUSED_BY_SQL } from '#server/sims/read.ts';
+import { HISTORY_PAGE, HISTORY_SQL, ONE_SQL as ONE, PAUSED_BY_SQL } from '#server/sims/read.ts';
 import { type SimRow, simView } from '#server/sims/rows.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 import { COMPANY_TAGS_SQL } from '#server/sims/tags.ts';
@@ -31,6 +31,8 @@ export const LIST_SQL = numberedSql(listSql(WHOLE_LIST).page);
 export const COUNT_SQL = numberedSql(listSql(WHOLE_LIST).count);
 export const ONE_SQL = numberedSql(ONE);
 export const EVENTS_SQL = numberedSql(HISTORY_SQL);
+/** The history read's parameters after the company and the SIM: the newest page (no `before`), one more than a page. */
+export const NEWEST_EVENTS = [null, HISTORY_PAGE + 1] as const;
 export const PAUSED_SQL = numberedSql(PAUSED_BY_SQL);
 // Each SIM's usage this month and last sighting, its tags and how fresh the company's data is (issues 39, 40).
 export const USAGE_SQL = numberedSql(LISTED_SQL);

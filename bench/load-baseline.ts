@@ -9,6 +9,7 @@ import { pausedByFrom, type PausedByRow } from '#server/sims/read.ts';
 import {
   companyOf,
   EVENTS_SQL,
+  NEWEST_EVENTS,
   LIST_SQL,
   ONE_SQL,
   PAUSED_SQL,
@@ -40,7 +41,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     const id = Number(one[1]);
     const [{ rows }, events] = await Promise.all([
       query('one', ONE_SQL, [id, company]),
-      query('history', EVENTS_SQL, [company, id]),
+      query('history', EVENTS_SQL, [company, id, ...NEWEST_EVENTS]),
     ]);
     const row = rows[0];
     if (!row) return send(res, 404, { error: 'SIM-kortet finns inte.', issues: [] });

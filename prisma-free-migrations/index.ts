@@ -29,6 +29,7 @@ import { Migration20261129130000_webhook_due_order } from './Migration2026112913
 import { Migration20261129220000_rule_threshold } from './Migration20261129220000_rule_threshold.ts';
 import { Migration20261130020000_ever_seen } from './Migration20261130020000_ever_seen.ts';
 import { Migration20261130060000_last_seen_one_index } from './Migration20261130060000_last_seen_one_index.ts';
+import { Migration20261201230000_history_function } from './Migration20261201230000_history_function.ts';
 
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122122237_initial', class: Migration20261122122237_initial },
@@ -59,4 +60,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129220000_rule_threshold', class: Migration20261129220000_rule_threshold },
   { name: 'Migration20261130020000_ever_seen', class: Migration20261130020000_ever_seen },
   { name: 'Migration20261130060000_last_seen_one_index', class: Migration20261130060000_last_seen_one_index },
+  { name: 'Migration20261201230000_history_function', class: Migration20261201230000_history_function },
 ];

@@ -57,6 +57,9 @@ const commonOptions = {
   // Services fork the entity manager per request; the global one is never used for data.
   allowGlobalContext: false,
   forceUtcTimezone: true,
+  // The database's functions are the migrations' (sim_history: a SIM's history with its planner settings, decision
+  // 020); the entities declare none, so the schema diff must not count them as ones to drop.
+  schemaGenerator: { ignoreRoutines: true },
   migrations: {
     tableName: 'mikro_orm_migrations',
     path: migrationsPath,

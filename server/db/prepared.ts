@@ -97,35 +97,3 @@ export async function readRowsPlannedEachTime<T extends object>(em: Em, sql: str
   const result = await pool.query<T & pg.QueryResultRow>({ text: statementOf(sql).text, values: params });
   return result.rows;
 }
-
-/**
- * The rows of a read that needs planner settings (`planner`: a select of `set_config(name, value, true)`s). On the
- * pool, the settings and the read go as one message of the simple protocol: one round trip instead of four (begin,
- * the settings, the read, commit); PostgreSQL plans each statement of a message after the one before has run, and
- * the message is one implicit transaction, so the settings hold for the read and are gone after it. Its parameters
- * are written into its text, so only integers are taken that way. Elsewhere (PGlite, inside a transaction, other
- * parameters): the settings and the read in a transaction of their own.
- */
-export async function readRowsWithPlanner<T extends object>(
-  em: Em,
-  planner: string,
-  sql: string,
-  params: unknown[],
-): Promise<T[]> {
-  const pool = poolFor(em);
-  const integers = params.every((p) => typeof p === 'number' && Number.isSafeInteger(p));
-  if (!pool || !integers) {
-    return em.transactional(async (tx) => {
-      await tx.execute(planner);
-      return tx.execute<T[]>(sql, params);
-    });
-  }
-  const text = `${planner}; ${placeholdersAs(sql, (n) => {
-    if (n > params.length) throw new Error('a read with more placeholders than parameters');
-    return String(params[n - 1]);
-  })}`;
-  const results: pg.QueryResult<T & pg.QueryResultRow> | Array<pg.QueryResult<T & pg.QueryResultRow>> =
-    await pool.query<T & pg.QueryResultRow>(text);
-  const read = Array.isArray(results) ? results.at(-1) : results;
-  return read ? read.rows : [];
-}

@@ -5,16 +5,16 @@ import { tApiKeys } from '#domain/texts/api-keys.ts';
 import { tPause } from '#domain/texts/pause.ts';
 import type { PausedBy } from '#domain/sims/pause.ts';
 import type { Em } from '#server/db/orm.ts';
-import { readRow, readRowsWithPlanner } from '#server/db/prepared.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
 import { NotFound } from '#domain/errors.ts';
 import { LIST_PAGE_MAX } from '#domain/zod.ts';
 import { noUsage, withUsageAndTags } from './usage.ts';
 import { tagsOfSims } from './tags.ts';
-import { isoSql, SIM_COLUMNS, simView, type SimDetailView, type SimRow, type SimView } from './rows.ts';
+import { SIM_COLUMNS, simView, type SimDetailView, type SimRow, type SimView } from './rows.ts';
 
 type EventRow = {
   kind: SimDetailView['history'][number]['kind'];
-  /** ISO 8601 (isoSql). */
+  /** ISO 8601, in UTC. */
   at: string;
   by: string | null;
   key_name: string | null;
@@ -41,27 +41,14 @@ export const ONE_SQL = `select ${SIM_COLUMNS} from sim s join rate_plan r on r.i
  * many, older ones come a page at a time (simHistory; docs/decisions/020).
  */
 export const HISTORY_PAGE = LIST_PAGE_MAX;
-const HISTORY_COLUMNS = `e.id, e.kind, ${isoSql('e.at')} as at, u.name as by, k.name as key_name, e.before, e.after`;
 /**
- * A page of the SIM's events: the page is cut inside a LATERAL over sim_event alone, walking
- * sim_event_sim_at_index (HISTORY_PLANNER), so the joins see a page, never a SIM's 20,000 events. `where` may hold
- * the keyset; the SIM is the company's.
+ * A page of one of the company's active SIMs' history, newest first: the function `sim_history` (migration
+ * Migration20261201230000_history_function), which walks sim_event_sim_at_index in a LATERAL with bitmap and
+ * sequential scans off (its own `SET` clauses), so the joins see a page, never a SIM's 20,000 events, and its plan
+ * is made once per connection. Its parameters: the company, the SIM, the event the page starts after (null: the
+ * newest) and how many (HISTORY_PAGE + 1: one more tells whether there are older).
  */
-const historySql = (where: string) => `select ${HISTORY_COLUMNS}
-  from sim s cross join lateral (
-    select * from sim_event e where e.sim_id = s.id ${where} order by e.at desc, e.id desc limit ${HISTORY_PAGE + 1}
-  ) e
-  left join app_user u on u.id = e.by_id left join api_key k on k.id = e.api_key_id
-  where s.company_id = ? and s.id = ? and s.status = 'active' order by e.at desc, e.id desc`;
-/** The newest HISTORY_PAGE + 1 events of one of the company's active SIMs (one more: whether there are older). */
-export const HISTORY_SQL = historySql('');
-/**
- * The next HISTORY_PAGE + 1 events after one of the SIM's own (keyset on the history's order); its parameters:
- * that event's id, then the company and the SIM. The event is found by its id (`+ 0`: not by walking the SIM's).
- */
-export const HISTORY_BEFORE_SQL = historySql(
-  `and (e.at, e.id) < (select b.at, b.id from sim_event b where b.id = ? and b.sim_id + 0 = s.id)`,
-);
+export const HISTORY_SQL = `select * from sim_history(?, ?, ?, ?)`;
 
 type HistoryItem = SimDetailView['history'][number] & { id: number };
 
@@ -104,16 +91,9 @@ function historyPage(rows: Array<EventRow & { id: number }>): { items: HistoryIt
   return { items, nextBefore: rows.length > HISTORY_PAGE && last ? last.id : null };
 }
 
-/**
- * A history read's planner settings: the SIM's index walked for a page, never a bitmap of all its events sorted. The
- * planner guesses a few events per SIM (a generic plan always, a custom one for a SIM outside its most common
- * values) and then finds a bitmap and a sort cheaper: for 20,000 events that read them all (54 ms).
- */
-export const HISTORY_PLANNER = `select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
-
-/** A page of history rows (HISTORY_SQL or HISTORY_BEFORE_SQL), in a transaction of HISTORY_PLANNER's settings. */
-const historyRows = (em: Em, sql: string, params: unknown[]) =>
-  readRowsWithPlanner<EventRow & { id: number }>(em, HISTORY_PLANNER, sql, params);
+/** A page of history rows: the newest, or those older than the event `before`. */
+const historyRows = (em: Em, companyId: number, id: number, before: number | null) =>
+  readRows<EventRow & { id: number }>(em, HISTORY_SQL, [companyId, id, before, HISTORY_PAGE + 1]);
 
 /** One of the company's active SIMs with the newest HISTORY_PAGE events of its history, newest first. */
 export async function getSim(em: Em, companyId: number, id: number): Promise<SimDetailView> {
@@ -122,7 +102,7 @@ export async function getSim(em: Em, companyId: number, id: number): Promise<Sim
   const [row, [listed], historyRead] = await Promise.all([
     readRow<SimRow>(em, ONE_SQL, [id, companyId]),
     withUsageAndTags(em, companyId, [{ id }]),
-    historyRows(em, HISTORY_SQL, [companyId, id]),
+    historyRows(em, companyId, id, null),
   ]);
   if (!row) throw new NotFound(t.errors.simNotFound);
   const pausedBy = await pausedByOf(em, companyId, row);
@@ -153,10 +133,7 @@ export async function simHistory(
     [id, companyId],
   );
   if (!sim) throw new NotFound(t.errors.simNotFound);
-  const rows =
-    before === undefined
-      ? await historyRows(em, HISTORY_SQL, [companyId, id])
-      : await historyRows(em, HISTORY_BEFORE_SQL, [before, companyId, id]);
+  const rows = await historyRows(em, companyId, id, before ?? null);
   return historyPage(rows);
 }
 
@@ -175,11 +152,8 @@ export async function simPage(
 }> {
   const row = await readRow<SimRow>(em, ONE_SQL, [id, companyId]);
   if (!row) throw new NotFound(t.errors.simNotFound);
-  const rows =
-    before === undefined
-      ? await historyRows(em, HISTORY_SQL, [companyId, id])
-      : await historyRows(em, HISTORY_BEFORE_SQL, [before, companyId, id]);
-  // After the history's transaction, not beside it (one connection on PGlite).
+  const rows = await historyRows(em, companyId, id, before ?? null);
+  // After the history, not beside it (one connection on PGlite).
   const tagsById = await tagsOfSims(em, companyId, [id]);
   const pausedBy = await pausedByOf(em, companyId, row);
   return { sim: { ...simView(row), tags: tagsById.get(id) ?? [], pausedBy }, history: historyPage(rows) };

@@ -1,12 +1,12 @@
+// Long: one seeded history (130 events, ties of time) and trail read through the procedures and their plans; split, each part would seed it again.
 // History and trails at scale, through createCaller: a SIM's history bounded to its newest events with
 // older ones paged by keyset (also through ties of time), and the super admin's audit (admin.audit): only super
 // admins, every company's rows newest first, keyset pages that neither skip nor repeat, filters by kind and company.
 // On PostgreSQL the plans are read too: each read is a walk of its index, never a sort of the whole history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEvent, Company, Sim } from '#server/db/entities.ts';
-import { HISTORY_BEFORE_SQL, HISTORY_PAGE, HISTORY_PLANNER, HISTORY_SQL } from '#server/sims/read.ts';
+import { HISTORY_PAGE } from '#server/sims/read.ts';
 import { AUDIT_KINDS } from '#domain/companies/kinds.ts';
-import { numberedSql } from '#server/db/prepared.ts';
 import { callerFor, startServices } from '#tests/helpers/caller.ts';
 import { needs } from '#tests/helpers/needs.ts';
 
@@ -205,20 +205,33 @@ needs(describe, 'PostgreSQL')('the plans (PostgreSQL)', () => {
     });
   }
 
-  it("walks sim_event_sim_at_index for a page of history: no sort of the SIM's events, also as a generic plan", async () => {
+  it("walks sim_event_sim_at_index for a page of history under sim_history's own settings: no sort of the SIM's events, also as a generic plan", async () => {
+    // The function's two statements (the newest page, an older one) and its settings, as the database holds them.
+    const [fn] = await em().execute<Array<{ src: string; config: string[] }>>(
+      `select prosrc as src, proconfig as config from pg_proc where proname = 'sim_history'`,
+    );
+    expect(fn?.config).toEqual(['enable_bitmapscan=off', 'enable_seqscan=off']);
+    const statements = [...(fn?.src ?? '').matchAll(/return query ([\s\S]*?);/g)].map((m) =>
+      String(m[1])
+        .replace(/\bp_company\b/g, '$1')
+        .replace(/\bp_sim\b/g, '$2')
+        .replace(/\bp_before\b/g, '$3')
+        .replace(/\bp_limit\b/g, '$4'),
+    );
+    expect(statements).toHaveLength(2);
     for (const generic of [false, true])
-      for (const [sql, params] of [
-        [HISTORY_SQL, [demo.id, busy.id]],
-        [HISTORY_BEFORE_SQL, [1, demo.id, busy.id]],
-      ] as const) {
+      for (const [i, sql] of statements.entries()) {
         const text = await em().transactional(async (tx) => {
-          // As the history is read (HISTORY_PLANNER), and as a generic plan (parameters unknown: a few events a SIM).
-          await tx.execute(HISTORY_PLANNER);
+          // As the function runs it (its settings), and as a generic plan (parameters unknown: a few events a SIM).
+          for (const setting of fn?.config ?? []) {
+            const [name, value] = setting.split('=');
+            await tx.execute(`select set_config(?, ?, true)`, [name, value]);
+          }
           await tx.execute(`set local plan_cache_mode = ${generic ? 'force_generic_plan' : 'force_custom_plan'}`);
-          const name = `h${generic ? 'g' : 'c'}${params.length}`;
-          await tx.execute(`prepare ${name} as ${numberedSql(sql)}`);
+          const name = `h${generic ? 'g' : 'c'}${i}`;
+          await tx.execute(`prepare ${name}(int, int, int, int) as ${sql}`);
           const rows = await tx.execute<Array<{ 'QUERY PLAN': string }>>(
-            `explain execute ${name}(${params.join(', ')})`,
+            `explain execute ${name}(${demo.id}, ${busy.id}, ${i === 0 ? 'null' : 1}, ${HISTORY_PAGE + 1})`,
           );
           await tx.execute(`deallocate ${name}`);
           return rows.map((r) => r['QUERY PLAN']).join('\n');

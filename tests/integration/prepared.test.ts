@@ -7,10 +7,10 @@ import { hashSessionId, SESSION_SQL } from '#server/auth/sessions.ts';
 import { signedInSession } from '#tests/helpers/signed-in.ts';
 import { Company, Sim, User } from '#server/db/entities.ts';
 import { initOrm, migrate, pgPoolOf, type Orm } from '#server/db/orm.ts';
-import { readRow, readRows, readRowsWithPlanner } from '#server/db/prepared.ts';
+import { readRow, readRows } from '#server/db/prepared.ts';
 import { seedDemo } from '#server/db/seed.ts';
 import { isDatabaseUnavailable } from '#server/db/errors.ts';
-import { HISTORY_PLANNER, HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
+import { HISTORY_PAGE, HISTORY_SQL, ONE_SQL } from '#server/sims/read.ts';
 import { listSql, WHOLE_LIST } from '#server/sims/search.ts';
 import { freshDatabase, usingPostgres } from '#tests/helpers/db.ts';
 import { needs } from '#tests/helpers/needs.ts';
@@ -71,11 +71,14 @@ async function readsAfterKill(read: () => Promise<void>): Promise<void> {
   expect(failures).toBeLessThan(12);
 }
 
+/** The newest page of the SIM's history (sim_history's parameters). */
+const historyParams = () => [companyId, simId, null, HISTORY_PAGE + 1];
+
 const reads = () => [
   { sql: listSql(WHOLE_LIST).page, params: [companyId, 50, 0] },
   { sql: listSql(WHOLE_LIST).count, params: [companyId] },
   { sql: ONE_SQL, params: [simId, companyId] },
-  { sql: HISTORY_SQL, params: [companyId, simId] },
+  { sql: HISTORY_SQL, params: historyParams() },
   { sql: SESSION_SQL, params: [sessionHash] },
 ];
 
@@ -130,48 +133,30 @@ describe('prepared reads', () => {
   });
 });
 
-describe("reads with planner settings (a SIM's history)", () => {
-  it('give the same rows as the settings and the read in a transaction of their own', async () => {
-    const own = await orm.em.fork().transactional(async (tx) => {
-      await tx.execute(HISTORY_PLANNER);
-      return tx.execute(HISTORY_SQL, [companyId, simId]);
-    });
-    expect(own.length).toBeGreaterThan(0);
-    expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId])).toEqual(own);
-  });
-
-  it('hold the settings for the read and leave none behind on the connection', async () => {
-    const read = `select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq, ?::int as n`;
-    for (let i = 0; i < 12; i++)
-      expect(await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, read, [i])).toEqual([
-        { bitmap: 'off', seq: 'off', n: i },
-      ]);
-    // Every connection the pool holds, at once: each with the server's own settings again.
+describe("the history read (sim_history, a function with the planner's settings)", () => {
+  it('carries its settings as its own, and leaves none behind on the connection', async () => {
+    const [fn] = await orm.em
+      .fork()
+      .execute<Array<{ proconfig: string[] }>>(`select proconfig from pg_proc where proname = 'sim_history'`);
+    expect(fn?.proconfig).toEqual(['enable_bitmapscan=off', 'enable_seqscan=off']);
+    for (let i = 0; i < 12; i++) expect(await readRows(orm.em.fork(), HISTORY_SQL, historyParams())).not.toEqual([]);
+    // Every connection the pool holds, at once: each with the server's own settings.
     const after = await Promise.all(
       Array.from({ length: 12 }, () =>
-        readRows<{ bitmap: string }>(orm.em.fork(), `select current_setting('enable_bitmapscan') as bitmap`, []),
+        readRows<{ bitmap: string; seq: string }>(
+          orm.em.fork(),
+          `select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq`,
+          [],
+        ),
       ),
     );
-    expect(after.flat().map((r) => r.bitmap)).toEqual(Array.from({ length: 12 }, () => 'on'));
+    expect(after.flat()).toEqual(Array.from({ length: 12 }, () => ({ bitmap: 'on', seq: 'on' })));
   });
 
-  it('write only integers into the read: any other parameter is bound, in a transaction of its own', async () => {
-    const odd = "1; drop table sim; --'";
-    expect(
-      await readRowsWithPlanner<{ v: string; n: number }>(
-        orm.em.fork(),
-        HISTORY_PLANNER,
-        'select ?::text as v, ?::int as n',
-        [odd, 2],
-      ),
-    ).toEqual([{ v: odd, n: 2 }]);
-    expect(await readRow(orm.em.fork(), ONE_SQL, [simId, companyId])).toBeDefined();
-  });
-
-  needs(it, 'PostgreSQL')('fail as "database unavailable" on a killed connection, and read again after', async () => {
+  needs(it, 'PostgreSQL')('fails as "database unavailable" on a killed connection, and reads again after', async () => {
     await killPoolConnections();
     await readsAfterKill(async () => {
-      const rows = await readRowsWithPlanner(orm.em.fork(), HISTORY_PLANNER, HISTORY_SQL, [companyId, simId]);
+      const rows = await readRows(orm.em.fork(), HISTORY_SQL, historyParams());
       expect(rows).not.toEqual([]);
     });
   });
